@@ -1,0 +1,63 @@
+import Foundation
+
+/// Finds the *n*-th event of a composed schedule — the events of all elements merged in start order, ties broken
+/// by element order — without enumerating the first *n*.
+///
+/// The number of events starting before a moment is a sum of per-element counts, each found directly by the element's
+/// engine, so the *n*-th start is found by bisecting over time (over the ordered bit patterns of `Double`, so the
+/// search ends on the exact start).
+struct MergedOccurrences {
+    let elements: [OCKScheduleElement]
+
+    /// The number of events of all elements that start strictly before `date`.
+    private func count(startingBefore date: Date) -> Int {
+        var total = 0
+        for element in elements {
+            let engine = element.engine
+            guard var index = engine.firstOccurrence(startingAtOrAfter: date) else { return Int.max }
+            if element.end != nil {
+                index = min(index, element.countOfEvents(startingBefore: .distantFuture))
+            }
+            total = total.addingReportingOverflow(index).overflow ? Int.max : total + index
+        }
+        return total
+    }
+
+    func event(at occurrence: Int) -> OCKScheduleEvent? {
+        // Bracket: no events start before the first start; find a moment before which more than `occurrence` start.
+        var low = Self.key(elements.map(\.start).min() ?? .distantFuture)
+        var high = Self.key(DateBounds.latest)
+        guard count(startingBefore: Self.date(high)) > occurrence else { return nil }
+        // Invariant: count(before low) <= occurrence < count(before high).
+        while high.subtractingReportingOverflow(low).overflow || high - low > 1 {
+            let middle = low / 2 + high / 2 + (low % 2 + high % 2) / 2
+            if count(startingBefore: Self.date(middle)) > occurrence { high = middle } else { low = middle }
+        }
+        // The wanted event starts exactly at `low`; order the events starting there by element.
+        let start = Self.date(low)
+        var rank = count(startingBefore: start)
+        for element in elements {
+            guard let index = element.firstOccurrence(startingAtOrAfter: start),
+                  let event = element.event(forOccurrenceIndex: index), event.start == start else { continue }
+            if rank == occurrence {
+                var merged = event
+                merged.occurrence = occurrence
+                return merged
+            }
+            rank += 1
+        }
+        return nil
+    }
+
+    /// An integer that orders like the date's time interval.
+    private static func key(_ date: Date) -> Int64 {
+        let t = date.timeIntervalSinceReferenceDate
+        let magnitude = Int64(bitPattern: abs(t).bitPattern)
+        return t < 0 ? -magnitude : magnitude
+    }
+
+    private static func date(_ key: Int64) -> Date {
+        let magnitude = Double(bitPattern: UInt64(key.magnitude))
+        return Date(timeIntervalSinceReferenceDate: key < 0 ? -magnitude : magnitude)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+
+/// The UTC-offset changes of one time zone, and the local wall-clock ranges they skip.
+///
+/// Built once per zone from `TimeZone.nextDaylightSavingTimeTransition(after:)` and cached; extended lazily when a
+/// lookup reaches past what is covered. The schedule engine uses it to find the few occurrences whose wall-clock time
+/// does not exist (a spring-forward gap), because only those change how later occurrences fall.
+struct ZoneTransitions: Sendable {
+    /// A span of local wall-clock time that does not exist, in local seconds since 2001-01-01 00:00 (local).
+    struct Gap: Sendable, Hashable {
+        var start: Int
+        var end: Int
+    }
+
+    /// Instants (seconds since the reference date) at which the zone's offset changes, ascending.
+    private(set) var instants: [Double] = []
+    /// Skipped wall-clock spans, ascending.
+    private(set) var gaps: [Gap] = []
+    /// Instants of offset changes of twelve hours or more (a time zone moving across the date line, such as Samoa
+    /// skipping 2011-12-30), ascending. A step that crosses one moves by a different number of local days.
+    private(set) var dateLineShifts: [Double] = []
+    /// Transitions are known for instants below this value.
+    private(set) var coveredUntil: Double
+
+    /// Where every table starts: 1800-01-01, before the local-mean-time changes of the 1880s.
+    static let origin: Double = -6_311_433_600
+    /// How far one extension reaches beyond what was asked for: 100 years.
+    static let chunk: Double = 3_155_760_000
+
+    private init() { coveredUntil = Self.origin }
+
+    private mutating func extend(to limit: Double, zone: TimeZone) {
+        var cursor = Date(timeIntervalSinceReferenceDate: max(coveredUntil, instants.last ?? Self.origin))
+        let end = limit + Self.chunk
+        while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next.timeIntervalSinceReferenceDate < end {
+            let t = next.timeIntervalSinceReferenceDate
+            guard t > cursor.timeIntervalSinceReferenceDate else { break }
+            let before = zone.secondsFromGMT(for: next.addingTimeInterval(-1))
+            let after = zone.secondsFromGMT(for: next)
+            instants.append(t)
+            if abs(after - before) >= 43_200 {
+                dateLineShifts.append(t)
+            }
+            if after > before {
+                let local = Int(t.rounded(.down))
+                gaps.append(Gap(start: local + before, end: local + after))
+            }
+            cursor = next
+        }
+        coveredUntil = end
+    }
+
+    private static let cache = Mutex<[String: ZoneTransitions]>([:])
+
+    /// The table for `zone`, covering at least every instant below `limit`.
+    static func table(for zone: TimeZone, covering limit: Double) -> ZoneTransitions {
+        cache.withLock { tables in
+            var table = tables[zone.identifier] ?? ZoneTransitions()
+            if table.coveredUntil <= limit {
+                table.extend(to: limit, zone: zone)
+                tables[zone.identifier] = table
+            }
+            return table
+        }
+    }
+
+    /// Whether the offset changes at some instant in `(after, through]`.
+    func hasTransition(after lower: Double, through upper: Double) -> Bool {
+        var low = 0, high = instants.count
+        while low < high {
+            let mid = (low + high) / 2
+            if instants[mid] <= lower { low = mid + 1 } else { high = mid }
+        }
+        return low < instants.count && instants[low] <= upper
+    }
+
+    /// The first date-line shift in `(after, through]`, if any.
+    func dateLineShift(after lower: Double, through upper: Double) -> Double? {
+        dateLineShifts.first { $0 > lower && $0 <= upper }
+    }
+
+    /// Index of the first gap that ends after `localSeconds`.
+    func firstGap(endingAfter localSeconds: Int) -> Int {
+        var low = 0, high = gaps.count
+        while low < high {
+            let mid = (low + high) / 2
+            if gaps[mid].end <= localSeconds { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
