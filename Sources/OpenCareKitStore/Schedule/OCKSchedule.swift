@@ -59,24 +59,38 @@ public struct OCKSchedule: Codable, Hashable, Sendable {
     /// at or before `start` are left out. Empty when `end` is not after `start`.
     public func events(from start: Date, to end: Date) -> [OCKScheduleEvent] {
         guard start < end else { return [] }
-        var kept: [(event: OCKScheduleEvent, element: Int)] = []
+        var lists: [[OCKScheduleEvent]] = []
         var total = 0
-        for (index, element) in elements.enumerated() where element.start < end {
-            total += element.countOfEvents(startingBefore: end)
-            if let first = element.firstOccurrence(endingAtOrAfter: start) {
-                kept += element.eventsStarting(at: first, whileStartBefore: end).map { ($0, index) }
+        for element in elements where element.start < end {
+            let window = element.window(from: start, to: end)
+            total += window.countStartingBefore
+            lists.append(window.events)
+        }
+        let keptCount = lists.reduce(0) { $0 + $1.count }
+        var merged: [OCKScheduleEvent] = []
+        merged.reserveCapacity(keptCount)
+        // Each list is in start order; merging them with ties going to the earlier element is the stable sort by
+        // start that CareKit numbers occurrences with.
+        var positions = [Int](repeating: 0, count: lists.count)
+        var occurrence = total - keptCount
+        while true {
+            var next: Int?
+            for list in lists.indices where positions[list] < lists[list].count {
+                if let current = next, lists[current][positions[current]].start <= lists[list][positions[list]].start {
+                    continue
+                }
+                next = list
+            }
+            guard let list = next else { break }
+            var event = lists[list][positions[list]]
+            positions[list] += 1
+            event.occurrence = occurrence
+            occurrence += 1
+            if (event.element.end ?? .distantFuture) > start {
+                merged.append(event)
             }
         }
-        let firstOccurrence = total - kept.count
-        return kept
-            .sorted { ($0.event.start, $0.element, $0.event.occurrence) < ($1.event.start, $1.element, $1.event.occurrence) }
-            .enumerated()
-            .map { position, entry in
-                var event = entry.event
-                event.occurrence = firstOccurrence + position
-                return event
-            }
-            .filter { ($0.element.end ?? .distantFuture) > start }
+        return merged
     }
 
     /// A copy with every element shifted by `dateComponents`.

@@ -28,34 +28,96 @@ import Foundation
 /// ```
 public struct OCKScheduleElement: Codable, Hashable, Sendable {
     /// A short description of when the event happens, such as "After breakfast".
-    public var text: String?
+    public var text: String? {
+        get { storage.text }
+        set { mutate { $0.text = newValue } }
+    }
 
     /// How long each event lasts.
-    public var duration: Duration
+    public var duration: Duration {
+        get { storage.duration }
+        set { mutate { $0.duration = newValue } }
+    }
 
     /// The start of the first event (the start of its day for all-day elements).
-    public let start: Date
+    public var start: Date { storage.start }
 
     /// Events start before this date (for all-day elements: on or before its day); nil repeats forever.
-    public var end: Date?
+    public var end: Date? {
+        get { storage.end }
+        set { mutate { $0.end = newValue } }
+    }
 
     /// The time between the starts of consecutive events.
-    public var interval: DateComponents
+    public var interval: DateComponents {
+        get { storage.interval }
+        set {
+            mutate {
+                $0.interval = newValue
+                $0.plan = StepPlan(interval: newValue, calendar: $0.calendar.calendar)
+            }
+        }
+    }
 
     /// The values the patient is expected to record for each event, such as a dose.
-    public var targetValues: [OCKOutcomeValue]
+    public var targetValues: [OCKOutcomeValue] {
+        get { storage.targetValues }
+        set { mutate { $0.targetValues = newValue } }
+    }
 
     /// The calendar, with its time zone, in which events are computed. Always a fixed calendar: assigning an
     /// autoupdating one freezes it.
     public var calendar: Calendar {
-        get { storedCalendar.calendar }
-        set { storedCalendar = ScheduleCalendar(newValue) }
+        get { storage.calendar.calendar }
+        set {
+            mutate {
+                $0.calendar = ScheduleCalendar(newValue)
+                $0.plan = StepPlan(interval: $0.interval, calendar: $0.calendar.calendar)
+            }
+        }
     }
 
     /// The time zone events are computed in.
-    public var timeZone: TimeZone { storedCalendar.calendar.timeZone }
+    public var timeZone: TimeZone { storage.calendar.calendar.timeZone }
 
-    private var storedCalendar: ScheduleCalendar
+    /// The fields, shared between copies until one is changed, so that events (which each carry their element) stay
+    /// cheap to copy.
+    private final class Storage: @unchecked Sendable {
+        // Mutated only through `mutate`, on a uniquely referenced instance.
+        var text: String?
+        var duration: Duration
+        let start: Date
+        var end: Date?
+        var interval: DateComponents
+        var targetValues: [OCKOutcomeValue]
+        var calendar: ScheduleCalendar
+        /// How `interval` moves a date, derived from `interval` and the calendar.
+        var plan: StepPlan
+
+        init(text: String?, duration: Duration, start: Date, end: Date?, interval: DateComponents,
+             targetValues: [OCKOutcomeValue], calendar: ScheduleCalendar) {
+            self.text = text
+            self.duration = duration
+            self.start = start
+            self.end = end
+            self.interval = interval
+            self.targetValues = targetValues
+            self.calendar = calendar
+            self.plan = StepPlan(interval: interval, calendar: calendar.calendar)
+        }
+
+        func copy() -> Storage {
+            Storage(text: text, duration: duration, start: start, end: end, interval: interval,
+                    targetValues: targetValues, calendar: calendar)
+        }
+    }
+
+    private var storage: Storage
+
+    private mutating func mutate(_ change: (Storage) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        change(storage)
+    }
 
     /// Creates an element.
     ///
@@ -71,24 +133,42 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
     public init(start: Date, end: Date?, interval: DateComponents, text: String? = nil,
                 targetValues: [OCKOutcomeValue] = [], duration: Duration = .hours(1),
                 calendar: Calendar = .autoupdatingCurrent) {
-        let stored = ScheduleCalendar(calendar)
-        self.storedCalendar = stored
-        self.start = duration == .allDay ? stored.calendar.startOfDay(for: start) : start
-        self.end = end
-        self.interval = interval
-        self.text = text
-        self.targetValues = targetValues
-        self.duration = duration
+        self.init(start: start, end: end, interval: interval, text: text, targetValues: targetValues,
+                  duration: duration, storedCalendar: ScheduleCalendar(calendar))
+    }
+
+    private init(start: Date, end: Date?, interval: DateComponents, text: String?, targetValues: [OCKOutcomeValue],
+                 duration: Duration, storedCalendar: ScheduleCalendar) {
+        let snapped = duration == .allDay ? storedCalendar.calendar.startOfDay(for: start) : start
+        storage = Storage(text: text, duration: duration, start: snapped, end: end, interval: interval,
+                          targetValues: targetValues, calendar: storedCalendar)
+    }
+
+    public static func == (lhs: OCKScheduleElement, rhs: OCKScheduleElement) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        let (l, r) = (lhs.storage, rhs.storage)
+        return l.start == r.start && l.end == r.end && l.interval == r.interval && l.duration == r.duration
+            && l.text == r.text && l.targetValues == r.targetValues && l.calendar == r.calendar
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.start)
+        hasher.combine(storage.end)
+        hasher.combine(storage.interval)
+        hasher.combine(storage.duration)
+        hasher.combine(storage.text)
+        hasher.combine(storage.targetValues)
+        hasher.combine(storage.calendar)
     }
 
     init(copying other: OCKScheduleElement, start: Date, end: Date?) {
-        self = OCKScheduleElement(start: start, end: end, interval: other.interval, text: other.text,
-                                  targetValues: other.targetValues, duration: other.duration, calendar: other.calendar)
-        storedCalendar = other.storedCalendar
+        self.init(start: start, end: end, interval: other.interval, text: other.text, targetValues: other.targetValues,
+                  duration: other.duration, storedCalendar: other.storage.calendar)
     }
 
     var engine: OccurrenceEngine {
-        OccurrenceEngine(calendar: storedCalendar.calendar, first: start, interval: interval, allDay: duration == .allDay)
+        OccurrenceEngine(calendar: storage.calendar.calendar, first: storage.start, interval: storage.interval,
+                         plan: storage.plan, allDay: storage.duration == .allDay)
     }
 
     /// The event of occurrence `occurrence` (0 is the first event).
@@ -102,8 +182,9 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
 
     /// The event of occurrence `occurrence`, or nil if the schedule ends before it or the index is negative.
     public func event(forOccurrenceIndex occurrence: Int) -> OCKScheduleEvent? {
-        guard let start = date(ofOccurrence: occurrence) else { return nil }
-        return makeEvent(start: start, occurrence: occurrence)
+        let engine = engine
+        guard let start = engine.date(ofOccurrence: occurrence), startsBefore(limit: end, start) else { return nil }
+        return makeEvent(engine, start: start, occurrence: occurrence)
     }
 
     @available(*, deprecated, message: "OCKScheduleElement.elements has been deprecated")
@@ -113,7 +194,7 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
     ///
     /// Unlike CareKit, the copy keeps this element's calendar.
     public func offset(by dateComponents: DateComponents) -> OCKScheduleElement {
-        let calendar = storedCalendar.calendar
+        let calendar = storage.calendar.calendar
         let newStart = calendar.date(byAdding: dateComponents, to: start) ?? start
         let newEnd = end.map { calendar.date(byAdding: dateComponents, to: $0) ?? $0 }
         return OCKScheduleElement(copying: self, start: newStart, end: newEnd)
@@ -122,18 +203,9 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
     /// The events with occurrence indices in `startIndex..<stopIndex` that exist before the element's end.
     public func events(betweenOccurrenceIndex startIndex: Int, and stopIndex: Int) -> [OCKScheduleEvent] {
         let lower = max(startIndex, 0)
-        guard stopIndex > lower, var date = date(ofOccurrence: lower) else { return [] }
-        var events: [OCKScheduleEvent] = []
         let engine = engine
-        for occurrence in lower..<stopIndex {
-            if occurrence > lower {
-                guard let next = engine.step(date) else { break }
-                date = next
-            }
-            guard startsBefore(limit: end, date) else { break }
-            events.append(makeEvent(start: date, occurrence: occurrence))
-        }
-        return events
+        guard stopIndex > lower, let date = engine.date(ofOccurrence: lower) else { return [] }
+        return events(engine, from: (lower, date)) { event in event.occurrence < stopIndex }
     }
 
     /// The events that start before `end` and end at or after `start`, in order.
@@ -141,8 +213,8 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
     /// All-day events also count as starting before `end` when they fall on the same day as the second before it.
     /// Returns an empty array when `end` is not after `start`.
     public func events(from start: Date, to end: Date) -> [OCKScheduleEvent] {
-        guard start < end, let first = firstOccurrence(endingAtOrAfter: start) else { return [] }
-        return eventsStarting(at: first, whileStartBefore: end)
+        guard start < end else { return [] }
+        return window(from: start, to: end).events
     }
 
     /// The start of occurrence `occurrence`, or nil if the schedule ends before it or the index is negative.
@@ -153,52 +225,67 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
 
     /// The index of the first occurrence that starts at or after `date`, or nil if there is none.
     public func firstOccurrence(startingAtOrAfter date: Date) -> Int? {
-        guard let index = engine.firstOccurrence(startingAtOrAfter: date),
-              let start = engine.date(ofOccurrence: index), startsBefore(limit: end, start) else { return nil }
-        return index
+        guard let first = engine.firstOccurrence(startingAtOrAfter: date), startsBefore(limit: end, first.start) else {
+            return nil
+        }
+        return first.index
     }
 
     // MARK: - Internals shared with OCKSchedule
 
-    /// The first occurrence whose event ends at or after `date` (it may start after `date`), ignoring `end`.
-    func firstOccurrence(endingAtOrAfter date: Date) -> Int? {
+    /// The events that start before `limit` and end at or after `from`, and how many events start before `limit`
+    /// in all (CareKit's rule, counting from occurrence 0).
+    func window(from: Date, to limit: Date) -> (events: [OCKScheduleEvent], countStartingBefore: Int) {
         let engine = engine
-        switch duration {
-        case .allDay:
-            // An all-day event ends at the last second of its day, so it ends at or after `date` exactly when it
-            // starts on or after the start of a day whose last second is at or after `date`.
-            let day = storedCalendar.calendar.startOfDay(for: date)
-            guard var index = engine.firstOccurrence(startingAtOrAfter: day) else { return nil }
-            while index > 0, let previous = engine.date(ofOccurrence: index - 1),
-                  makeEvent(start: previous, occurrence: index - 1).end >= date {
-                index -= 1
-            }
-            return index
-        case let .seconds(seconds):
-            guard seconds.isFinite else { return nil }
-            guard var index = engine.firstOccurrence(startingAtOrAfter: date.addingTimeInterval(-seconds)) else {
-                return nil
-            }
-            // Rounding of `date - seconds` can be off by one in either direction: settle on the exact boundary.
-            while index > 0, let previous = engine.date(ofOccurrence: index - 1),
-                  previous.addingTimeInterval(seconds) >= date {
-                index -= 1
-            }
-            while let current = engine.date(ofOccurrence: index), current.addingTimeInterval(seconds) < date {
-                index += 1
-            }
-            return index
+        guard let first = firstOccurrence(engine, endingAtOrAfter: from) else {
+            return ([], countOfEvents(startingBefore: limit))
         }
+        let events = events(engine, from: first) { startsBefore(limit: limit, $0.start) }
+        // Every occurrence before `first` ends before `from`, so it started before `limit` too — if it exists
+        // (when the element ends before `first`, or a negative duration breaks that reasoning, count directly).
+        if duration.seconds < 0 || (events.isEmpty && end != nil) {
+            return (events, countOfEvents(startingBefore: limit))
+        }
+        return (events, first.index + events.count)
     }
 
-    /// Events from occurrence `first` on, while they start before `limit` (and before the element's end).
-    func eventsStarting(at first: Int, whileStartBefore limit: Date) -> [OCKScheduleEvent] {
-        let engine = engine
-        guard var date = engine.date(ofOccurrence: first) else { return [] }
+    /// The first occurrence whose event ends at or after `date` (it may start after `date`), ignoring `end`.
+    private func firstOccurrence(_ engine: OccurrenceEngine, endingAtOrAfter date: Date) -> (index: Int, start: Date)? {
+        // Candidates start at or after a lower bound; the occurrence before the first candidate may still end at or
+        // after `date` (an all-day event on a day shortened by an offset change, or rounding of `date - seconds`),
+        // so it is checked too, and the walk continues past candidates that end too early.
+        let lowerBound: Date
+        let endOf: (Date) -> Date
+        switch duration {
+        case .allDay:
+            lowerBound = storage.calendar.calendar.startOfDay(for: date)
+            endOf = { engine.endOfDay(startingAt: $0) }
+        case let .seconds(seconds):
+            guard seconds.isFinite else { return nil }
+            lowerBound = date.addingTimeInterval(-seconds)
+            endOf = { $0.addingTimeInterval(seconds) }
+        }
+        guard let found = engine.firstOccurrence(startingAtOrAfter: lowerBound) else { return nil }
+        var (index, start) = (found.index, found.start)
+        var knownPrevious = found.previous
+        while index > 0, let previous = knownPrevious ?? engine.date(ofOccurrence: index - 1), endOf(previous) >= date {
+            (index, start, knownPrevious) = (index - 1, previous, nil)
+        }
+        while endOf(start) < date, let next = engine.step(start) {
+            (index, start) = (index + 1, next)
+        }
+        return (index, start)
+    }
+
+    /// Events from `first` on while `shouldContinue` holds and they start before the element's end.
+    private func events(_ engine: OccurrenceEngine, from first: (index: Int, start: Date),
+                        while shouldContinue: (OCKScheduleEvent) -> Bool) -> [OCKScheduleEvent] {
         var events: [OCKScheduleEvent] = []
-        var occurrence = first
-        while startsBefore(limit: limit, date), startsBefore(limit: end, date) {
-            events.append(makeEvent(start: date, occurrence: occurrence))
+        var (occurrence, date) = first
+        while startsBefore(limit: end, date) {
+            let event = makeEvent(engine, start: date, occurrence: occurrence)
+            guard shouldContinue(event) else { break }
+            events.append(event)
             guard let next = engine.step(date) else { break }
             date = next
             occurrence += 1
@@ -211,11 +298,12 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
     func countOfEvents(startingBefore limit: Date) -> Int {
         let bound = end.map { min($0, limit) } ?? limit
         let engine = engine
-        guard var index = engine.firstOccurrence(startingAtOrAfter: bound) else { return 0 }
+        guard let found = engine.firstOccurrence(startingAtOrAfter: bound) else { return 0 }
+        var (index, start) = (found.index, found.start)
         // All-day events on the same day as the second before the bound also count.
-        while duration == .allDay, let date = engine.date(ofOccurrence: index),
-              startsBefore(limit: limit, date), startsBefore(limit: end, date) {
-            index += 1
+        while duration == .allDay, startsBefore(limit: limit, start), startsBefore(limit: end, start),
+              let next = engine.step(start) {
+            (index, start) = (index + 1, next)
         }
         return index
     }
@@ -226,18 +314,19 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
         guard let limit else { return true }
         if eventStart < limit { return true }
         guard duration == .allDay else { return false }
-        let calendar = storedCalendar.calendar
+        let calendar = storage.calendar.calendar
         guard let adjusted = calendar.date(byAdding: .second, value: -1, to: limit) else { return false }
         return calendar.isDate(eventStart, inSameDayAs: adjusted)
     }
 
     func makeEvent(start: Date, occurrence: Int) -> OCKScheduleEvent {
-        let end: Date
-        switch duration {
-        case .allDay:
-            end = storedCalendar.calendar.date(byAdding: DateComponents(day: 1, second: -1), to: start) ?? start
-        case let .seconds(seconds):
-            end = start.addingTimeInterval(seconds)
+        makeEvent(engine, start: start, occurrence: occurrence)
+    }
+
+    private func makeEvent(_ engine: OccurrenceEngine, start: Date, occurrence: Int) -> OCKScheduleEvent {
+        let end = switch duration {
+        case .allDay: engine.endOfDay(startingAt: start)
+        case let .seconds(seconds): start.addingTimeInterval(seconds)
         }
         return OCKScheduleEvent(start: start, end: end, element: self, occurrence: occurrence)
     }
@@ -250,14 +339,15 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        text = try container.decodeIfPresent(String.self, forKey: .text)
-        duration = try container.decode(Duration.self, forKey: .duration)
-        start = try container.decode(Date.self, forKey: .start)
-        end = try container.decodeIfPresent(Date.self, forKey: .end)
-        interval = try container.decode(DateComponents.self, forKey: .interval)
-        targetValues = try container.decodeIfPresent([OCKOutcomeValue].self, forKey: .targetValues) ?? []
-        storedCalendar = try container.decodeIfPresent(ScheduleCalendar.self, forKey: .calendar)
+        let calendar = try container.decodeIfPresent(ScheduleCalendar.self, forKey: .calendar)
             ?? ScheduleCalendar(.autoupdatingCurrent)
+        storage = Storage(text: try container.decodeIfPresent(String.self, forKey: .text),
+                          duration: try container.decode(Duration.self, forKey: .duration),
+                          start: try container.decode(Date.self, forKey: .start),
+                          end: try container.decodeIfPresent(Date.self, forKey: .end),
+                          interval: try container.decode(DateComponents.self, forKey: .interval),
+                          targetValues: try container.decodeIfPresent([OCKOutcomeValue].self, forKey: .targetValues) ?? [],
+                          calendar: calendar)
         try checkDecoded(decoder)
     }
 
@@ -269,6 +359,6 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
         try container.encodeIfPresent(end, forKey: .end)
         try container.encode(interval, forKey: .interval)
         try container.encode(targetValues, forKey: .targetValues)
-        try container.encode(storedCalendar, forKey: .calendar)
+        try container.encode(storage.calendar, forKey: .calendar)
     }
 }

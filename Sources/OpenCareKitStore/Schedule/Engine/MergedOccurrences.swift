@@ -14,7 +14,7 @@ struct MergedOccurrences {
         var total = 0
         for element in elements {
             let engine = element.engine
-            guard var index = engine.firstOccurrence(startingAtOrAfter: date) else { return Int.max }
+            guard var index = engine.firstOccurrence(startingAtOrAfter: date)?.index else { return Int.max }
             if element.end != nil {
                 index = min(index, element.countOfEvents(startingBefore: .distantFuture))
             }

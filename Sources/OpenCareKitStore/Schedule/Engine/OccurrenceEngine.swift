@@ -23,13 +23,30 @@ struct OccurrenceEngine: Sendable {
     let interval: DateComponents
     let plan: StepPlan
     let allDay: Bool
+    /// The zone's transitions, fetched once; `transitions(covering:)` extends them for far-future lookups.
+    private let table: ZoneTransitions
 
-    init(calendar: Calendar, first: Date, interval: DateComponents, allDay: Bool) {
+    init(calendar: Calendar, first: Date, interval: DateComponents, plan: StepPlan, allDay: Bool) {
         self.calendar = calendar
         self.first = first
         self.interval = interval
         self.allDay = allDay
-        self.plan = StepPlan(interval: interval, calendar: calendar)
+        self.plan = plan
+        self.table = ZoneTransitions.table(for: calendar.timeZone, covering: ZoneTransitions.initialCoverage)
+    }
+
+    private func transitions(covering limit: Double) -> ZoneTransitions {
+        limit < table.coveredUntil ? table : ZoneTransitions.table(for: calendar.timeZone, covering: limit)
+    }
+
+    /// The end of an all-day event starting at `start` (the last second of its day), without a calendar call when
+    /// no offset change is near.
+    func endOfDay(startingAt start: Date) -> Date {
+        let t = start.timeIntervalSinceReferenceDate
+        if abs(t) < Self.limit, !transitions(covering: t + 172_800).hasTransition(after: t - 86_400, through: t + 172_800) {
+            return Date(timeIntervalSinceReferenceDate: t + 86_399)
+        }
+        return calendar.date(byAdding: DateComponents(day: 1, second: -1), to: start) ?? start
     }
 
     /// Dates further than this from the reference date are outside what the engine computes (about ±31,000 years).
@@ -55,9 +72,9 @@ struct OccurrenceEngine: Sendable {
         case let .days(total, _):
             let span = Double(total) * 86_400
             guard abs(t) + span < Self.limit else { return nil }
-            let table = ZoneTransitions.table(for: calendar.timeZone, covering: t + span + 86_400)
-            if !table.hasTransition(after: t - 86_400, through: t + span + 86_400),
-               !allDay || localDayAndTime(date)?.time == 0 {
+            // Without an offset change nearby, a step is exactly `span` seconds. (All-day starts are then at
+            // local midnight: a day starting later than midnight has an offset change at its start.)
+            if !transitions(covering: t + span + 86_400).hasTransition(after: t - 86_400, through: t + span + 86_400) {
                 return Date(timeIntervalSinceReferenceDate: t + span)
             }
         case let .seconds(seconds) where !allDay:
@@ -91,32 +108,36 @@ struct OccurrenceEngine: Sendable {
         }
     }
 
-    /// The smallest occurrence index whose start is at or after `date` (`inclusive`) or after it, or nil if the
-    /// schedule cannot reach that far.
-    func firstOccurrence(startingAtOrAfter date: Date, inclusive: Bool = true) -> Int? {
+    /// The smallest occurrence index whose start is at or after `date` (`inclusive`) or after it, with that
+    /// occurrence's start and, when the search passed it, the previous occurrence's start; nil if the schedule
+    /// cannot reach that far.
+    func firstOccurrence(startingAtOrAfter date: Date, inclusive: Bool = true)
+        -> (index: Int, start: Date, previous: Date?)? {
         func before(_ start: Date) -> Bool { inclusive ? start < date : start <= date }
-        guard before(first) else { return 0 }
+        guard before(first) else { return (0, first, nil) }
         var index = 0
         var start = first
-        if let period = plan.approximateSeconds, !(plan == .seconds(0)) {
-            // Estimate from the average step, land a little early, then correct by single steps.
+        if let period = plan.approximateSeconds {
+            // Estimate from the average step, aim one step early, then walk forward with cheap steps.
             let estimate = (date.timeIntervalSince(first) / period).rounded(.down) - 1
             guard estimate < Double(Int32.max) * 1024 else { return nil }
             index = max(0, Int(estimate))
-            guard let guess = self.date(ofOccurrence: index) else { return nil }
-            start = guess
-            while index > 0, !before(start) {
+            guard var guess = self.date(ofOccurrence: index) else { return nil }
+            while index > 0, !before(guess) {
                 index = max(0, index - 2)
                 guard let earlier = self.date(ofOccurrence: index) else { return nil }
-                start = earlier
+                guess = earlier
             }
+            start = guess
         }
+        var previous: Date?
         while before(start) {
             guard let next = step(start) else { return nil }
+            previous = start
             start = next
             index += 1
         }
-        return index
+        return (index, start, previous)
     }
 
     // MARK: - Anchored jumps
@@ -158,6 +179,12 @@ struct OccurrenceEngine: Sendable {
         }
         let (amount, overflow) = steps.multipliedReportingOverflow(by: perStep)
         guard !overflow, amount < 1 << 40 else { return nil }
+        if unit == .day, let landed = dayJump(from: anchor, days: amount) {
+            // An all-day anchor at local midnight lands on midnight; one that starts later (a day whose midnight was
+            // skipped) lands at that later time and still needs snapping.
+            guard allDay, localDayAndTime(anchor)?.time != 0 else { return landed }
+            return calendar.startOfDay(for: landed)
+        }
         let (whole, fraction) = Self.split(anchor)
         guard let landed = calendar.date(byAdding: unit, value: amount,
                                          to: Date(timeIntervalSinceReferenceDate: whole)) else { return nil }
@@ -165,6 +192,20 @@ struct OccurrenceEngine: Sendable {
         let t = start.timeIntervalSinceReferenceDate
         guard abs(t) < Self.limit else { return nil }
         return Self.recombine(whole: t, fraction: fraction, origin: whole)
+    }
+
+    /// Foundation's addition of `days` days, done with two offset lookups when no offset change is within two days
+    /// of the result: then the result keeps the anchor's wall-clock time under a single offset, which is exactly
+    /// what Foundation computes. Nil near offset changes (the caller then asks `Calendar`).
+    private func dayJump(from anchor: Date, days: Int) -> Date? {
+        let (whole, fraction) = Self.split(anchor)
+        let raw = whole + Double(days) * 86_400
+        guard abs(raw) < Self.limit - 1e7 else { return nil }
+        let table = transitions(covering: max(raw, whole) + 2 * 86_400)
+        let landed = raw + Double(offset(anchor, table) - table.offset(at: raw))
+        let low = min(raw, landed) - 172_800, high = max(raw, landed) + 86_400
+        guard !table.hasTransition(after: low, through: high) else { return nil }
+        return Self.recombine(whole: landed, fraction: fraction, origin: whole)
     }
 
     /// The first step in `1...steps` after `anchor` at which a single step does not preserve what a jump preserves,
@@ -185,8 +226,7 @@ struct OccurrenceEngine: Sendable {
         guard let period = plan.approximateSeconds else { return nil }
         let t = anchor.timeIntervalSinceReferenceDate
         let reach = min(Double(steps) * period * 1.1 + 172_800, Self.limit)
-        let table = ZoneTransitions.table(for: calendar.timeZone, covering: t + reach)
-        guard let shift = table.dateLineShift(after: t, through: t + reach) else { return nil }
+        guard let shift = transitions(covering: t + reach).dateLineShift(after: t, through: t + reach) else { return nil }
         // No step is longer than 1.15 times its average length plus two hours (a 31-day month is 1.02 times the
         // average; a daylight-saving change adds at most two hours), so this many steps stay before the shift.
         let longest = period * 1.15 + 7_200
@@ -250,7 +290,7 @@ struct OccurrenceEngine: Sendable {
         guard !overflow, reach < 1 << 40 else { return 1 }
         let horizonDay = local.day + reach
         let anchorLocal = local.day * CivilDay.seconds + local.time
-        let table = ZoneTransitions.table(for: calendar.timeZone, covering: Double(horizonDay + 2) * 86_400)
+        let table = transitions(covering: Double(horizonDay + 2) * 86_400)
         var best: Int?
         var index = table.firstGap(endingAfter: anchorLocal)
         while index < table.gaps.count {
@@ -276,9 +316,16 @@ struct OccurrenceEngine: Sendable {
     func localDayAndTime(_ date: Date) -> (day: Int, time: Int)? {
         let t = date.timeIntervalSinceReferenceDate
         guard abs(t) < Self.limit else { return nil }
-        let local = Int(t.rounded(.down)) + calendar.timeZone.secondsFromGMT(for: date)
+        let local = Int(t.rounded(.down)) + offset(date, transitions(covering: t + 1))
         let day = floorDiv(local, CivilDay.seconds)
         return (day, local - day * CivilDay.seconds)
+    }
+
+    /// The zone's offset at `date`: from the transition table where it reaches (1800 on), else from `TimeZone`.
+    private func offset(_ date: Date, _ table: ZoneTransitions) -> Int {
+        let t = date.timeIntervalSinceReferenceDate
+        guard t >= ZoneTransitions.origin, t < table.coveredUntil else { return calendar.timeZone.secondsFromGMT(for: date) }
+        return table.offset(at: t)
     }
 
     /// Splits a date the way Foundation's calendar arithmetic does: whole seconds and a fraction in `0..<1`.

@@ -15,6 +15,10 @@ struct ZoneTransitions: Sendable {
 
     /// Instants (seconds since the reference date) at which the zone's offset changes, ascending.
     private(set) var instants: [Double] = []
+    /// The offset from GMT in effect from each instant on.
+    private(set) var offsets: [Int] = []
+    /// The offset from GMT before the first instant.
+    private(set) var initialOffset = 0
     /// Skipped wall-clock spans, ascending.
     private(set) var gaps: [Gap] = []
     /// Instants of offset changes of twelve hours or more (a time zone moving across the date line, such as Samoa
@@ -25,10 +29,15 @@ struct ZoneTransitions: Sendable {
 
     /// Where every table starts: 1800-01-01, before the local-mean-time changes of the 1880s.
     static let origin: Double = -6_311_433_600
+    /// What a table covers when first built: up to 2600-01-01.
+    static let initialCoverage: Double = 18_934_156_800
     /// How far one extension reaches beyond what was asked for: 100 years.
     static let chunk: Double = 3_155_760_000
 
-    private init() { coveredUntil = Self.origin }
+    private init(zone: TimeZone) {
+        coveredUntil = Self.origin
+        initialOffset = zone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: Self.origin))
+    }
 
     private mutating func extend(to limit: Double, zone: TimeZone) {
         var cursor = Date(timeIntervalSinceReferenceDate: max(coveredUntil, instants.last ?? Self.origin))
@@ -39,6 +48,7 @@ struct ZoneTransitions: Sendable {
             let before = zone.secondsFromGMT(for: next.addingTimeInterval(-1))
             let after = zone.secondsFromGMT(for: next)
             instants.append(t)
+            offsets.append(after)
             if abs(after - before) >= 43_200 {
                 dateLineShifts.append(t)
             }
@@ -56,7 +66,7 @@ struct ZoneTransitions: Sendable {
     /// The table for `zone`, covering at least every instant below `limit`.
     static func table(for zone: TimeZone, covering limit: Double) -> ZoneTransitions {
         cache.withLock { tables in
-            var table = tables[zone.identifier] ?? ZoneTransitions()
+            var table = tables[zone.identifier] ?? ZoneTransitions(zone: zone)
             if table.coveredUntil <= limit {
                 table.extend(to: limit, zone: zone)
                 tables[zone.identifier] = table
@@ -65,14 +75,27 @@ struct ZoneTransitions: Sendable {
         }
     }
 
-    /// Whether the offset changes at some instant in `(after, through]`.
-    func hasTransition(after lower: Double, through upper: Double) -> Bool {
+    /// The number of transitions at or before `t`.
+    private func transitionCount(through t: Double) -> Int {
         var low = 0, high = instants.count
         while low < high {
             let mid = (low + high) / 2
-            if instants[mid] <= lower { low = mid + 1 } else { high = mid }
+            if instants[mid] <= t { low = mid + 1 } else { high = mid }
         }
-        return low < instants.count && instants[low] <= upper
+        return low
+    }
+
+    /// Whether the offset changes at some instant in `(after, through]`.
+    func hasTransition(after lower: Double, through upper: Double) -> Bool {
+        let next = transitionCount(through: lower)
+        return next < instants.count && instants[next] <= upper
+    }
+
+    /// The zone's offset from GMT at `t` (seconds since the reference date), as `TimeZone.secondsFromGMT(for:)`
+    /// gives it, for `t` from 1800 up to `coveredUntil`.
+    func offset(at t: Double) -> Int {
+        let count = transitionCount(through: t)
+        return count == 0 ? initialOffset : offsets[count - 1]
     }
 
     /// The first date-line shift in `(after, through]`, if any.

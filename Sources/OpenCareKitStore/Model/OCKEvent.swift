@@ -1,0 +1,89 @@
+import Foundation
+
+/// One occurrence of a task, with its outcome if one was recorded.
+///
+/// Same API as CareKitStore's `OCKEvent`, with one deliberate difference: `id` is stable across launches
+/// (`"<task uuid>/<occurrence>"`); CareKit hashes it with a per-process seed, so it changes every launch.
+public struct OCKEvent<Task: OCKAnyTask & Equatable, Outcome: OCKAnyOutcome & Equatable>: Identifiable, Comparable, Sendable {
+    public let id: String
+    /// The task version the event belongs to.
+    public let task: Task
+    /// The recorded outcome, or nil if nothing was recorded.
+    public var outcome: Outcome?
+    /// When the event happens, and its occurrence index.
+    public let scheduleEvent: OCKScheduleEvent
+
+    public init(task: Task, outcome: Outcome?, scheduleEvent: OCKScheduleEvent) {
+        self.id = OCKAnyEvent.identifier(taskUUID: task.uuid, occurrence: scheduleEvent.occurrence)
+        self.task = task
+        self.outcome = outcome
+        self.scheduleEvent = scheduleEvent
+    }
+
+    /// The type-erased event.
+    public var anyEvent: OCKAnyEvent {
+        OCKAnyEvent(task: task, outcome: outcome, scheduleEvent: scheduleEvent)
+    }
+
+    /// The event's progress under `strategy` (by default: complete once an outcome exists).
+    public func computeProgress<Progress>(
+        by strategy: CareTaskProgressStrategy<Progress> = .checkingOutcomeExists
+    ) -> Progress {
+        anyEvent.computeProgress(by: strategy)
+    }
+
+    /// Orders by start, then by the task's effective date, task id and occurrence.
+    public static func < (lhs: OCKEvent, rhs: OCKEvent) -> Bool {
+        (lhs.scheduleEvent.start, lhs.task.effectiveDate, lhs.task.id, lhs.scheduleEvent.occurrence)
+            < (rhs.scheduleEvent.start, rhs.task.effectiveDate, rhs.task.id, rhs.scheduleEvent.occurrence)
+    }
+}
+
+extension OCKEvent: Hashable where Task: Hashable, Outcome: Hashable {}
+
+extension OCKEvent: Codable where Task: Codable, Outcome: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case task, outcome, scheduleEvent
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(task: try container.decode(Task.self, forKey: .task),
+                  outcome: try container.decodeIfPresent(Outcome.self, forKey: .outcome),
+                  scheduleEvent: try container.decode(OCKScheduleEvent.self, forKey: .scheduleEvent))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(task, forKey: .task)
+        try container.encodeIfPresent(outcome, forKey: .outcome)
+        try container.encode(scheduleEvent, forKey: .scheduleEvent)
+    }
+}
+
+/// An event of any task and outcome type.
+public struct OCKAnyEvent: Identifiable, Sendable {
+    /// `"<task uuid>/<occurrence>"`, stable across launches.
+    public let id: String
+    public let task: any OCKAnyTask
+    public let outcome: (any OCKAnyOutcome)?
+    public let scheduleEvent: OCKScheduleEvent
+
+    public init(task: any OCKAnyTask, outcome: (any OCKAnyOutcome)?, scheduleEvent: OCKScheduleEvent) {
+        self.id = Self.identifier(taskUUID: task.uuid, occurrence: scheduleEvent.occurrence)
+        self.task = task
+        self.outcome = outcome
+        self.scheduleEvent = scheduleEvent
+    }
+
+    /// The event's progress under `strategy` (by default: complete once an outcome exists).
+    public func computeProgress<Progress>(
+        by strategy: CareTaskProgressStrategy<Progress> = .checkingOutcomeExists
+    ) -> Progress {
+        strategy.computeProgress(self)
+    }
+
+    static func identifier(taskUUID: UUID, occurrence: Int) -> String {
+        "\(taskUUID.uuidString)/\(occurrence)"
+    }
+}

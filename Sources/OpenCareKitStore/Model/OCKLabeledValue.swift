@@ -1,0 +1,93 @@
+import Foundation
+
+/// A labelled piece of contact information, such as `("mobile", "+1 555 0100")`.
+public struct OCKLabeledValue: Codable, Hashable, Sendable {
+    /// What the value is, such as "work" or "mobile".
+    public var label: String
+    /// The value, such as a phone number or an email address.
+    public var value: String
+
+    public init(label: String, value: String) {
+        self.label = label
+        self.value = value
+    }
+}
+
+/// A postal address, as CareKit 4.0's struct form (all fields are strings, empty when unknown).
+public struct OCKPostalAddress: Codable, Hashable, Sendable {
+    public var street: String
+    public var city: String
+    public var state: String
+    public var postalCode: String
+    public var country: String
+    public var isoCountryCode: String
+    public var subAdministrativeArea: String
+    public var subLocality: String
+
+    public init(street: String, city: String, state: String, postalCode: String, country: String,
+                isoCountryCode: String = "", subAdministrativeArea: String = "", subLocality: String = "") {
+        self.street = street
+        self.city = city
+        self.state = state
+        self.postalCode = postalCode
+        self.country = country
+        self.isoCountryCode = isoCountryCode
+        self.subAdministrativeArea = subAdministrativeArea
+        self.subLocality = subLocality
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case street, city, state, postalCode, country, isoCountryCode, subAdministrativeArea, subLocality
+    }
+
+    /// Decodes CareKit's JSON; a missing field reads as an empty string.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func field(_ key: CodingKeys) throws -> String { try container.decodeIfPresent(String.self, forKey: key) ?? "" }
+        self.init(street: try field(.street), city: try field(.city), state: try field(.state),
+                  postalCode: try field(.postalCode), country: try field(.country),
+                  isoCountryCode: try field(.isoCountryCode), subAdministrativeArea: try field(.subAdministrativeArea),
+                  subLocality: try field(.subLocality))
+    }
+}
+
+/// Who a contact is to the patient.
+public enum OCKContactCategory: String, Codable, Hashable, Sendable, CaseIterable {
+    /// A member of the care team.
+    case careProvider
+    /// A friend or family member.
+    case friendsAndFamily
+}
+
+/// A patient's biological sex. JSON is a plain string: "male", "female", or any other value.
+public enum OCKBiologicalSex: RawRepresentable, Codable, Hashable, Sendable {
+    case male
+    case female
+    case other(String)
+
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "male": self = .male
+        case "female": self = .female
+        default: self = .other(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .male: "male"
+        case .female: "female"
+        case let .other(value): value
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let raw = try decoder.singleValueContainer().decode(String.self)
+        self = OCKBiologicalSex(rawValue: raw) ?? .other(raw)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// A query for the events of tasks during an interval, as in CareKitStore.
+public struct OCKEventQuery: Codable, Hashable, Sendable {
+    /// The events that overlap this interval are returned.
+    public var dateInterval: DateInterval
+    /// Only events of these task ids (empty: all tasks).
+    public var taskIDs: [String] = []
+    /// Only events of tasks with these group identifiers (empty: any).
+    public var taskGroupIdentifiers: [String] = []
+    /// Only events of tasks with any of these tags (empty: any).
+    public var taskTags: [String] = []
+
+    public init(dateInterval: DateInterval) {
+        self.dateInterval = dateInterval
+    }
+
+    /// The events of the day of `date`, from its start to its last second, in `calendar` (CareKit always uses the
+    /// current calendar).
+    public init(for date: Date, calendar: Calendar = .current) {
+        self.dateInterval = .careKitDay(containing: date, calendar: calendar)
+    }
+
+    /// The task query that finds the tasks whose events this query returns.
+    public var taskQuery: OCKTaskQuery {
+        var query = OCKTaskQuery(dateInterval: dateInterval)
+        query.ids = taskIDs
+        query.groupIdentifiers = taskGroupIdentifiers
+        query.tags = taskTags
+        return query
+    }
+}
+
+/// A query for daily adherence of tasks over an interval, as in CareKitStore.
+///
+/// It carries a closure, so unlike the other queries it is neither `Codable` nor `Hashable`.
+public struct OCKAdherenceQuery: Sendable {
+    /// Only these tasks count (empty: every task that impacts adherence).
+    public var taskIDs: [String]
+    /// The days to compute adherence for.
+    public var dateInterval: DateInterval
+    /// How an event's progress is computed.
+    public let computeProgress: @Sendable (OCKAnyEvent) -> any CareTaskProgress
+
+    public init(taskIDs: [String], dateInterval: DateInterval,
+                computeProgress: @escaping @Sendable (OCKAnyEvent) -> any CareTaskProgress = {
+                    $0.computeProgress(by: .checkingOutcomeExists)
+                }) {
+        self.taskIDs = taskIDs
+        self.dateInterval = dateInterval
+        self.computeProgress = computeProgress
+    }
+
+    /// The start of each day the query covers: the interval's start, then one day later each time while before
+    /// its end (CareKit's rule, in `calendar`).
+    public func dates(calendar: Calendar = .current) -> [Date] {
+        var dates: [Date] = []
+        var current = dateInterval.start
+        while current < dateInterval.end, dates.count < 100_000 {
+            dates.append(current)
+            guard let next = calendar.date(byAdding: .day, value: 1, to: current), next > current else { break }
+            current = next
+        }
+        return dates
+    }
+}

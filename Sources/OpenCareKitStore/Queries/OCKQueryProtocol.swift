@@ -1,0 +1,32 @@
+import Foundation
+
+/// The filters every entity query shares.
+///
+/// CareKit keeps this protocol internal; it is public here so store backends can be written against it.
+public protocol OCKQueryProtocol: Hashable, Sendable {
+    /// Match these entity ids (empty: any).
+    var ids: [String] { get }
+    /// Match these version uuids (empty: any).
+    var uuids: [UUID] { get }
+    /// Match these group identifiers; a nil entry matches entities without one (empty: any).
+    var groupIdentifiers: [String?] { get }
+    /// Match entities with any of these tags (empty: any).
+    var tags: [String] { get }
+    /// Match these remote ids; a nil entry matches entities without one (empty: any).
+    var remoteIDs: [String?] { get }
+    /// With an interval, return for each entity the version effective during it; without, every version.
+    var dateInterval: DateInterval? { get }
+    /// At most this many results.
+    var limit: Int? { get }
+    /// Skip this many results.
+    var offset: Int { get }
+}
+
+extension DateInterval {
+    /// CareKit's day interval: from the start of the day of `date` to the last second of that day.
+    static func careKitDay(containing date: Date, calendar: Calendar) -> DateInterval {
+        let start = calendar.startOfDay(for: date)
+        let end = calendar.date(byAdding: DateComponents(day: 1, second: -1), to: start) ?? start
+        return DateInterval(start: start, end: max(start, end))
+    }
+}
