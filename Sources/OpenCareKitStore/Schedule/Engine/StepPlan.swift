@@ -29,7 +29,9 @@ enum StepPlan: Hashable, Sendable {
         let fields: [Calendar.Component] = [.year, .yearForWeekOfYear, .month, .weekOfYear, .weekOfMonth,
                                             .weekdayOrdinal, .day, .dayOfYear, .weekday, .hour, .minute, .second,
                                             .nanosecond]
-        guard fields.allSatisfy({ value($0) >= 0 }), value(.nanosecond) == 0, value(.yearForWeekOfYear) == 0 else {
+        // Components beyond ten million units are left to Foundation, which reports overflow as nil.
+        guard fields.allSatisfy({ (0...10_000_000).contains(value($0)) }), value(.nanosecond) == 0,
+              value(.yearForWeekOfYear) == 0, interval.calendar == nil, interval.timeZone == nil else {
             self = .stepwise
             return
         }
@@ -41,11 +43,10 @@ enum StepPlan: Hashable, Sendable {
             days += value(component) * length
             partials.append(days)
         }
-        let (hours, hoursOverflow) = value(.hour).multipliedReportingOverflow(by: 3600)
-        let seconds = hours + value(.minute) * 60 + value(.second)
+        let seconds = value(.hour) * 3600 + value(.minute) * 60 + value(.second)
 
         let kinds = [years > 0, months > 0, days > 0, seconds > 0].filter { $0 }.count
-        guard kinds == 1, !hoursOverflow else {
+        guard kinds == 1 else {
             self = .stepwise
             return
         }
