@@ -31,7 +31,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenCareKitStoreTests",
-            dependencies: ["OpenCareKitStore"],
+            dependencies: ["OpenCareKitStore", "opencarekit"],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -72,6 +72,9 @@ struct ScheduleCommand: ParsableCommand {
         let toDate = try to.map { try parser.date($0, option: "--to") }
             ?? calendar.date(byAdding: .day, value: 7, to: fromDate) ?? fromDate
         guard toDate > fromDate else { throw ValidationError("--to: must be after --from") }
+        guard toDate.timeIntervalSince(fromDate) <= 100 * 366 * 86_400 else {
+            throw ValidationError("--to: at most 100 years after --from")
+        }
 
         let events = schedule.events(from: fromDate, to: toDate)
         let formatter = ISO8601DateFormatter()
@@ -104,8 +107,7 @@ struct CommandLineDates {
             let time = try Self.clock(String(parts[1]), option: option)
             (components.hour, components.minute, components.second) = (time.hour, time.minute, time.second)
         }
-        guard let date = calendar.date(from: components),
-              calendar.component(.day, from: date) == day[2] || parts.count == 2 else {
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day[2] else {
             throw ValidationError("\(option): not a day of that month")
         }
         return date

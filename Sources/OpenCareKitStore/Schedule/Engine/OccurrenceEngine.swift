@@ -94,6 +94,8 @@ struct OccurrenceEngine: Sendable {
     func date(ofOccurrence n: Int) -> Date? {
         guard n >= 0 else { return nil }
         guard n > 0 else { return first }
+        // Occurrences beyond the computable range: every plan moves at least half its average step per occurrence.
+        if let period = plan.approximateSeconds, Double(n) * period * 0.5 > 2 * Self.limit { return nil }
         switch plan {
         case .stepwise:
             return stepwise(from: first, count: n)
@@ -131,8 +133,9 @@ struct OccurrenceEngine: Sendable {
             start = guess
         }
         var previous: Date?
+        let walkLimit = index + Self.maximumStepwiseSteps
         while before(start) {
-            guard let next = step(start) else { return nil }
+            guard index < walkLimit, let next = step(start) else { return nil }
             previous = start
             start = next
             index += 1
@@ -142,7 +145,12 @@ struct OccurrenceEngine: Sendable {
 
     // MARK: - Anchored jumps
 
+    /// How many single steps the step-by-step fallback takes at most before giving up (it only serves intervals
+    /// with no direct formula, such as "every 1 day and 2 hours").
+    static let maximumStepwiseSteps = 1_000_000
+
     private func stepwise(from start: Date, count: Int) -> Date? {
+        guard count <= Self.maximumStepwiseSteps else { return nil }
         var date = start
         for _ in 0..<count {
             guard let next = step(date) else { return nil }
@@ -287,7 +295,8 @@ struct OccurrenceEngine: Sendable {
     private func firstGapLanding(local: (day: Int, time: Int), steps: Int, daysPerStep: Int,
                                  stepOnDay: (Int) -> Int?) -> Int? {
         let (reach, overflow) = steps.multipliedReportingOverflow(by: daysPerStep)
-        guard !overflow, reach < 1 << 40 else { return 1 }
+        // Beyond ±31,000 years nothing is computed (the jump itself returns nil).
+        guard !overflow, reach < 1 << 40 else { return nil }
         let horizonDay = local.day + reach
         let anchorLocal = local.day * CivilDay.seconds + local.time
         let table = transitions(covering: Double(horizonDay + 2) * 86_400)
