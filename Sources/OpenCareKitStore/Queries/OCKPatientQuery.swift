@@ -22,22 +22,7 @@ public struct OCKPatientQuery: OCKQueryProtocol, Codable {
     public var limit: Int?
     public var offset: Int = 0
 
-    /// A query for every entity.
+    /// A query for every entity. `OCKQueryProtocol` adds `init(dateInterval:)`, `init(for:calendar:)` and
+    /// `init(id:)`.
     public init() {}
-
-    /// A query for the versions effective during `dateInterval` (every version when nil).
-    public init(dateInterval: DateInterval? = nil) {
-        self.dateInterval = dateInterval
-    }
-
-    /// A query for the versions effective on the day of `date`, from its start to its last second, in `calendar`
-    /// (CareKit always uses the current calendar).
-    public init(for date: Date, calendar: Calendar = .current) {
-        self.dateInterval = .careKitDay(containing: date, calendar: calendar)
-    }
-
-    /// A query for the entity with `id`.
-    public init(id: String) {
-        self.ids = [id]
-    }
 }

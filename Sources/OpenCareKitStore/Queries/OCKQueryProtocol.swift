@@ -4,8 +4,10 @@ import Foundation
 ///
 /// CareKit keeps this protocol internal; it is public here so store backends can be written against it.
 public protocol OCKQueryProtocol: Hashable, Sendable {
+    /// A query that matches every entity.
+    init()
     /// Match these entity ids (empty: any).
-    var ids: [String] { get }
+    var ids: [String] { get set }
     /// Match these version uuids (empty: any).
     var uuids: [UUID] { get }
     /// Match these group identifiers; a nil entry matches entities without one (empty: any).
@@ -15,11 +17,31 @@ public protocol OCKQueryProtocol: Hashable, Sendable {
     /// Match these remote ids; a nil entry matches entities without one (empty: any).
     var remoteIDs: [String?] { get }
     /// With an interval, return for each entity the version effective during it; without, every version.
-    var dateInterval: DateInterval? { get }
+    var dateInterval: DateInterval? { get set }
     /// At most this many results.
     var limit: Int? { get }
     /// Skip this many results.
     var offset: Int { get }
+}
+
+extension OCKQueryProtocol {
+    /// A query for the versions effective during `dateInterval` (every version when nil).
+    public init(dateInterval: DateInterval? = nil) {
+        self.init()
+        self.dateInterval = dateInterval
+    }
+
+    /// A query for the versions effective on the day of `date`, from its start to its last second, in `calendar`
+    /// (CareKit always uses the current calendar).
+    public init(for date: Date, calendar: Calendar = .current) {
+        self.init(dateInterval: .careKitDay(containing: date, calendar: calendar))
+    }
+
+    /// A query for the entity with `id`.
+    public init(id: String) {
+        self.init()
+        self.ids = [id]
+    }
 }
 
 extension DateInterval {
