@@ -82,7 +82,7 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
 
     /// The fields, shared between copies until one is changed, so that events (which each carry their element) stay
     /// cheap to copy.
-    private final class Storage: @unchecked Sendable {
+    final class Storage: @unchecked Sendable {
         // Mutated only through `mutate`, on a uniquely referenced instance.
         var text: String?
         var duration: Duration
@@ -112,7 +112,7 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
         }
     }
 
-    private var storage: Storage
+    var storage: Storage
 
     private mutating func mutate(_ change: (Storage) -> Void) {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
@@ -137,8 +137,8 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
                   duration: duration, storedCalendar: ScheduleCalendar(calendar))
     }
 
-    private init(start: Date, end: Date?, interval: DateComponents, text: String?, targetValues: [OCKOutcomeValue],
-                 duration: Duration, storedCalendar: ScheduleCalendar) {
+    init(start: Date, end: Date?, interval: DateComponents, text: String?, targetValues: [OCKOutcomeValue],
+         duration: Duration, storedCalendar: ScheduleCalendar) {
         let snapped = duration == .allDay ? storedCalendar.calendar.startOfDay(for: start) : start
         storage = Storage(text: text, duration: duration, start: snapped, end: end, interval: interval,
                           targetValues: targetValues, calendar: storedCalendar)
@@ -229,136 +229,5 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
             return nil
         }
         return first.index
-    }
-
-    // MARK: - Internals shared with OCKSchedule
-
-    /// The events that start before `limit` and end at or after `from`, and how many events start before `limit`
-    /// in all (CareKit's rule, counting from occurrence 0).
-    func window(from: Date, to limit: Date) -> (events: [OCKScheduleEvent], countStartingBefore: Int) {
-        let engine = engine
-        guard let first = firstOccurrence(engine, endingAtOrAfter: from) else {
-            return ([], countOfEvents(startingBefore: limit))
-        }
-        let events = events(engine, from: first) { startsBefore(limit: limit, $0.start) }
-        // Every occurrence before `first` ends before `from`, so it started before `limit` too — if it exists
-        // (when the element ends before `first`, or a negative duration breaks that reasoning, count directly).
-        if duration.seconds < 0 || (events.isEmpty && end != nil) {
-            return (events, countOfEvents(startingBefore: limit))
-        }
-        return (events, first.index + events.count)
-    }
-
-    /// The first occurrence whose event ends at or after `date` (it may start after `date`), ignoring `end`.
-    private func firstOccurrence(_ engine: OccurrenceEngine, endingAtOrAfter date: Date) -> (index: Int, start: Date)? {
-        // Candidates start at or after a lower bound; the occurrence before the first candidate may still end at or
-        // after `date` (an all-day event on a day shortened by an offset change, or rounding of `date - seconds`),
-        // so it is checked too, and the walk continues past candidates that end too early.
-        let lowerBound: Date
-        let endOf: (Date) -> Date
-        switch duration {
-        case .allDay:
-            lowerBound = storage.calendar.calendar.startOfDay(for: date)
-            endOf = { engine.endOfDay(startingAt: $0) }
-        case let .seconds(seconds):
-            guard seconds.isFinite else { return nil }
-            lowerBound = date.addingTimeInterval(-seconds)
-            endOf = { $0.addingTimeInterval(seconds) }
-        }
-        guard let found = engine.firstOccurrence(startingAtOrAfter: lowerBound) else { return nil }
-        var (index, start) = (found.index, found.start)
-        var knownPrevious = found.previous
-        while index > 0, let previous = knownPrevious ?? engine.date(ofOccurrence: index - 1), endOf(previous) >= date {
-            (index, start, knownPrevious) = (index - 1, previous, nil)
-        }
-        while endOf(start) < date, let next = engine.step(start) {
-            (index, start) = (index + 1, next)
-        }
-        return (index, start)
-    }
-
-    /// Events from `first` on while `shouldContinue` holds and they start before the element's end.
-    private func events(_ engine: OccurrenceEngine, from first: (index: Int, start: Date),
-                        while shouldContinue: (OCKScheduleEvent) -> Bool) -> [OCKScheduleEvent] {
-        var events: [OCKScheduleEvent] = []
-        var (occurrence, date) = first
-        while startsBefore(limit: end, date) {
-            let event = makeEvent(engine, start: date, occurrence: occurrence)
-            guard shouldContinue(event) else { break }
-            events.append(event)
-            guard let next = engine.step(date) else { break }
-            date = next
-            occurrence += 1
-        }
-        return events
-    }
-
-    /// The number of events that start before `limit` (CareKit's rule, including the all-day same-day rule) and
-    /// before the element's end.
-    func countOfEvents(startingBefore limit: Date) -> Int {
-        let bound = end.map { min($0, limit) } ?? limit
-        let engine = engine
-        guard let found = engine.firstOccurrence(startingAtOrAfter: bound) else { return 0 }
-        var (index, start) = (found.index, found.start)
-        // All-day events on the same day as the second before the bound also count.
-        while duration == .allDay, startsBefore(limit: limit, start), startsBefore(limit: end, start),
-              let next = engine.step(start) {
-            (index, start) = (index + 1, next)
-        }
-        return index
-    }
-
-    /// CareKit's `isEventStart(_:beforeLimit:)`: fixed-length events must start before the limit; all-day events may
-    /// also start on the same day as the second before it. A nil limit means no limit.
-    func startsBefore(limit: Date?, _ eventStart: Date) -> Bool {
-        guard let limit else { return true }
-        if eventStart < limit { return true }
-        guard duration == .allDay else { return false }
-        let calendar = storage.calendar.calendar
-        guard let adjusted = calendar.date(byAdding: .second, value: -1, to: limit) else { return false }
-        return calendar.isDate(eventStart, inSameDayAs: adjusted)
-    }
-
-    func makeEvent(start: Date, occurrence: Int) -> OCKScheduleEvent {
-        makeEvent(engine, start: start, occurrence: occurrence)
-    }
-
-    private func makeEvent(_ engine: OccurrenceEngine, start: Date, occurrence: Int) -> OCKScheduleEvent {
-        let end = switch duration {
-        case .allDay: engine.endOfDay(startingAt: start)
-        case let .seconds(seconds): start.addingTimeInterval(seconds)
-        }
-        return OCKScheduleEvent(start: start, end: end, element: self, occurrence: occurrence)
-    }
-
-    // MARK: - Codable
-
-    private enum CodingKeys: String, CodingKey {
-        case text, duration, start, end, interval, targetValues, calendar
-    }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let calendar = try container.decodeIfPresent(ScheduleCalendar.self, forKey: .calendar)
-            ?? ScheduleCalendar(.autoupdatingCurrent)
-        storage = Storage(text: try container.decodeIfPresent(String.self, forKey: .text),
-                          duration: try container.decode(Duration.self, forKey: .duration),
-                          start: try container.decode(Date.self, forKey: .start),
-                          end: try container.decodeIfPresent(Date.self, forKey: .end),
-                          interval: try container.decode(DateComponents.self, forKey: .interval),
-                          targetValues: try container.decodeIfPresent([OCKOutcomeValue].self, forKey: .targetValues) ?? [],
-                          calendar: calendar)
-        try checkDecoded(decoder)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(text, forKey: .text)
-        try container.encode(duration, forKey: .duration)
-        try container.encode(start, forKey: .start)
-        try container.encodeIfPresent(end, forKey: .end)
-        try container.encode(interval, forKey: .interval)
-        try container.encode(targetValues, forKey: .targetValues)
-        try container.encode(storage.calendar, forKey: .calendar)
     }
 }
