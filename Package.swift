@@ -10,10 +10,21 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
             name: "OpenCareKitStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The store conformance suite, shared by every backend's tests.
+        .target(
+            name: "OpenCareKitStoreConformance",
+            dependencies: ["OpenCareKitStore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
@@ -26,12 +37,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "OpenCareKitBenchmarks",
-            dependencies: ["OpenCareKitStore"],
+            dependencies: [
+                "OpenCareKitStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "OpenCareKitStoreTests",
-            dependencies: ["OpenCareKitStore", "opencarekit"],
+            dependencies: ["OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit"],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+/// A `WHERE … ORDER BY … LIMIT` clause built from a CareKit query.
+struct QuerySQL {
+    var conditions: [String] = []
+    var arguments: [(any DatabaseValueConvertible)?] = []
+    var order: [String] = []
+    var limit: Int?
+    var offset = 0
+    /// Leave out every version of entities whose newest version is a tombstone (queries without a date interval).
+    var excludesDeletedEntities = false
+
+    mutating func require(_ condition: String, _ values: [(any DatabaseValueConvertible)?] = []) {
+        conditions.append(condition)
+        arguments += values
+    }
+
+    /// `column IN (values)`, skipped when `values` is empty (CareKit: an empty filter matches everything).
+    mutating func match(_ column: String, _ values: [(any DatabaseValueConvertible)?]) {
+        guard !values.isEmpty else { return }
+        require("\(column) IN (\(Self.placeholders(values.count)))", values)
+    }
+
+    /// Like `match`, where a nil entry also matches NULL.
+    mutating func matchOptional(_ column: String, _ values: [String?]) {
+        guard !values.isEmpty else { return }
+        let present = values.compactMap { $0 }
+        var parts: [String] = []
+        if !present.isEmpty { parts.append("\(column) IN (\(Self.placeholders(present.count)))") }
+        if values.contains(where: { $0 == nil }) { parts.append("\(column) IS NULL") }
+        require("(\(parts.joined(separator: " OR ")))", present)
+    }
+
+    /// A relation column matched through the related table's ids, uuids or remote ids.
+    mutating func matchRelated(_ column: String, table: String, ids: [String], uuids: [UUID], remoteIDs: [String]) {
+        if !ids.isEmpty {
+            require("\(column) IN (SELECT uuid FROM \(table) WHERE id IN (\(Self.placeholders(ids.count))))", ids)
+        }
+        match(column, uuids)
+        if !remoteIDs.isEmpty {
+            require("\(column) IN (SELECT uuid FROM \(table) WHERE remote_id IN (\(Self.placeholders(remoteIDs.count))))", remoteIDs)
+        }
+    }
+
+    /// CareKit's common filters: no tombstones; ids, uuids, group and remote ids, tags; and, with a date interval,
+    /// only the version in effect at the interval's end (effective before it, not replaced by a version effective
+    /// before it). Without a date interval every version is returned, except (unlike CareKit, which returns them)
+    /// the versions of deleted entities.
+    init<Query: OCKQueryProtocol>(_ query: Query, dateIntervalApplies: Bool = true) {
+        require("deleted_date IS NULL")
+        match("id", query.ids)
+        match("uuid", query.uuids)
+        matchOptional("group_identifier", query.groupIdentifiers)
+        matchOptional("remote_id", query.remoteIDs)
+        if !query.tags.isEmpty {
+            require("uuid IN (SELECT owner_uuid FROM entity_tags WHERE tag IN (\(Self.placeholders(query.tags.count))))", query.tags)
+        }
+        if let interval = query.dateInterval {
+            if dateIntervalApplies {
+                let end = interval.end.storeValue
+                require("effective_date < ? AND (next_effective_date IS NULL OR next_effective_date >= ?)", [end, end])
+            }
+        } else {
+            excludesDeletedEntities = true
+        }
+        limit = query.limit
+        offset = query.offset
+    }
+
+    func sql(table: String) -> String {
+        var sql = "SELECT * FROM \(table)"
+        var conditions = conditions
+        if excludesDeletedEntities {
+            conditions.append("id NOT IN (SELECT id FROM \(table) WHERE deleted_date IS NOT NULL AND next_effective_date IS NULL)")
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        // CareKit's default order (newest created first) comes after any requested order; uuid makes it total.
+        sql += " ORDER BY " + (order + ["created_date DESC", "uuid"]).joined(separator: ", ")
+        if limit != nil || offset > 0 { sql += " LIMIT \(max(limit ?? -1, -1)) OFFSET \(max(offset, 0))" }
+        return sql
+    }
+
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ",")
+    }
+
+    static func direction(_ ascending: Bool) -> String { ascending ? "ASC" : "DESC" }
+
+    /// Fetches and decodes the matching versions.
+    func fetch<E: StoredEntity>(_ type: E.Type, _ db: Database, cache: DecodedEntityCache) throws -> [E] {
+        let rows = try Row.fetchCursor(db, sql: sql(table: E.table), arguments: StatementArguments(arguments))
+        var entities: [E] = []
+        while let row = try rows.next() {
+            entities.append(try E.decode(row, db, cache: cache))
+        }
+        return entities
+    }
+}

@@ -1,0 +1,84 @@
+import GRDB
+
+/// The store's tables, created and upgraded by versioned migrations.
+///
+/// Every versioned entity table shares the version columns: `uuid` (the version), `id` (shared by all versions),
+/// `effective_date`, `deleted_date` (a tombstone has one), `created_date`, `updated_date`, the packed 16-byte uuids
+/// of the previous and next versions, and `next_effective_date`, the earliest effective date of the next versions
+/// (NULL for the newest version), which answers CareKit's "version effective during an interval" with one
+/// comparison. Dates are seconds since 2001-01-01 (`Date.timeIntervalSinceReferenceDate`).
+///
+/// Patients, care plans, contacts and tasks keep the entity's CareKit JSON in `payload`, with the fields queries
+/// filter and sort on copied into columns. Outcomes, the table that grows, are stored in columns, with their values
+/// in `outcome_values`.
+enum StoreSchema {
+    /// The newest schema this code writes; kept in `PRAGMA user_version`.
+    static let version = 1
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            let versionColumns = """
+                uuid BLOB PRIMARY KEY NOT NULL,
+                id TEXT NOT NULL,
+                effective_date REAL NOT NULL,
+                deleted_date REAL,
+                created_date REAL,
+                updated_date REAL,
+                previous_uuids BLOB NOT NULL DEFAULT x'',
+                next_uuids BLOB NOT NULL DEFAULT x'',
+                next_effective_date REAL,
+                group_identifier TEXT,
+                remote_id TEXT
+                """
+            try db.execute(sql: """
+                CREATE TABLE patients (\(versionColumns),
+                    given_name TEXT, family_name TEXT, payload BLOB NOT NULL);
+                CREATE TABLE care_plans (\(versionColumns),
+                    patient_uuid BLOB, title TEXT NOT NULL, payload BLOB NOT NULL);
+                CREATE TABLE contacts (\(versionColumns),
+                    care_plan_uuid BLOB, given_name TEXT, family_name TEXT, payload BLOB NOT NULL);
+                CREATE TABLE tasks (\(versionColumns),
+                    care_plan_uuid BLOB, title TEXT, impacts_adherence INTEGER NOT NULL,
+                    schedule_start REAL NOT NULL, schedule_end REAL, payload BLOB NOT NULL);
+                CREATE TABLE outcomes (\(versionColumns),
+                    task_uuid BLOB NOT NULL, occurrence INTEGER NOT NULL, event_start REAL NOT NULL, event_end REAL NOT NULL,
+                    source TEXT, asset TEXT, schema_version TEXT, timezone TEXT NOT NULL,
+                    user_info BLOB, notes BLOB, tags BLOB);
+                CREATE TABLE outcome_values (
+                    outcome_uuid BLOB NOT NULL, position INTEGER NOT NULL, type INTEGER NOT NULL, value,
+                    kind TEXT, units TEXT, created_date REAL NOT NULL, end_date REAL,
+                    PRIMARY KEY (outcome_uuid, position)) WITHOUT ROWID;
+                CREATE TABLE entity_tags (owner_uuid BLOB NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, owner_uuid))
+                    WITHOUT ROWID;
+                """)
+            // An index for every query path: ids, versions in effect, group and remote identifiers, creation order,
+            // and the relations (plan → patient, task/contact → plan, outcome → task).
+            for table in ["patients", "care_plans", "contacts", "tasks", "outcomes"] {
+                try db.execute(sql: """
+                    CREATE INDEX \(table)_by_id ON \(table)(id, effective_date);
+                    CREATE INDEX \(table)_by_effective_date ON \(table)(effective_date);
+                    CREATE INDEX \(table)_by_group ON \(table)(group_identifier) WHERE group_identifier IS NOT NULL;
+                    CREATE INDEX \(table)_by_remote_id ON \(table)(remote_id) WHERE remote_id IS NOT NULL;
+                    CREATE INDEX \(table)_by_created_date ON \(table)(created_date);
+                    """)
+            }
+            try db.execute(sql: """
+                CREATE INDEX care_plans_by_patient ON care_plans(patient_uuid);
+                CREATE INDEX contacts_by_care_plan ON contacts(care_plan_uuid);
+                CREATE INDEX tasks_by_care_plan ON tasks(care_plan_uuid);
+                CREATE INDEX outcomes_by_task ON outcomes(task_uuid, occurrence);
+                CREATE INDEX outcomes_by_event_end ON outcomes(event_end, event_start);
+                CREATE UNIQUE INDEX outcomes_one_live_per_occurrence ON outcomes(task_uuid, occurrence)
+                    WHERE next_effective_date IS NULL AND deleted_date IS NULL;
+                """)
+        }
+        return migrator
+    }
+
+    /// Runs the migrations and records the schema version in the file header.
+    static func migrate(_ writer: any DatabaseWriter) throws {
+        try migrator.migrate(writer)
+        try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(version)") }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// An entity kind the SQLite store keeps in a table with the shared version columns (see `StoreSchema`).
+protocol StoredEntity: OCKVersionedObjectCompatible, OCKValidatable, Equatable, Sendable {
+    /// The table.
+    static var table: String { get }
+    /// The entity's name in error messages ("task").
+    static var kind: String { get }
+    /// The columns after the version columns, in insert order.
+    static var extraColumns: [String] { get }
+    /// This entity's values for `extraColumns`; `event` is the span of an outcome's event.
+    func extraValues(event: DateInterval?) throws -> [(any DatabaseValueConvertible)?]
+    /// Rows in other tables that belong to this version (outcome values, tags).
+    func insertDependents(_ db: Database) throws
+    /// Reads a version from a row of `table` (selected with `*`).
+    static func decode(_ row: Row, _ db: Database, cache: DecodedEntityCache) throws -> Self
+}
+
+extension StoredEntity {
+    static var versionColumns: [String] {
+        ["uuid", "id", "effective_date", "deleted_date", "created_date", "updated_date", "previous_uuids",
+         "next_uuids", "next_effective_date", "group_identifier", "remote_id"]
+    }
+
+    static var insertSQL: String {
+        let columns = versionColumns + extraColumns
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+    }
+
+    /// Inserts this version (with `nextEffectiveDate` for versions that already have successors, as sync may bring,
+    /// and, for outcomes, the start of their event).
+    func insert(_ db: Database, nextEffectiveDate: Date? = nil, event: DateInterval? = nil) throws {
+        let values: [(any DatabaseValueConvertible)?] = [
+            uuid, id, effectiveDate.storeValue, deletedDate?.storeValue, createdDate?.storeValue,
+            updatedDate?.storeValue, PackedUUIDs.data(previousVersionUUIDs), PackedUUIDs.data(nextVersionUUIDs),
+            nextEffectiveDate?.storeValue, groupIdentifier, remoteID,
+        ] + (try extraValues(event: event))
+        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: StatementArguments(values))
+        try insertDependents(db)
+    }
+
+    /// Inserts one row per tag, so "any of these tags" queries use an index.
+    func insertTags(_ db: Database) throws {
+        for tag in Set(tags ?? []) {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO entity_tags (owner_uuid, tag) VALUES (?, ?)")
+                .execute(arguments: [uuid, tag])
+        }
+    }
+
+    /// Copies the version links from the row over whatever the payload said (links change after a version is
+    /// written; the columns are the truth).
+    mutating func applyVersionColumns(_ row: Row) {
+        uuid = row["uuid"]
+        previousVersionUUIDs = PackedUUIDs.uuids(row["previous_uuids"])
+        nextVersionUUIDs = PackedUUIDs.uuids(row["next_uuids"])
+    }
+}
+
+/// Entities stored as CareKit JSON in a `payload` column.
+protocol PayloadStoredEntity: StoredEntity, Codable {
+    /// Columns after `payload`.
+    static var queryColumns: [String] { get }
+    /// Values for `queryColumns`.
+    var queryValues: [(any DatabaseValueConvertible)?] { get }
+}
+
+extension PayloadStoredEntity {
+    static var extraColumns: [String] { ["payload"] + queryColumns }
+
+    func extraValues(event: DateInterval?) throws -> [(any DatabaseValueConvertible)?] {
+        [try StoreJSON.encoder.encode(self)] + queryValues
+    }
+
+    func insertDependents(_ db: Database) throws {
+        try insertTags(db)
+    }
+
+    static func decode(_ row: Row, _ db: Database, cache: DecodedEntityCache) throws -> Self {
+        let uuid: UUID = row["uuid"]
+        var entity: Self
+        if let cached = cache.entity(uuid, as: Self.self) {
+            entity = cached
+        } else {
+            let payload: Data = row["payload"]
+            entity = try StoreJSON.decoder.decode(Self.self, from: payload)
+            cache.store(entity, for: uuid)
+        }
+        entity.applyVersionColumns(row)
+        return entity
+    }
+}
+
+/// The JSON coders the store uses for payloads (default date and data strategies, as CareKit's JSON).
+enum StoreJSON {
+    static var encoder: JSONEncoder { JSONEncoder() }
+    static var decoder: JSONDecoder { JSONDecoder() }
+}
+
+/// Arrays of uuids packed as consecutive 16-byte values.
+enum PackedUUIDs {
+    static func data(_ uuids: [UUID]) -> Data {
+        var data = Data(capacity: uuids.count * 16)
+        for uuid in uuids {
+            withUnsafeBytes(of: uuid.uuid) { data.append(contentsOf: $0) }
+        }
+        return data
+    }
+
+    static func uuids(_ data: Data) -> [UUID] {
+        guard data.count >= 16 else { return [] }
+        return stride(from: 0, to: data.count - 15, by: 16).map { offset in
+            data.withUnsafeBytes { bytes in
+                UUID(uuid: bytes.loadUnaligned(fromByteOffset: offset, as: uuid_t.self))
+            }
+        }
+    }
+}
+
+extension Date {
+    /// How dates are stored: seconds since 2001-01-01.
+    var storeValue: Double { timeIntervalSinceReferenceDate }
+
+    init(storeValue: Double) { self.init(timeIntervalSinceReferenceDate: storeValue) }
+}
+
+extension Row {
+    /// A stored date column.
+    func date(_ column: String) -> Date? {
+        (self[column] as Double?).map(Date.init(storeValue:))
+    }
+}
+
+/// Decoded payload entities by version uuid. A version's payload never changes once written, so entries stay valid
+/// (version links are re-applied from the row on every read).
+final class DecodedEntityCache: Sendable {
+    private let entries = Mutex<[UUID: any Sendable]>([:])
+    private let capacity = 20_000
+
+    func entity<T: Sendable>(_ uuid: UUID, as type: T.Type) -> T? {
+        entries.withLock { $0[uuid] as? T }
+    }
+
+    func store<T: Sendable>(_ entity: T, for uuid: UUID) {
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[uuid] = entity
+        }
+    }
+
+    func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
+}

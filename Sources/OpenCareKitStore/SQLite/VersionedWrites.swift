@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+
+/// Adding, updating and deleting versions the way CareKit does, for any stored entity kind. Each function runs inside
+/// the caller's write transaction, so a failure rolls back the whole call.
+enum VersionedWrites {
+    /// Validates an entity from outside, turning a validation failure into `.invalidValue` naming the field.
+    static func validate<E: StoredEntity>(_ entity: E) throws {
+        do {
+            try entity.validate()
+        } catch {
+            throw OCKStoreError.invalidValue(reason: "\(E.kind): \(error.description)")
+        }
+    }
+
+    static func requireDistinctIDs<E: StoredEntity>(_ entities: [E]) throws {
+        guard Set(entities.map(\.id)).count == entities.count else {
+            throw OCKStoreError.invalidValue(reason: "Identifiers contains duplicate values: each \(E.kind) in one call needs its own id")
+        }
+    }
+
+    /// Adds first versions. Fails if any version of the same id (even a deleted one) or the same uuid exists.
+    static func add<E: StoredEntity>(_ entities: [E], now: Date, _ db: Database,
+                                     event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
+        try requireDistinctIDs(entities)
+        let existing = try db.cachedStatement(sql: "SELECT 1 FROM \(E.table) WHERE id = ? OR uuid = ? LIMIT 1")
+        return try entities.map { entity in
+            try validate(entity)
+            guard try Bool.fetchOne(existing, arguments: [entity.id, entity.uuid]) != true else {
+                throw OCKStoreError.addFailed(reason: "A \(E.kind) with the same id or uuid already exists (ids stay taken after a delete)")
+            }
+            var added = entity
+            added.previousVersionUUIDs = []
+            added.nextVersionUUIDs = []
+            added.createdDate = added.createdDate ?? now
+            added.updatedDate = now
+            try added.insert(db, event: try event(added))
+            return added
+        }
+    }
+
+    /// The newest version of `id`: the version no other version replaces (the one most recently effective if sync
+    /// left several).
+    static func tip<E: StoredEntity>(of id: String, _ type: E.Type, _ db: Database, cache: DecodedEntityCache) throws -> (row: Row, entity: E)? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT * FROM \(E.table) WHERE id = ? AND next_effective_date IS NULL
+            ORDER BY effective_date DESC, updated_date DESC LIMIT 1
+            """), arguments: [id]) else { return nil }
+        return (row, try E.decode(row, db, cache: cache))
+    }
+
+    /// Appends a new version after the newest one of the same id. `deleting` makes it a tombstone.
+    static func appendVersion<E: StoredEntity>(_ entity: E, deleting: Bool, now: Date, _ db: Database,
+                                               cache: DecodedEntityCache,
+                                               check: (E, E) throws -> Void = { _, _ in },
+                                               event: (E) throws -> DateInterval? = { _ in nil }) throws -> E {
+        func failure(_ reason: String) -> OCKStoreError {
+            deleting ? .deleteFailed(reason: reason) : .updateFailed(reason: reason)
+        }
+        guard let (row, current) = try tip(of: entity.id, E.self, db, cache: cache) else {
+            throw failure("No previous version exists: there is no \(E.kind) with that id")
+        }
+        if current.deletedDate != nil {
+            throw failure("The \(E.kind) has been deleted already")
+        }
+        var version = deleting ? current : entity
+        if !deleting { try validate(version) }
+        try check(current, version)
+        version.uuid = UUID()
+        version.previousVersionUUIDs = [current.uuid]
+        version.nextVersionUUIDs = []
+        version.createdDate = current.createdDate ?? now
+        version.updatedDate = now
+        if deleting {
+            version.deletedDate = now
+        } else {
+            version.deletedDate = nil
+        }
+        let nextUUIDs: Data = row["next_uuids"]
+        try db.cachedStatement(sql: """
+            UPDATE \(E.table) SET next_uuids = ?,
+                next_effective_date = min(coalesce(next_effective_date, ?), ?)
+            WHERE uuid = ?
+            """).execute(arguments: [nextUUIDs + PackedUUIDs.data([version.uuid]), version.effectiveDate.storeValue,
+                                     version.effectiveDate.storeValue, current.uuid])
+        try version.insert(db, event: try event(version))
+        return version
+    }
+
+    static func update<E: StoredEntity>(_ entities: [E], now: Date, _ db: Database, cache: DecodedEntityCache,
+                                        check: (E, E) throws -> Void = { _, _ in },
+                                        event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
+        try requireDistinctIDs(entities)
+        return try entities.map {
+            try appendVersion($0, deleting: false, now: now, db, cache: cache, check: check, event: event)
+        }
+    }
+
+    static func delete<E: StoredEntity>(_ entities: [E], now: Date, _ db: Database, cache: DecodedEntityCache,
+                                        event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
+        try requireDistinctIDs(entities)
+        return try entities.map { try appendVersion($0, deleting: true, now: now, db, cache: cache, event: event) }
+    }
+}

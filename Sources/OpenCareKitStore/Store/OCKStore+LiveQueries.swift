@@ -1,0 +1,34 @@
+import Foundation
+
+extension OCKStore {
+    /// A live query: yields `fetch()` now, then again after each committed change of `kinds` — only when the result
+    /// differs from the last one yielded.
+    func liveQuery<T: Equatable & Sendable>(_ kinds: StoreChanges.Kinds,
+                                            _ fetch: @escaping @Sendable () async throws -> [T])
+        -> some AsyncSequence<[T], any Error> & Sendable {
+        AsyncThrowingStream<[T], any Error> { continuation in
+            // Subscribe before the first fetch, so no change between the two is missed.
+            let (changes, cancel) = self.changes.subscribe()
+            let work = _Concurrency.Task {
+                do {
+                    var last = try await fetch()
+                    continuation.yield(last)
+                    for await changed in changes where !changed.isDisjoint(with: kinds) {
+                        let current = try await fetch()
+                        if current != last {
+                            last = current
+                            continuation.yield(current)
+                        }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in
+                work.cancel()
+                cancel()
+            }
+        }
+    }
+}

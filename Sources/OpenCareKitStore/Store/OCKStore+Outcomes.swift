@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+
+extension OCKStore: OCKOutcomeStore {
+    public typealias Outcome = OCKOutcome
+
+    public func outcomes(matching query: OCKOutcomeQuery) -> some AsyncSequence<[OCKOutcome], any Error> & Sendable {
+        liveQuery(.outcomes) { try await self.fetchOutcomes(query: query) }
+    }
+
+    /// The matching outcomes. With a date interval: the current (newest, not deleted) version of each outcome whose
+    /// event overlaps the interval (starts before its end, ends at or after its start). Without: every version that
+    /// is not deleted, of outcomes that were not deleted.
+    public func fetchOutcomes(query: OCKOutcomeQuery) async throws -> [OCKOutcome] {
+        let cache = self.cache
+        return try await read { db in
+            var sql = QuerySQL(query, dateIntervalApplies: false)
+            sql.matchRelated("task_uuid", table: "tasks", ids: query.taskIDs, uuids: query.taskUUIDs,
+                             remoteIDs: query.taskRemoteIDs)
+            if let interval = query.dateInterval {
+                sql.require("event_end >= ? AND event_start < ? AND next_effective_date IS NULL",
+                            [interval.start.storeValue, interval.end.storeValue])
+            }
+            var outcomes = try sql.fetch(OCKOutcome.self, db, cache: cache)
+            try OCKOutcome.attachValues(to: &outcomes, db)
+            return outcomes
+        }
+    }
+
+    /// Adds outcomes. Fails if the task version does not exist, the occurrence is not in its schedule, a newer task
+    /// version takes effect at or before the outcome's event, or a current outcome exists for that occurrence.
+    @discardableResult
+    public func addOutcomes(_ outcomes: [OCKOutcome]) async throws -> [OCKOutcome] {
+        let cache = self.cache
+        return try await write(.outcomes, failure: OCKStoreError.addFailed) { db, now in
+            let events = OutcomeEvents(db, cache: cache)
+            return try Self.uniqueOutcomes { try VersionedWrites.add(outcomes, now: now, db, event: events.event) }
+        }
+    }
+
+    @discardableResult
+    public func updateOutcomes(_ outcomes: [OCKOutcome]) async throws -> [OCKOutcome] {
+        let cache = self.cache
+        return try await write(.outcomes, failure: OCKStoreError.updateFailed) { db, now in
+            let events = OutcomeEvents(db, cache: cache)
+            return try Self.uniqueOutcomes { try VersionedWrites.update(outcomes, now: now, db, cache: cache, event: events.event) }
+        }
+    }
+
+    @discardableResult
+    public func deleteOutcomes(_ outcomes: [OCKOutcome]) async throws -> [OCKOutcome] {
+        let cache = self.cache
+        return try await write(.outcomes, failure: OCKStoreError.deleteFailed) { db, now in
+            let events = OutcomeEvents(db, cache: cache)
+            return try VersionedWrites.delete(outcomes, now: now, db, cache: cache, event: events.event)
+        }
+    }
+
+    /// Turns the store's one-current-outcome-per-occurrence constraint into CareKit's error.
+    private static func uniqueOutcomes<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw OCKStoreError.invalidValue(reason: "Tried to add a non-unique outcome to the store. Outcomes are "
+                                             + "unique on their task UUID and task occurrence index.")
+        }
+    }
+}
+
+/// Finds the event an outcome records, checking CareKit's rules, with the task versions of one call cached.
+final class OutcomeEvents {
+    private let db: Database
+    private let cache: DecodedEntityCache
+    private var tasks: [UUID: (task: OCKTask, laterVersionStarts: [Date])] = [:]
+
+    init(_ db: Database, cache: DecodedEntityCache) {
+        self.db = db
+        self.cache = cache
+    }
+
+    func event(_ outcome: OCKOutcome) throws -> DateInterval? {
+        let (task, laterStarts) = try version(outcome.taskUUID)
+        guard outcome.taskOccurrenceIndex >= 0,
+              let event = task.schedule.event(forOccurrenceIndex: outcome.taskOccurrenceIndex) else {
+            throw OCKStoreError.invalidValue(reason: "Invalid outcome occurrence: the task's schedule has no such occurrence")
+        }
+        if laterStarts.contains(where: { $0 >= task.effectiveDate && $0 <= event.start }) {
+            throw OCKStoreError.invalidValue(reason: "Tried to place an outcome in a date range overshadowed by a newer "
+                                             + "version of the task: the outcome's event starts after the newer version takes effect.")
+        }
+        return DateInterval(start: event.start, end: max(event.start, event.end))
+    }
+
+    /// The task version and the effective dates of the versions that follow it.
+    private func version(_ uuid: UUID) throws -> (task: OCKTask, laterVersionStarts: [Date]) {
+        if let known = tasks[uuid] { return known }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM tasks WHERE uuid = ?"), arguments: [uuid]) else {
+            throw OCKStoreError.invalidValue(reason: "Failed to find the outcome's task (no task version with that UUID)")
+        }
+        let task = try OCKTask.decode(row, db, cache: cache)
+        var starts: [Date] = []
+        var frontier = task.nextVersionUUIDs
+        var seen = Set<UUID>()
+        while let next = frontier.popLast(), seen.insert(next).inserted {
+            guard let nextRow = try Row.fetchOne(db.cachedStatement(sql: "SELECT effective_date, next_uuids FROM tasks WHERE uuid = ?"),
+                                                 arguments: [next]) else { continue }
+            if let start = nextRow.date("effective_date") { starts.append(start) }
+            frontier += PackedUUIDs.uuids(nextRow["next_uuids"])
+        }
+        tasks[uuid] = (task, starts)
+        return (task, starts)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+extension OCKStore: OCKTaskStore {
+    public typealias Task = OCKTask
+
+    public func tasks(matching query: OCKTaskQuery) -> some AsyncSequence<[OCKTask], any Error> & Sendable {
+        liveQuery(.tasks) { try await self.fetchTasks(query: query) }
+    }
+
+    /// The matching task versions. With a date interval: the version of each task in effect at the interval's end,
+    /// and (CareKit's rule) only tasks whose schedule has not ended before the interval; with
+    /// `excludesTasksWithNoEvents`, only tasks with events in it. Limit and offset apply before that filter, as in
+    /// CareKit.
+    public func fetchTasks(query: OCKTaskQuery) async throws -> [OCKTask] {
+        let cache = self.cache
+        let tasks = try await read { db in
+            var sql = QuerySQL(query)
+            sql.matchRelated("care_plan_uuid", table: "care_plans", ids: query.carePlanIDs, uuids: query.carePlanUUIDs,
+                             remoteIDs: query.carePlanRemoteIDs)
+            sql.order = query.sortDescriptors.map {
+                switch $0 {
+                case let .effectiveDate(ascending): "effective_date \(QuerySQL.direction(ascending))"
+                case let .groupIdentifier(ascending): "group_identifier \(QuerySQL.direction(ascending))"
+                case let .title(ascending): "title \(QuerySQL.direction(ascending))"
+                }
+            }
+            return try sql.fetch(OCKTask.self, db, cache: cache)
+        }
+        guard let interval = query.dateInterval else { return tasks }
+        return tasks.filter { task in
+            if query.excludesTasksWithNoEvents, task.schedule.events(from: interval.start, to: interval.end).isEmpty {
+                return false
+            }
+            if let end = task.schedule.endDate() {
+                return end >= interval.start && task.effectiveDate <= interval.end
+            }
+            return true
+        }
+    }
+
+    @discardableResult
+    public func addTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
+        try await write(.tasks, failure: OCKStoreError.addFailed) { db, now in
+            try VersionedWrites.add(tasks, now: now, db)
+        }
+    }
+
+    /// Appends new task versions. Fails (CareKit's data-loss guard) when an outcome exists for an event of the task
+    /// that starts on or after the new version's effective date: delete those outcomes first, or make the new version
+    /// effective after them.
+    @discardableResult
+    public func updateTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
+        let cache = self.cache
+        return try await write(.tasks, failure: OCKStoreError.updateFailed) { db, now in
+            try VersionedWrites.update(tasks, now: now, db, cache: cache) { current, proposed in
+                let latest = try Double.fetchOne(db.cachedStatement(sql: """
+                    SELECT max(event_start) FROM outcomes
+                    WHERE task_uuid IN (SELECT uuid FROM tasks WHERE id = ?)
+                      AND deleted_date IS NULL AND next_effective_date IS NULL
+                    """), arguments: [current.id])
+                if let latest, proposed.effectiveDate.storeValue <= latest {
+                    throw OCKStoreError.updateFailed(reason: """
+                        Updating the task failed. The new version takes effect before an outcome recorded for a \
+                        previous version. To prevent implicit data loss, delete the outcomes that exist after the new \
+                        version's effectiveDate before applying the update, or move the new version's effectiveDate \
+                        past the latest outcome's date.
+                        """)
+                }
+            }
+        }
+    }
+
+    @discardableResult
+    public func deleteTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
+        let cache = self.cache
+        return try await write(.tasks, failure: OCKStoreError.deleteFailed) { db, now in
+            try VersionedWrites.delete(tasks, now: now, db, cache: cache)
+        }
+    }
+}
+
+extension OCKStore: OCKEventStore {}

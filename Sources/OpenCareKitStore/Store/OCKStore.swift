@@ -1,0 +1,255 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// CareKitStore's store: patients, care plans, contacts, tasks and outcomes, versioned and kept in SQLite.
+///
+/// Same API and semantics as CareKit's `OCKStore`: every call is one transaction (all or nothing), updates append
+/// versions, deletes append tombstones, queries with a date interval return the version in effect then.
+///
+/// On disk, each store is one SQLite file, `<directory>/<name>.sqlite`, created with mode 0600 in a directory of mode
+/// 0700. The directory is the one passed to `init(name:type:directory:clock:)`, or by default
+/// `$OPENCAREKIT_DATA_DIR`, else `$XDG_DATA_HOME/opencarekit`, else `~/.local/share/opencarekit`.
+///
+/// **Durability.** The file is in WAL mode with `synchronous = FULL`: when a call returns, its transaction is in the
+/// write-ahead log and the log has been flushed to disk with `fsync`, so an acknowledged write survives the process
+/// being killed and the machine losing power. (The test suite kills a writer with SIGKILL at random moments and checks
+/// every acknowledged write and `PRAGMA integrity_check`.)
+///
+/// For example:
+/// ```swift
+/// let store = OCKStore(name: "care", type: .inMemory)
+/// let schedule = OCKSchedule.dailyAtTime(hour: 8, minutes: 0, start: Date(), end: nil, text: nil)
+/// try await store.addTask(OCKTask(id: "ibuprofen", title: "Ibuprofen", carePlanUUID: nil, schedule: schedule))
+/// let events = try await store.fetchEvents(query: OCKEventQuery(for: Date()))
+/// ```
+public final class OCKStore: Sendable {
+    /// Where a store keeps its data (CareKit's `OCKCoreDataStoreType`).
+    public typealias StoreType = OCKCoreDataStoreType
+
+    /// The store's name (its file name on disk, without `.sqlite`).
+    public let name: String
+    /// Where the store keeps its data.
+    public let storeType: StoreType
+    /// Accepted for CareKit compatibility; app groups do not exist on Linux.
+    public let securityApplicationGroupIdentifier: String?
+    /// The SQLite file, for on-disk stores.
+    public let fileURL: URL?
+
+    let clock: @Sendable () -> Date
+    let cache = DecodedEntityCache()
+    let changes = StoreChanges()
+    private let connection = Mutex<(any DatabaseWriter)?>(nil)
+    private let directoryError: OCKStoreError?
+
+    /// CareKit's initializer. The store opens on first use; errors (a file from a newer OpenCareKit, a file that is
+    /// not a store) are thrown by the first call.
+    public convenience init(name: String, securityApplicationGroupIdentifier: String? = nil, type: StoreType = .onDisk()) {
+        self.init(name: name, type: type, directory: nil, securityApplicationGroupIdentifier: securityApplicationGroupIdentifier)
+    }
+
+    /// A store in `directory` (the default data directory when nil), with an injectable clock for the dates the
+    /// store stamps (created, updated, deleted).
+    public init(name: String, type: StoreType = .onDisk(), directory: URL?,
+                securityApplicationGroupIdentifier: String? = nil,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.name = name
+        self.storeType = type
+        self.securityApplicationGroupIdentifier = securityApplicationGroupIdentifier
+        self.clock = clock
+        switch type {
+        case .inMemory:
+            fileURL = nil
+            directoryError = nil
+        case .onDisk:
+            do {
+                fileURL = try StoreFile.url(name: name, directory: directory ?? StoreFile.defaultDirectory())
+                directoryError = nil
+            } catch {
+                fileURL = nil
+                directoryError = error
+            }
+        }
+    }
+
+    /// Opens the store now instead of on first use, so problems with the file surface here.
+    ///
+    /// - Throws: `OCKStoreError` if the file was written by a newer OpenCareKit, is not an OpenCareKit store, or
+    ///   cannot be created or read.
+    public func open() throws {
+        _ = try database()
+    }
+
+    /// The open database, opening it on first use.
+    func database() throws(OCKStoreError) -> any DatabaseWriter {
+        if let directoryError { throw directoryError }
+        return try connection.withLock { (connection) throws(OCKStoreError) -> any DatabaseWriter in
+            if let connection { return connection }
+            let opened = try openDatabase()
+            connection = opened
+            return opened
+        }
+    }
+
+    private func openDatabase() throws(OCKStoreError) -> any DatabaseWriter {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        guard let fileURL else {
+            do {
+                let queue = try DatabaseQueue(configuration: configuration)
+                try StoreSchema.migrate(queue)
+                return queue
+            } catch {
+                throw .fetchFailed(reason: "Cannot create the in-memory store")
+            }
+        }
+        switch try StoreFile.inspect(fileURL) {
+        case .absent:
+            try StoreFile.create(fileURL)
+        case let .store(schemaVersion) where schemaVersion > StoreSchema.version:
+            throw .fetchFailed(reason: "The store at \(fileURL.path) was written by a newer OpenCareKit (schema "
+                               + "\(schemaVersion), this version reads up to \(StoreSchema.version)); update OpenCareKit to open it")
+        case .store:
+            break
+        }
+        do {
+            let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
+            if try pool.read(StoreSchema.migrator.hasBeenSuperseded) {
+                try pool.close()
+                throw OCKStoreError.fetchFailed(reason: "The store at \(fileURL.path) was written by a newer OpenCareKit; update OpenCareKit to open it")
+            }
+            try StoreSchema.migrate(pool)
+            return pool
+        } catch let error as OCKStoreError {
+            throw error
+        } catch {
+            throw .fetchFailed(reason: "Cannot open the store at \(fileURL.path): \(Self.describe(error))")
+        }
+    }
+
+    /// Deletes the store: its data and, on disk, its files. The store can be used again afterwards and starts empty.
+    public func delete() throws {
+        try connection.withLock { (connection) throws(OCKStoreError) in
+            if let pool = connection as? DatabasePool { try? pool.close() }
+            connection = nil
+            if let fileURL {
+                for file in StoreFile.allFiles(of: fileURL) where FileManager.default.fileExists(atPath: file.path) {
+                    do { try FileManager.default.removeItem(at: file) } catch {
+                        throw .deleteFailed(reason: "Cannot remove \(file.path)")
+                    }
+                }
+            }
+        }
+        cache.removeAll()
+        changes.publish(.all)
+    }
+
+    /// Removes every entity and version, keeping the store (and its file) in place.
+    public func reset() throws {
+        let database = try self.database()
+        do {
+            try database.write { db in
+                for table in ["outcome_values", "outcomes", "entity_tags", "tasks", "contacts", "care_plans", "patients"] {
+                    try db.execute(sql: "DELETE FROM \(table)")
+                }
+            }
+        } catch {
+            throw OCKStoreError.resetFailed(reason: Self.describe(error))
+        }
+        cache.removeAll()
+        changes.publish(.all)
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in one write transaction and announces the change to live queries after it commits.
+    func write<T: Sendable>(_ kinds: StoreChanges.Kinds, failure: @escaping @Sendable (String) -> OCKStoreError,
+                            _ body: @escaping @Sendable (Database, Date) throws -> T) async throws -> T {
+        let database = try self.database()
+        let now = clock()
+        let result: T
+        do {
+            result = try await database.write { db in try body(db, now) }
+        } catch let error as OCKStoreError {
+            throw error
+        } catch {
+            throw failure(Self.describe(error))
+        }
+        changes.publish(kinds)
+        return result
+    }
+
+    /// Runs `body` in a read transaction.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let database = try self.database()
+        do {
+            return try await database.read(body)
+        } catch let error as OCKStoreError {
+            throw error
+        } catch {
+            throw OCKStoreError.fetchFailed(reason: Self.describe(error))
+        }
+    }
+
+    /// A description of a database error without SQL arguments (which may hold patient data).
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")"
+        }
+        if let error = error as? OCKValidationError { return error.description }
+        return "\(type(of: error))"
+    }
+}
+
+/// Where a store keeps its data. The name is CareKit's, kept for source compatibility (there is no Core Data here).
+public enum OCKCoreDataStoreType: Equatable, Sendable {
+    /// In memory; gone when the store is released.
+    case inMemory
+    /// In an SQLite file. `protection` is accepted for CareKit compatibility and has no effect on Linux, where the
+    /// file is protected by its mode (0600) instead.
+    case onDisk(protection: FileProtectionType = .complete)
+
+    public static func == (lhs: OCKCoreDataStoreType, rhs: OCKCoreDataStoreType) -> Bool {
+        switch (lhs, rhs) {
+        case (.inMemory, .inMemory): true
+        case let (.onDisk(left), .onDisk(right)): left.rawValue == right.rawValue
+        default: false
+        }
+    }
+}
+
+/// Tells live queries that the store changed, after each committed write.
+final class StoreChanges: Sendable {
+    /// What changed.
+    struct Kinds: OptionSet, Sendable, Hashable {
+        let rawValue: Int
+        static let patients = Kinds(rawValue: 1)
+        static let carePlans = Kinds(rawValue: 2)
+        static let contacts = Kinds(rawValue: 4)
+        static let tasks = Kinds(rawValue: 8)
+        static let outcomes = Kinds(rawValue: 16)
+        static let all: Kinds = [.patients, .carePlans, .contacts, .tasks, .outcomes]
+    }
+
+    private let subscribers = Mutex<[UUID: AsyncStream<Kinds>.Continuation]>([:])
+
+    /// A stream of changes from now on, and a function that ends it.
+    func subscribe() -> (changes: AsyncStream<Kinds>, cancel: @Sendable () -> Void) {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<Kinds>.makeStream(bufferingPolicy: .unbounded)
+        subscribers.withLock { $0[id] = continuation }
+        return (stream, { [weak self] in
+            let removed = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+            removed?.finish()
+        })
+    }
+
+    func publish(_ kinds: Kinds) {
+        for continuation in subscribers.withLock({ Array($0.values) }) {
+            continuation.yield(kinds)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A live query's results: an asynchronous sequence that yields the current result, then a new result after each
+/// change to the store that affects it. Type-erased, as in CareKitStore.
+public struct CareStoreQueryResults<Result: Sendable>: AsyncSequence, Sendable {
+    public typealias Element = [Result]
+
+    private let makeNext: @Sendable () -> @Sendable () async throws -> [Result]?
+
+    /// Wraps any sequence of result arrays.
+    public init<Base: AsyncSequence & Sendable>(wrapping base: Base) where Base.Element == [Result] {
+        makeNext = {
+            let iterator = IteratorBox(base.makeAsyncIterator())
+            return { try await iterator.next() }
+        }
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let nextElement: @Sendable () async throws -> [Result]?
+
+        public mutating func next() async throws -> [Result]? {
+            try await nextElement()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(nextElement: makeNext())
+    }
+}
+
+/// Holds an iterator so a `@Sendable` closure can advance it. One consumer calls `next()` at a time, as
+/// `AsyncIteratorProtocol` requires, so the unchecked conformance is safe.
+private final class IteratorBox<Base: AsyncIteratorProtocol>: @unchecked Sendable {
+    private var base: Base
+
+    init(_ base: Base) { self.base = base }
+
+    func next() async throws -> Base.Element? {
+        try await base.next()
+    }
+}
+
+/// A store that can remove all of its data.
+public protocol OCKAnyResettableStore: AnyObject, Sendable {
+    /// Removes every entity and version.
+    func reset() throws
+}
