@@ -3,24 +3,28 @@ import Foundation
 
 /// The `opencarekit` command line tool.
 @main
-struct OpenCareKitCommand: ParsableCommand {
+struct OpenCareKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "opencarekit",
         abstract: "OpenCareKit: CareKit's care plans, schedules and stores for Linux and the web.",
-        subcommands: [ScheduleCommand.self])
+        subcommands: [ScheduleCommand.self, StoreCommand.self])
 
     /// Runs the command; errors print as one line on standard error with a non-zero exit status.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch {
             let code = exitCode(for: error)
             if code == .success {
                 print(fullMessage(for: error))
                 return
             }
-            let message = Self.message(for: error)
+            let message = (error as? LocalizedError)?.errorDescription ?? Self.message(for: error)
                 .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 .joined(separator: " ")
             FileHandle.standardError.write(Data("opencarekit: \(message)\n".utf8))

@@ -163,6 +163,17 @@ public final class OCKStore: Sendable {
         changes.publish(.all)
     }
 
+    /// Runs SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, otherwise the problems it found.
+    public func checkIntegrity() throws -> [String] {
+        do {
+            return try database().read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        } catch let error as OCKStoreError {
+            throw error
+        } catch {
+            throw OCKStoreError.fetchFailed(reason: Self.describe(error))
+        }
+    }
+
     // MARK: - Transactions
 
     /// Runs `body` in one write transaction and announces the change to live queries after it commits.

@@ -1,0 +1,122 @@
+import Foundation
+import OpenCareKitStore
+
+/// The demo care plan `store seed-demo` writes: a patient recovering from knee surgery, with medications, exercises,
+/// symptom and hydration logs, a weekly weigh-in and a care team.
+struct DemoCarePlan {
+    let calendar: Calendar
+    let start: Date
+
+    /// Adds everything to an empty store, reporting each step.
+    func seed(into store: OCKStore, progress: (String) -> Void) async throws {
+        var patient = OCKPatient(id: "patient", givenName: "Alex", familyName: "Rivera")
+        patient.birthday = calendar.date(from: DateComponents(year: 1968, month: 4, day: 12))
+        patient.sex = .other("unspecified")
+        patient.allergies = ["Penicillin"]
+        patient.effectiveDate = start
+        patient.timezone = calendar.timeZone
+        patient = try await store.addPatient(patient)
+        progress("patient")
+
+        var plan = OCKCarePlan(id: "knee-recovery", title: "Knee Recovery", patientUUID: patient.uuid)
+        plan.effectiveDate = start
+        plan.timezone = calendar.timeZone
+        plan = try await store.addCarePlan(plan)
+        progress("care plan")
+
+        let tasks = makeTasks(plan: plan.uuid)
+        try await store.addTasks(tasks)
+        progress("\(tasks.count) tasks")
+
+        let contacts = makeContacts(plan: plan.uuid)
+        try await store.addContacts(contacts)
+        progress("\(contacts.count) contacts")
+    }
+
+    private func at(_ hour: Int, _ minute: Int = 0, days: Int = 0) -> Date {
+        let day = calendar.date(byAdding: .day, value: days, to: calendar.startOfDay(for: start)) ?? start
+        return calendar.date(bySettingHour: hour, minute: minute, second: 0, of: day) ?? day
+    }
+
+    private func element(_ hour: Int, _ minute: Int = 0, every interval: DateComponents = DateComponents(day: 1),
+                         text: String? = nil, targets: [OCKOutcomeValue] = [],
+                         duration: OCKScheduleElement.Duration = .hours(1), days: Int = 0) -> OCKScheduleElement {
+        OCKScheduleElement(start: at(hour, minute, days: days), end: nil, interval: interval, text: text,
+                           targetValues: targets, duration: duration, calendar: calendar)
+    }
+
+    private func task(_ id: String, _ title: String, _ instructions: String, _ elements: [OCKScheduleElement],
+                      plan: UUID, impactsAdherence: Bool = true, asset: String? = nil) -> OCKTask {
+        var task = OCKTask(id: id, title: title, carePlanUUID: plan, schedule: OCKSchedule(composing: elements))
+        task.instructions = instructions
+        task.impactsAdherence = impactsAdherence
+        task.asset = asset
+        task.effectiveDate = calendar.startOfDay(for: start)
+        task.timezone = calendar.timeZone
+        return task
+    }
+
+    func makeTasks(plan: UUID) -> [OCKTask] {
+        func dose(_ amount: Double, _ units: String) -> [OCKOutcomeValue] {
+            var value = OCKOutcomeValue(amount, units: units, createdDate: start)
+            value.kind = "dose"
+            return [value]
+        }
+        let weekday = calendar.component(.weekday, from: start)
+        let daysToMonday = (9 - weekday) % 7
+        return [
+            task("ibuprofen", "Ibuprofen", "Take 400 mg with food to ease pain and swelling.",
+                 [element(8, text: "Breakfast", targets: dose(400, "mg")), element(14, text: "Lunch", targets: dose(400, "mg")),
+                  element(20, text: "Dinner", targets: dose(400, "mg"))], plan: plan, asset: "pills.fill"),
+            task("enoxaparin", "Enoxaparin", "Inject 40 mg under the skin of the belly, once a day.",
+                 [element(9, text: "Morning", targets: dose(40, "mg"))], plan: plan, asset: "syringe"),
+            task("omeprazole", "Omeprazole", "Take 20 mg before breakfast and before dinner to protect the stomach.",
+                 [element(7, 30, text: "Before breakfast", targets: dose(20, "mg")),
+                  element(19, 30, text: "Before dinner", targets: dose(20, "mg"))], plan: plan, asset: "pills"),
+            task("knee-exercises", "Knee Exercises", "Straight-leg raises, heel slides and quad sets: 3 sets of 10 each.",
+                 [element(17, every: DateComponents(day: 2), text: "Every other day", duration: .minutes(30))],
+                 plan: plan, asset: "figure.walk"),
+            task("nausea", "Track Nausea", "Log each time you feel nauseous, with how strong it was (0 to 10).",
+                 [element(0, text: "Anytime", duration: .allDay)], plan: plan, impactsAdherence: false,
+                 asset: "bed.double"),
+            task("hydration", "Hydration", "Drink eight glasses of water over the day.",
+                 [element(0, text: "All day", targets: [OCKOutcomeValue(8.0, units: "glasses", createdDate: start)],
+                          duration: .allDay)], plan: plan, asset: "drop.fill"),
+            task("weigh-in", "Weekly Weigh-in", "Weigh yourself before breakfast and record it in kilograms.",
+                 [element(7, every: DateComponents(weekOfYear: 1), text: "Monday morning", duration: .minutes(15),
+                          days: daysToMonday)], plan: plan, asset: "scalemass"),
+        ]
+    }
+
+    func makeContacts(plan: UUID) -> [OCKContact] {
+        func contact(_ id: String, _ given: String, _ family: String, title: String, role: String,
+                     category: OCKContactCategory, phone: String, email: String, street: String) -> OCKContact {
+            var contact = OCKContact(id: id, givenName: given, familyName: family, carePlanUUID: plan)
+            contact.title = title
+            contact.role = role
+            contact.category = category
+            contact.phoneNumbers = [OCKLabeledValue(label: "work", value: phone)]
+            contact.messagingNumbers = [OCKLabeledValue(label: "mobile", value: phone)]
+            contact.emailAddresses = [OCKLabeledValue(label: "email", value: email)]
+            contact.address = OCKPostalAddress(street: street, city: "Portland", state: "OR", postalCode: "97205",
+                                               country: "United States", isoCountryCode: "US")
+            contact.effectiveDate = calendar.startOfDay(for: start)
+            contact.timezone = calendar.timeZone
+            return contact
+        }
+        return [
+            contact("dr-okafor", "Chidi", "Okafor", title: "Orthopedic Surgeon",
+                    role: "Performed the knee replacement and oversees recovery.", category: .careProvider,
+                    phone: "(503) 555-0142", email: "c.okafor@example.org", street: "1120 SW Fifth Ave"),
+            contact("nurse-lee", "Hana", "Lee", title: "Nurse Practitioner",
+                    role: "Answers questions about medications and wound care.", category: .careProvider,
+                    phone: "(503) 555-0178", email: "h.lee@example.org", street: "1120 SW Fifth Ave"),
+            contact("pt-novak", "Marek", "Novak", title: "Physiotherapist",
+                    role: "Leads the weekly physiotherapy sessions and the home exercise plan.", category: .careProvider,
+                    phone: "(503) 555-0193", email: "m.novak@example.org", street: "415 NW Couch St"),
+            contact("sam-rivera", "Sam", "Rivera", title: "Partner",
+                    role: "Helps with exercises and appointments.", category: .friendsAndFamily,
+                    phone: "(503) 555-0116", email: "sam.rivera@example.com", street: "2231 NE Alberta St"),
+        ]
+    }
+}

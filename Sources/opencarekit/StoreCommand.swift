@@ -1,0 +1,227 @@
+import ArgumentParser
+import Foundation
+import OpenCareKitStore
+
+/// `opencarekit store …`: work with a store file.
+struct StoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Create, fill, read and export a store file.",
+        subcommands: [StoreInit.self, StoreSeedDemo.self, StoreTasks.self, StoreEvents.self, StoreLog.self,
+                      StoreExport.self, StoreStressWriter.self])
+}
+
+/// Options every store command takes.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "The store file, ending in .sqlite (default: opencarekit.sqlite in the data directory).")
+    var store: String?
+
+    @Option(help: "The IANA time zone for dates and times (default: this machine's).")
+    var zone: String = TimeZone.current.identifier
+
+    var calendar: Calendar {
+        get throws {
+            guard let timeZone = TimeZone(identifier: zone) else {
+                throw ValidationError("--zone: not a known time zone identifier")
+            }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            return calendar
+        }
+    }
+
+    /// Opens (creating if needed) the store file.
+    func open() throws -> OCKStore {
+        let store: OCKStore
+        if let path = self.store {
+            let url = URL(fileURLWithPath: path)
+            guard url.pathExtension == "sqlite" else { throw ValidationError("--store: the file name must end in .sqlite") }
+            store = OCKStore(name: url.deletingPathExtension().lastPathComponent, type: .onDisk(),
+                             directory: url.deletingLastPathComponent())
+        } else {
+            store = OCKStore(name: "opencarekit", type: .onDisk(), directory: nil)
+        }
+        try store.open()
+        return store
+    }
+
+    /// A day given as YYYY-MM-DD, or today.
+    func day(_ text: String?) throws -> Date {
+        let calendar = try self.calendar
+        guard let text else { return calendar.startOfDay(for: Date()) }
+        return calendar.startOfDay(for: try CommandLineDates(calendar: calendar).date(text, option: "--date"))
+    }
+}
+
+struct StoreInit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "init", abstract: "Create the store file (or check an existing one).")
+    @OptionGroup var options: StoreOptions
+
+    func run() async throws {
+        let store = try options.open()
+        print("Store ready at \(store.fileURL?.path ?? "memory")")
+    }
+}
+
+struct StoreSeedDemo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed-demo",
+        abstract: "Fill an empty store with the demo care plan: a patient, medications, exercises, logs and a care team.")
+    @OptionGroup var options: StoreOptions
+    @Option(help: "The first day of the plan, YYYY-MM-DD (default: today).") var start: String?
+
+    func run() async throws {
+        let store = try options.open()
+        guard try await store.fetchPatients(query: OCKPatientQuery()).isEmpty,
+              try await store.fetchTasks(query: OCKTaskQuery()).isEmpty else {
+            throw ValidationError("the store already has data; seed-demo needs an empty store")
+        }
+        let plan = DemoCarePlan(calendar: try options.calendar, start: try options.day(start))
+        try await plan.seed(into: store) { print("Added \($0)") }
+        print("Demo care plan ready at \(store.fileURL?.path ?? "memory")")
+    }
+}
+
+struct StoreTasks: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "tasks", abstract: "List the tasks in effect on a day.")
+    @OptionGroup var options: StoreOptions
+    @Option(help: "The day, YYYY-MM-DD (default: today).") var date: String?
+
+    func run() async throws {
+        let store = try options.open()
+        let day = try options.day(date)
+        var query = OCKTaskQuery(for: day, calendar: try options.calendar)
+        query.sortDescriptors = [.title(ascending: true)]
+        for task in try await store.fetchTasks(query: query) {
+            let times = task.schedule.elements.compactMap(\.text).joined(separator: ", ")
+            print("\(task.id)\t\(task.title ?? "")\t\(times)")
+        }
+    }
+}
+
+struct StoreEvents: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "events", abstract: "List a day's events and what was recorded.")
+    @OptionGroup var options: StoreOptions
+    @Option(help: "The day, YYYY-MM-DD (default: today).") var date: String?
+
+    func run() async throws {
+        let store = try options.open()
+        let calendar = try options.calendar
+        let events = try await store.fetchEvents(query: OCKEventQuery(for: try options.day(date), calendar: calendar))
+        let formatter = DateFormatter()
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm"
+        for event in events {
+            let time = event.scheduleEvent.element.duration == .allDay ? "all day" : formatter.string(from: event.scheduleEvent.start)
+            let values = event.outcome.map { outcome in
+                "done " + outcome.values.map { value in [value.description, value.units].compactMap { $0 }.joined(separator: " ") }
+                    .joined(separator: ", ")
+            } ?? "-"
+            print("\(time)\t\(event.task.id)\t\(event.task.title ?? "")\t#\(event.scheduleEvent.occurrence)\t\(values)")
+        }
+    }
+}
+
+struct StoreLog: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log",
+        abstract: "Record a value for a task's event on a day (appended to what is already recorded).")
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "The task id.") var task: String
+    @Option(help: "The day, YYYY-MM-DD (default: today).") var date: String?
+    @Option(help: "Which of the day's events, counting from 1 (default: the first without an outcome, else the last).")
+    var event: Int?
+    @Option(help: "The value: a number, true/false, or text (default: true, meaning done).") var value: String = "true"
+    @Option(help: "The value's units, such as mg.") var units: String?
+
+    func run() async throws {
+        let store = try options.open()
+        var query = OCKEventQuery(for: try options.day(date), calendar: try options.calendar)
+        query.taskIDs = [task]
+        let events = try await store.fetchEvents(query: query)
+        guard !events.isEmpty else { throw ValidationError("task has no events on that day (check the id and --date)") }
+        let chosen: OCKStore.Event
+        if let event {
+            guard events.indices.contains(event - 1) else { throw ValidationError("--event: that day has \(events.count) event(s)") }
+            chosen = events[event - 1]
+        } else {
+            chosen = events.first { $0.outcome == nil } ?? events[events.count - 1]
+        }
+        let recorded = OCKOutcomeValue(Self.parse(value), units: units)
+        if var outcome = chosen.outcome {
+            outcome.values.append(recorded)
+            try await store.updateOutcome(outcome)
+        } else {
+            try await store.addOutcome(OCKOutcome(taskUUID: chosen.task.uuid, taskOccurrenceIndex: chosen.scheduleEvent.occurrence,
+                                                  values: [recorded]))
+        }
+        print("Logged \(task) #\(chosen.scheduleEvent.occurrence)")
+    }
+
+    static func parse(_ text: String) -> any OCKOutcomeValueUnderlyingType {
+        if let integer = Int(text) { return integer }
+        if let double = Double(text), double.isFinite { return double }
+        if let flag = Bool(text) { return flag }
+        return text
+    }
+}
+
+struct StoreExport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write every version of every entity as CareKit-format JSON (an array of {\"type\", \"object\"}).")
+    @OptionGroup var options: StoreOptions
+    @Option(help: "The output file (default: standard output).") var output: String?
+
+    func run() async throws {
+        let store = try options.open()
+        let entities: [OCKEntity] = try await store.fetchPatients(query: OCKPatientQuery()).map(OCKEntity.patient)
+            + store.fetchCarePlans(query: OCKCarePlanQuery()).map(OCKEntity.carePlan)
+            + store.fetchContacts(query: OCKContactQuery()).map(OCKEntity.contact)
+            + store.fetchTasks(query: OCKTaskQuery()).map(OCKEntity.task)
+            + store.fetchOutcomes(query: OCKOutcomeQuery()).map(OCKEntity.outcome)
+        let handle: FileHandle
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: nil) ,
+                  let file = FileHandle(forWritingAtPath: output) else {
+                throw ValidationError("--output: cannot write \(output)")
+            }
+            handle = file
+        } else {
+            handle = FileHandle.standardOutput
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        handle.write(Data("[".utf8))
+        for (index, entity) in entities.enumerated() {
+            handle.write(try encoder.encode(entity) + Data((index + 1 < entities.count ? ",\n" : "").utf8))
+            if (index + 1) % 10_000 == 0 || index + 1 == entities.count, entities.count >= 10_000 {
+                FileHandle.standardError.write(Data("Exported \(index + 1) of \(entities.count) entities\n".utf8))
+            }
+        }
+        handle.write(Data("]\n".utf8))
+        if output != nil { try handle.close() }
+    }
+}
+
+/// Writes outcomes one transaction at a time and prints `ack <occurrence>` after each returns: the child process of
+/// the durability test, which kills it at random moments.
+struct StoreStressWriter: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stress-writer", shouldDisplay: false)
+    @OptionGroup var options: StoreOptions
+    @Option var task: String
+    @Option var from: Int = 0
+    @Option var count: Int = 1_000_000
+
+    func run() async throws {
+        let store = try options.open()
+        let version = try await store.fetchTask(withID: task)
+        for occurrence in from..<(from + count) {
+            try await store.addOutcome(OCKOutcome(taskUUID: version.uuid, taskOccurrenceIndex: occurrence,
+                                                  values: [OCKOutcomeValue(occurrence)]))
+            FileHandle.standardOutput.write(Data("ack \(occurrence)\n".utf8))
+        }
+    }
+}
