@@ -11,8 +11,17 @@ do {
     switch arguments.first {
     case "schedule":
         try ScheduleBenchmark(python: python).run()
+    case "store":
+        var benchmark = StoreBenchmark()
+        if let index = arguments.firstIndex(of: "--outcomes"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
+            benchmark.outcomeCount = count
+        }
+        if let index = arguments.firstIndex(of: "--part"), index + 1 < arguments.count {
+            benchmark.part = arguments[index + 1]
+        }
+        try await benchmark.run()
     default:
-        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH]\n".utf8))
+        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--part insert|events]\n".utf8))
         exit(2)
     }
 } catch {

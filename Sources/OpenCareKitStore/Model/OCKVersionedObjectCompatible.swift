@@ -116,14 +116,20 @@ extension OCKVersionedObjectCompatible {
     }
 
     static func validateIdentifier(_ id: String, field: String) throws(OCKValidationError) {
-        guard !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw OCKValidationError(field: field, reason: "must not be empty")
-        }
         guard id.utf8.count <= 1_024 else {
             throw OCKValidationError(field: field, reason: "must not be longer than 1024 bytes")
         }
-        guard !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw OCKValidationError(field: field, reason: "must not contain control characters")
+        var hasVisibleCharacter = false
+        for scalar in id.unicodeScalars {
+            let value = scalar.value
+            // C0 and C1 control characters, and DEL.
+            if value < 0x20 || (0x7F...0x9F).contains(value) {
+                throw OCKValidationError(field: field, reason: "must not contain control characters")
+            }
+            if !hasVisibleCharacter {
+                hasVisibleCharacter = value < 0x80 ? value != 0x20 : !scalar.properties.isWhitespace
+            }
         }
+        guard hasVisibleCharacter else { throw OCKValidationError(field: field, reason: "must not be empty") }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 
 extension OCKPatient: PayloadStoredEntity {
+    static let insertSQL = makeInsertSQL()
     static let table = "patients"
     static let kind = "patient"
     static let queryColumns = ["given_name", "family_name"]
@@ -9,6 +10,7 @@ extension OCKPatient: PayloadStoredEntity {
 }
 
 extension OCKCarePlan: PayloadStoredEntity {
+    static let insertSQL = makeInsertSQL()
     static let table = "care_plans"
     static let kind = "care plan"
     static let queryColumns = ["patient_uuid", "title"]
@@ -16,6 +18,7 @@ extension OCKCarePlan: PayloadStoredEntity {
 }
 
 extension OCKContact: PayloadStoredEntity {
+    static let insertSQL = makeInsertSQL()
     static let table = "contacts"
     static let kind = "contact"
     static let queryColumns = ["care_plan_uuid", "given_name", "family_name"]
@@ -23,6 +26,7 @@ extension OCKContact: PayloadStoredEntity {
 }
 
 extension OCKTask: PayloadStoredEntity {
+    static let insertSQL = makeInsertSQL()
     static let table = "tasks"
     static let kind = "task"
     static let queryColumns = ["care_plan_uuid", "title", "impacts_adherence", "schedule_start", "schedule_end"]
@@ -33,6 +37,7 @@ extension OCKTask: PayloadStoredEntity {
 
 /// Outcomes are stored in columns (no JSON on the common path), with their values in `outcome_values`.
 extension OCKOutcome: StoredEntity {
+    static let insertSQL = makeInsertSQL()
     static let table = "outcomes"
     static let kind = "outcome"
     static let extraColumns = ["task_uuid", "occurrence", "event_start", "event_end", "source", "asset", "schema_version",
@@ -40,12 +45,13 @@ extension OCKOutcome: StoredEntity {
 
     /// The start of the outcome's event, set by the store before inserting (it needs the task's schedule).
     func extraValues(event: DateInterval?) throws -> [(any DatabaseValueConvertible)?] {
-        let encoder = StoreJSON.encoder
+        func json<T: Encodable>(_ value: T?) throws -> Data? {
+            try value.map { try StoreJSON.encoder.encode($0) }
+        }
         return [
             taskUUID, taskOccurrenceIndex, (event?.start ?? effectiveDate).storeValue,
             (event?.end ?? event?.start ?? effectiveDate).storeValue, source, asset, schemaVersion?.description,
-            timezone.identifier, try userInfo.map(encoder.encode), try notes.map(encoder.encode),
-            try tags.map(encoder.encode),
+            timezone.identifier, try json(userInfo), try json(notes), try json(tags),
         ]
     }
 
@@ -55,10 +61,11 @@ extension OCKOutcome: StoredEntity {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for (position, value) in values.enumerated() {
-            try statement.execute(arguments: [
+            statement.setUncheckedArguments([
                 uuid, position, value.type.storeCode, value.storeValue, value.kind, value.units,
                 value.createdDate.storeValue, value.endDate?.storeValue,
             ])
+            try statement.execute()
         }
         try insertTags(db)
     }

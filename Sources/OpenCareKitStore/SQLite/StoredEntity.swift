@@ -10,6 +10,8 @@ protocol StoredEntity: OCKVersionedObjectCompatible, OCKValidatable, Equatable, 
     static var kind: String { get }
     /// The columns after the version columns, in insert order.
     static var extraColumns: [String] { get }
+    /// The INSERT statement for a version (`makeInsertSQL()`, computed once per type).
+    static var insertSQL: String { get }
     /// This entity's values for `extraColumns`; `event` is the span of an outcome's event.
     func extraValues(event: DateInterval?) throws -> [(any DatabaseValueConvertible)?]
     /// Rows in other tables that belong to this version (outcome values, tags).
@@ -24,7 +26,7 @@ extension StoredEntity {
          "next_uuids", "next_effective_date", "group_identifier", "remote_id"]
     }
 
-    static var insertSQL: String {
+    static func makeInsertSQL() -> String {
         let columns = versionColumns + extraColumns
         return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
     }
@@ -37,7 +39,9 @@ extension StoredEntity {
             updatedDate?.storeValue, PackedUUIDs.data(previousVersionUUIDs), PackedUUIDs.data(nextVersionUUIDs),
             nextEffectiveDate?.storeValue, groupIdentifier, remoteID,
         ] + (try extraValues(event: event))
-        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: StatementArguments(values))
+        let statement = try db.cachedStatement(sql: Self.insertSQL)
+        statement.setUncheckedArguments(StatementArguments(values))
+        try statement.execute()
         try insertDependents(db)
     }
 
@@ -100,7 +104,10 @@ enum StoreJSON {
 
 /// Arrays of uuids packed as consecutive 16-byte values.
 enum PackedUUIDs {
+    private static let empty = Data()
+
     static func data(_ uuids: [UUID]) -> Data {
+        guard !uuids.isEmpty else { return empty }
         var data = Data(capacity: uuids.count * 16)
         for uuid in uuids {
             withUnsafeBytes(of: uuid.uuid) { data.append(contentsOf: $0) }

@@ -23,12 +23,18 @@ enum VersionedWrites {
     static func add<E: StoredEntity>(_ entities: [E], now: Date, _ db: Database,
                                      event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
         try requireDistinctIDs(entities)
-        let existing = try db.cachedStatement(sql: "SELECT 1 FROM \(E.table) WHERE id = ? OR uuid = ? LIMIT 1")
-        return try entities.map { entity in
-            try validate(entity)
-            guard try Bool.fetchOne(existing, arguments: [entity.id, entity.uuid]) != true else {
+        for entity in entities { try validate(entity) }
+        // One lookup per 500 entities for ids and uuids already taken.
+        for first in stride(from: 0, to: entities.count, by: 500) {
+            let chunk = entities[first..<min(first + 500, entities.count)]
+            let placeholders = QuerySQL.placeholders(chunk.count)
+            let ids = StatementArguments(chunk.map(\.id)), uuids = StatementArguments(chunk.map(\.uuid))
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM \(E.table) WHERE id IN (\(placeholders)) LIMIT 1", arguments: ids) == true
+                || Bool.fetchOne(db, sql: "SELECT 1 FROM \(E.table) WHERE uuid IN (\(placeholders)) LIMIT 1", arguments: uuids) == true {
                 throw OCKStoreError.addFailed(reason: "A \(E.kind) with the same id or uuid already exists (ids stay taken after a delete)")
             }
+        }
+        return try entities.map { entity in
             var added = entity
             added.previousVersionUUIDs = []
             added.nextVersionUUIDs = []

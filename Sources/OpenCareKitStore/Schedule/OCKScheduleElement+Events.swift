@@ -78,6 +78,13 @@ extension OCKScheduleElement {
         return index
     }
 
+    /// The event after `event` (one step), or nil where the element ends.
+    func event(after event: OCKScheduleEvent) -> OCKScheduleEvent? {
+        let engine = engine
+        guard let next = engine.step(event.start), startsBefore(limit: end, next) else { return nil }
+        return makeEvent(engine, start: next, occurrence: event.occurrence + 1)
+    }
+
     /// CareKit's `isEventStart(_:beforeLimit:)`: fixed-length events must start before the limit; all-day events may
     /// also start on the same day as the second before it. A nil limit means no limit.
     func startsBefore(limit: Date?, _ eventStart: Date) -> Bool {

@@ -15,11 +15,14 @@ extension OCKStore: OCKOutcomeStore {
         let cache = self.cache
         return try await read { db in
             var sql = QuerySQL(query, dateIntervalApplies: false)
+            // With an interval, the event-end index finds the few recent outcomes; the task index would read every
+            // outcome the tasks ever had, which grows with the schedules' age.
             sql.matchRelated("task_uuid", table: "tasks", ids: query.taskIDs, uuids: query.taskUUIDs,
-                             remoteIDs: query.taskRemoteIDs)
+                             remoteIDs: query.taskRemoteIDs, indexed: query.dateInterval == nil)
             if let interval = query.dateInterval {
                 sql.require("event_end >= ? AND event_start < ? AND next_effective_date IS NULL",
                             [interval.start.storeValue, interval.end.storeValue])
+                sql.index = "outcomes_by_event_end"
             }
             var outcomes = try sql.fetch(OCKOutcome.self, db, cache: cache)
             try OCKOutcome.attachValues(to: &outcomes, db)
@@ -78,10 +81,20 @@ final class OutcomeEvents {
         self.cache = cache
     }
 
+    /// The last event looked up per task version, so a batch of consecutive occurrences steps instead of searching.
+    private var lastEvents: [UUID: OCKScheduleEvent] = [:]
+
     func event(_ outcome: OCKOutcome) throws -> DateInterval? {
         let (task, laterStarts) = try version(outcome.taskUUID)
-        guard outcome.taskOccurrenceIndex >= 0,
-              let event = task.schedule.event(forOccurrenceIndex: outcome.taskOccurrenceIndex) else {
+        let occurrence = outcome.taskOccurrenceIndex
+        let found: OCKScheduleEvent?
+        if let last = lastEvents[outcome.taskUUID], last.occurrence == occurrence - 1, task.schedule.elements.count == 1 {
+            found = task.schedule.elements[0].event(after: last)
+        } else {
+            found = occurrence >= 0 ? task.schedule.event(forOccurrenceIndex: occurrence) : nil
+        }
+        lastEvents[outcome.taskUUID] = found
+        guard let event = found else {
             throw OCKStoreError.invalidValue(reason: "Invalid outcome occurrence: the task's schedule has no such occurrence")
         }
         if laterStarts.contains(where: { $0 >= task.effectiveDate && $0 <= event.start }) {

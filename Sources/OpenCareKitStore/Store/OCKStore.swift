@@ -95,7 +95,9 @@ public final class OCKStore: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            // 32 MiB of page cache per connection: the outcome table's indexes outgrow SQLite's 2 MiB default
+            // quickly, and every insert then reads index pages back from the file.
+            try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA cache_size = -32768")
         }
         guard let fileURL else {
             do {

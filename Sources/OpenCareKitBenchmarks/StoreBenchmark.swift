@@ -1,0 +1,198 @@
+import Foundation
+import GRDBSQLite
+import OpenCareKitStore
+
+/// The store benchmark: (a) one million outcomes through `OCKStore.addOutcomes` and the same rows through the raw
+/// SQLite C API, in the same run; (b) one day's events on a store of 50 tasks with ten years of outcomes against the
+/// same store whose schedules began yesterday; (c) peak memory.
+struct StoreBenchmark {
+    var outcomeCount = 1_000_000
+    /// "insert", "events", or nil for both.
+    var part: String?
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ock-bench-\(UUID().uuidString)")
+    static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "America/New_York")!
+        return calendar
+    }()
+
+    func run() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        if part != "events" { try await insertion() }
+        if part != "insert" { try await dayFetch() }
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        print(String(format: "\nPeak memory (max resident set): %.0f MiB", Double(usage.ru_maxrss) / 1024))
+    }
+
+    // MARK: - (a) Insertion
+
+    private func insertion() async throws {
+        let taskCount = 100
+        let perTask = outcomeCount / taskCount
+        let batch = 10_000
+        print("(a) Inserting \(taskCount * perTask) outcomes (\(taskCount) daily tasks × \(perTask) occurrences, one value each), "
+              + "\(batch) per transaction, on disk")
+
+        // OpenCareKit: the batch API.
+        let store = OCKStore(name: "insert", type: .onDisk(), directory: directory)
+        let start = Self.calendar.date(from: DateComponents(year: 1990, month: 1, day: 1))!
+        let tasks = try await store.addTasks((0..<taskCount).map { index in
+            OCKTask(id: "task-\(index)", title: nil, carePlanUUID: nil,
+                    schedule: .dailyAtTime(hour: 8, minutes: 0, start: start, end: nil, text: nil, calendar: Self.calendar))
+        })
+        let created = Date(timeIntervalSinceReferenceDate: 8e8)
+        func outcomes(_ range: Range<Int>) -> [OCKOutcome] {
+            range.map { index in
+                var outcome = OCKOutcome(taskUUID: tasks[index % taskCount].uuid, taskOccurrenceIndex: index / taskCount,
+                                         values: [OCKOutcomeValue(400.0, units: "mg", createdDate: created)])
+                outcome.effectiveDate = created
+                outcome.timezone = Self.calendar.timeZone
+                return outcome
+            }
+        }
+        var storeSeconds = 0.0
+        for first in stride(from: 0, to: taskCount * perTask, by: batch) {
+            let chunk = outcomes(first..<min(first + batch, taskCount * perTask))
+            let began = DispatchTime.now().uptimeNanoseconds
+            try await store.addOutcomes(chunk)
+            storeSeconds += Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+        }
+
+        // Raw SQLite: the same rows into an identical, empty store file, with prepared statements.
+        let raw = OCKStore(name: "raw", type: .onDisk(), directory: directory)
+        let rawTasks = try await raw.addTasks(tasks.map { task in
+            var copy = task
+            copy.uuid = UUID()
+            return copy
+        })
+        let rawURL = try require(raw.fileURL)
+        let rawSeconds = try RawInserter(path: rawURL.path).insert(
+            count: taskCount * perTask, batch: batch, tasks: rawTasks.map(\.uuid), start: start, created: created)
+
+        let total = Double(taskCount * perTask)
+        print("                         seconds   outcomes/s")
+        print(String(format: "  OCKStore.addOutcomes  %8.2f %12.0f", storeSeconds, total / storeSeconds))
+        print(String(format: "  raw SQLite C API      %8.2f %12.0f", rawSeconds, total / rawSeconds))
+        print(String(format: "  OCKStore reaches %.0f%% of raw (target ≥ 50%%)", rawSeconds / storeSeconds * 100))
+    }
+
+    // MARK: - (b) One day's events
+
+    private func dayFetch() async throws {
+        let day = Self.calendar.date(from: DateComponents(year: 2026, month: 11, day: 20))!
+        print("\n(b) fetchEvents for one day, 50 tasks (1 to 3 events a day), every event has an outcome")
+        let old = try await makeStore("ten-years", scheduleStart: Self.calendar.date(byAdding: .year, value: -10, to: day)!, until: day)
+        let young = try await makeStore("one-day", scheduleStart: Self.calendar.date(byAdding: .day, value: -1, to: day)!, until: day)
+        FileHandle.standardError.write(Data("measuring\n".utf8))
+        let query = OCKEventQuery(for: day, calendar: Self.calendar)
+        var samples: ([Double], [Double]) = ([], [])
+        for round in 0..<440 {
+            for (store, isOld) in [(young.store, false), (old.store, true)] {
+                let began = DispatchTime.now().uptimeNanoseconds
+                let events = try await store.fetchEvents(query: query)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+                precondition(events.count > 50)
+                if round >= 40 { isOld ? samples.1.append(seconds) : samples.0.append(seconds) }
+            }
+        }
+        func percentile(_ values: [Double], _ p: Double) -> Double { values.sorted()[Int(Double(values.count - 1) * p)] }
+        print("  store                          outcomes    p50 ms    p99 ms")
+        print(String(format: "  schedules began yesterday  %11d %9.2f %9.2f", young.outcomes, percentile(samples.0, 0.5) * 1e3, percentile(samples.0, 0.99) * 1e3))
+        print(String(format: "  schedules began 10 years ago %9d %9.2f %9.2f", old.outcomes, percentile(samples.1, 0.5) * 1e3, percentile(samples.1, 0.99) * 1e3))
+        print(String(format: "  ratio p50 (10 years / yesterday): %.2f (target ≤ 2); p50 at 10 years %.2f ms (target ≤ 5 ms)",
+                     percentile(samples.1, 0.5) / percentile(samples.0, 0.5), percentile(samples.1, 0.5) * 1e3))
+    }
+
+    /// 50 tasks with one to three events a day from `scheduleStart`, and an outcome for every event before `until`.
+    private func makeStore(_ name: String, scheduleStart: Date, until: Date) async throws -> (store: OCKStore, outcomes: Int) {
+        let store = OCKStore(name: name, type: .onDisk(), directory: directory)
+        let calendar = Self.calendar
+        let hours = [[8], [8, 20], [8, 14, 20]]
+        let tasks = try await store.addTasks((0..<50).map { index in
+            let elements = hours[index % 3].map {
+                OCKScheduleElement(start: calendar.date(bySettingHour: $0, minute: 0, second: 0, of: scheduleStart)!, end: nil,
+                                   interval: DateComponents(day: 1), calendar: calendar)
+            }
+            return OCKTask(id: "task-\(index)", title: "Task \(index)", carePlanUUID: nil, schedule: OCKSchedule(composing: elements))
+        })
+        var count = 0
+        for task in tasks {
+            let events = task.schedule.events(from: scheduleStart, to: until)
+            let outcomes = events.map { OCKOutcome(taskUUID: task.uuid, taskOccurrenceIndex: $0.occurrence, values: [OCKOutcomeValue(true)]) }
+            for first in stride(from: 0, to: outcomes.count, by: 10_000) {
+                try await store.addOutcomes(Array(outcomes[first..<min(first + 10_000, outcomes.count)]))
+            }
+            count += outcomes.count
+        }
+        return (store, count)
+    }
+}
+
+struct MissingValue: Error {}
+
+func require<T>(_ value: T?) throws -> T {
+    guard let value else { throw MissingValue() }
+    return value
+}
+
+/// Inserts outcome rows with the SQLite C API: the reference the store's batch insert is measured against.
+struct RawInserter {
+    let path: String
+
+    func insert(count: Int, batch: Int, tasks: [UUID], start: Date, created: Date) throws -> Double {
+        var db: OpaquePointer?
+        guard sqlite3_open(path, &db) == SQLITE_OK else { throw MissingValue() }
+        defer { sqlite3_close(db) }
+        sqlite3_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -32768", nil, nil, nil)
+        var outcome: OpaquePointer?, value: OpaquePointer?
+        sqlite3_prepare_v2(db, """
+            INSERT INTO outcomes (uuid, id, effective_date, deleted_date, created_date, updated_date, previous_uuids, next_uuids,
+                next_effective_date, group_identifier, remote_id, task_uuid, occurrence, event_start, event_end, source, asset,
+                schema_version, timezone, user_info, notes, tags)
+            VALUES (?, ?, ?, NULL, ?, ?, x'', x'', NULL, NULL, NULL, ?, ?, ?, ?, NULL, NULL, NULL, ?, NULL, NULL, NULL)
+            """, -1, &outcome, nil)
+        sqlite3_prepare_v2(db, """
+            INSERT INTO outcome_values (outcome_uuid, position, type, value, kind, units, created_date, end_date)
+            VALUES (?, 0, 1, 400.0, NULL, 'mg', ?, NULL)
+            """, -1, &value, nil)
+        defer {
+            sqlite3_finalize(outcome)
+            sqlite3_finalize(value)
+        }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        // The same values the store writes, prepared before timing starts.
+        let uuids = (0..<count).map { _ in UUID() }
+        let ids = uuids.map(\.uuidString)
+        var seconds = 0.0
+        for first in stride(from: 0, to: count, by: batch) {
+            let began = DispatchTime.now().uptimeNanoseconds
+            sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
+            for index in first..<min(first + batch, count) {
+                var uuid = uuids[index].uuid
+                let occurrence = index / tasks.count
+                let eventStart = start.timeIntervalSinceReferenceDate + Double(occurrence) * 86_400
+                _ = withUnsafeBytes(of: &uuid) { sqlite3_bind_blob(outcome, 1, $0.baseAddress, 16, transient) }
+                sqlite3_bind_text(outcome, 2, ids[index], -1, transient)
+                sqlite3_bind_double(outcome, 3, created.timeIntervalSinceReferenceDate)
+                sqlite3_bind_double(outcome, 4, created.timeIntervalSinceReferenceDate)
+                sqlite3_bind_double(outcome, 5, created.timeIntervalSinceReferenceDate)
+                var task = tasks[index % tasks.count].uuid
+                _ = withUnsafeBytes(of: &task) { sqlite3_bind_blob(outcome, 6, $0.baseAddress, 16, transient) }
+                sqlite3_bind_int64(outcome, 7, Int64(occurrence))
+                sqlite3_bind_double(outcome, 8, eventStart)
+                sqlite3_bind_double(outcome, 9, eventStart + 3_600)
+                sqlite3_bind_text(outcome, 10, "America/New_York", -1, transient)
+                guard sqlite3_step(outcome) == SQLITE_DONE else { throw MissingValue() }
+                sqlite3_reset(outcome)
+                _ = withUnsafeBytes(of: &uuid) { sqlite3_bind_blob(value, 1, $0.baseAddress, 16, transient) }
+                sqlite3_bind_double(value, 2, created.timeIntervalSinceReferenceDate)
+                guard sqlite3_step(value) == SQLITE_DONE else { throw MissingValue() }
+                sqlite3_reset(value)
+            }
+            sqlite3_exec(db, "COMMIT", nil, nil, nil)
+            seconds += Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+        }
+        return seconds
+    }
+}
