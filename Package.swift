@@ -46,7 +46,10 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenCareKitStoreTests",
-            dependencies: ["OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit"],
+            dependencies: [
+                "OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -48,6 +48,7 @@ import Testing
             #expect(acknowledged.isSubset(of: stored), "trial \(trial): lost \(acknowledged.subtracting(stored).sorted())")
         }
         #expect(acknowledgedInTotal > 0)
+        print("Durability: \(Self.trials) SIGKILL trials, \(acknowledgedInTotal) acknowledged writes, all present; integrity_check ok")
     }
 
     static func prepareStore(in directory: URL) async throws {

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import OpenCareKitStore
+import Testing
+
+/// What only an on-disk store has: its file, its permissions, reopening, and refusing files it must not touch.
+@Suite struct OnDiskStoreTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ock-disk-\(UUID().uuidString)")
+
+    private func task(_ id: String) -> OCKTask {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return OCKTask(id: id, title: id, carePlanUUID: nil,
+                       schedule: .dailyAtTime(hour: 8, minutes: 0, start: Date(timeIntervalSinceReferenceDate: 8e8), end: nil,
+                                              text: nil, calendar: calendar))
+    }
+
+    @Test func theFileIsOwnerOnlyAndDataSurvivesReopening() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let store = OCKStore(name: "care", type: .onDisk(), directory: directory)
+            try await store.addTask(task("walk"))
+            let url = try #require(store.fileURL)
+            #expect(url.lastPathComponent == "care.sqlite")
+            for file in [url.path, url.path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+                let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+                #expect(mode == 0o600, "\(file)")
+            }
+            let directoryMode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int
+            #expect(directoryMode == 0o700)
+        }
+        let reopened = OCKStore(name: "care", type: .onDisk(), directory: directory)
+        #expect(try await reopened.fetchTasks(query: OCKTaskQuery()).map(\.id) == ["walk"])
+        #expect(try reopened.checkIntegrity() == ["ok"])
+    }
+
+    @Test func aFileThatIsNotAStoreIsRefusedAndLeftUntouched() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("notes.sqlite")
+        let content = Data("these are someone's notes, not a database\n".utf8)
+        try content.write(to: url)
+        let store = OCKStore(name: "notes", type: .onDisk(), directory: directory)
+        #expect(throws: OCKStoreError.self) { try store.open() }
+        await #expect(throws: OCKStoreError.self) { try await store.fetchTasks(query: OCKTaskQuery()) }
+        #expect(try Data(contentsOf: url) == content)
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+    }
+
+    @Test func anotherSQLiteDatabaseIsRefusedAndLeftUntouched() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("other.sqlite")
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE t (x); INSERT INTO t VALUES (1)") }
+        try queue.close()
+        let before = try Data(contentsOf: url)
+        do {
+            try OCKStore(name: "other", type: .onDisk(), directory: directory).open()
+            Issue.record("opening should fail")
+        } catch let error as OCKStoreError {
+            #expect(error.reason.contains("not an OpenCareKit store"))
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func aStoreFromANewerSchemaIsRefusedAndLeftUntouched() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = OCKStore(name: "future", type: .onDisk(), directory: directory)
+        try await store.addTask(task("walk"))
+        let url = try #require(store.fileURL)
+        // Pretend a newer OpenCareKit wrote it: a higher schema version in the header.
+        let queue = try DatabaseQueue(path: url.path)
+        try await queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA user_version = 99")
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        try queue.close()
+        let before = try Data(contentsOf: url)
+        let future = OCKStore(name: "future", type: .onDisk(), directory: directory)
+        do {
+            try future.open()
+            Issue.record("opening should fail")
+        } catch let error as OCKStoreError {
+            #expect(error.reason.contains("newer OpenCareKit"))
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func storeNamesCannotLeaveTheDirectory() async {
+        let store = OCKStore(name: "../escape", type: .onDisk(), directory: directory)
+        await #expect(throws: OCKStoreError.self) { try await store.fetchTasks(query: OCKTaskQuery()) }
+        #expect(!FileManager.default.fileExists(atPath: directory.deletingLastPathComponent().appendingPathComponent("escape.sqlite").path))
+    }
+
+    @Test func deleteRemovesTheFilesAndTheStoreStartsOver() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = OCKStore(name: "gone", type: .onDisk(), directory: directory)
+        try await store.addTask(task("walk"))
+        let url = try #require(store.fileURL)
+        try store.delete()
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(try await store.fetchTasks(query: OCKTaskQuery()).isEmpty)
+        try await store.addTask(task("walk"))
+    }
+}
