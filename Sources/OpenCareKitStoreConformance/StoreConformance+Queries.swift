@@ -59,6 +59,7 @@ extension StoreConformance {
             try await store.addTask(Fixture.daily("a"))
             #expect(try await iterator.next()?.map(\.id) == ["a"])
         },
+        StoreCheck("everyLiveQueryFollowsItsEntities", everyLiveQueryFollowsItsEntities),
         StoreCheck("liveEventsFollowOutcomes") { store in
             let task = try await store.addTask(Fixture.daily("med"))
             var iterator = store.anyEvents(matching: OCKEventQuery(dateInterval: Fixture.day(3))).makeAsyncIterator()
@@ -67,4 +68,25 @@ extension StoreConformance {
             #expect(try await iterator.next()?.map { $0.outcome == nil } == [false])
         },
     ]
+
+    private static func everyLiveQueryFollowsItsEntities(_ store: any StoreUnderTest) async throws {
+        var patients = store.anyPatients(matching: OCKPatientQuery()).makeAsyncIterator()
+        var plans = store.anyCarePlans(matching: OCKCarePlanQuery()).makeAsyncIterator()
+        var contacts = store.anyContacts(matching: OCKContactQuery()).makeAsyncIterator()
+        var outcomes = store.anyOutcomes(matching: OCKOutcomeQuery()).makeAsyncIterator()
+        #expect(try await patients.next()?.isEmpty == true)
+        #expect(try await plans.next()?.isEmpty == true)
+        #expect(try await contacts.next()?.isEmpty == true)
+        #expect(try await outcomes.next()?.isEmpty == true)
+        let patient = try await store.addPatient(OCKPatient(id: "p", givenName: "A", familyName: "B"))
+        #expect(try await store.fetchPatient(withID: "p") == patient)
+        try await store.addCarePlan(OCKCarePlan(id: "plan", title: "Plan", patientUUID: patient.uuid))
+        try await store.addContact(OCKContact(id: "c", givenName: "C", familyName: "D", carePlanUUID: nil))
+        let task = try await store.addTask(Fixture.daily("t"))
+        try await store.addOutcome(Fixture.done(task, 0))
+        #expect(try await patients.next()?.map(\.id) == ["p"])
+        #expect(try await plans.next()?.map(\.id) == ["plan"])
+        #expect(try await contacts.next()?.map(\.id) == ["c"])
+        #expect(try await outcomes.next()?.map(\.taskOccurrenceIndex) == [0])
+    }
 }

@@ -40,6 +40,16 @@ extension StoreConformance {
             #expect(error?.isInvalidValue == true)
             #expect(error?.reason.contains("overshadowed") == true)
         },
+        StoreCheck("outcomesCoveredByANewerVersionCanStillBeDeleted") { store in
+            let first = try await store.addTask(Fixture.daily("med"))
+            let outcome = try await store.addOutcome(Fixture.done(first, 8)) // Nov 9
+            var change = first
+            change.effectiveDate = Fixture.date(10)
+            try await store.updateTask(change)
+            let tombstone = try await store.deleteOutcome(outcome)
+            #expect(tombstone.deletedDate != nil)
+            #expect(try await store.fetchOutcomes(query: OCKOutcomeQuery(dateInterval: Fixture.day(9))).isEmpty)
+        },
         StoreCheck("oneCurrentOutcomePerOccurrence") { store in
             let task = try await store.addTask(Fixture.daily("med"))
             let outcome = try await store.addOutcome(Fixture.done(task, 2))

@@ -84,6 +84,30 @@ public struct OCKAnyEvent: Identifiable, Sendable {
     }
 
     static func identifier(taskUUID: UUID, occurrence: Int) -> String {
-        "\(taskUUID.uuidString)/\(occurrence)"
+        "\(taskUUID.uppercaseString)/\(occurrence)"
+    }
+}
+
+extension UUID {
+    /// `uuidString`, without going through `printf` (event ids are made for every event fetched).
+    var uppercaseString: String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(36)
+        withUnsafeBytes(of: uuid) { bytes in
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Whether this uuid sorts before `other` as strings do (byte by byte).
+    func precedes(_ other: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { left in
+            withUnsafeBytes(of: other.uuid) { right in left.lexicographicallyPrecedes(right) }
+        }
     }
 }

@@ -94,7 +94,8 @@ struct QuerySQL {
 
     /// Fetches and decodes the matching versions.
     func fetch<E: StoredEntity>(_ type: E.Type, _ db: Database, cache: DecodedEntityCache) throws -> [E] {
-        let rows = try Row.fetchCursor(db, sql: sql(table: E.table), arguments: StatementArguments(arguments))
+        // Cached: the same query shapes come back (every day's events), and preparing is most of a small query.
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql(table: E.table)), arguments: StatementArguments(arguments))
         var entities: [E] = []
         while let row = try rows.next() {
             entities.append(try E.decode(row, db, cache: cache))

@@ -98,10 +98,10 @@ extension OCKOutcome: StoredEntity {
         for (index, outcome) in outcomes.enumerated() { byUUID[outcome.uuid] = index }
         for chunk in stride(from: 0, to: outcomes.count, by: 500) {
             let uuids = outcomes[chunk..<min(chunk + 500, outcomes.count)].map(\.uuid)
-            let rows = try Row.fetchCursor(db, sql: """
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT * FROM outcome_values WHERE outcome_uuid IN (\(uuids.map { _ in "?" }.joined(separator: ",")))
                 ORDER BY outcome_uuid, position
-                """, arguments: StatementArguments(uuids))
+                """), arguments: StatementArguments(uuids))
             while let row = try rows.next() {
                 guard let index = byUUID[row["outcome_uuid"]] else { continue }
                 outcomes[index].values.append(try OCKOutcomeValue(storedRow: row))

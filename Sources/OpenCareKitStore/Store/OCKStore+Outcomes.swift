@@ -54,8 +54,9 @@ extension OCKStore: OCKOutcomeStore {
     public func deleteOutcomes(_ outcomes: [OCKOutcome]) async throws -> [OCKOutcome] {
         let cache = self.cache
         return try await write(.outcomes, failure: OCKStoreError.deleteFailed) { db, now in
+            // A tombstone keeps its outcome's event; CareKit's placement rules apply to recording, not to deleting.
             let events = OutcomeEvents(db, cache: cache)
-            return try VersionedWrites.delete(outcomes, now: now, db, cache: cache, event: events.event)
+            return try VersionedWrites.delete(outcomes, now: now, db, cache: cache) { try events.event($0, checkingPlacement: false) }
         }
     }
 
@@ -85,6 +86,12 @@ final class OutcomeEvents {
     private var lastEvents: [UUID: OCKScheduleEvent] = [:]
 
     func event(_ outcome: OCKOutcome) throws -> DateInterval? {
+        try event(outcome, checkingPlacement: true)
+    }
+
+    /// The span of the outcome's event; with `checkingPlacement`, also CareKit's rule that no newer task version may
+    /// take effect at or before it.
+    func event(_ outcome: OCKOutcome, checkingPlacement: Bool) throws -> DateInterval? {
         let (task, laterStarts) = try version(outcome.taskUUID)
         let occurrence = outcome.taskOccurrenceIndex
         let found: OCKScheduleEvent?
@@ -97,7 +104,7 @@ final class OutcomeEvents {
         guard let event = found else {
             throw OCKStoreError.invalidValue(reason: "Invalid outcome occurrence: the task's schedule has no such occurrence")
         }
-        if laterStarts.contains(where: { $0 >= task.effectiveDate && $0 <= event.start }) {
+        if checkingPlacement, laterStarts.contains(where: { $0 >= task.effectiveDate && $0 <= event.start }) {
             throw OCKStoreError.invalidValue(reason: "Tried to place an outcome in a date range overshadowed by a newer "
                                              + "version of the task: the outcome's event starts after the newer version takes effect.")
         }

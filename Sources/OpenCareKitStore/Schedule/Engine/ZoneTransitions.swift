@@ -6,7 +6,7 @@ import Synchronization
 /// Built once per zone from `TimeZone.nextDaylightSavingTimeTransition(after:)` and cached; extended lazily when a
 /// lookup reaches past what is covered. The schedule engine uses it to find the few occurrences whose wall-clock time
 /// does not exist (a spring-forward gap), because only those change how later occurrences fall.
-struct ZoneTransitions: Sendable {
+final class ZoneTransitions: Sendable {
     /// A span of local wall-clock time that does not exist, in local seconds since 2001-01-01 00:00 (local).
     struct Gap: Sendable, Hashable {
         var start: Int
@@ -14,18 +14,18 @@ struct ZoneTransitions: Sendable {
     }
 
     /// Instants (seconds since the reference date) at which the zone's offset changes, ascending.
-    private(set) var instants: [Double] = []
+    let instants: [Double]
     /// The offset from GMT in effect from each instant on.
-    private(set) var offsets: [Int] = []
+    let offsets: [Int]
     /// The offset from GMT before the first instant.
-    private(set) var initialOffset = 0
+    let initialOffset: Int
     /// Skipped wall-clock spans, ascending.
-    private(set) var gaps: [Gap] = []
+    let gaps: [Gap]
     /// Instants of offset changes of twelve hours or more (a time zone moving across the date line, such as Samoa
     /// skipping 2011-12-30), ascending. A step that crosses one moves by a different number of local days.
-    private(set) var dateLineShifts: [Double] = []
+    let dateLineShifts: [Double]
     /// Transitions are known for instants below this value.
-    private(set) var coveredUntil: Double
+    let coveredUntil: Double
 
     /// Where every table starts: 1800-01-01, before the local-mean-time changes of the 1880s.
     static let origin: Double = -6_311_433_600
@@ -34,12 +34,19 @@ struct ZoneTransitions: Sendable {
     /// How far one extension reaches beyond what was asked for: 100 years.
     static let chunk: Double = 3_155_760_000
 
-    private init(zone: TimeZone) {
-        coveredUntil = Self.origin
-        initialOffset = zone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: Self.origin))
+    private init(instants: [Double], offsets: [Int], initialOffset: Int, gaps: [Gap], dateLineShifts: [Double],
+                 coveredUntil: Double) {
+        self.instants = instants
+        self.offsets = offsets
+        self.initialOffset = initialOffset
+        self.gaps = gaps
+        self.dateLineShifts = dateLineShifts
+        self.coveredUntil = coveredUntil
     }
 
-    private mutating func extend(to limit: Double, zone: TimeZone) {
+    /// This table extended with the transitions up to `limit` (plus a chunk).
+    private func extended(to limit: Double, zone: TimeZone) -> ZoneTransitions {
+        var instants = self.instants, offsets = self.offsets, gaps = self.gaps, shifts = dateLineShifts
         var cursor = Date(timeIntervalSinceReferenceDate: max(coveredUntil, instants.last ?? Self.origin))
         let end = limit + Self.chunk
         while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next.timeIntervalSinceReferenceDate < end {
@@ -50,7 +57,7 @@ struct ZoneTransitions: Sendable {
             instants.append(t)
             offsets.append(after)
             if abs(after - before) >= 43_200 {
-                dateLineShifts.append(t)
+                shifts.append(t)
             }
             if after > before {
                 let local = Int(t.rounded(.down))
@@ -58,7 +65,8 @@ struct ZoneTransitions: Sendable {
             }
             cursor = next
         }
-        coveredUntil = end
+        return ZoneTransitions(instants: instants, offsets: offsets, initialOffset: initialOffset, gaps: gaps,
+                               dateLineShifts: shifts, coveredUntil: end)
     }
 
     private static let cache = Mutex<[String: ZoneTransitions]>([:])
@@ -66,11 +74,12 @@ struct ZoneTransitions: Sendable {
     /// The table for `zone`, covering at least every instant below `limit`.
     static func table(for zone: TimeZone, covering limit: Double) -> ZoneTransitions {
         cache.withLock { tables in
-            var table = tables[zone.identifier] ?? ZoneTransitions(zone: zone)
-            if table.coveredUntil <= limit {
-                table.extend(to: limit, zone: zone)
-                tables[zone.identifier] = table
-            }
+            let existing = tables[zone.identifier] ?? ZoneTransitions(
+                instants: [], offsets: [], initialOffset: zone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: origin)),
+                gaps: [], dateLineShifts: [], coveredUntil: origin)
+            guard existing.coveredUntil <= limit else { return existing }
+            let table = existing.extended(to: limit, zone: zone)
+            tables[zone.identifier] = table
             return table
         }
     }

@@ -50,7 +50,7 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
         for newest in tasks {
             let chain = try await versionChain(from: newest, reaching: interval.start)
             versionUUIDs += chain.map(\.uuid)
-            events += Self.partialEvents(chain, in: interval)
+            Self.appendPartialEvents(chain, in: interval, to: &events)
         }
         guard !events.isEmpty else { return [] }
         var outcomeQuery = OCKOutcomeQuery(dateInterval: interval)
@@ -62,7 +62,8 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
         for index in events.indices {
             events[index].outcome = outcomes[events[index].task.uuid]?[events[index].scheduleEvent.occurrence]
         }
-        return events.sorted(by: Self.isOrderedBefore)
+        events.sort(by: Self.isOrderedBefore)
+        return events
     }
 
     /// One occurrence of exactly `task`'s version, with its outcome.
@@ -132,27 +133,27 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
     }
 
     /// The events each version owns: `[max(version.effectiveDate, interval.start), newer version's effectiveDate)`.
-    static func partialEvents(_ chain: [Task], in interval: DateInterval) -> [Event] {
+    static func appendPartialEvents(_ chain: [Task], in interval: DateInterval, to events: inout [Event]) {
         let versions = chain.enumerated().sorted { ($1.element.effectiveDate, $0.offset) < ($0.element.effectiveDate, $1.offset) }
             .map(\.element)
         var end = interval.end
-        var events: [Event] = []
         for version in versions {
             let start = max(version.effectiveDate, interval.start)
             if start < end {
-                events += version.schedule.events(from: start, to: end).map {
-                    Event(task: version, outcome: nil, scheduleEvent: $0)
+                for scheduleEvent in version.schedule.events(from: start, to: end) {
+                    events.append(Event(task: version, outcome: nil, scheduleEvent: scheduleEvent))
                 }
             }
             end = min(end, version.effectiveDate)
         }
-        return events
     }
 
-    /// CareKit's event order: start, then task uuid, then occurrence.
+    /// CareKit's event order: start, then task uuid (as its uppercase string, which orders like its bytes), then
+    /// occurrence.
     static func isOrderedBefore(_ lhs: Event, _ rhs: Event) -> Bool {
-        (lhs.scheduleEvent.start, lhs.task.uuid.uuidString, lhs.scheduleEvent.occurrence)
-            < (rhs.scheduleEvent.start, rhs.task.uuid.uuidString, rhs.scheduleEvent.occurrence)
+        if lhs.scheduleEvent.start != rhs.scheduleEvent.start { return lhs.scheduleEvent.start < rhs.scheduleEvent.start }
+        if lhs.task.uuid != rhs.task.uuid { return lhs.task.uuid.precedes(rhs.task.uuid) }
+        return lhs.scheduleEvent.occurrence < rhs.scheduleEvent.occurrence
     }
 }
 
