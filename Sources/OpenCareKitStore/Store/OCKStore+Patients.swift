@@ -9,8 +9,7 @@ extension OCKStore: OCKPatientStore {
     }
 
     public func fetchPatients(query: OCKPatientQuery) async throws -> [OCKPatient] {
-        let cache = self.cache
-        return try await read { db in
+        try await fetchVersions(OCKPatient.self) {
             var sql = QuerySQL(query)
             sql.order = query.sortDescriptors.map {
                 switch $0 {
@@ -20,37 +19,30 @@ extension OCKStore: OCKPatientStore {
                 case let .effectiveDate(ascending): "effective_date \(QuerySQL.direction(ascending))"
                 }
             }
-            return try sql.fetch(OCKPatient.self, db, cache: cache)
+            return sql
         }
     }
 
     /// Adds the patient. A store holds one patient (CareKit's rule): adding fails if any patient was ever added.
     @discardableResult
     public func addPatients(_ patients: [OCKPatient]) async throws -> [OCKPatient] {
-        try await write(.patients, failure: OCKStoreError.addFailed) { db, now in
+        try await addVersions(patients, .patients) { db in
             let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM patients") ?? 0
             guard existing + patients.count <= 1 else {
                 throw OCKStoreError.addFailed(reason: "OCKStore only supports one patient per store. If you would like "
                                               + "to have more than one patient, create a new store for that patient.")
             }
-            return try VersionedWrites.add(patients, now: now, db)
         }
     }
 
     @discardableResult
     public func updatePatients(_ patients: [OCKPatient]) async throws -> [OCKPatient] {
-        let cache = self.cache
-        return try await write(.patients, failure: OCKStoreError.updateFailed) { db, now in
-            try VersionedWrites.update(patients, now: now, db, cache: cache)
-        }
+        try await updateVersions(patients, .patients)
     }
 
     @discardableResult
     public func deletePatients(_ patients: [OCKPatient]) async throws -> [OCKPatient] {
-        let cache = self.cache
-        return try await write(.patients, failure: OCKStoreError.deleteFailed) { db, now in
-            try VersionedWrites.delete(patients, now: now, db, cache: cache)
-        }
+        try await deleteVersions(patients, .patients)
     }
 }
 
@@ -62,8 +54,7 @@ extension OCKStore: OCKCarePlanStore {
     }
 
     public func fetchCarePlans(query: OCKCarePlanQuery) async throws -> [OCKCarePlan] {
-        let cache = self.cache
-        return try await read { db in
+        try await fetchVersions(OCKCarePlan.self) {
             var sql = QuerySQL(query)
             sql.matchRelated("patient_uuid", table: "patients", ids: query.patientIDs, uuids: query.patientUUIDs,
                              remoteIDs: query.patientRemoteIDs)
@@ -73,31 +64,23 @@ extension OCKStore: OCKCarePlanStore {
                 case let .effectiveDate(ascending): "effective_date \(QuerySQL.direction(ascending))"
                 }
             }
-            return try sql.fetch(OCKCarePlan.self, db, cache: cache)
+            return sql
         }
     }
 
     @discardableResult
     public func addCarePlans(_ plans: [OCKCarePlan]) async throws -> [OCKCarePlan] {
-        try await write(.carePlans, failure: OCKStoreError.addFailed) { db, now in
-            try VersionedWrites.add(plans, now: now, db)
-        }
+        try await addVersions(plans, .carePlans)
     }
 
     @discardableResult
     public func updateCarePlans(_ plans: [OCKCarePlan]) async throws -> [OCKCarePlan] {
-        let cache = self.cache
-        return try await write(.carePlans, failure: OCKStoreError.updateFailed) { db, now in
-            try VersionedWrites.update(plans, now: now, db, cache: cache)
-        }
+        try await updateVersions(plans, .carePlans)
     }
 
     @discardableResult
     public func deleteCarePlans(_ plans: [OCKCarePlan]) async throws -> [OCKCarePlan] {
-        let cache = self.cache
-        return try await write(.carePlans, failure: OCKStoreError.deleteFailed) { db, now in
-            try VersionedWrites.delete(plans, now: now, db, cache: cache)
-        }
+        try await deleteVersions(plans, .carePlans)
     }
 }
 
@@ -109,8 +92,7 @@ extension OCKStore: OCKContactStore {
     }
 
     public func fetchContacts(query: OCKContactQuery) async throws -> [OCKContact] {
-        let cache = self.cache
-        return try await read { db in
+        try await fetchVersions(OCKContact.self) {
             var sql = QuerySQL(query)
             sql.matchRelated("care_plan_uuid", table: "care_plans", ids: query.carePlanIDs, uuids: query.carePlanUUIDs,
                              remoteIDs: query.carePlanRemoteIDs)
@@ -121,30 +103,22 @@ extension OCKStore: OCKContactStore {
                 case let .effectiveDate(ascending): "effective_date \(QuerySQL.direction(ascending))"
                 }
             }
-            return try sql.fetch(OCKContact.self, db, cache: cache)
+            return sql
         }
     }
 
     @discardableResult
     public func addContacts(_ contacts: [OCKContact]) async throws -> [OCKContact] {
-        try await write(.contacts, failure: OCKStoreError.addFailed) { db, now in
-            try VersionedWrites.add(contacts, now: now, db)
-        }
+        try await addVersions(contacts, .contacts)
     }
 
     @discardableResult
     public func updateContacts(_ contacts: [OCKContact]) async throws -> [OCKContact] {
-        let cache = self.cache
-        return try await write(.contacts, failure: OCKStoreError.updateFailed) { db, now in
-            try VersionedWrites.update(contacts, now: now, db, cache: cache)
-        }
+        try await updateVersions(contacts, .contacts)
     }
 
     @discardableResult
     public func deleteContacts(_ contacts: [OCKContact]) async throws -> [OCKContact] {
-        let cache = self.cache
-        return try await write(.contacts, failure: OCKStoreError.deleteFailed) { db, now in
-            try VersionedWrites.delete(contacts, now: now, db, cache: cache)
-        }
+        try await deleteVersions(contacts, .contacts)
     }
 }

@@ -13,8 +13,7 @@ extension OCKStore: OCKTaskStore {
     /// `excludesTasksWithNoEvents`, only tasks with events in it. Limit and offset apply before that filter, as in
     /// CareKit.
     public func fetchTasks(query: OCKTaskQuery) async throws -> [OCKTask] {
-        let cache = self.cache
-        let tasks = try await read { db in
+        let tasks = try await fetchVersions(OCKTask.self) {
             var sql = QuerySQL(query)
             sql.matchRelated("care_plan_uuid", table: "care_plans", ids: query.carePlanIDs, uuids: query.carePlanUUIDs,
                              remoteIDs: query.carePlanRemoteIDs)
@@ -25,7 +24,7 @@ extension OCKStore: OCKTaskStore {
                 case let .title(ascending): "title \(QuerySQL.direction(ascending))"
                 }
             }
-            return try sql.fetch(OCKTask.self, db, cache: cache)
+            return sql
         }
         guard let interval = query.dateInterval else { return tasks }
         return tasks.filter { task in
@@ -41,9 +40,7 @@ extension OCKStore: OCKTaskStore {
 
     @discardableResult
     public func addTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
-        try await write(.tasks, failure: OCKStoreError.addFailed) { db, now in
-            try VersionedWrites.add(tasks, now: now, db)
-        }
+        try await addVersions(tasks, .tasks)
     }
 
     /// Appends new task versions. Fails (CareKit's data-loss guard) when an outcome exists for an event of the task
@@ -51,32 +48,26 @@ extension OCKStore: OCKTaskStore {
     /// effective after them.
     @discardableResult
     public func updateTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
-        let cache = self.cache
-        return try await write(.tasks, failure: OCKStoreError.updateFailed) { db, now in
-            try VersionedWrites.update(tasks, now: now, db, cache: cache) { current, proposed in
-                let latest = try Double.fetchOne(db.cachedStatement(sql: """
-                    SELECT max(event_start) FROM outcomes
-                    WHERE task_uuid IN (SELECT uuid FROM tasks WHERE id = ?)
-                      AND deleted_date IS NULL AND next_effective_date IS NULL
-                    """), arguments: [current.id])
-                if let latest, proposed.effectiveDate.storeValue <= latest {
-                    throw OCKStoreError.updateFailed(reason: """
-                        Updating the task failed. The new version takes effect before an outcome recorded for a \
-                        previous version. To prevent implicit data loss, delete the outcomes that exist after the new \
-                        version's effectiveDate before applying the update, or move the new version's effectiveDate \
-                        past the latest outcome's date.
-                        """)
-                }
+        try await updateVersions(tasks, .tasks) { db, current, proposed in
+            let latest = try Double.fetchOne(db.cachedStatement(sql: """
+                SELECT max(event_start) FROM outcomes
+                WHERE task_uuid IN (SELECT uuid FROM tasks WHERE id = ?)
+                  AND deleted_date IS NULL AND next_effective_date IS NULL
+                """), arguments: [current.id])
+            if let latest, proposed.effectiveDate.storeValue <= latest {
+                throw OCKStoreError.updateFailed(reason: """
+                    Updating the task failed. The new version takes effect before an outcome recorded for a \
+                    previous version. To prevent implicit data loss, delete the outcomes that exist after the new \
+                    version's effectiveDate before applying the update, or move the new version's effectiveDate \
+                    past the latest outcome's date.
+                    """)
             }
         }
     }
 
     @discardableResult
     public func deleteTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
-        let cache = self.cache
-        return try await write(.tasks, failure: OCKStoreError.deleteFailed) { db, now in
-            try VersionedWrites.delete(tasks, now: now, db, cache: cache)
-        }
+        try await deleteVersions(tasks, .tasks)
     }
 }
 

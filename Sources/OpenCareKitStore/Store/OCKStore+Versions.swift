@@ -1,0 +1,35 @@
+import Foundation
+import GRDB
+
+/// The shared shape of every entity kind's operations: fetch through a `QuerySQL`, and add, update or delete versions
+/// in one transaction that announces `kinds` to live queries.
+extension OCKStore {
+    func fetchVersions<E: StoredEntity>(_ type: E.Type, _ sql: @escaping @Sendable () -> QuerySQL) async throws -> [E] {
+        let cache = self.cache
+        return try await read { db in try sql().fetch(E.self, db, cache: cache) }
+    }
+
+    func addVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds,
+                                      before: @escaping @Sendable (Database) throws -> Void = { _ in }) async throws -> [E] {
+        try await write(kinds, failure: OCKStoreError.addFailed) { db, now in
+            try before(db)
+            return try VersionedWrites.add(entities, now: now, db)
+        }
+    }
+
+    func updateVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds,
+                                         check: @escaping @Sendable (Database, E, E) throws -> Void = { _, _, _ in })
+        async throws -> [E] {
+        let cache = self.cache
+        return try await write(kinds, failure: OCKStoreError.updateFailed) { db, now in
+            try VersionedWrites.update(entities, now: now, db, cache: cache) { try check(db, $0, $1) }
+        }
+    }
+
+    func deleteVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds) async throws -> [E] {
+        let cache = self.cache
+        return try await write(kinds, failure: OCKStoreError.deleteFailed) { db, now in
+            try VersionedWrites.delete(entities, now: now, db, cache: cache)
+        }
+    }
+}
