@@ -96,10 +96,6 @@ extension OCKScheduleElement {
         return calendar.isDate(eventStart, inSameDayAs: adjusted)
     }
 
-    func makeEvent(start: Date, occurrence: Int) -> OCKScheduleEvent {
-        makeEvent(engine, start: start, occurrence: occurrence)
-    }
-
     func makeEvent(_ engine: OccurrenceEngine, start: Date, occurrence: Int) -> OCKScheduleEvent {
         let end = switch duration {
         case .allDay: engine.endOfDay(startingAt: start)

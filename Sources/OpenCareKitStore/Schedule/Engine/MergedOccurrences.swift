@@ -8,16 +8,22 @@ import Foundation
 /// search ends on the exact start).
 struct MergedOccurrences {
     let elements: [OCKScheduleElement]
+    private let engines: [OccurrenceEngine]
+    /// How many events each element has in all (nil when it repeats forever).
+    private let totals: [Int?]
+
+    init(elements: [OCKScheduleElement]) {
+        self.elements = elements
+        engines = elements.map(\.engine)
+        totals = elements.map { $0.end == nil ? nil : $0.countOfEvents(startingBefore: .distantFuture) }
+    }
 
     /// The number of events of all elements that start strictly before `date`.
     private func count(startingBefore date: Date) -> Int {
         var total = 0
-        for element in elements {
-            let engine = element.engine
+        for (engine, limit) in zip(engines, totals) {
             guard var index = engine.firstOccurrence(startingAtOrAfter: date)?.index else { return Int.max }
-            if element.end != nil {
-                index = min(index, element.countOfEvents(startingBefore: .distantFuture))
-            }
+            if let limit { index = min(index, limit) }
             total = total.addingReportingOverflow(index).overflow ? Int.max : total + index
         }
         return total
