@@ -103,6 +103,11 @@ import Testing
                 mismatches += 1
                 Issue.record("case \(caseIndex) occurrence \(occurrence): \(String(describing: actualEvent?.start)) != \(String(describing: expectedEvent?.start))")
             }
+            // Stepping to the next event in merged order agrees with looking it up by index.
+            if let expectedEvent, schedule.event(after: expectedEvent) != reference.event(forOccurrenceIndex: occurrence + 1) {
+                mismatches += 1
+                Issue.record("case \(caseIndex) event after occurrence \(occurrence) differs")
+            }
         }
     }
 }

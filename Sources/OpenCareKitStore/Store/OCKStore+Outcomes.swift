@@ -95,8 +95,8 @@ final class OutcomeEvents {
         let (task, laterStarts) = try version(outcome.taskUUID)
         let occurrence = outcome.taskOccurrenceIndex
         let found: OCKScheduleEvent?
-        if let last = lastEvents[outcome.taskUUID], last.occurrence == occurrence - 1, task.schedule.elements.count == 1 {
-            found = task.schedule.elements[0].event(after: last)
+        if let last = lastEvents[outcome.taskUUID], last.occurrence == occurrence - 1 {
+            found = task.schedule.event(after: last)
         } else {
             found = occurrence >= 0 ? task.schedule.event(forOccurrenceIndex: occurrence) : nil
         }

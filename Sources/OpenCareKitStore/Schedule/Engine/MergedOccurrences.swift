@@ -67,3 +67,29 @@ struct MergedOccurrences {
         return Date(timeIntervalSinceReferenceDate: key < 0 ? -magnitude : magnitude)
     }
 }
+
+extension OCKSchedule {
+    /// The event after `event` in this schedule's merged order, or nil where the schedule ends. One lookup per
+    /// element, where finding an occurrence by index needs a search.
+    func event(after event: OCKScheduleEvent) -> OCKScheduleEvent? {
+        guard elements.count > 1 else {
+            return elements.first?.event(after: event)
+        }
+        // Ties go to the earlier element, so elements before this one need a later start and elements after it
+        // may start at the same moment. (With two identical elements that order is ambiguous: search instead.)
+        guard let current = elements.firstIndex(of: event.element),
+              elements.lastIndex(of: event.element) == current else {
+            return self.event(forOccurrenceIndex: event.occurrence + 1)
+        }
+        var best: (start: Date, element: Int, index: Int)?
+        for (index, element) in elements.enumerated() {
+            guard let found = element.engine.firstOccurrence(startingAtOrAfter: event.start, inclusive: index > current),
+                  element.startsBefore(limit: element.end, found.start) else { continue }
+            if let chosen = best, (chosen.start, chosen.element) <= (found.start, index) { continue }
+            best = (found.start, index, found.index)
+        }
+        guard let best, var next = elements[best.element].event(forOccurrenceIndex: best.index) else { return nil }
+        next.occurrence = event.occurrence + 1
+        return next
+    }
+}
