@@ -81,8 +81,9 @@ struct QuerySQL {
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         // CareKit's default order (newest created first) comes after any requested order; uuid makes it total.
-        sql += " ORDER BY " + (order + ["created_date DESC", "uuid"]).joined(separator: ", ")
-        if limit != nil || offset > 0 { sql += " LIMIT \(max(limit ?? -1, -1)) OFFSET \(max(offset, 0))" }
+        // Versions of one id share their first version's created date: the newer update comes first among them.
+        sql += " ORDER BY " + (order + ["created_date DESC", "updated_date DESC", "uuid"]).joined(separator: ", ")
+        if pageLimit != nil || offset > 0 { sql += " LIMIT ? OFFSET ?" }
         return sql
     }
 
@@ -92,10 +93,20 @@ struct QuerySQL {
 
     static func direction(_ ascending: Bool) -> String { ascending ? "ASC" : "DESC" }
 
+    /// CareKit's limit: nil or 0 means no limit.
+    private var pageLimit: Int? { (limit ?? 0) > 0 ? limit : nil }
+
+    /// The arguments, with LIMIT and OFFSET last when present.
+    private var allArguments: StatementArguments {
+        var values = arguments
+        if pageLimit != nil || offset > 0 { values += [pageLimit ?? -1, max(offset, 0)] }
+        return StatementArguments(values)
+    }
+
     /// Fetches and decodes the matching versions.
     func fetch<E: StoredEntity>(_ type: E.Type, _ db: Database, cache: DecodedEntityCache) throws -> [E] {
         // Cached: the same query shapes come back (every day's events), and preparing is most of a small query.
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql(table: E.table)), arguments: StatementArguments(arguments))
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql(table: E.table)), arguments: allArguments)
         var entities: [E] = []
         while let row = try rows.next() {
             entities.append(try E.decode(row, db, cache: cache))

@@ -43,19 +43,19 @@ enum StoreFile {
     static func inspect(_ url: URL) throws(OCKStoreError) -> State {
         guard FileManager.default.fileExists(atPath: url.path) else { return .absent }
         guard let handle = try? FileHandle(forReadingFrom: url) else {
-            throw .fetchFailed(reason: "The store file at \(url.path) cannot be read (check its permissions)")
+            throw .fetchFailed(reason: "The store file cannot be read (check its permissions)")
         }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 100)) ?? Data()
         if header.isEmpty { return .absent }
         guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
-            throw .invalidValue(reason: "The file at \(url.path) is not an OpenCareKit store (not an SQLite database)")
+            throw .invalidValue(reason: "The file is not an OpenCareKit store (not an SQLite database)")
         }
         func integer(at offset: Int) -> Int32 {
             header[offset..<(offset + 4)].reduce(0) { ($0 << 8) | Int32($1) }
         }
         guard integer(at: 68) == applicationID else {
-            throw .invalidValue(reason: "The file at \(url.path) is an SQLite database but not an OpenCareKit store")
+            throw .invalidValue(reason: "The file is an SQLite database but not an OpenCareKit store")
         }
         return .store(schemaVersion: Int(integer(at: 60)))
     }
@@ -70,11 +70,11 @@ enum StoreFile {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .addFailed(reason: "Cannot create the store directory \(directory.path)")
+            throw .addFailed(reason: "Cannot create the store directory")
         }
         let descriptor = open(url.path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw .addFailed(reason: "Cannot create the store file \(url.path) (errno \(errno))")
+            throw .addFailed(reason: "Cannot create the store file (errno \(errno))")
         }
         fchmod(descriptor, 0o600)
         close(descriptor)
@@ -84,7 +84,7 @@ enum StoreFile {
               sqlite3_exec(database, "PRAGMA application_id = \(applicationID);",
                            nil, nil, nil) == SQLITE_OK else {
             try? FileManager.default.removeItem(at: url)
-            throw .addFailed(reason: "Cannot initialise the store file \(url.path)")
+            throw .addFailed(reason: "Cannot initialise the store file")
         }
     }
 

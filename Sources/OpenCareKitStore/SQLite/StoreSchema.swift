@@ -13,7 +13,7 @@ import GRDB
 /// in `outcome_values`.
 enum StoreSchema {
     /// The newest schema this code writes; kept in `PRAGMA user_version`.
-    static let version = 1
+    static let version = 2
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -72,6 +72,17 @@ enum StoreSchema {
                 CREATE UNIQUE INDEX outcomes_one_live_per_occurrence ON outcomes(task_uuid, occurrence)
                     WHERE next_effective_date IS NULL AND deleted_date IS NULL;
                 """)
+        }
+        migrator.registerMigration("v2") { db in
+            // Interval-less queries leave out deleted entities by looking up tombstone tips by id.
+            for table in ["patients", "care_plans", "contacts", "tasks", "outcomes"] {
+                try db.execute(sql: """
+                    CREATE INDEX \(table)_deleted_ids ON \(table)(id)
+                    WHERE deleted_date IS NOT NULL AND next_effective_date IS NULL
+                    """)
+            }
+            // Outcomes of given task versions in an interval (an event's outcome, a day's events).
+            try db.execute(sql: "CREATE INDEX outcomes_by_task_event_end ON outcomes(task_uuid, event_end)")
         }
         return migrator
     }

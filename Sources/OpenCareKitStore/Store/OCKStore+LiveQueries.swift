@@ -8,12 +8,13 @@ extension OCKStore {
         -> some AsyncSequence<[T], any Error> & Sendable {
         AsyncThrowingStream<[T], any Error> { continuation in
             // Subscribe before the first fetch, so no change between the two is missed.
-            let (changes, cancel) = self.changes.subscribe()
+            let subscription = self.changes.subscribe()
             let work = _Concurrency.Task {
                 do {
                     var last = try await fetch()
                     continuation.yield(last)
-                    for await changed in changes where !changed.isDisjoint(with: kinds) {
+                    // Changes during a fetch collapse into one pending signal: a burst of writes costs one fetch.
+                    for await _ in subscription.signals where !subscription.take().isDisjoint(with: kinds) {
                         let current = try await fetch()
                         if current != last {
                             last = current
@@ -27,7 +28,7 @@ extension OCKStore {
             }
             continuation.onTermination = { _ in
                 work.cancel()
-                cancel()
+                subscription.cancel()
             }
         }
     }

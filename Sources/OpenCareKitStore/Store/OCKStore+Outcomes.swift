@@ -15,14 +15,16 @@ extension OCKStore: OCKOutcomeStore {
         let cache = self.cache
         return try await read { db in
             var sql = QuerySQL(query, dateIntervalApplies: false)
-            // With an interval, the event-end index finds the few recent outcomes; the task index would read every
-            // outcome the tasks ever had, which grows with the schedules' age.
+            // With an interval, an index on the event's end finds the outcomes near it: per given task version
+            // when there are any, else across all outcomes. (SQLite would otherwise scan in created-date order, or
+            // read every outcome the tasks ever had, which grows with the schedules' age.)
+            let byTaskVersion = !query.taskUUIDs.isEmpty && query.taskIDs.isEmpty && query.taskRemoteIDs.isEmpty
             sql.matchRelated("task_uuid", table: "tasks", ids: query.taskIDs, uuids: query.taskUUIDs,
-                             remoteIDs: query.taskRemoteIDs, indexed: query.dateInterval == nil)
+                             remoteIDs: query.taskRemoteIDs, indexed: query.dateInterval == nil || byTaskVersion)
             if let interval = query.dateInterval {
                 sql.require("event_end >= ? AND event_start < ? AND next_effective_date IS NULL",
                             [interval.start.storeValue, interval.end.storeValue])
-                sql.index = "outcomes_by_event_end"
+                sql.index = byTaskVersion ? "outcomes_by_task_event_end" : "outcomes_by_event_end"
             }
             var outcomes = try sql.fetch(OCKOutcome.self, db, cache: cache)
             try OCKOutcome.attachValues(to: &outcomes, db)

@@ -112,7 +112,7 @@ public final class OCKStore: Sendable {
         case .absent:
             try StoreFile.create(fileURL)
         case let .store(schemaVersion) where schemaVersion > StoreSchema.version:
-            throw .fetchFailed(reason: "The store at \(fileURL.path) was written by a newer OpenCareKit (schema "
+            throw .fetchFailed(reason: "The store was written by a newer OpenCareKit (schema "
                                + "\(schemaVersion), this version reads up to \(StoreSchema.version)); update OpenCareKit to open it")
         case .store:
             break
@@ -121,14 +121,14 @@ public final class OCKStore: Sendable {
             let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
             if try pool.read(StoreSchema.migrator.hasBeenSuperseded) {
                 try pool.close()
-                throw OCKStoreError.fetchFailed(reason: "The store at \(fileURL.path) was written by a newer OpenCareKit; update OpenCareKit to open it")
+                throw OCKStoreError.fetchFailed(reason: "The store was written by a newer OpenCareKit; update OpenCareKit to open it")
             }
             try StoreSchema.migrate(pool)
             return pool
         } catch let error as OCKStoreError {
             throw error
         } catch {
-            throw .fetchFailed(reason: "Cannot open the store at \(fileURL.path): \(Self.describe(error))")
+            throw .fetchFailed(reason: "Cannot open the store: \(Self.describe(error))")
         }
     }
 
@@ -140,7 +140,7 @@ public final class OCKStore: Sendable {
             if let fileURL {
                 for file in StoreFile.allFiles(of: fileURL) where FileManager.default.fileExists(atPath: file.path) {
                     do { try FileManager.default.removeItem(at: file) } catch {
-                        throw .deleteFailed(reason: "Cannot remove \(file.path)")
+                        throw .deleteFailed(reason: "Cannot remove the store's files")
                     }
                 }
             }
@@ -247,22 +247,48 @@ final class StoreChanges: Sendable {
         static let all: Kinds = [.patients, .carePlans, .contacts, .tasks, .outcomes]
     }
 
-    private let subscribers = Mutex<[UUID: AsyncStream<Kinds>.Continuation]>([:])
+    /// A subscriber's changes since it last looked, and the signal that there are some. Changes that arrive while a
+    /// live query is refetching are merged into one pending set, so a burst of writes costs one more fetch, and no
+    /// kind of change is dropped.
+    private final class Subscriber: Sendable {
+        let pending = Mutex<Kinds>([])
+        let signal: AsyncStream<Void>.Continuation
+        init(signal: AsyncStream<Void>.Continuation) { self.signal = signal }
+    }
 
-    /// A stream of changes from now on, and a function that ends it.
-    func subscribe() -> (changes: AsyncStream<Kinds>, cancel: @Sendable () -> Void) {
+    private let subscribers = Mutex<[UUID: Subscriber]>([:])
+
+    /// A subscription: `signals` yields when something changed (one pending signal at most), `take()` returns and
+    /// clears what changed since the last call, `cancel()` ends it.
+    struct Subscription: Sendable {
+        let signals: AsyncStream<Void>
+        let take: @Sendable () -> Kinds
+        let cancel: @Sendable () -> Void
+    }
+
+    func subscribe() -> Subscription {
         let id = UUID()
-        let (stream, continuation) = AsyncStream<Kinds>.makeStream(bufferingPolicy: .unbounded)
-        subscribers.withLock { $0[id] = continuation }
-        return (stream, { [weak self] in
-            let removed = self?.subscribers.withLock { $0.removeValue(forKey: id) }
-            removed?.finish()
-        })
+        let (signals, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let subscriber = Subscriber(signal: continuation)
+        subscribers.withLock { $0[id] = subscriber }
+        return Subscription(
+            signals: signals,
+            take: {
+                subscriber.pending.withLock { pending in
+                    defer { pending = [] }
+                    return pending
+                }
+            },
+            cancel: { [weak self] in
+                let removed = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+                removed?.signal.finish()
+            })
     }
 
     func publish(_ kinds: Kinds) {
-        for continuation in subscribers.withLock({ Array($0.values) }) {
-            continuation.yield(kinds)
+        for subscriber in subscribers.withLock({ Array($0.values) }) {
+            subscriber.pending.withLock { $0.formUnion(kinds) }
+            subscriber.signal.yield()
         }
     }
 }

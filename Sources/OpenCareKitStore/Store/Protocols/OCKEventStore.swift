@@ -97,8 +97,15 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
                 do {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         let (triggers, trigger) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-                        group.addTask { for try await _ in taskChanges { trigger.yield() } }
-                        group.addTask { for try await _ in outcomeChanges { trigger.yield() } }
+                        // When either source ends or fails, the triggers end too, and its error surfaces below.
+                        group.addTask {
+                            defer { trigger.finish() }
+                            for try await _ in taskChanges { trigger.yield() }
+                        }
+                        group.addTask {
+                            defer { trigger.finish() }
+                            for try await _ in outcomeChanges { trigger.yield() }
+                        }
                         var last: [Event]?
                         for await _ in triggers {
                             let events = try await self.fetchEvents(query: query)
@@ -107,6 +114,8 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
                                 continuation.yield(events)
                             }
                         }
+                        group.cancelAll()
+                        try await group.waitForAll()
                     }
                     continuation.finish()
                 } catch {
@@ -118,11 +127,13 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
         return CareStoreQueryResults(wrapping: stream)
     }
 
-    /// The task's versions from `newest` back to the one in effect at `start` (newest first).
+    /// The task's versions from `newest` back through the one in effect at `start` (newest first). As CareKit, the
+    /// walk stops at a version effective before `start` once the newest one is effective by `start`.
     private func versionChain(from newest: Task, reaching start: Date) async throws -> [Task] {
         var chain = [newest]
         var current = newest
-        while current.effectiveDate > start, let previousUUID = current.previousVersionUUIDs.first {
+        while !(current.effectiveDate < start && newest.effectiveDate <= start),
+              let previousUUID = current.previousVersionUUIDs.first {
             var query = OCKTaskQuery()
             query.uuids = [previousUUID]
             guard let previous = try await fetchTasks(query: query).first else { break }
@@ -191,11 +202,12 @@ extension OCKAnyReadOnlyEventStore {
         guard !tasks.isEmpty else { return dates.map { _ in .noTasks } }
         var eventQuery = OCKEventQuery(dateInterval: query.dateInterval)
         eventQuery.taskIDs = Array(Set(tasks.map(\.id)))
-        let events = try await fetchAnyEvents(query: eventQuery).filter(\.task.impactsAdherence)
+        let events = try await fetchAnyEvents(query: eventQuery)
         func dayIndex(_ date: Date) -> Int {
             calendar.dateComponents([.day], from: query.dateInterval.start, to: date).day ?? 0
         }
-        var buckets = [[OCKAnyEvent]](repeating: [], count: max(dayIndex(query.dateInterval.end) + 1, 0))
+        // At most 100,000 days, as `dates()`.
+        var buckets = [[OCKAnyEvent]](repeating: [], count: min(max(dayIndex(query.dateInterval.end) + 1, 0), 100_001))
         for event in events {
             let index = dayIndex(event.scheduleEvent.start)
             if buckets.indices.contains(index) { buckets[index].append(event) }
