@@ -163,6 +163,26 @@ import Testing
         #expect(nextDay.map(\.occurrence) == [5, 6, 7])
     }
 
+    @Test func windowNumbersAreTruePositionsWhenALongEventOverlapsTheStart() {
+        // A: 22:00 for 9 hours; B: 23:00 for 30 minutes. On Jan 5, A's event from the evening before is in the window
+        // but B's is not. Merged order: A1 B1 A2 B2 A3 B3 A4(6) B4(7) A5(8) B5(9).
+        let cal = Self.newYork
+        let long = OCKScheduleElement(start: Self.date(cal, 2026, 1, 1, 22), end: nil, interval: DateComponents(day: 1),
+                                      text: "A", duration: .hours(9), calendar: cal)
+        let short = OCKScheduleElement(start: Self.date(cal, 2026, 1, 1, 23), end: nil, interval: DateComponents(day: 1),
+                                       text: "B", duration: .minutes(30), calendar: cal)
+        let schedule = OCKSchedule(composing: [long, short])
+        let window = schedule.events(from: Self.date(cal, 2026, 1, 5), to: Self.date(cal, 2026, 1, 6))
+        #expect(window.map(\.occurrence) == [6, 8, 9])
+        #expect(window.map(\.element.text) == ["A", "A", "B"])
+        for event in window {
+            #expect(schedule.event(forOccurrenceIndex: event.occurrence)?.start == event.start)
+        }
+        // CareKit counts back from the window's end and calls A4 occurrence 7, which is B4.
+        #expect(ReferenceSchedule(schedule: schedule).careKitNumbering(from: Self.date(cal, 2026, 1, 5), to: Self.date(cal, 2026, 1, 6))
+            .map(\.occurrence) == [7, 8, 9])
+    }
+
     @Test func offsetShiftsEveryEventAndKeepsTheCalendar() {
         let cal = Self.calendar("Asia/Seoul")
         let schedule = OCKSchedule.dailyAtTime(hour: 8, minutes: 0, start: Self.date(cal, 2026, 1, 1), end: nil, text: nil,

@@ -54,41 +54,61 @@ public struct OCKSchedule: Codable, Hashable, Sendable {
         return latest
     }
 
-    /// The events that start before `end` and end at or after `start`, in start order, with CareKit 4's occurrence
-    /// numbering: the number of earlier events plus the position among those returned. Events of elements that ended
-    /// at or before `start` are left out. Empty when `end` is not after `start`.
+    /// The events that start before `end` and end at or after `start`, in start order (ties by element), numbered by
+    /// their position among all of the schedule's events — the same numbers `event(forOccurrenceIndex:)` uses. Events
+    /// of elements that ended at or before `start` are left out. Empty when `end` is not after `start`.
+    ///
+    /// CareKit numbers the window by counting back from its end, which gives a wrong number when a long event
+    /// overlaps `start` while a shorter one of another element ended before it; here the numbers are always the
+    /// events' true positions.
     public func events(from start: Date, to end: Date) -> [OCKScheduleEvent] {
         guard start < end else { return [] }
-        var lists: [[OCKScheduleEvent]] = []
-        var total = 0
-        for element in elements where element.start < end {
-            let window = element.window(from: start, to: end)
-            total += window.countStartingBefore
-            lists.append(window.events)
+        let active = elements.filter { $0.start < end }
+        if active.count == 1 {
+            return active[0].window(from: start, to: end).events.filter { ($0.element.end ?? .distantFuture) > start }
         }
-        let keptCount = lists.reduce(0) { $0 + $1.count }
+        let engines = active.map(\.engine)
+        // The earliest event in the window, over all elements.
+        var earliest: Date?
+        for (element, engine) in zip(active, engines) {
+            guard let first = element.firstOccurrence(engine, endingAtOrAfter: start),
+                  element.startsBefore(limit: end, first.start), element.startsBefore(limit: element.end, first.start) else {
+                continue
+            }
+            earliest = min(earliest ?? first.start, first.start)
+        }
+        guard let earliest else { return [] }
+        // Walk every element's events from the earliest one in the window, in merged order; events before it are
+        // counted per element.
+        var cursors: [(index: Int, start: Date)?] = []
+        var occurrence = 0
+        for (element, engine) in zip(active, engines) {
+            guard let first = engine.firstOccurrence(startingAtOrAfter: earliest) else {
+                cursors.append(nil)
+                continue
+            }
+            let before = element.end == nil ? first.index : min(first.index, element.countOfEvents(startingBefore: .distantFuture))
+            occurrence += before
+            cursors.append((first.index, first.start))
+        }
         var merged: [OCKScheduleEvent] = []
-        merged.reserveCapacity(keptCount)
-        // Each list is in start order; merging them with ties going to the earlier element is the stable sort by
-        // start that CareKit numbers occurrences with.
-        var positions = [Int](repeating: 0, count: lists.count)
-        var occurrence = total - keptCount
         while true {
             var next: Int?
-            for list in lists.indices where positions[list] < lists[list].count {
-                if let current = next, lists[current][positions[current]].start <= lists[list][positions[list]].start {
-                    continue
-                }
-                next = list
+            for (position, cursor) in cursors.enumerated() {
+                guard let cursor, active[position].startsBefore(limit: end, cursor.start),
+                      active[position].startsBefore(limit: active[position].end, cursor.start) else { continue }
+                if let chosen = next, let current = cursors[chosen], current.start <= cursor.start { continue }
+                next = position
             }
-            guard let list = next else { break }
-            var event = lists[list][positions[list]]
-            positions[list] += 1
-            event.occurrence = occurrence
-            occurrence += 1
-            if (event.element.end ?? .distantFuture) > start {
+            guard let position = next, let cursor = cursors[position] else { break }
+            let element = active[position]
+            var event = element.makeEvent(engines[position], start: cursor.start, occurrence: cursor.index)
+            if event.end >= start, (element.end ?? .distantFuture) > start {
+                event.occurrence = occurrence
                 merged.append(event)
             }
+            occurrence += 1
+            cursors[position] = engines[position].step(cursor.start).map { (cursor.index + 1, $0) }
         }
         return merged
     }

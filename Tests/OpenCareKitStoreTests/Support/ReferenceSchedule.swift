@@ -62,7 +62,23 @@ struct ReferenceSchedule {
             .map(\.element.0)
     }
 
+    /// The window's events numbered by their position among all events that start before `end` (stable by start),
+    /// which is CareKit's numbering whenever no event that ended before `start` sits between the window's events.
     func events(from start: Date, to end: Date) -> [OCKScheduleEvent] {
+        var all: [(OCKScheduleEvent, Int)] = []
+        for (index, element) in schedule.elements.enumerated() where element.start < end {
+            all += ReferenceElement(element: element).events(from: element.start, to: end).map { ($0, index) }
+        }
+        return stableSorted(all).enumerated().compactMap { position, event in
+            guard event.end >= start, (event.element.end ?? .distantFuture) > start else { return nil }
+            var numbered = event
+            numbered.occurrence = position
+            return numbered
+        }
+    }
+
+    /// CareKit 4's own numbering: the count of events left out, then positions among those kept.
+    func careKitNumbering(from start: Date, to end: Date) -> [OCKScheduleEvent] {
         var all: [(OCKScheduleEvent, Int)] = []
         for (index, element) in schedule.elements.enumerated() where element.start < end {
             all += ReferenceElement(element: element).events(from: element.start, to: end).map { ($0, index) }
