@@ -38,6 +38,8 @@ extension StoreConformance {
             query.sortDescriptors = [.title(ascending: false)]
             query.offset = 0
             #expect(try await store.fetchTasks(query: query).map(\.id) == ["c", "b"])
+            query.limit = 0 // CareKit: no limit
+            #expect(try await store.fetchTasks(query: query).map(\.id) == ["c", "b", "a"])
         },
         StoreCheck("outcomeQueriesMatchEventsInTheInterval") { store in
             let task = try await store.addTask(Fixture.daily("med"))

@@ -61,6 +61,15 @@ extension StoreConformance {
             // Before the task began there is nothing.
             #expect(try await store.fetchTasks(query: OCKTaskQuery(dateInterval: DateInterval(start: Fixture.date(1, month: 10), end: Fixture.date(2, month: 10)))).isEmpty)
         },
+        StoreCheck("fetchByIDReturnsTheLatestUpdate") { store in
+            // Updates with the same effective date: the one made last is the task now.
+            var task = try await store.addTask(Fixture.daily("walk"))
+            for title in ["second", "third", "fourth"] {
+                task.title = title
+                task = try await store.updateTask(task)
+                #expect(try await store.fetchTask(withID: "walk").title == title)
+            }
+        },
         StoreCheck("updatingOrDeletingAMissingIDFails") { store in
             #expect(await failure { try await store.updateTask(Fixture.daily("ghost")) }?.isUpdateFailed == true)
             #expect(await failure { try await store.deleteTask(Fixture.daily("ghost")) }?.isDeleteFailed == true)

@@ -104,3 +104,16 @@ import Testing
         try await store.addTask(task("walk"))
     }
 }
+
+@Suite struct LiveQueryFailureTests {
+    @Test(.timeLimit(.minutes(1)))
+    func liveQueriesOfAStoreThatCannotOpenEndWithItsError() async {
+        let store = OCKStore(name: "../nowhere", type: .onDisk(), directory: FileManager.default.temporaryDirectory)
+        await #expect(throws: OCKStoreError.self) {
+            for try await _ in store.tasks(matching: OCKTaskQuery()) {}
+        }
+        await #expect(throws: OCKStoreError.self) {
+            for try await _ in store.events(matching: OCKEventQuery(for: Date())) {}
+        }
+    }
+}
