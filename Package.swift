@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenCareKitStore", targets: ["OpenCareKitStore"]),
+        .library(name: "OpenCareKitUI", targets: ["OpenCareKitUI"]),
         .executable(name: "opencarekit", targets: ["opencarekit"]),
     ],
     dependencies: [
@@ -19,6 +20,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // HTML/SVG components; knows no store.
+        .target(
+            name: "OpenCareKitUI",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The store conformance suite, shared by every backend's tests.
@@ -51,6 +57,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "OpenCareKitUITests",
+            dependencies: ["OpenCareKitUI"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

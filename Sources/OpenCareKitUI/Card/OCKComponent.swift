@@ -1,0 +1,73 @@
+/// A piece of a card: renders itself as HTML. Task views, charts, contacts and custom content all conform, so a card
+/// can stack any of them.
+public protocol OCKComponent: Sendable {
+    /// The component's HTML.
+    func render() -> HTML
+}
+
+extension HTML: OCKComponent {
+    public func render() -> HTML { self }
+}
+
+/// The header of a card: title, optional detail, icon, disclosure indicator and separator.
+public struct OCKHeaderView: OCKComponent, Hashable {
+    public var title: String
+    public var detail: String?
+    /// An icon name, rendered as a decorative symbol.
+    public var iconName: String?
+    public var showsSeparator: Bool
+    /// Shows a chevron meaning "opens details".
+    public var showsDisclosureIndicator: Bool
+    /// The heading level for the title (2 by default), so pages keep a sensible outline.
+    public var headingLevel: Int
+
+    public init(title: String, detail: String? = nil, iconName: String? = nil, showsSeparator: Bool = false,
+                showsDisclosureIndicator: Bool = false, headingLevel: Int = 2) {
+        self.title = title
+        self.detail = detail
+        self.iconName = iconName
+        self.showsSeparator = showsSeparator
+        self.showsDisclosureIndicator = showsDisclosureIndicator
+        self.headingLevel = headingLevel
+    }
+
+    public func render() -> HTML {
+        var text: [HTML] = [.element("h\(min(max(headingLevel, 1), 6))", ["class": "ock-header-title"], [.text(title)])]
+        if let detail { text.append(.element("p", ["class": "ock-header-detail"], [.text(detail)])) }
+        var parts: [HTML] = []
+        if let iconName {
+            parts.append(.element("span", ["class": "ock-icon", "data-icon": iconName, "aria-hidden": "true"], []))
+        }
+        parts.append(.element("div", ["class": "ock-header-text"], text))
+        if showsDisclosureIndicator {
+            parts.append(.element("span", ["class": "ock-disclosure", "aria-hidden": "true"], [.text("›")]))
+        }
+        var classes = "ock-header"
+        if showsSeparator { classes += " ock-header-separated" }
+        return .element("header", ["class": classes], parts)
+    }
+}
+
+/// CareKit's card anatomy: a header over a vertical stack of content components.
+public struct OCKCardView: OCKComponent {
+    public var header: OCKHeaderView
+    /// The content, top to bottom.
+    public var contentStack: [any OCKComponent]
+    /// An id for the card element (for live updates), if any.
+    public var identifier: String?
+
+    public init(header: OCKHeaderView, contentStack: [any OCKComponent] = [], identifier: String? = nil) {
+        self.header = header
+        self.contentStack = contentStack
+        self.identifier = identifier
+    }
+
+    public func render() -> HTML {
+        var attributes = ["class": "ock-card"]
+        if let identifier { attributes["id"] = identifier }
+        return .element("article", attributes, [
+            header.render(),
+            .element("div", ["class": "ock-content-stack"], contentStack.map { $0.render() }),
+        ])
+    }
+}

@@ -1,0 +1,66 @@
+import Testing
+@testable import OpenCareKitUI
+
+@Suite struct TaskViewTests {
+    let action = OCKFormAction(url: SafeURL("/events/toggle")!, fields: ["task": "ibuprofen", "occurrence": "6", "csrf": "t0k3n"])
+
+    @Test func cardsAreAHeaderOverAContentStack() {
+        let card = OCKCardView(header: OCKHeaderView(title: "Ibuprofen", detail: "3 times a day", iconName: "pills",
+                                                     showsSeparator: true, showsDisclosureIndicator: true),
+                               contentStack: [HTML.text("first"), HTML.element("p", [:], [.text("second")])],
+                               identifier: "task-ibuprofen")
+        let html = card.render().rendered
+        #expect(html.hasPrefix(#"<article class="ock-card" id="task-ibuprofen"><header class="ock-header ock-header-separated">"#))
+        #expect(html.contains(#"<h2 class="ock-header-title">Ibuprofen</h2><p class="ock-header-detail">3 times a day</p>"#))
+        #expect(html.contains(#"<span aria-hidden="true" class="ock-icon" data-icon="pills"></span>"#))
+        #expect(html.contains(#"<span aria-hidden="true" class="ock-disclosure">›</span>"#))
+        #expect(html.contains(#"<div class="ock-content-stack">first<p>second</p></div></article>"#))
+    }
+
+    @Test func completionIsAToggleButtonInAPostForm() {
+        let view = OCKSimpleTaskView(title: "Ibuprofen", detail: "08:00, 400 mg", eventTime: "08:00", isComplete: false,
+                                     action: action)
+        let html = view.render().rendered
+        #expect(html.contains(#"<form action="/events/toggle" class="ock-completion-form" method="post">"#))
+        #expect(html.contains(#"<input name="csrf" type="hidden" value="t0k3n"><input name="occurrence" type="hidden" value="6"><input name="task" type="hidden" value="ibuprofen">"#))
+        #expect(html.contains(#"<button aria-label="Mark Ibuprofen 08:00 as done" aria-pressed="false" class="ock-completion-button" type="submit">"#))
+        #expect(html.contains("Mark as Completed"))
+        let done = OCKSimpleTaskView(title: "Ibuprofen", eventTime: "08:00", isComplete: true, action: action).render().rendered
+        #expect(done.contains(#"aria-label="Mark Ibuprofen 08:00 as not done" aria-pressed="true""#))
+        #expect(done.contains(">Completed<"))
+    }
+
+    @Test func withoutAnActionTheButtonIsDisabledAndOutsideAForm() {
+        let html = OCKSimpleTaskView(title: "Walk", isComplete: false, action: nil).render().rendered
+        #expect(html.contains(#"disabled="disabled""#))
+        #expect(!html.contains("<form"))
+    }
+
+    @Test func instructionsSitBetweenHeaderAndButton() {
+        let html = OCKInstructionsTaskView(title: "Knee Exercises", instructions: "3 sets of 10", isComplete: false,
+                                           action: action).render().rendered
+        let instructions = html.range(of: #"<p class="ock-instructions">3 sets of 10</p>"#)
+        let button = html.range(of: "<form")
+        #expect(instructions != nil && button != nil)
+        if let instructions, let button { #expect(instructions.upperBound <= button.lowerBound) }
+        #expect(html.contains(#"class="ock-card ock-instructions-task""#))
+    }
+
+    @Test func hostileStringsInEveryFieldStayText() {
+        let hostile = #"<script>alert("x")</script>' onerror='alert(1)"#
+        let evil = OCKFormAction(url: SafeURL("/events/toggle")!, fields: [hostile: hostile])
+        let views: [any OCKComponent] = [
+            OCKSimpleTaskView(title: hostile, detail: hostile, eventTime: hostile, isComplete: false, action: evil,
+                              identifier: hostile),
+            OCKInstructionsTaskView(title: hostile, detail: hostile, instructions: hostile, eventTime: hostile,
+                                    isComplete: true, action: evil, identifier: hostile),
+            OCKCardView(header: OCKHeaderView(title: hostile, detail: hostile, iconName: hostile), contentStack: [HTML.text(hostile)]),
+        ]
+        for view in views {
+            let html = view.render().rendered
+            #expect(!html.contains("<script"))
+            #expect(!html.contains("' onerror='"))
+            #expect(!html.contains(#""x""#))
+        }
+    }
+}
