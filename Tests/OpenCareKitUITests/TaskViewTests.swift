@@ -64,3 +64,42 @@ import Testing
         }
     }
 }
+
+@Suite struct ValueTaskViewTests {
+    @Test func labeledValueShowsTheValueOnceRecorded() {
+        let done = OCKLabeledValueTaskView(title: "Weekly Weigh-in", state: .complete(value: "72.5", label: "kg")).render().rendered
+        #expect(done.contains(#"<p class="ock-labeled-value ock-complete"><span class="ock-value">72.5</span> <span class="ock-value-label">kg</span></p>"#))
+        let empty = OCKLabeledValueTaskView(title: "Weekly Weigh-in", state: .incomplete(label: "No weight recorded")).render().rendered
+        #expect(empty.contains(#"<p class="ock-labeled-value ock-incomplete"><span class="ock-value-label">No weight recorded</span></p>"#))
+        #expect(!empty.contains("ock-value\""))
+    }
+
+    @Test func numericProgressShowsAMeterAgainstTheGoal() {
+        let view = OCKNumericProgressTaskView(title: "Hydration", progress: 5, progressText: "5", goal: 8,
+                                              goalText: "8 glasses", instructions: "Drink eight glasses of water.")
+        let html = view.render().rendered
+        #expect(!view.isComplete)
+        #expect(html.contains(#"<meter aria-label="5 of 8 glasses" max="8.0" min="0" value="5.0"></meter>"#))
+        #expect(html.contains(#"<p class="ock-instructions">Drink eight glasses of water.</p>"#))
+        let over = OCKNumericProgressTaskView(title: "Hydration", progress: 11, progressText: "11", goal: 8, goalText: "8")
+        #expect(over.isComplete)
+        #expect(over.render().rendered.contains(#"value="8.0""#))
+        let odd = OCKNumericProgressTaskView(title: "x", progress: .nan, progressText: "?", goal: 0, goalText: "0")
+        #expect(odd.render().rendered.contains(#"max="1.0" min="0" value="0.0""#))
+    }
+
+    @Test func hostileStringsStayTextInValueViews() {
+        let hostile = #"<img src=x onerror="alert(1)">"#
+        let views: [any OCKComponent] = [
+            OCKLabeledValueTaskView(title: hostile, detail: hostile, state: .complete(value: hostile, label: hostile), identifier: hostile),
+            OCKLabeledValueTaskView(title: hostile, state: .incomplete(label: hostile)),
+            OCKNumericProgressTaskView(title: hostile, detail: hostile, progress: 1, progressText: hostile, goal: 2,
+                                       goalText: hostile, instructions: hostile, identifier: hostile),
+        ]
+        for view in views {
+            let html = view.render().rendered
+            #expect(!html.contains("<img"))
+            #expect(!html.contains(#"onerror="alert"#))
+        }
+    }
+}
