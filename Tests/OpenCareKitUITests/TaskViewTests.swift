@@ -23,7 +23,7 @@ import Testing
         let html = view.render().rendered
         #expect(html.contains(#"<form action="/events/toggle" class="ock-completion-form" method="post">"#))
         #expect(html.contains(#"<input name="csrf" type="hidden" value="t0k3n"><input name="occurrence" type="hidden" value="6"><input name="task" type="hidden" value="ibuprofen">"#))
-        #expect(html.contains(#"<button aria-label="Mark Ibuprofen 08:00 as done" aria-pressed="false" class="ock-completion-button" type="submit">"#))
+        #expect(html.contains(#"<button aria-label="Mark Ibuprofen 08:00 as done" aria-pressed="false" class="ock-completion-button ock-standard" type="submit">"#))
         #expect(html.contains("Mark as Completed"))
         let done = OCKSimpleTaskView(title: "Ibuprofen", eventTime: "08:00", isComplete: true, action: action).render().rendered
         #expect(done.contains(#"aria-label="Mark Ibuprofen 08:00 as not done" aria-pressed="true""#))
@@ -100,6 +100,68 @@ import Testing
             let html = view.render().rendered
             #expect(!html.contains("<img"))
             #expect(!html.contains(#"onerror="alert"#))
+        }
+    }
+}
+
+@Suite struct EventListTaskViewTests {
+    func action(_ occurrence: Int) -> OCKFormAction {
+        OCKFormAction(url: SafeURL("/events/toggle")!, fields: ["occurrence": "\(occurrence)"])
+    }
+
+    @Test func checklistHasARowAndAToggleForEveryEvent() {
+        let view = OCKChecklistTaskView(title: "Ibuprofen", items: [
+            OCKEventItem(title: "08:00", isComplete: true, action: action(6)),
+            OCKEventItem(title: "14:00", isComplete: false, action: action(7)),
+            OCKEventItem(title: "20:00", isComplete: false, action: nil),
+        ], instructions: "Take with food.")
+        let html = view.render().rendered
+        #expect(html.components(separatedBy: #"<li class="ock-checklist-item">"#).count == 4)
+        #expect(html.contains(#"aria-label="Mark Ibuprofen 08:00 as not done" aria-pressed="true" class="ock-completion-button ock-row""#))
+        #expect(html.contains(#"aria-label="Mark Ibuprofen 14:00 as done" aria-pressed="false""#))
+        #expect(html.contains(#"aria-label="Mark Ibuprofen 20:00 as done" aria-pressed="false" class="ock-completion-button ock-row" disabled="disabled""#))
+        #expect(html.hasSuffix(#"<p class="ock-instructions">Take with food.</p></div></article>"#))
+    }
+
+    @Test func gridCellsAreCompactButtonsWithOptionalCustomContent() {
+        let view = OCKGridTaskView(title: "Omeprazole", items: [
+            OCKEventItem(title: "07:30", isComplete: false, action: action(4)),
+            OCKEventItem(title: "19:30", isComplete: false, action: action(5)),
+        ], cellContent: [1: HTML.text("20 mg")])
+        let html = view.render().rendered
+        #expect(html.components(separatedBy: #"class="ock-completion-button ock-cell""#).count == 3)
+        #expect(html.contains(#"<div class="ock-grid-cell-content">20 mg</div>"#))
+        #expect(html.components(separatedBy: "ock-grid-cell-content").count == 2)
+    }
+
+    @Test func logListsEntriesEachDeletable() {
+        let log = OCKFormAction(url: SafeURL("/events/log")!, fields: ["task": "nausea"])
+        let view = OCKLogTaskView(title: "Track Nausea", instructions: "Log each time you feel nauseous.", logAction: log, entries: [
+            .init(time: "09:12", value: "6 of 10", deleteAction: OCKFormAction(url: SafeURL("/events/delete")!, fields: ["index": "0"])),
+            .init(time: "13:40", deleteAction: nil),
+        ])
+        let html = view.render().rendered
+        #expect(html.contains(#"<button aria-label="Log Track Nausea" class="ock-log-button" type="submit">Log</button>"#))
+        #expect(html.contains(#"<span class="ock-log-time">09:12</span><span class="ock-log-value">6 of 10</span>"#))
+        #expect(html.contains(#"aria-label="Delete Track Nausea entry at 09:12""#))
+        #expect(html.components(separatedBy: "ock-log-delete\"").count == 2)
+        #expect(!OCKLogTaskView(title: "x", logAction: nil, entries: []).render().rendered.contains("ock-log-entries"))
+    }
+
+    @Test func hostileStringsStayTextInListViews() {
+        let hostile = #"</li><script>alert('x')</script>"#
+        let evil = OCKFormAction(url: SafeURL("/x")!, fields: [hostile: hostile])
+        let item = OCKEventItem(title: hostile, isComplete: false, action: evil)
+        let views: [any OCKComponent] = [
+            OCKChecklistTaskView(title: hostile, detail: hostile, items: [item], instructions: hostile, identifier: hostile),
+            OCKGridTaskView(title: hostile, items: [item], cellContent: [0: HTML.text(hostile)], instructions: hostile),
+            OCKLogTaskView(title: hostile, instructions: hostile, logTitle: hostile, logAction: evil,
+                           entries: [.init(time: hostile, value: hostile, deleteAction: evil)]),
+        ]
+        for view in views {
+            let html = view.render().rendered
+            #expect(!html.contains("<script"))
+            #expect(!html.contains(hostile))
         }
     }
 }

@@ -28,12 +28,20 @@ public struct OCKCompletionButton: OCKComponent, Hashable {
     public var title: String
     /// Where pressing it posts; nil renders a disabled button (a future event, a read-only page).
     public var action: OCKFormAction?
+    /// The button's look: a full-width button, a checklist row, or a grid cell.
+    public var style: Style
 
-    public init(isComplete: Bool, subject: String, title: String? = nil, action: OCKFormAction?) {
+    /// How a completion button looks.
+    public enum Style: String, Sendable, Hashable {
+        case standard, row, cell
+    }
+
+    public init(isComplete: Bool, subject: String, title: String? = nil, action: OCKFormAction?, style: Style = .standard) {
         self.isComplete = isComplete
         self.subject = subject
         self.title = title ?? (isComplete ? "Completed" : "Mark as Completed")
         self.action = action
+        self.style = style
     }
 
     /// The accessible name: what pressing the button does.
@@ -43,7 +51,7 @@ public struct OCKCompletionButton: OCKComponent, Hashable {
 
     public func render() -> HTML {
         var attributes = [
-            "type": "submit", "class": "ock-completion-button", "aria-pressed": isComplete ? "true" : "false",
+            "type": "submit", "class": "ock-completion-button ock-\(style.rawValue)", "aria-pressed": isComplete ? "true" : "false",
             "aria-label": accessibleName,
         ]
         if action == nil { attributes["disabled"] = "disabled" }
