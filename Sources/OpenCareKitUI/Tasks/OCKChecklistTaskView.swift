@@ -35,7 +35,7 @@ public struct OCKChecklistTaskView: OCKComponent {
             ])
         }
         var stack: [any OCKComponent] = [HTML.element("ul", ["class": "ock-checklist"], rows)]
-        if let instructions { stack.append(HTML.element("p", ["class": "ock-instructions"], [.text(instructions)])) }
+        stack += HTML.instructions(instructions)
         return OCKCardView(header: header, contentStack: stack, identifier: identifier).render()
             .withClass("ock-checklist-task")
     }
@@ -71,7 +71,7 @@ public struct OCKGridTaskView: OCKComponent {
             return HTML.element("li", ["class": "ock-grid-cell"], cell)
         }
         var stack: [any OCKComponent] = [HTML.element("ul", ["class": "ock-grid"], cells)]
-        if let instructions { stack.append(HTML.element("p", ["class": "ock-instructions"], [.text(instructions)])) }
+        stack += HTML.instructions(instructions)
         return OCKCardView(header: header, contentStack: stack, identifier: identifier).render()
             .withClass("ock-grid-task")
     }
@@ -115,7 +115,7 @@ public struct OCKLogTaskView: OCKComponent {
 
     public func render() -> HTML {
         var stack: [any OCKComponent] = []
-        if let instructions { stack.append(HTML.element("p", ["class": "ock-instructions"], [.text(instructions)])) }
+        stack += HTML.instructions(instructions)
         var logAttributes = ["type": "submit", "class": "ock-log-button", "aria-label": "\(logTitle) \(header.title)"]
         if logAction == nil { logAttributes["disabled"] = "disabled" }
         let logButton = HTML.element("button", logAttributes, [.text(logTitle)])

@@ -77,7 +77,7 @@ public struct OCKNumericProgressTaskView: OCKComponent {
                                    "aria-label": "\(progressText) of \(goalText)"], []),
             ]),
         ]
-        if let instructions { stack.append(HTML.element("p", ["class": "ock-instructions"], [.text(instructions)])) }
+        stack += HTML.instructions(instructions)
         return OCKCardView(header: header, contentStack: stack, identifier: identifier).render()
             .withClass("ock-numeric-progress-task")
     }

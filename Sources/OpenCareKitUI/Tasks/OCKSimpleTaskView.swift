@@ -40,7 +40,7 @@ public struct OCKInstructionsTaskView: OCKComponent {
 
     public func render() -> HTML {
         var stack: [any OCKComponent] = []
-        if let instructions { stack.append(HTML.element("p", ["class": "ock-instructions"], [.text(instructions)])) }
+        stack += HTML.instructions(instructions)
         stack.append(button)
         return OCKCardView(header: header, contentStack: stack, identifier: identifier).render()
             .withClass("ock-instructions-task")
@@ -48,6 +48,11 @@ public struct OCKInstructionsTaskView: OCKComponent {
 }
 
 extension HTML {
+    /// A task's instructions paragraph, or nothing.
+    static func instructions(_ text: String?) -> [any OCKComponent] {
+        text.map { [HTML.element("p", ["class": "ock-instructions"], [.text($0)])] } ?? []
+    }
+
     /// The same element with `className` added to its classes.
     func withClass(_ className: String) -> HTML {
         guard case let .element(name, attributes, children) = self else { return self }
