@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(
             name: "opencarekit",
             dependencies: [
-                "OpenCareKitStore",
+                "OpenCareKitStore", "OpenCareKitUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

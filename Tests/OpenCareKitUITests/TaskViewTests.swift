@@ -50,9 +50,9 @@ import Testing
         let hostile = #"<script>alert("x")</script>' onerror='alert(1)"#
         let evil = OCKFormAction(url: SafeURL("/events/toggle")!, fields: [hostile: hostile])
         let views: [any OCKComponent] = [
-            OCKSimpleTaskView(title: hostile, detail: hostile, eventTime: hostile, isComplete: false, action: evil,
+            OCKSimpleTaskView(title: hostile, detail: hostile, eventTime: .text(hostile), isComplete: false, action: evil,
                               identifier: hostile),
-            OCKInstructionsTaskView(title: hostile, detail: hostile, instructions: hostile, eventTime: hostile,
+            OCKInstructionsTaskView(title: hostile, detail: hostile, instructions: hostile, eventTime: .text(hostile),
                                     isComplete: true, action: evil, identifier: hostile),
             OCKCardView(header: OCKHeaderView(title: hostile, detail: hostile, iconName: hostile), contentStack: [HTML.text(hostile)]),
         ]
@@ -111,9 +111,9 @@ import Testing
 
     @Test func checklistHasARowAndAToggleForEveryEvent() {
         let view = OCKChecklistTaskView(title: "Ibuprofen", items: [
-            OCKEventItem(title: "08:00", isComplete: true, action: action(6)),
-            OCKEventItem(title: "14:00", isComplete: false, action: action(7)),
-            OCKEventItem(title: "20:00", isComplete: false, action: nil),
+            OCKEventItem(time: "08:00", isComplete: true, action: action(6)),
+            OCKEventItem(time: "14:00", isComplete: false, action: action(7)),
+            OCKEventItem(time: "20:00", isComplete: false, action: nil),
         ], instructions: "Take with food.")
         let html = view.render().rendered
         #expect(html.components(separatedBy: #"<li class="ock-checklist-item">"#).count == 4)
@@ -125,8 +125,8 @@ import Testing
 
     @Test func gridCellsAreCompactButtonsWithOptionalCustomContent() {
         let view = OCKGridTaskView(title: "Omeprazole", items: [
-            OCKEventItem(title: "07:30", isComplete: false, action: action(4)),
-            OCKEventItem(title: "19:30", isComplete: false, action: action(5)),
+            OCKEventItem(time: "07:30", isComplete: false, action: action(4)),
+            OCKEventItem(time: "19:30", isComplete: false, action: action(5)),
         ], cellContent: [1: HTML.text("20 mg")])
         let html = view.render().rendered
         #expect(html.components(separatedBy: #"class="ock-completion-button ock-cell""#).count == 3)
@@ -151,12 +151,12 @@ import Testing
     @Test func hostileStringsStayTextInListViews() {
         let hostile = #"</li><script>alert('x')</script>"#
         let evil = OCKFormAction(url: SafeURL("/x")!, fields: [hostile: hostile])
-        let item = OCKEventItem(title: hostile, isComplete: false, action: evil)
+        let item = OCKEventItem(time: .text(hostile), isComplete: false, action: evil)
         let views: [any OCKComponent] = [
             OCKChecklistTaskView(title: hostile, detail: hostile, items: [item], instructions: hostile, identifier: hostile),
             OCKGridTaskView(title: hostile, items: [item], cellContent: [0: HTML.text(hostile)], instructions: hostile),
             OCKLogTaskView(title: hostile, instructions: hostile, logTitle: hostile, logAction: evil,
-                           entries: [.init(time: hostile, value: hostile, deleteAction: evil)]),
+                           entries: [.init(time: .text(hostile), value: hostile, deleteAction: evil)]),
         ]
         for view in views {
             let html = view.render().rendered

@@ -64,10 +64,12 @@ public indirect enum HTML: Sendable, Hashable {
         return escaped
     }
 
-    /// Element and attribute names come from this module, but are still limited to `[a-z0-9-]` so no value can
-    /// break out of a tag.
+    /// Element and attribute names come from this module, but are still limited to `[A-Za-z0-9-]` so no value can
+    /// break out of a tag. Case is kept for SVG's names (`viewBox`).
     static func safeName(_ name: String) -> String {
-        let cleaned = name.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        let cleaned = name.unicodeScalars.filter {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+        }
         return cleaned.isEmpty ? "span" : String(String.UnicodeScalarView(cleaned))
     }
 }

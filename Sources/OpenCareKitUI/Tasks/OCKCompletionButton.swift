@@ -24,41 +24,48 @@ public struct OCKCompletionButton: OCKComponent, Hashable {
     public var isComplete: Bool
     /// What the button acts on, such as "Ibuprofen 08:00": the accessible name is "Mark Ibuprofen 08:00 as done".
     public var subject: String
-    /// The visible text (CareKit: "Mark as Completed" / "Completed").
-    public var title: String
+    /// The visible text; nil shows CareKit's "Mark as Completed" / "Completed" in the reader's language.
+    public var title: String?
     /// Where pressing it posts; nil renders a disabled button (a future event, a read-only page).
     public var action: OCKFormAction?
     /// The button's look: a full-width button, a checklist row, or a grid cell.
     public var style: Style
+    /// An image shown in place of the checkmark once the event is done (CareKit's custom completion image).
+    public var completedImage: SafeURL?
 
     /// How a completion button looks.
     public enum Style: String, Sendable, Hashable {
         case standard, row, cell
     }
 
-    public init(isComplete: Bool, subject: String, title: String? = nil, action: OCKFormAction?, style: Style = .standard) {
+    public init(isComplete: Bool, subject: String, title: String? = nil, action: OCKFormAction?, style: Style = .standard,
+                completedImage: SafeURL? = nil) {
         self.isComplete = isComplete
         self.subject = subject
-        self.title = title ?? (isComplete ? "Completed" : "Mark as Completed")
+        self.title = title
         self.action = action
         self.style = style
+        self.completedImage = completedImage
     }
 
     /// The accessible name: what pressing the button does.
-    public var accessibleName: String {
-        isComplete ? "Mark \(subject) as not done" : "Mark \(subject) as done"
+    public func accessibleName(in context: OCKRenderContext) -> String {
+        context.string(isComplete ? .markSubjectNotDone : .markSubjectDone, subject)
     }
 
-    public func render() -> HTML {
+    public func render(in context: OCKRenderContext) -> HTML {
         var attributes = [
             "type": "submit", "class": "ock-completion-button ock-\(style.rawValue)", "aria-pressed": isComplete ? "true" : "false",
-            "aria-label": accessibleName,
+            "aria-label": accessibleName(in: context),
         ]
         if action == nil { attributes["disabled"] = "disabled" }
-        let button = HTML.element("button", attributes, [
-            .element("span", ["class": "ock-checkmark", "aria-hidden": "true"], [.text(isComplete ? "✓" : "")]),
-            .element("span", ["class": "ock-button-title"], [.text(title)]),
-        ])
+        let mark: HTML = if isComplete, let completedImage {
+            .element("img", ["class": "ock-checkmark ock-completed-image", "src": completedImage.description, "alt": ""], [])
+        } else {
+            .element("span", ["class": "ock-checkmark", "aria-hidden": "true"], [.text(isComplete ? "✓" : "")])
+        }
+        let text = title ?? context.string(isComplete ? .completed : .markAsCompleted)
+        let button = HTML.element("button", attributes, [mark, .element("span", ["class": "ock-button-title"], [.text(text)])])
         return action?.form(button, className: "ock-completion-form") ?? button
     }
 }

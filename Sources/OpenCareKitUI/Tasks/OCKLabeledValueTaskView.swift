@@ -19,7 +19,7 @@ public struct OCKLabeledValueTaskView: OCKComponent {
         self.identifier = identifier
     }
 
-    public func render() -> HTML {
+    public func render(in context: OCKRenderContext) -> HTML {
         let content: HTML = switch state {
         case let .complete(value, label):
             .element("p", ["class": "ock-labeled-value ock-complete"], [
@@ -32,7 +32,7 @@ public struct OCKLabeledValueTaskView: OCKComponent {
                 .element("span", ["class": "ock-value-label"], [.text(label)]),
             ])
         }
-        return OCKCardView(header: header, contentStack: [content], identifier: identifier).render()
+        return OCKCardView(header: header, contentStack: [content], identifier: identifier).render(in: context)
             .withClass("ock-labeled-value-task")
     }
 }
@@ -63,7 +63,7 @@ public struct OCKNumericProgressTaskView: OCKComponent {
     /// Whether the goal is reached.
     public var isComplete: Bool { goal > 0 && progress >= goal }
 
-    public func render() -> HTML {
+    public func render(in context: OCKRenderContext) -> HTML {
         let maximum = goal.isFinite && goal > 0 ? goal : 1
         let value = progress.isFinite ? min(max(progress, 0), maximum) : 0
         var stack: [any OCKComponent] = [
@@ -74,11 +74,11 @@ public struct OCKNumericProgressTaskView: OCKComponent {
                     .element("span", ["class": "ock-goal"], [.text(goalText)]),
                 ]),
                 .element("meter", ["min": "0", "max": "\(maximum)", "value": "\(value)",
-                                   "aria-label": "\(progressText) of \(goalText)"], []),
+                                   "aria-label": context.string(.progressOfGoal, progressText, goalText)], []),
             ]),
         ]
         stack += HTML.instructions(instructions)
-        return OCKCardView(header: header, contentStack: stack, identifier: identifier).render()
+        return OCKCardView(header: header, contentStack: stack, identifier: identifier).render(in: context)
             .withClass("ock-numeric-progress-task")
     }
 }

@@ -1,23 +1,31 @@
 /// CareKit's simple task: a header with the task's title and schedule, and one completion button.
 public struct OCKSimpleTaskView: OCKComponent {
     public var header: OCKHeaderView
-    public var button: OCKCompletionButton
+    /// The event's time, used in the button's accessible name ("Mark Ibuprofen 08:00 as done").
+    public var eventTime: OCKTimeText?
+    public var isComplete: Bool
+    public var action: OCKFormAction?
+    /// An image shown in the button once the event is done, in place of the checkmark.
+    public var completedImage: SafeURL?
     public var identifier: String?
 
     /// - Parameters:
     ///   - title: The task's title, such as "Ibuprofen".
     ///   - detail: The schedule or dose, such as "08:00, 400 mg".
-    ///   - eventTime: The event's time text, used in the button's accessible name ("Mark Ibuprofen 08:00 as done").
-    public init(title: String, detail: String? = nil, eventTime: String? = nil, isComplete: Bool,
-                action: OCKFormAction?, identifier: String? = nil) {
+    public init(title: String, detail: String? = nil, eventTime: OCKTimeText? = nil, isComplete: Bool,
+                action: OCKFormAction?, completedImage: SafeURL? = nil, identifier: String? = nil) {
         header = OCKHeaderView(title: title, detail: detail)
-        let subject = [title, eventTime].compactMap { $0 }.joined(separator: " ")
-        button = OCKCompletionButton(isComplete: isComplete, subject: subject, action: action)
+        self.eventTime = eventTime
+        self.isComplete = isComplete
+        self.action = action
+        self.completedImage = completedImage
         self.identifier = identifier
     }
 
-    public func render() -> HTML {
-        OCKCardView(header: header, contentStack: [button], identifier: identifier).render()
+    public func render(in context: OCKRenderContext) -> HTML {
+        let button = OCKCompletionButton(isComplete: isComplete, subject: header.subject(eventTime, in: context),
+                                         action: action, completedImage: completedImage)
+        return OCKCardView(header: header, contentStack: [button], identifier: identifier).render(in: context)
             .withClass("ock-simple-task")
     }
 }
@@ -26,24 +34,35 @@ public struct OCKSimpleTaskView: OCKComponent {
 public struct OCKInstructionsTaskView: OCKComponent {
     public var header: OCKHeaderView
     public var instructions: String?
-    public var button: OCKCompletionButton
+    public var eventTime: OCKTimeText?
+    public var isComplete: Bool
+    public var action: OCKFormAction?
     public var identifier: String?
 
-    public init(title: String, detail: String? = nil, instructions: String?, eventTime: String? = nil,
+    public init(title: String, detail: String? = nil, instructions: String?, eventTime: OCKTimeText? = nil,
                 isComplete: Bool, action: OCKFormAction?, identifier: String? = nil) {
         header = OCKHeaderView(title: title, detail: detail, showsSeparator: true)
         self.instructions = instructions
-        let subject = [title, eventTime].compactMap { $0 }.joined(separator: " ")
-        button = OCKCompletionButton(isComplete: isComplete, subject: subject, action: action)
+        self.eventTime = eventTime
+        self.isComplete = isComplete
+        self.action = action
         self.identifier = identifier
     }
 
-    public func render() -> HTML {
+    public func render(in context: OCKRenderContext) -> HTML {
         var stack: [any OCKComponent] = []
         stack += HTML.instructions(instructions)
-        stack.append(button)
-        return OCKCardView(header: header, contentStack: stack, identifier: identifier).render()
+        stack.append(OCKCompletionButton(isComplete: isComplete, subject: header.subject(eventTime, in: context),
+                                         action: action))
+        return OCKCardView(header: header, contentStack: stack, identifier: identifier).render(in: context)
             .withClass("ock-instructions-task")
+    }
+}
+
+extension OCKHeaderView {
+    /// What a control of this card acts on: the title and, if any, the event's time ("Ibuprofen 08:00").
+    func subject(_ time: OCKTimeText?, in context: OCKRenderContext) -> String {
+        [title, time?.text(in: context)].compactMap { $0 }.joined(separator: " ")
     }
 }
 

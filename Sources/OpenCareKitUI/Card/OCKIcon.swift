@@ -1,0 +1,24 @@
+/// Line icons drawn as inline SVG in the current text color, so they never depend on a font having the glyph.
+/// Icons are decoration beside a text label and are hidden from assistive technology.
+public enum OCKIcon: String, Sendable, Hashable, CaseIterable {
+    case phone, message, email, location, website, careTeam, heart, audio
+
+    var paths: [String] {
+        switch self {
+        case .phone: ["M5 3.5h3.5l2 5-2.4 1.6a11 11 0 0 0 5.3 5.3l1.6-2.4 5 2v3.5a2 2 0 0 1-2 2A17 17 0 0 1 3 5.5a2 2 0 0 1 2-2z"]
+        case .message: ["M4 5h16v11H9l-5 4z"]
+        case .email: ["M3 6h18v12H3z", "M3 7l9 6.5L21 7"]
+        case .location: ["M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21z", "M12 12a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5z"]
+        case .website: ["M14 4h6v6", "M20 4l-9 9", "M18 14v6H4V6h6"]
+        case .careTeam: ["M12 5v14", "M5 12h14"]
+        case .heart: ["M12 20s-7.5-4.6-7.5-10.2A4.2 4.2 0 0 1 12 7.3a4.2 4.2 0 0 1 7.5 2.5C19.5 15.4 12 20 12 20z"]
+        case .audio: ["M4 9h4l5-4v14l-5-4H4z", "M16.5 8.5a5 5 0 0 1 0 7", "M19 6a8.5 8.5 0 0 1 0 12"]
+        }
+    }
+
+    /// The icon as an SVG element.
+    public var html: HTML {
+        .element("svg", ["class": "ock-glyph ock-glyph-\(rawValue)", "viewBox": "0 0 24 24", "aria-hidden": "true",
+                         "focusable": "false"], paths.map { .element("path", ["d": $0], []) })
+    }
+}

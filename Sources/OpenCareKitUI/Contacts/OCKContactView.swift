@@ -1,0 +1,153 @@
+import Foundation
+
+/// Who a contact is to the patient; shown by color and by a text badge with an icon, never by color alone.
+public enum OCKContactCategory: String, Sendable, Hashable, CaseIterable {
+    case careTeam, friendsAndFamily
+
+    var key: OCKStringKey { self == .careTeam ? .careTeam : .friendsAndFamily }
+    var icon: OCKIcon { self == .careTeam ? .careTeam : .heart }
+    var className: String { self == .careTeam ? "ock-care-team" : "ock-friends-family" }
+}
+
+/// CareKit's simple contact: a photo or an initials monogram, the name, the title or role, the category, and a
+/// disclosure indicator when the card opens the detailed contact.
+public struct OCKSimpleContactView: OCKComponent {
+    public var name: String
+    /// A title or role, such as "Family Practice Doctor".
+    public var title: String?
+    public var image: SafeURL?
+    public var category: OCKContactCategory?
+    /// Where the card leads (the detailed contact); nil makes it static.
+    public var detailURL: SafeURL?
+    public var identifier: String?
+
+    public init(name: String, title: String? = nil, image: SafeURL? = nil, category: OCKContactCategory? = nil,
+                detailURL: SafeURL? = nil, identifier: String? = nil) {
+        self.name = name
+        self.title = title
+        self.image = image
+        self.category = category
+        self.detailURL = detailURL
+        self.identifier = identifier
+    }
+
+    /// Up to two initials: the first letters of the first and last words ("Maria Ruiz" → "MR"), or the first
+    /// letter of a one-word name ("김민지" → "김").
+    public static func monogram(for name: String) -> String {
+        let words = name.split(whereSeparator: { $0.isWhitespace || $0 == "." }).filter { $0.first?.isLetter == true }
+        guard let first = words.first?.first else { return "?" }
+        guard words.count > 1, let last = words.last?.first else { return String(first).uppercased() }
+        return (String(first) + String(last)).uppercased()
+    }
+
+    func identity(in context: OCKRenderContext, headingLevel: Int) -> [HTML] {
+        let portrait: HTML = if let image {
+            .element("img", ["class": "ock-contact-photo", "src": image.description, "alt": ""], [])
+        } else {
+            .element("span", ["class": "ock-monogram", "aria-hidden": "true"], [.text(Self.monogram(for: name))])
+        }
+        var text: [HTML] = [.element("h\(min(max(headingLevel, 1), 6))", ["class": "ock-contact-name"], [.text(name)])]
+        if let title { text.append(.element("p", ["class": "ock-contact-title"], [.text(title)])) }
+        if let category {
+            text.append(.element("p", ["class": "ock-category-badge"], [
+                category.icon.html,
+                .text(context.string(category.key)),
+            ]))
+        }
+        var parts: [HTML] = [portrait, .element("div", ["class": "ock-contact-text"], text)]
+        if detailURL != nil {
+            parts.append(.element("span", ["class": "ock-disclosure", "aria-hidden": "true"], [.text("›")]))
+        }
+        return parts
+    }
+
+    var classes: String {
+        ["ock-card", "ock-contact", category?.className].compactMap { $0 }.joined(separator: " ")
+    }
+
+    public func render(in context: OCKRenderContext) -> HTML {
+        var attributes = ["class": classes]
+        if let identifier { attributes["id"] = identifier }
+        let identity = identity(in: context, headingLevel: 2)
+        let header: HTML = if let detailURL {
+            .element("a", ["class": "ock-contact-header ock-contact-link", "href": detailURL.description], identity)
+        } else {
+            .element("div", ["class": "ock-contact-header"], identity)
+        }
+        return .element("article", attributes, [header])
+    }
+}
+
+/// CareKit's detailed contact: the simple contact with labelled ways to reach them (call, message, email) and the
+/// address with a map link.
+public struct OCKDetailedContactView: OCKComponent {
+    public var contact: OCKSimpleContactView
+    public var instructions: String?
+    public var phoneNumber: String?
+    public var messagingNumber: String?
+    public var emailAddress: String?
+    /// The address as it is written on an envelope, lines separated by newlines.
+    public var address: String?
+    /// The map link for the address; nil searches OpenStreetMap for it.
+    public var mapURL: SafeURL?
+
+    public init(name: String, title: String? = nil, image: SafeURL? = nil, category: OCKContactCategory? = nil,
+                instructions: String? = nil, phoneNumber: String? = nil, messagingNumber: String? = nil,
+                emailAddress: String? = nil, address: String? = nil, mapURL: SafeURL? = nil, identifier: String? = nil) {
+        contact = OCKSimpleContactView(name: name, title: title, image: image, category: category, identifier: identifier)
+        self.instructions = instructions
+        self.phoneNumber = phoneNumber
+        self.messagingNumber = messagingNumber
+        self.emailAddress = emailAddress
+        self.address = address
+        self.mapURL = mapURL
+    }
+
+    /// An OpenStreetMap search for `address`.
+    public static func mapSearch(_ address: String) -> SafeURL? {
+        let query = address.split(whereSeparator: \.isNewline).joined(separator: ", ")
+        guard let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) else { return nil }
+        return SafeURL("https://www.openstreetmap.org/search?query=\(encoded)")
+    }
+
+    public func render(in context: OCKRenderContext) -> HTML {
+        let name = contact.name
+        var actions: [HTML] = []
+        func action(_ url: SafeURL?, icon: OCKIcon, label: OCKStringKey, name accessible: OCKStringKey) {
+            guard let url else { return }
+            actions.append(.element("li", [:], [.element("a", [
+                "class": "ock-contact-action", "href": url.description, "aria-label": context.string(accessible, name),
+            ], [
+                icon.html,
+                .element("span", ["class": "ock-action-label"], [.text(context.string(label))]),
+            ])]))
+        }
+        action(phoneNumber.flatMap(SafeURL.telephone), icon: .phone, label: .call, name: .callContact)
+        action(messagingNumber.flatMap(SafeURL.message), icon: .message, label: .message, name: .messageContact)
+        action(emailAddress.flatMap(SafeURL.email), icon: .email, label: .email, name: .emailContact)
+
+        var body: [HTML] = [.element("div", ["class": "ock-contact-header"], contact.identity(in: context, headingLevel: 2))]
+        body += HTML.instructions(instructions).map { $0.render(in: context) }
+        if !actions.isEmpty { body.append(.element("ul", ["class": "ock-contact-actions"], actions)) }
+        if let address {
+            let lines = address.split(whereSeparator: \.isNewline).map(String.init)
+            var block: [HTML] = [
+                .element("h3", ["class": "ock-address-label"], [.text(context.string(.address))]),
+                .element("p", ["class": "ock-address"], lines.enumerated().flatMap { index, line -> [HTML] in
+                    index == 0 ? [.text(line)] : [.element("br", [:], []), .text(line)]
+                }),
+            ]
+            if let map = mapURL ?? Self.mapSearch(address) {
+                block.append(.element("a", ["class": "ock-contact-action ock-map-link", "href": map.description,
+                                            "aria-label": context.string(.mapContact, name)], [
+                    OCKIcon.location.html,
+                    .element("span", ["class": "ock-action-label"], [.text(context.string(.location))]),
+                ]))
+            }
+            body.append(.element("div", ["class": "ock-contact-address"], block))
+        }
+        var attributes = ["class": contact.classes + " ock-detailed-contact"]
+        if let identifier = contact.identifier { attributes["id"] = identifier }
+        return .element("article", attributes, body)
+    }
+}

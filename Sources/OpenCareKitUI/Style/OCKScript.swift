@@ -1,0 +1,131 @@
+/// The script pages load (from a file, so a Content-Security-Policy without inline script allows it). Everything
+/// works without it; with it, charts gain keyboard navigation with a live readout and an audio graph.
+public enum OCKScript {
+    public static let source = #"""
+"use strict";
+(function () {
+  function setUpChart(svg) {
+    var columns = Array.prototype.slice.call(svg.querySelectorAll(".ock-chart-column"));
+    var card = svg.closest(".ock-chart");
+    var readout = card ? card.querySelector(".ock-chart-readout") : null;
+    function activate(index, moveFocus) {
+      if (index < 0 || index >= columns.length) { return; }
+      columns.forEach(function (column, position) { column.setAttribute("tabindex", position === index ? "0" : "-1"); });
+      if (moveFocus) { columns[index].focus(); }
+      if (readout) { readout.textContent = columns[index].getAttribute("aria-label"); }
+    }
+    columns.forEach(function (column, index) {
+      column.addEventListener("focus", function () { activate(index, false); });
+      column.addEventListener("click", function () { activate(index, true); });
+      column.addEventListener("keydown", function (event) {
+        var target = null;
+        if (event.key === "ArrowRight" || event.key === "ArrowDown") { target = index + 1; }
+        else if (event.key === "ArrowLeft" || event.key === "ArrowUp") { target = index - 1; }
+        else if (event.key === "Home") { target = 0; }
+        else if (event.key === "End") { target = columns.length - 1; }
+        if (target !== null) {
+          event.preventDefault();
+          activate(Math.max(0, Math.min(columns.length - 1, target)), true);
+        }
+      });
+    });
+  }
+
+  function setUpAudioGraph(button) {
+    var values = button.getAttribute("data-ock-audio-graph").split(",").map(function (text) {
+      return text === "" ? null : Number(text);
+    });
+    var known = values.filter(function (value) { return value !== null && isFinite(value); });
+    var AudioContextType = window.AudioContext || window.webkitAudioContext;
+    if (!AudioContextType || known.length === 0) { return; }
+    var low = Math.min.apply(null, known), high = Math.max.apply(null, known);
+    var context = null, oscillator = null;
+    button.hidden = false;
+    button.setAttribute("aria-pressed", "false");
+    function stop() {
+      if (oscillator) { oscillator.stop(); oscillator = null; }
+      button.setAttribute("aria-pressed", "false");
+    }
+    button.addEventListener("click", function () {
+      if (oscillator) { stop(); return; }
+      context = context || new AudioContextType();
+      var gain = context.createGain();
+      gain.gain.value = 0.15;
+      gain.connect(context.destination);
+      oscillator = context.createOscillator();
+      oscillator.type = "sine";
+      oscillator.connect(gain);
+      var start = context.currentTime, step = 0.2;
+      values.forEach(function (value, index) {
+        var time = start + index * step;
+        if (value === null) {
+          gain.gain.setValueAtTime(0, time);
+        } else {
+          var share = high > low ? (value - low) / (high - low) : 0.5;
+          gain.gain.setValueAtTime(0.15, time);
+          oscillator.frequency.setValueAtTime(262 + share * 784, time);
+        }
+      });
+      oscillator.onended = stop;
+      oscillator.start(start);
+      oscillator.stop(start + values.length * step);
+      button.setAttribute("aria-pressed", "true");
+    });
+  }
+
+  function setUp(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("svg[data-ock-chart]"), setUpChart);
+    Array.prototype.forEach.call(root.querySelectorAll("[data-ock-audio-graph]"), setUpAudioGraph);
+  }
+
+  window.OpenCareKitUI = { setUp: setUp };
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { setUp(document); });
+  } else {
+    setUp(document);
+  }
+})();
+"""#
+}
+
+/// A whole HTML page around components, linking the stylesheet and script by URL.
+public struct OCKPage: Sendable {
+    public var title: String
+    public var body: [any OCKComponent]
+    public var stylesheet: SafeURL
+    public var script: SafeURL?
+    /// The page's icon; nil lets the browser ask for /favicon.ico.
+    public var icon: SafeURL?
+    /// Forces light or dark; nil follows the reader's system setting.
+    public var appearance: Appearance?
+
+    public enum Appearance: String, Sendable { case light, dark }
+
+    public init(title: String, body: [any OCKComponent], stylesheet: SafeURL, script: SafeURL?, icon: SafeURL? = nil,
+                appearance: Appearance? = nil) {
+        self.icon = icon
+        self.title = title
+        self.body = body
+        self.stylesheet = stylesheet
+        self.script = script
+        self.appearance = appearance
+    }
+
+    /// The document, starting with its doctype.
+    public func rendered(in context: OCKRenderContext) -> String {
+        var html = ["lang": context.localization.languageTag]
+        if let appearance { html["data-appearance"] = appearance.rawValue }
+        var head: [HTML] = [
+            .element("meta", ["charset": "utf-8"], []),
+            .element("meta", ["name": "viewport", "content": "width=device-width, initial-scale=1"], []),
+            .element("title", [:], [.text(title)]),
+            .element("link", ["rel": "stylesheet", "href": stylesheet.description], []),
+        ]
+        if let icon { head.append(.element("link", ["rel": "icon", "href": icon.description], [])) }
+        if let script { head.append(.element("script", ["src": script.description, "defer": "defer"], [])) }
+        return "<!DOCTYPE html>\n" + HTML.element("html", html, [
+            .element("head", [:], head),
+            .element("body", [:], body.map { $0.render(in: context) }),
+        ]).rendered
+    }
+}

@@ -1,0 +1,55 @@
+"""Shared fixtures for the browser tests: Debian's Chromium through Playwright, and a gallery written by the
+`opencarekit` executable and served over HTTP from a temporary directory."""
+import functools
+import http.server
+import os
+import pathlib
+import subprocess
+import tempfile
+import threading
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / ".screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+CHROMIUM = os.environ.get("OPENCAREKIT_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session")
+def gallery_url():
+    binary = os.environ.get("OPENCAREKIT_BIN", str(ROOT / ".build" / "debug" / "opencarekit"))
+    with tempfile.TemporaryDirectory() as directory:
+        subprocess.run([binary, "gallery", "--output", directory], check=True, capture_output=True)
+        handler = functools.partial(QuietHandler, directory=directory)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def phone_page(browser):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    yield page
+    context.close()
