@@ -146,3 +146,20 @@ def test_large_text_scales_and_stacks_rows(browser, gallery_url):
         assert large["actions"] == "column"
     finally:
         context.close()
+
+
+def test_audio_graph_plays_the_series_and_says_so(browser, gallery_url):
+    context, page, errors = open_page(browser, f"{gallery_url}/en-light.html", PHONE)
+    try:
+        button = page.locator("#chart-adherence .ock-audio-graph-button")
+        assert button.is_visible()
+        assert button.get_attribute("aria-pressed") == "false"
+        button.click()
+        assert button.get_attribute("aria-pressed") == "true"
+        # Seven tones of 0.2 s; the button turns back when the last one ends.
+        page.wait_for_function(
+            "() => document.querySelector('#chart-adherence .ock-audio-graph-button').getAttribute('aria-pressed') === 'false'",
+            timeout=10_000)
+        assert errors == []
+    finally:
+        context.close()

@@ -47,7 +47,8 @@ import Testing
         let html = OCKSimpleTaskView(title: "이부프로펜", eventTime: .time(eight), isComplete: false,
                                      action: OCKFormAction(url: SafeURL("/x")!)).render(in: korean).rendered
         #expect(html.contains(#"aria-label="이부프로펜 오전 8:00 완료로 표시""#))
-        #expect(html.contains(">완료로 표시<"))
+        #expect(OCKInstructionsTaskView(title: "운동", instructions: nil, isComplete: false, action: nil)
+            .render(in: korean).rendered.contains(">완료로 표시<"))
         let log = OCKLogTaskView(title: "메스꺼움", logAction: nil, entries: []).render(in: korean).rendered
         #expect(log.contains(#"aria-label="메스꺼움 기록하기""#) && log.contains(">기록<"))
         #expect(OCKInstructionsTaskView(title: "운동", instructions: nil, eventTime: .allDay, isComplete: true, action: nil)

@@ -23,11 +23,18 @@ import Testing
         let html = view.render().rendered
         #expect(html.contains(#"<form action="/events/toggle" class="ock-completion-form" method="post">"#))
         #expect(html.contains(#"<input name="csrf" type="hidden" value="t0k3n"><input name="occurrence" type="hidden" value="6"><input name="task" type="hidden" value="ibuprofen">"#))
-        #expect(html.contains(#"<button aria-label="Mark Ibuprofen 08:00 as done" aria-pressed="false" class="ock-completion-button ock-standard" type="submit">"#))
-        #expect(html.contains("Mark as Completed"))
+        #expect(html.contains(#"<button aria-label="Mark Ibuprofen 08:00 as done" aria-pressed="false" class="ock-completion-button ock-circle" type="submit">"#))
+        #expect(html.hasPrefix(#"<article class="ock-card ock-simple-task"><div class="ock-simple-row"><header class="ock-header">"#))
+        #expect(!html.contains("Mark as Completed")) // the circle shows only its mark
         let done = OCKSimpleTaskView(title: "Ibuprofen", eventTime: "08:00", isComplete: true, action: action).render().rendered
         #expect(done.contains(#"aria-label="Mark Ibuprofen 08:00 as not done" aria-pressed="true""#))
-        #expect(done.contains(">Completed<"))
+        #expect(done.contains(#"<span aria-hidden="true" class="ock-checkmark">✓</span></button>"#))
+        let image = OCKSimpleTaskView(title: "Walk", isComplete: true, action: action, completedImage: SafeURL("/star.svg")).render().rendered
+        #expect(image.contains(#"<img alt="" class="ock-checkmark ock-completed-image" src="/star.svg">"#))
+        #expect(!image.contains("✓"))
+        let instructions = OCKInstructionsTaskView(title: "Stretch", instructions: "Gently", isComplete: false, action: action)
+            .render().rendered
+        #expect(instructions.contains(#"class="ock-completion-button ock-standard""#) && instructions.contains(">Mark as Completed<"))
     }
 
     @Test func withoutAnActionTheButtonIsDisabledAndOutsideAForm() {
@@ -163,5 +170,30 @@ import Testing
             #expect(!html.contains("<script"))
             #expect(!html.contains(hostile))
         }
+    }
+}
+
+/// A component written outside the module: it takes its strings from the context and composes with the built-in
+/// ones in a card's stack.
+private struct PainScaleView: OCKComponent {
+    var level: Int
+
+    func render(in context: OCKRenderContext) -> HTML {
+        .element("p", ["class": "pain-scale"], [.text(context.localization.string(.progressOfGoal, "\(level)", "10"))])
+    }
+}
+
+@Suite struct CustomComponentTests {
+    @Test func aCustomComponentGoesInAnyCardStack() {
+        let card = OCKCardView(header: OCKHeaderView(title: "Pain"), contentStack: [
+            PainScaleView(level: 6),
+            OCKCompletionRingView(fraction: 0.5),
+            OCKCompletionButton(isComplete: false, subject: "Pain check-in", action: nil),
+        ])
+        let korean = OCKRenderContext(localization: OCKLocalization(language: .korean))
+        let html = card.render(in: korean).rendered
+        #expect(html.contains(#"<div class="ock-content-stack"><p class="pain-scale">10 중 6</p><svg aria-label="50% 완료""#))
+        #expect(html.contains(#"aria-label="Pain check-in 완료로 표시""#))
+        #expect(card.render().rendered.contains(#"<p class="pain-scale">6 of 10</p>"#))
     }
 }

@@ -37,6 +37,8 @@ struct OCKGallerySamples {
             OCKSimpleTaskView(title: ibuprofen, detail: "\(context.localization.time(time(14))), \(dose)",
                               eventTime: .time(time(14)), isComplete: true, action: action("simple-2"),
                               completedImage: SafeURL("star.svg")),
+            OCKSimpleTaskView(title: t("Vitamin D", "비타민 D"), detail: t("With breakfast", "아침 식사와 함께"),
+                              isComplete: true, action: action("vitamin")),
             OCKSimpleTaskView(title: t("Tomorrow's walk", "내일 산책"), detail: t("Read-only: a future day", "읽기 전용: 다가올 날"),
                               isComplete: false, action: nil),
             OCKInstructionsTaskView(title: t("Knee Exercises", "무릎 운동"), detail: t("Every other day", "이틀마다"),

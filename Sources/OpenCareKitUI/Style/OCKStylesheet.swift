@@ -42,9 +42,15 @@ button { font: inherit; }
   transition: background-color var(--ock-duration) ease, color var(--ock-duration) ease; }
 .ock-completion-button[aria-pressed="true"] { background: var(--ock-color-tint); color: var(--ock-color-on-tint); }
 .ock-completion-button:disabled, .ock-log-button:disabled { cursor: default; opacity: 0.75; }
-.ock-checkmark:empty { display: none; }
+span.ock-checkmark:empty { display: none; }
+.ock-simple-row { display: flex; align-items: center; gap: var(--ock-spacing); }
+.ock-simple-row .ock-header { flex: 1; min-width: 0; }
+.ock-completion-button.ock-circle { flex: none; width: max(44px, 2.75rem); height: max(44px, 2.75rem); min-height: 0;
+  padding: 0; border-radius: 50%; background: transparent; border: 2px solid var(--ock-color-tint); font-size: 1.375rem; }
+.ock-completion-button.ock-circle[aria-pressed="true"] { background: var(--ock-color-tint); color: var(--ock-color-on-tint); }
+.ock-completion-button.ock-circle .ock-completed-image { width: 70%; height: 70%; }
 .ock-completed-image { width: 1.25rem; height: 1.25rem; }
-.ock-completion-button.ock-row { justify-content: space-between; background: transparent; color: var(--ock-color-label);
+.ock-completion-button.ock-row { justify-content: space-between; text-align: start; background: transparent; color: var(--ock-color-label);
   font-weight: 400; padding: 0.5rem 0; border-radius: 0; }
 .ock-completion-button.ock-row .ock-button-title { order: -1; }
 .ock-completion-button.ock-row .ock-checkmark, .ock-completion-button.ock-row .ock-checkmark:empty {

@@ -28,7 +28,7 @@ public struct OCKCompletionButton: OCKComponent, Hashable {
     public var title: String?
     /// Where pressing it posts; nil renders a disabled button (a future event, a read-only page).
     public var action: OCKFormAction?
-    /// The button's look: a full-width button, a checklist row, or a grid cell.
+    /// The button's look: a full-width button, a checklist row, a grid cell, or the simple task's circle.
     public var style: Style
     /// An image shown in place of the checkmark once the event is done (CareKit's custom completion image).
     public var completedImage: SafeURL?
@@ -36,6 +36,8 @@ public struct OCKCompletionButton: OCKComponent, Hashable {
     /// How a completion button looks.
     public enum Style: String, Sendable, Hashable {
         case standard, row, cell
+        /// A round button showing only the checkmark (or the completed image); its name is its accessible name.
+        case circle
     }
 
     public init(isComplete: Bool, subject: String, title: String? = nil, action: OCKFormAction?, style: Style = .standard,
@@ -64,8 +66,12 @@ public struct OCKCompletionButton: OCKComponent, Hashable {
         } else {
             .element("span", ["class": "ock-checkmark", "aria-hidden": "true"], [.text(isComplete ? "✓" : "")])
         }
-        let text = title ?? context.string(isComplete ? .completed : .markAsCompleted)
-        let button = HTML.element("button", attributes, [mark, .element("span", ["class": "ock-button-title"], [.text(text)])])
+        var content = [mark]
+        if style != .circle {
+            let text = title ?? context.string(isComplete ? .completed : .markAsCompleted)
+            content.append(.element("span", ["class": "ock-button-title"], [.text(text)]))
+        }
+        let button = HTML.element("button", attributes, content)
         return action?.form(button, className: "ock-completion-form") ?? button
     }
 }

@@ -1,4 +1,5 @@
-/// CareKit's simple task: a header with the task's title and schedule, and one completion button.
+/// CareKit's simple task: a header with the task's title and schedule beside a round completion button, which
+/// fills with a checkmark (or shows a custom image) once the event is done.
 public struct OCKSimpleTaskView: OCKComponent {
     public var header: OCKHeaderView
     /// The event's time, used in the button's accessible name ("Mark Ibuprofen 08:00 as done").
@@ -24,9 +25,12 @@ public struct OCKSimpleTaskView: OCKComponent {
 
     public func render(in context: OCKRenderContext) -> HTML {
         let button = OCKCompletionButton(isComplete: isComplete, subject: header.subject(eventTime, in: context),
-                                         action: action, completedImage: completedImage)
-        return OCKCardView(header: header, contentStack: [button], identifier: identifier).render(in: context)
-            .withClass("ock-simple-task")
+                                         action: action, style: .circle, completedImage: completedImage)
+        var attributes = ["class": "ock-card ock-simple-task"]
+        if let identifier { attributes["id"] = identifier }
+        return .element("article", attributes, [
+            .element("div", ["class": "ock-simple-row"], [header.render(in: context), button.render(in: context)]),
+        ])
     }
 }
 
