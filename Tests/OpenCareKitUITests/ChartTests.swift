@@ -46,13 +46,14 @@ import Testing
     @Test func everyDayIsAFocusableGroupWithAContextualLabel() {
         let html = adherence().render(in: context).rendered
         #expect(html.components(separatedBy: #"class="ock-chart-column""#).count == 8)
-        #expect(html.contains(#"aria-label="Monday, November 16: 3 of 4 doses" class="ock-chart-column" data-index="0" role="img" tabindex="0""#))
-        #expect(html.contains(#"aria-label="Sunday, November 22: 4 of 4 doses" class="ock-chart-column" data-index="6" role="img" tabindex="-1""#))
+        #expect(html.contains(#"aria-label="Monday, November 16: 3 of 4 doses" class="ock-chart-column" data-index="0" role="img">"#))
+        #expect(html.contains(#"aria-label="Sunday, November 22: 4 of 4 doses" class="ock-chart-column" data-index="6" role="img">"#))
         // Axes are hidden from assistive technology; the readout is a polite live region.
         #expect(html.contains(#"<g aria-hidden="true" class="ock-chart-axes">"#))
         #expect(html.contains(#"<p aria-live="polite" class="ock-chart-readout" id="c-readout"></p>"#))
         #expect(html.contains(#"<h2 class="ock-header-title" id="c-title">Medication adherence</h2>"#))
-        #expect(html.contains(#"aria-describedby="c-summary c-hint" aria-labelledby="c-title""#))
+        #expect(html.contains(#"aria-describedby="c-summary" aria-labelledby="c-title""#) && html.contains(#"data-ock-hint="c-hint""#))
+        #expect(!html.contains("tabindex")) // the script makes the columns keyboard stops
         #expect(html.contains(">Mon</text>") && html.contains(">Sun</text>"))
         #expect(html.contains(#"data-ock-audio-graph="3,4,2,4,3,1,4""#))
         #expect(html.contains(#"hidden="hidden""#))
@@ -124,6 +125,97 @@ import Testing
         #expect(html.contains(#"aria-label="11월 16일 월요일: 72.5kg""#))
         #expect(html.contains(#"aria-label="11월 17일 화요일: 데이터 없음""#))
         #expect(html.contains(">월</text>"))
-        #expect(html.contains("오디오 그래프 재생"))
+        #expect(html.contains("체중 오디오 그래프 재생"))
+    }
+}
+
+/// Data from outside: extreme values, gaps and odd shapes draw a chart and never crash.
+@Suite struct ChartEdgeCaseTests {
+    let context = OCKRenderContext(localization: OCKLocalization(language: .english, timeZone: TimeZone(identifier: "UTC")!))
+
+    @Test(arguments: [[1e19], [1.6e308], [-1e308, 1e308], [-.greatestFiniteMagnitude, 0], [.infinity, .nan, 3]])
+    func extremeValuesDrawWithoutCrashing(values: [Double]) {
+        for mark in [OCKDataSeries.Mark.bar, .line, .point] {
+            let chart = OCKCartesianChartView(title: "x", domain: .categories(values.map { _ in "a" }),
+                                              series: [OCKDataSeries(title: "s", values: values, mark: mark)], isStacked: true)
+            let html = chart.render(in: context).rendered
+            #expect(html.contains("ock-chart-column"))
+            for bad in ["\"nan", "\"inf", "\"-inf", " nan", " inf", ">nan", ">inf", "NaN"] { #expect(!html.contains(bad), "\(bad)") }
+        }
+        #expect(ChartLayout.coordinate(1e19) == "1000000000000" && ChartLayout.coordinate(.nan) == "0")
+    }
+
+    @Test func tickLabelsKeepTheDecimalsTheStepNeeds() {
+        let scale = ChartScale.fitted(to: [0, 0.2], fromZero: true)
+        #expect(scale.ticks.count == 5 && scale.fractionDigits == 2)
+        let html = OCKCartesianChartView(title: "x", domain: .categories(["a", "b"]),
+                                         series: [OCKDataSeries(title: "s", values: [0, 0.2], mark: .line)])
+            .render(in: context).rendered
+        for tick in ["0", "0.05", "0.1", "0.15", "0.2"] { #expect(html.contains(">\(tick)</text>"), "\(tick)") }
+        #expect(ChartScale.fixed(1...10).ticks == [5, 10])
+    }
+
+    @Test func consolidatedSumsLeaveAFixedRange() {
+        let first = ISO8601DateFormatter().date(from: "2026-01-01T00:00:00Z")!
+        let days = (0..<100).map { first.addingTimeInterval(Double($0) * 86_400) }
+        let html = OCKCartesianChartView(title: "Doses", domain: .dates(days, .day),
+                                         series: [OCKDataSeries(title: "Doses", values: days.map { _ in 4 }, mark: .bar)],
+                                         yRange: .fixed(0...4)).render(in: context).rendered
+        #expect(html.contains(">28</text>") || html.contains(">30</text>")) // the axis reaches a week's total
+    }
+
+    @Test func aLoneLineValueIsADotAndStacksOnBothAxesSitSideBySide() {
+        let lone = OCKCartesianChartView(title: "x", domain: .categories(["a", "b", "c"]),
+                                         series: [OCKDataSeries(title: "s", values: [nil, 5, nil], mark: .line)]).render(in: context).rendered
+        #expect(lone.contains(" l0.1 0\""))
+        let both = OCKCartesianChartView(title: "x", domain: .categories(["a"]), series: [
+            OCKDataSeries(title: "l", values: [2], mark: .bar),
+            OCKDataSeries(title: "t", values: [3], mark: .bar, axis: .trailing),
+        ], isStacked: true).render(in: context).rendered
+        let xs = both.components(separatedBy: "ock-bar").dropFirst().compactMap { part in
+            part.components(separatedBy: #"x=""#).dropFirst().first?.prefix(while: { $0 != "\"" })
+        }
+        #expect(xs.count == 2 && Set(xs).count == 2)
+    }
+
+    @Test func theSummaryDescribesASeriesWithData() {
+        let html = OCKCartesianChartView(title: "x", domain: .categories(["a", "b"]), series: [
+            OCKDataSeries(title: "Empty", values: [nil, nil]),
+            OCKDataSeries(title: "Pain", values: [2, 4], mark: .line),
+        ]).render(in: context).rendered
+        #expect(html.contains("Pain ranges from 2 to 4, averaging 3."))
+        #expect(html.contains("Play audio graph of Pain"))
+        #expect(html.contains(#"data-ock-audio-graph="2,4""#))
+    }
+}
+
+@Suite struct ReviewRegressionTests {
+    @Test func backslashesAndFullWidthDigitsAreRefused() {
+        #expect(SafeURL(#"\\evil.example/x"#) == nil)
+        #expect(SafeURL(#"/\evil.example"#) == nil)
+        #expect(OCKColor(hex: "#ＡＡＡＡＡＡ") == nil)
+    }
+
+    @Test func aRingWithNothingToDoSaysSo() {
+        #expect(OCKCompletionRingView(fraction: nil).render().rendered.contains(#"aria-label="No tasks""#))
+    }
+
+    @Test func weeksHaveSevenDaysFromTheLocalesFirstWeekday() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let thursday = ISO8601DateFormatter().date(from: "2026-11-19T12:00:00Z")!
+        calendar.firstWeekday = 1
+        let sundayWeek = OCKWeekCalendarView.week(containing: thursday, calendar: calendar)
+        #expect(sundayWeek.count == 7 && calendar.component(.day, from: sundayWeek[0]) == 15)
+        calendar.firstWeekday = 2
+        #expect(calendar.component(.day, from: OCKWeekCalendarView.week(containing: thursday, calendar: calendar)[0]) == 16)
+    }
+
+    @Test func customLogTitlesFollowTheLanguagesWordOrder() {
+        let korean = OCKRenderContext(localization: OCKLocalization(language: .korean))
+        #expect(OCKLogTaskView(title: "메스꺼움", logTitle: "추가", logAction: nil, entries: []).render(in: korean).rendered
+            .contains(#"aria-label="메스꺼움 추가""#))
+        #expect(OCKLogTaskView(title: "Nausea", logTitle: "Add", logAction: nil, entries: []).render().rendered
+            .contains(#"aria-label="Add Nausea""#))
     }
 }

@@ -7,7 +7,7 @@ import Testing
         let html = OCKSimpleContactView(name: "Dr. Maria Ruiz", title: "Family Practice Doctor", category: .careTeam,
                                         detailURL: SafeURL("/contacts/ruiz")).render().rendered
         #expect(html.hasPrefix(#"<article class="ock-card ock-contact ock-care-team"><a class="ock-contact-header ock-contact-link" href="/contacts/ruiz">"#))
-        #expect(html.contains(#"<span aria-hidden="true" class="ock-monogram">DR</span>"#))
+        #expect(html.contains(#"<span aria-hidden="true" class="ock-monogram">MR</span>"#))
         #expect(html.contains(#"<p class="ock-contact-title">Family Practice Doctor</p>"#))
         // The category is a text badge with an icon, not only a color.
         #expect(html.contains("ock-glyph-careTeam"))
@@ -19,7 +19,7 @@ import Testing
         #expect(!withPhoto.contains("<a ") && !withPhoto.contains("ock-disclosure"))
     }
 
-    @Test(arguments: [("Maria Ruiz", "MR"), ("Dr. Maria de la Ruiz", "DR"), ("김민지", "김"), ("cher", "C"), ("", "?"), ("  ", "?")])
+    @Test(arguments: [("Maria Ruiz", "MR"), ("Dr. Maria de la Ruiz", "MR"), ("Dr. Maria Ruiz", "MR"), ("Dr.", "D"), ("김민지", "김"), ("cher", "C"), ("", "?"), ("  ", "?")])
     func monograms(name: String, expected: String) {
         #expect(OCKSimpleContactView.monogram(for: name) == expected)
     }
@@ -32,7 +32,7 @@ import Testing
         #expect(html.contains(#"<a aria-label="Message Dr. Maria Ruiz" class="ock-contact-action" href="sms:+15035550142">"#))
         #expect(html.contains(#"<a aria-label="Email Dr. Maria Ruiz" class="ock-contact-action" href="mailto:m.ruiz@example.org">"#))
         #expect(html.contains(#"<p class="ock-address">2101 NW Lovejoy St<br>Portland, OR 97210</p>"#))
-        #expect(html.contains(#"aria-label="Show Dr. Maria Ruiz&#39;s address on a map" class="ock-contact-action ock-map-link" href="https://www.openstreetmap.org/search?query=2101%20NW%20Lovejoy%20St%2C%20Portland%2C%20OR%2097210""#))
+        #expect(html.contains(#"aria-label="Location of Dr. Maria Ruiz on a map" class="ock-contact-action ock-map-link" href="https://www.openstreetmap.org/search?query=2101%20NW%20Lovejoy%20St%2C%20Portland%2C%20OR%2097210""#))
         for label in [">Call<", ">Message<", ">Email<", ">Location<"] { #expect(html.contains(label)) }
     }
 

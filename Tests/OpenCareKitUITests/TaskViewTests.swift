@@ -27,7 +27,7 @@ import Testing
         #expect(html.hasPrefix(#"<article class="ock-card ock-simple-task"><div class="ock-simple-row"><header class="ock-header">"#))
         #expect(!html.contains("Mark as Completed")) // the circle shows only its mark
         let done = OCKSimpleTaskView(title: "Ibuprofen", eventTime: "08:00", isComplete: true, action: action).render().rendered
-        #expect(done.contains(#"aria-label="Mark Ibuprofen 08:00 as not done" aria-pressed="true""#))
+        #expect(done.contains(#"aria-label="Mark Ibuprofen 08:00 as done" aria-pressed="true""#))
         #expect(done.contains(#"<span aria-hidden="true" class="ock-checkmark">✓</span></button>"#))
         let image = OCKSimpleTaskView(title: "Walk", isComplete: true, action: action, completedImage: SafeURL("/star.svg")).render().rendered
         #expect(image.contains(#"<img alt="" class="ock-checkmark ock-completed-image" src="/star.svg">"#))
@@ -124,7 +124,7 @@ import Testing
         ], instructions: "Take with food.")
         let html = view.render().rendered
         #expect(html.components(separatedBy: #"<li class="ock-checklist-item">"#).count == 4)
-        #expect(html.contains(#"aria-label="Mark Ibuprofen 08:00 as not done" aria-pressed="true" class="ock-completion-button ock-row""#))
+        #expect(html.contains(#"aria-label="Mark Ibuprofen 08:00 as done" aria-pressed="true" class="ock-completion-button ock-row""#))
         #expect(html.contains(#"aria-label="Mark Ibuprofen 14:00 as done" aria-pressed="false""#))
         #expect(html.contains(#"aria-label="Mark Ibuprofen 20:00 as done" aria-pressed="false" class="ock-completion-button ock-row" disabled="disabled""#))
         #expect(html.hasSuffix(#"<p class="ock-instructions">Take with food.</p></div></article>"#))

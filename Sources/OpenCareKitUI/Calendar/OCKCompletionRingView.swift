@@ -31,7 +31,8 @@ public struct OCKCompletionRingView: OCKComponent, Hashable {
                           "viewBox": "0 0 36 36", "focusable": "false"]
         if isLabelled {
             attributes["role"] = "img"
-            attributes["aria-label"] = context.string(.ringCompletion, context.localization.percent(fraction ?? 0))
+            attributes["aria-label"] = fraction.map { context.string(.ringCompletion, context.localization.percent($0)) }
+                ?? context.string(.ringNoTasks)
         } else {
             attributes["aria-hidden"] = "true"
         }

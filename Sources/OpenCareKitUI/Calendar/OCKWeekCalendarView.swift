@@ -33,6 +33,19 @@ public struct OCKWeekCalendarView: OCKComponent {
         self.identifier = identifier
     }
 
+    /// The starts of the seven days of the week containing `date`, beginning on the calendar's first weekday
+    /// (Sunday in en_US, Monday in most of Europe).
+    ///
+    /// For example:
+    /// ```swift
+    /// let days = OCKWeekCalendarView.week(containing: today, calendar: localization.calendar)
+    ///     .map { OCKWeekCalendarView.Day(date: $0, completion: adherence[$0], url: link(to: $0)) }
+    /// ```
+    public static func week(containing date: Date, calendar: Calendar) -> [Date] {
+        guard let start = calendar.dateInterval(of: .weekOfYear, for: date)?.start else { return [] }
+        return (0..<7).compactMap { calendar.date(byAdding: .day, value: $0, to: start) }
+    }
+
     public func render(in context: OCKRenderContext) -> HTML {
         let calendar = context.localization.calendar
         let l10n = context.localization
@@ -42,7 +55,7 @@ public struct OCKWeekCalendarView: OCKComponent {
             let isFuture = !isToday && day.date > now
             var label = day.completion.map { context.string(.dayCompletion, l10n.fullDay(day.date), l10n.percent($0)) }
                 ?? context.string(.dayNoTasks, l10n.fullDay(day.date))
-            if isToday { label += ", " + context.string(.today) }
+            if isToday { label = context.string(.dayIsToday, label) }
             let classes = ["ock-day", isToday ? "ock-today" : nil, isSelected ? "ock-selected" : nil,
                            isFuture ? "ock-future" : nil].compactMap { $0 }.joined(separator: " ")
             let content: [HTML] = [

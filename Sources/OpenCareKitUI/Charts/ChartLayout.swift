@@ -54,10 +54,11 @@ struct ChartLayout {
         return Self.bottom - scale.position(value) * (Self.bottom - Self.top)
     }
 
-    /// SVG numbers: one decimal, locale-independent.
+    /// SVG numbers: one decimal, locale-independent; values beyond ±1e12 (never a coordinate) are clamped.
     static func coordinate(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        guard value.isFinite else { return "0" }
+        let rounded = (min(max(value, -1e12), 1e12) * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
     }
 
     // MARK: Labels
@@ -70,7 +71,8 @@ struct ChartLayout {
                 ?? context.string(.noValue)
             return series.count == 1 ? text : context.string(.seriesValue, item.title, text)
         }
-        return context.string(.seriesValue, fullName(index, context: context), values.joined(separator: "; "))
+        let joined = values.dropFirst().reduce(values.first ?? "") { context.string(.listJoin, $0, $1) }
+        return context.string(.seriesValue, fullName(index, context: context), joined)
     }
 
     func fullName(_ index: Int, context: OCKRenderContext) -> String {
@@ -105,9 +107,10 @@ struct ChartLayout {
     func definitions(id: String) -> HTML {
         let patterns = series.indices.filter { barIndex(of: $0) ?? 0 > 0 }.map { index -> HTML in
             let hatch = barIndex(of: index) ?? 1
+            let angles = [45, -45, 90, 0, 22]
             return .element("pattern", ["id": "\(id)-pattern-\(index)", "width": "6", "height": "6",
                                         "patternUnits": "userSpaceOnUse",
-                                        "patternTransform": "rotate(\(hatch % 2 == 1 ? 45 : -45))"], [
+                                        "patternTransform": "rotate(\(angles[(hatch - 1) % angles.count]))"], [
                 .element("rect", ["width": "6", "height": "6", "class": "ock-series-fill-\(index % 6)"], []),
                 .element("line", ["x1": "0", "y1": "0", "x2": "0", "y2": "6", "class": "ock-pattern-line"], []),
             ])
@@ -133,14 +136,14 @@ struct ChartLayout {
             parts.append(.element("line", ["class": "ock-grid-line", "x1": Self.coordinate(left), "x2": Self.coordinate(right),
                                            "y1": y, "y2": y], []))
             parts.append(.element("text", ["class": "ock-tick", "x": Self.coordinate(left - 6), "y": y, "text-anchor": "end",
-                                           "dominant-baseline": "middle"], [.text(context.localization.number(tick))]))
+                                           "dominant-baseline": "middle"], [.text(context.localization.number(tick, fractionDigits: leadingScale.fractionDigits))]))
         }
         if let trailingScale {
             for tick in trailingScale.ticks {
                 let y = Self.coordinate(Self.bottom - trailingScale.position(tick) * (Self.bottom - Self.top))
                 parts.append(.element("text", ["class": "ock-tick ock-tick-trailing", "x": Self.coordinate(right + 6), "y": y,
                                                "text-anchor": "start", "dominant-baseline": "middle"],
-                                      [.text(context.localization.number(tick))]))
+                                      [.text(context.localization.number(tick, fractionDigits: trailingScale.fractionDigits))]))
             }
         }
         parts.append(.element("line", ["class": "ock-axis-line", "x1": Self.coordinate(left), "x2": Self.coordinate(right),
@@ -168,14 +171,17 @@ struct ChartLayout {
     func lines() -> HTML {
         let paths = series.enumerated().filter { $0.element.mark == .line || $0.element.mark == .lineWithPoints }
             .map { index, item -> HTML in
+                // Runs of values are joined; a value alone between gaps is a dot (a round cap on a tiny segment).
                 var path = ""
-                var drawing = false
+                var run = 0
                 for (position, point) in item.points.enumerated() where position < domain.count {
-                    guard let value = point.value else { drawing = false; continue }
-                    path += "\(drawing ? "L" : "M")\(Self.coordinate(center(position))) \(Self.coordinate(y(value, axis: item.axis))) "
-                    drawing = true
+                    let next = position + 1 < min(item.points.count, domain.count) ? item.points[position + 1].value : nil
+                    guard let value = point.value else { run = 0; continue }
+                    path += "\(run > 0 ? "L" : "M")\(Self.coordinate(center(position))) \(Self.coordinate(y(value, axis: item.axis))) "
+                    if run == 0, next == nil { path += "l0.1 0 " }
+                    run += 1
                 }
-                return .element("path", ["class": "ock-series-line ock-series-stroke-\(index % 6) ock-dash-\(index % 3)",
+                return .element("path", ["class": "ock-series-line ock-series-stroke-\(index % 6) ock-dash-\(index % 4)",
                                          "d": path.trimmingCharacters(in: .whitespaces), "fill": "none"], [])
             }
         return .element("g", ["class": "ock-chart-lines", "aria-hidden": "true"], paths)
@@ -184,7 +190,9 @@ struct ChartLayout {
     /// One focusable group per X position with its label, its bars and points, and a focus outline.
     func columns(labels: [String], id: String) -> HTML {
         let bars = series.indices.filter { series[$0].mark == .bar }
-        let barGroups = isStacked ? 1 : max(bars.count, 1)
+        // Stacks sit side by side when both axes have bars; unstacked bars each get a place.
+        let stackAxes = [OCKDataSeries.Axis.leading, .trailing].filter { axis in bars.contains { series[$0].axis == axis } }
+        let barGroups = isStacked ? max(stackAxes.count, 1) : max(bars.count, 1)
         let barWidth = slotWidth * 0.7 / Double(barGroups)
         let groups = (0..<domain.count).map { position -> HTML in
             var marks: [HTML] = [
@@ -202,7 +210,8 @@ struct ChartLayout {
                     base = value >= 0 ? tops.positive : tops.negative
                     stackTops[item.axis] = value >= 0 ? (tops.positive + value, tops.negative) : (tops.positive, tops.negative + value)
                 }
-                let x = isStacked ? center(position) - barWidth / 2 : center(position) - slotWidth * 0.35 + Double(order) * barWidth
+                let place = isStacked ? stackAxes.firstIndex(of: item.axis) ?? 0 : order
+                let x = center(position) - slotWidth * 0.35 + Double(place) * barWidth
                 let y0 = y(base, axis: item.axis)
                 let y1 = y(base + value, axis: item.axis)
                 var attributes = fill(index, id: id)
@@ -223,8 +232,9 @@ struct ChartLayout {
                 guard position < item.points.count, let value = item.points[position].value else { continue }
                 marks.append(symbol(index, x: center(position), y: y(value, axis: item.axis)))
             }
+            // Without the script the groups are read in browse mode; the script makes them keyboard stops.
             return .element("g", ["class": "ock-chart-column", "role": "img", "aria-label": labels[position],
-                                  "tabindex": position == 0 ? "0" : "-1", "data-index": String(position)], marks)
+                                  "data-index": String(position)], marks)
         }
         return .element("g", ["class": "ock-chart-columns", "id": "\(id)-columns"], groups)
     }
@@ -263,7 +273,7 @@ struct ChartLayout {
             content.append(.element("rect", attributes, []))
         }
         if item.mark == .line || item.mark == .lineWithPoints {
-            content.append(.element("line", ["class": "ock-series-line ock-series-stroke-\(index % 6) ock-dash-\(index % 3)",
+            content.append(.element("line", ["class": "ock-series-line ock-series-stroke-\(index % 6) ock-dash-\(index % 4)",
                                              "x1": "0", "x2": "24", "y1": "10", "y2": "10"], []))
         }
         if item.mark == .point || item.mark == .lineWithPoints {

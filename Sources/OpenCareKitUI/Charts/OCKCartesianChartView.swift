@@ -41,15 +41,21 @@ public struct OCKCartesianChartView: OCKComponent {
     public func render(in context: OCKRenderContext) -> HTML {
         let (domain, series) = ChartConsolidator.consolidate(domain, series, how: consolidation,
                                                              calendar: context.localization.calendar)
-        let layout = ChartLayout(domain: domain, series: series, isStacked: isStacked, yRange: yRange,
-                                 trailingYRange: trailingYRange)
+        let consolidated = domain != self.domain
+        let layout = ChartLayout(
+            domain: domain, series: series, isStacked: isStacked,
+            yRange: consolidated ? ChartConsolidator.range(yRange, afterConsolidating: series, axis: .leading) : yRange,
+            trailingYRange: consolidated ? ChartConsolidator.range(trailingYRange, afterConsolidating: series, axis: .trailing)
+                : trailingYRange)
         let id = identifier ?? Self.derivedIdentifier(title: title, series: series)
         let labels = (0..<domain.count).map { layout.columnLabel($0, context: context) }
-        let summaryText = summary ?? Self.defaultSummary(series.first, context: context)
+        let described = series.first { $0.points.contains { $0.value != nil } } ?? series.first
+        let summaryText = summary ?? Self.defaultSummary(described, context: context)
 
         let svg = HTML.element("svg", [
             "class": "ock-chart-plot", "viewBox": "0 0 \(ChartLayout.coordinate(ChartLayout.width)) \(ChartLayout.coordinate(ChartLayout.height))",
-            "role": "group", "aria-labelledby": "\(id)-title", "aria-describedby": "\(id)-summary \(id)-hint",
+            "role": "group", "aria-labelledby": "\(id)-title", "aria-describedby": "\(id)-summary",
+            "data-ock-hint": "\(id)-hint",
             "data-ock-chart": "", "focusable": "false",
         ], [layout.definitions(id: id), layout.axes(context: context), layout.lines(), layout.columns(labels: labels, id: id)])
 
@@ -60,11 +66,12 @@ public struct OCKCartesianChartView: OCKComponent {
                                           .element("span", [:], [.text(item.title)]),
                                       ])
                                   })
-        let audioValues = series.first?.points.map { $0.value.map { ChartLayout.coordinate($0) } ?? "" }.joined(separator: ",") ?? ""
+        let audioValues = described?.points.map { $0.value.map { ChartLayout.coordinate($0) } ?? "" }.joined(separator: ",") ?? ""
         var header = OCKHeaderView(title: title, detail: detail)
         header.titleID = "\(id)-title"
         return OCKCardView(header: header, contentStack: [
             HTML.element("p", ["class": "ock-chart-summary", "id": "\(id)-summary"], [.text(summaryText)]),
+            // The script adds this hint to the chart's description when it enables the arrow keys.
             HTML.element("p", ["class": "ock-visually-hidden", "id": "\(id)-hint"], [.text(context.string(.chartKeyboardHint))]),
             svg,
             HTML.element("p", ["class": "ock-chart-readout", "aria-live": "polite", "id": "\(id)-readout"], []),
@@ -72,14 +79,16 @@ public struct OCKCartesianChartView: OCKComponent {
             HTML.element("button", ["type": "button", "class": "ock-audio-graph-button", "hidden": "hidden",
                                     "data-ock-audio-graph": audioValues], [
                 OCKIcon.audio.html,
-                .element("span", [:], [.text(context.string(.playAudioGraph))]),
+                .element("span", [:], [.text(context.string(.playAudioGraph, described?.title ?? title))]),
             ]),
         ], identifier: id).render(in: context).withClass("ock-chart")
     }
 
+    /// An id from the title, the series and their values. Two identical charts on one page need identifiers.
     static func derivedIdentifier(title: String, series: [OCKDataSeries]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in ([title] + series.map(\.title)).joined(separator: "\u{1F}").utf8 {
+        let values = series.map { $0.points.map { $0.value.map { "\($0)" } ?? "-" }.joined(separator: ",") }
+        for byte in ([title] + series.map(\.title) + values).joined(separator: "\u{1F}").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return "ock-chart-" + String(hash, radix: 36)

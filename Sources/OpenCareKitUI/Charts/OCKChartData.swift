@@ -146,6 +146,12 @@ enum ChartConsolidator {
         }
         return (.dates(starts, target), combined)
     }
+
+    /// A fixed range no longer fits sums of several days: an axis with a summed series is refitted from zero.
+    static func range(_ range: OCKChartRange, afterConsolidating series: [OCKDataSeries], axis: OCKDataSeries.Axis) -> OCKChartRange {
+        guard case .fixed = range, series.contains(where: { $0.axis == axis && $0.aggregation == .sum }) else { return range }
+        return .dynamicFromZero
+    }
 }
 
 /// A Y axis scale with familiar tick values: steps of 1, 2 or 5 times a power of ten.
@@ -154,14 +160,27 @@ struct ChartScale: Equatable {
     var upper: Double
     var step: Double
 
+    /// The scale used when the data cannot be scaled (nothing recorded, or values beyond what a chart can draw).
+    static let standard = ChartScale(lower: 0, upper: 5, step: 1)
+
+    /// The multiples of `step` from `lower` to `upper` (at most a few dozen).
     var ticks: [Double] {
-        guard step > 0 else { return [lower] }
-        let count = Int(((upper - lower) / step + 1e-9).rounded(.down))
-        return (0...count).map { lower + Double($0) * step }
+        guard step > 0, step.isFinite, lower.isFinite, upper.isFinite else { return [] }
+        let first = (lower / step - 1e-9).rounded(.up)
+        let last = (upper / step + 1e-9).rounded(.down)
+        guard last >= first, last - first < 50 else { return [] }
+        return stride(from: first, through: last, by: 1).map { $0 * step + 0 } // + 0 turns -0 into 0
+    }
+
+    /// Decimals that tell the ticks apart: none for whole steps, two for 0.05.
+    var fractionDigits: Int {
+        guard step > 0, step.isFinite else { return 0 }
+        return min(max(0, Int((-log10(step)).rounded(.up))), 6)
     }
 
     /// A scale covering `values`, starting at zero when `fromZero`, with about `intervals` steps.
     static func fitted(to values: [Double], fromZero: Bool, intervals: Int = 4) -> ChartScale {
+        let values = values.filter(\.isFinite)
         var low = values.min() ?? 0
         var high = values.max() ?? 0
         if fromZero { low = min(low, 0); high = max(high, 0) }
@@ -175,16 +194,16 @@ struct ChartScale: Equatable {
         let lower = (low / step).rounded(.down) * step
         var upper = (high / step).rounded(.up) * step
         if upper == lower { upper += step }
-        return ChartScale(lower: lower, upper: upper, step: step)
+        let scale = ChartScale(lower: lower, upper: upper, step: step)
+        return (upper - lower).isFinite && !scale.ticks.isEmpty ? scale : .standard
     }
 
     /// A fixed scale with familiar ticks inside it.
     static func fixed(_ range: ClosedRange<Double>, intervals: Int = 4) -> ChartScale {
-        guard range.upperBound > range.lowerBound, range.lowerBound.isFinite, range.upperBound.isFinite else {
-            return ChartScale(lower: 0, upper: 5, step: 1)
-        }
+        guard range.upperBound > range.lowerBound, (range.upperBound - range.lowerBound).isFinite else { return .standard }
         let step = niceStep((range.upperBound - range.lowerBound) / Double(intervals))
-        return ChartScale(lower: range.lowerBound, upper: range.upperBound, step: step)
+        let scale = ChartScale(lower: range.lowerBound, upper: range.upperBound, step: step)
+        return scale.ticks.isEmpty ? .standard : scale
     }
 
     static func niceStep(_ raw: Double) -> Double {

@@ -31,10 +31,12 @@ public struct OCKSimpleContactView: OCKComponent {
         self.identifier = identifier
     }
 
-    /// Up to two initials: the first letters of the first and last words ("Maria Ruiz" → "MR"), or the first
-    /// letter of a one-word name ("김민지" → "김").
+    /// Up to two initials: the first letters of the first and last words ("Dr. Maria Ruiz" → "MR", titles such as
+    /// "Dr." skipped), or the first letter of a one-word name ("김민지" → "김").
     public static func monogram(for name: String) -> String {
-        let words = name.split(whereSeparator: { $0.isWhitespace || $0 == "." }).filter { $0.first?.isLetter == true }
+        let all = name.split(whereSeparator: \.isWhitespace).filter { $0.first?.isLetter == true }
+        let untitled = all.filter { !$0.hasSuffix(".") }
+        let words = untitled.isEmpty ? all : untitled
         guard let first = words.first?.first else { return "?" }
         guard words.count > 1, let last = words.last?.first else { return String(first).uppercased() }
         return (String(first) + String(last)).uppercased()

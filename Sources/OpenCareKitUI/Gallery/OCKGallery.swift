@@ -41,25 +41,25 @@ public struct OCKGallery: Sendable {
         let context = OCKRenderContext()
         let links = all.map { gallery in
             HTML.element("li", [:], [.element("a", ["class": "ock-link-row", "href": gallery.fileName],
-                                              [.text("\(gallery.language == .english ? "English" : "한국어") · \(gallery.appearance.rawValue)")])])
+                                              [.text("\(gallery.language.autonym) · \(context.string(gallery.appearance == .light ? .appearanceLight : .appearanceDark))")])])
         }
         let main = HTML.element("main", ["class": "ock-page-main"], [
-            .element("h1", [:], [.text("OpenCareKitUI gallery")]),
+            .element("h1", [:], [.text(context.string(.galleryTitle))]),
             .element("ul", ["class": "ock-links ock-card ock-page-index"], links),
         ])
-        return OCKPage(title: "OpenCareKitUI gallery", body: [main], stylesheet: SafeURL("opencarekit.css")!,
+        return OCKPage(title: context.string(.galleryTitle), body: [main], stylesheet: SafeURL("opencarekit.css")!,
                        script: nil, icon: SafeURL("star.svg")).rendered(in: context)
     }
 
     /// The page for this variant.
     public func page() -> String {
         let context = context
-        let switcher = HTML.element("nav", ["class": "ock-page-nav", "aria-label": language == .english ? "Gallery variants" : "갤러리 보기"],
+        let switcher = HTML.element("nav", ["class": "ock-page-nav", "aria-label": context.string(.galleryVariants)],
                                     [.element("ul", [:], Self.all.map { other in
             var attributes = ["href": other.fileName, "class": "ock-page-nav-link"]
             if other.fileName == fileName { attributes["aria-current"] = "page" }
             return .element("li", [:], [.element("a", attributes, [
-                .text("\(other.language == .english ? "English" : "한국어") · \(other.appearance == .light ? (language == .english ? "light" : "라이트") : (language == .english ? "dark" : "다크"))"),
+                .text("\(other.language.autonym) · \(context.string(other.appearance == .light ? .appearanceLight : .appearanceDark))"),
             ])])
         })])
         let sample = OCKGallerySamples(language: language, context: context)
@@ -70,9 +70,9 @@ public struct OCKGallery: Sendable {
             ])
         }
         let main = HTML.element("main", ["class": "ock-page-main"], [
-            .element("h1", [:], [.text(language == .english ? "OpenCareKitUI gallery" : "OpenCareKitUI 갤러리")]),
+            .element("h1", [:], [.text(context.string(.galleryTitle))]),
         ] + sections)
-        return OCKPage(title: language == .english ? "OpenCareKitUI gallery" : "OpenCareKitUI 갤러리",
+        return OCKPage(title: context.string(.galleryTitle),
                        body: [switcher, main], stylesheet: SafeURL("opencarekit.css")!,
                        script: SafeURL("opencarekit.js")!, icon: SafeURL("star.svg"), appearance: appearance).rendered(in: context)
     }

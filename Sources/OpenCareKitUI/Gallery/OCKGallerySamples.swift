@@ -89,6 +89,12 @@ struct OCKGallerySamples {
         ]
     }
 
+    /// "1 dose", "3 doses", "3회": the gallery's own plural, as an app would write its labels.
+    func doseCount(_ count: Double) -> String {
+        let number = Int(count)
+        return t(number == 1 ? "1 dose" : "\(number) doses", "\(number)회")
+    }
+
     func week() -> [Date] { (16...22).map { time(0, day: $0) } }
 
     var charts: [any OCKComponent] {
@@ -106,18 +112,24 @@ struct OCKGallerySamples {
         let pain: [Double?] = [6, 5, 5, 4, nil, 3, 3]
         let hig = OCKCartesianChartView(
             title: t("Doses and symptom level", "복용량과 증상 정도"), detail: t("This week", "이번 주"),
+            summary: t("Pain eased from 6 to 3 while doses stayed mostly steady.", "복용을 꾸준히 하는 동안 통증이 6에서 3으로 줄었습니다."),
             domain: .dates(week(), .day),
             series: [
-                OCKDataSeries(title: t("Doses", "복용량"), values: taken.map { $0 }, mark: .bar, unit: doses),
+                OCKDataSeries(title: t("Doses", "복용량"), points: taken.map { OCKDataPoint($0, label: doseCount($0)) },
+                              mark: .bar, unit: doses),
                 OCKDataSeries(title: t("Pain (0–10)", "통증 (0–10)"), values: pain, mark: .lineWithPoints, axis: .trailing),
             ], trailingYRange: .fixed(0...10), identifier: "chart-hig")
         let stacked = OCKCartesianChartView(
             title: t("Doses by time of day", "시간대별 복용"), detail: t("Stacked bars", "누적 막대"),
+            summary: t("Afternoon doses were the ones most often missed.", "오후 복용을 가장 자주 놓쳤습니다."),
             domain: .dates(week(), .day),
             series: [
-                OCKDataSeries(title: t("Morning", "아침"), values: [1, 1, 1, 1, 1, 0, 1], mark: .bar, unit: doses),
-                OCKDataSeries(title: t("Afternoon", "오후"), values: [1, 2, 0, 2, 1, 1, 2], mark: .bar, unit: doses),
-                OCKDataSeries(title: t("Evening", "저녁"), values: [1, 1, 1, 1, 1, 0, 1], mark: .bar, unit: doses),
+                OCKDataSeries(title: t("Morning", "아침"), points: [1, 1, 1, 1, 1, 0, 1].map { OCKDataPoint($0, label: doseCount($0)) },
+                              mark: .bar, unit: doses),
+                OCKDataSeries(title: t("Afternoon", "오후"), points: [1, 2, 0, 2, 1, 1, 2].map { OCKDataPoint($0, label: doseCount($0)) },
+                              mark: .bar, unit: doses),
+                OCKDataSeries(title: t("Evening", "저녁"), points: [1, 1, 1, 1, 1, 0, 1].map { OCKDataPoint($0, label: doseCount($0)) },
+                              mark: .bar, unit: doses),
             ], isStacked: true, identifier: "chart-stacked")
         let weights: [Double?] = [72.9, 72.6, nil, 72.4, 72.5, 72.1, 72.0]
         let scatter = OCKCartesianChartView(

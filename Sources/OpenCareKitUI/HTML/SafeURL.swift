@@ -13,7 +13,9 @@ public struct SafeURL: Sendable, Hashable, CustomStringConvertible {
     /// (`java\tscript:`) are refused too.
     public init?(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        // Browsers read a backslash as a slash, so "\\evil.example" and "/\\evil.example" would leave the site.
+        guard !trimmed.isEmpty, !trimmed.contains("\\"),
+              !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             return nil
         }
         if let colon = trimmed.firstIndex(of: ":"),

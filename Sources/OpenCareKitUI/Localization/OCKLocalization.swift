@@ -4,6 +4,14 @@ import Foundation
 public enum OCKLanguage: String, Sendable, Hashable, CaseIterable {
     case english = "en"
     case korean = "ko"
+
+    /// The language's name in itself, as a language menu shows it: "English", "한국어".
+    public var autonym: String {
+        switch self {
+        case .english: "English"
+        case .korean: "한국어"
+        }
+    }
 }
 
 /// Strings and formats for one reader: the language of the string table, the locale that formats dates, times and

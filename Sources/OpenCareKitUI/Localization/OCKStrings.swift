@@ -5,17 +5,19 @@
 /// Templates use `{0}`, `{1}` … for their arguments; a translation may reorder them.
 public enum OCKStringKey: String, Sendable, CaseIterable {
     // Tasks
-    case markAsCompleted, completed, markSubjectDone, markSubjectNotDone, log, logSubject, deleteEntry,
+    case markAsCompleted, completed, markSubjectDone, log, logSubject, actionOnSubject, deleteEntry,
          progressOfGoal, allDay, notRecorded
     // Charts
-    case chartKeyboardHint, playAudioGraph, valueWithUnit, chartEmpty, chartSummary, seriesValue, weekOf, legend, noValue
+    case chartKeyboardHint, playAudioGraph, valueWithUnit, listJoin, chartEmpty, chartSummary, seriesValue, weekOf, legend, noValue
     // Contacts
     case call, message, email, address, callContact, messageContact, emailContact, mapContact, careTeam,
          friendsAndFamily, contactPhoto
     // Calendar and rings
-    case today, dayCompletion, dayNoTasks, weekCalendar, ringCompletion
+    case today, dayIsToday, dayCompletion, dayNoTasks, weekCalendar, ringCompletion, ringNoTasks
     // Links
     case website, location
+    // Gallery
+    case galleryTitle, galleryVariants, appearanceLight, appearanceDark
 }
 
 extension OCKLanguage {
@@ -32,7 +34,7 @@ extension OCKLanguage {
         case .markAsCompleted: "Mark as Completed"
         case .completed: "Completed"
         case .markSubjectDone: "Mark {0} as done"
-        case .markSubjectNotDone: "Mark {0} as not done"
+        case .actionOnSubject: "{0} {1}"
         case .log: "Log"
         case .logSubject: "Log {0}"
         case .deleteEntry: "Delete {0} entry at {1}"
@@ -40,8 +42,9 @@ extension OCKLanguage {
         case .allDay: "All day"
         case .notRecorded: "Not recorded"
         case .chartKeyboardHint: "Use the left and right arrow keys to move through the chart."
-        case .playAudioGraph: "Play audio graph"
+        case .playAudioGraph: "Play audio graph of {0}"
         case .valueWithUnit: "{0} {1}"
+        case .listJoin: "{0}; {1}"
         case .chartEmpty: "No data recorded for this period."
         case .chartSummary: "{0} ranges from {1} to {2}, averaging {3}."
         case .seriesValue: "{0}: {1}"
@@ -55,17 +58,23 @@ extension OCKLanguage {
         case .callContact: "Call {0}"
         case .messageContact: "Message {0}"
         case .emailContact: "Email {0}"
-        case .mapContact: "Show {0}'s address on a map"
+        case .mapContact: "Location of {0} on a map"
         case .careTeam: "Care team"
         case .friendsAndFamily: "Friends and family"
         case .contactPhoto: "Photo of {0}"
         case .today: "Today"
+        case .dayIsToday: "{0}, Today"
+        case .ringNoTasks: "No tasks"
         case .dayCompletion: "{0}: {1} complete"
         case .dayNoTasks: "{0}: no tasks"
         case .weekCalendar: "Week"
         case .ringCompletion: "{0} complete"
         case .website: "Website"
         case .location: "Location"
+        case .galleryTitle: "OpenCareKitUI gallery"
+        case .galleryVariants: "Gallery variants"
+        case .appearanceLight: "light"
+        case .appearanceDark: "dark"
         }
     }
 
@@ -74,7 +83,7 @@ extension OCKLanguage {
         case .markAsCompleted: "완료로 표시"
         case .completed: "완료됨"
         case .markSubjectDone: "{0} 완료로 표시"
-        case .markSubjectNotDone: "{0} 완료 취소"
+        case .actionOnSubject: "{1} {0}"
         case .log: "기록"
         case .logSubject: "{0} 기록하기"
         case .deleteEntry: "{1}에 기록한 {0} 삭제"
@@ -82,8 +91,9 @@ extension OCKLanguage {
         case .allDay: "종일"
         case .notRecorded: "기록 없음"
         case .chartKeyboardHint: "왼쪽과 오른쪽 화살표 키로 차트를 탐색하세요."
-        case .playAudioGraph: "오디오 그래프 재생"
+        case .playAudioGraph: "{0} 오디오 그래프 재생"
         case .valueWithUnit: "{0}{1}"
+        case .listJoin: "{0}, {1}"
         case .chartEmpty: "이 기간에 기록된 데이터가 없습니다."
         case .chartSummary: "{0}: 최저 {1}, 최고 {2}, 평균 {3}."
         case .seriesValue: "{0}: {1}"
@@ -97,17 +107,23 @@ extension OCKLanguage {
         case .callContact: "{0}에게 전화 걸기"
         case .messageContact: "{0}에게 메시지 보내기"
         case .emailContact: "{0}에게 이메일 보내기"
-        case .mapContact: "{0}의 주소를 지도에서 보기"
+        case .mapContact: "지도에서 {0}의 위치"
         case .careTeam: "의료진"
         case .friendsAndFamily: "친구 및 가족"
         case .contactPhoto: "{0}의 사진"
         case .today: "오늘"
+        case .dayIsToday: "{0}, 오늘"
+        case .ringNoTasks: "할 일 없음"
         case .dayCompletion: "{0}: {1} 완료"
         case .dayNoTasks: "{0}: 할 일 없음"
         case .weekCalendar: "주간"
         case .ringCompletion: "{0} 완료"
         case .website: "웹사이트"
         case .location: "위치"
+        case .galleryTitle: "OpenCareKitUI 갤러리"
+        case .galleryVariants: "갤러리 보기"
+        case .appearanceLight: "라이트"
+        case .appearanceDark: "다크"
         }
     }
 }

@@ -8,6 +8,11 @@ public enum OCKScript {
     var columns = Array.prototype.slice.call(svg.querySelectorAll(".ock-chart-column"));
     var card = svg.closest(".ock-chart");
     var readout = card ? card.querySelector(".ock-chart-readout") : null;
+    if (columns.length === 0) { return; }
+    // Arrow keys work only with the script, so the hint joins the description here.
+    var hint = svg.getAttribute("data-ock-hint");
+    if (hint) { svg.setAttribute("aria-describedby", svg.getAttribute("aria-describedby") + " " + hint); }
+    columns.forEach(function (column, position) { column.setAttribute("tabindex", position === 0 ? "0" : "-1"); });
     function activate(index, moveFocus) {
       if (index < 0 || index >= columns.length) { return; }
       columns.forEach(function (column, position) { column.setAttribute("tabindex", position === index ? "0" : "-1"); });
@@ -43,7 +48,7 @@ public enum OCKScript {
     button.hidden = false;
     button.setAttribute("aria-pressed", "false");
     function stop() {
-      if (oscillator) { oscillator.stop(); oscillator = null; }
+      if (oscillator) { oscillator.onended = null; oscillator.stop(); oscillator = null; }
       button.setAttribute("aria-pressed", "false");
     }
     button.addEventListener("click", function () {
@@ -66,7 +71,8 @@ public enum OCKScript {
           oscillator.frequency.setValueAtTime(262 + share * 784, time);
         }
       });
-      oscillator.onended = stop;
+      var playing = oscillator;
+      oscillator.onended = function () { if (oscillator === playing) { stop(); } };
       oscillator.start(start);
       oscillator.stop(start + values.length * step);
       button.setAttribute("aria-pressed", "true");

@@ -6,7 +6,7 @@ public struct OCKColor: Sendable, Hashable, CustomStringConvertible {
 
     public init?(hex: String) {
         let digits = hex.hasPrefix("#") ? hex.dropFirst() : Substring(hex)
-        guard digits.count == 6, digits.allSatisfy(\.isHexDigit) else { return nil }
+        guard digits.count == 6, digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         description = "#" + digits.lowercased()
     }
 

@@ -90,11 +90,12 @@ span.ock-checkmark:empty { display: none; }
 .ock-chart-plot { width: 100%; height: auto; display: block; overflow: visible; }
 .ock-grid-line { stroke: var(--ock-color-separator); stroke-width: 0.5; }
 .ock-axis-line { stroke: var(--ock-color-secondary-label); stroke-width: 1; }
-.ock-tick, .ock-axis-unit { font-size: 11px; fill: var(--ock-color-secondary-label); }
+.ock-tick, .ock-axis-unit { font-size: 0.6875rem; fill: var(--ock-color-secondary-label); }
 .ock-axis-unit { font-weight: 600; }
 .ock-series-line { stroke-width: 2.5; fill: none; stroke-linejoin: round; stroke-linecap: round; }
 .ock-dash-1 { stroke-dasharray: 6 4; }
 .ock-dash-2 { stroke-dasharray: 2 4; }
+.ock-dash-3 { stroke-dasharray: 8 3 2 3; }
 .ock-pattern-line { stroke: var(--ock-color-card); stroke-width: 2.5; }
 .ock-stack-separator { stroke: var(--ock-color-card); stroke-width: 1.5; }
 .ock-point { stroke: var(--ock-color-card); stroke-width: 1; }

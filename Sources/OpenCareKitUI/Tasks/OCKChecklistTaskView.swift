@@ -119,7 +119,8 @@ public struct OCKLogTaskView: OCKComponent {
         stack += HTML.instructions(instructions)
         let logText = logTitle ?? context.string(.log)
         var logAttributes = ["type": "submit", "class": "ock-log-button",
-                             "aria-label": logTitle.map { "\($0) \(header.title)" } ?? context.string(.logSubject, header.title)]
+                             "aria-label": logTitle.map { context.string(.actionOnSubject, $0, header.title) }
+                                ?? context.string(.logSubject, header.title)]
         if logAction == nil { logAttributes["disabled"] = "disabled" }
         let logButton = HTML.element("button", logAttributes, [.text(logText)])
         stack.append(logAction?.form(logButton, className: "ock-log-form") ?? logButton)

@@ -50,9 +50,10 @@ public struct OCKCompletionButton: OCKComponent, Hashable {
         self.completedImage = completedImage
     }
 
-    /// The accessible name: what pressing the button does.
+    /// The accessible name, the same in both states as a toggle button's must be ("Mark Ibuprofen 08:00 as done");
+    /// `aria-pressed` says whether it is done.
     public func accessibleName(in context: OCKRenderContext) -> String {
-        context.string(isComplete ? .markSubjectNotDone : .markSubjectDone, subject)
+        context.string(.markSubjectDone, subject)
     }
 
     public func render(in context: OCKRenderContext) -> HTML {
