@@ -7,11 +7,16 @@ let package = Package(
     products: [
         .library(name: "OpenCareKitStore", targets: ["OpenCareKitStore"]),
         .library(name: "OpenCareKitUI", targets: ["OpenCareKitUI"]),
+        .library(name: "OpenCareKit", targets: ["OpenCareKit"]),
+        .library(name: "OpenCareKitServer", targets: ["OpenCareKitServer"]),
         .executable(name: "opencarekit", targets: ["opencarekit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -27,6 +32,23 @@ let package = Package(
             name: "OpenCareKitUI",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The glue, as in CareKit: view synchronizers, synchronized views, the daily tasks page, contacts, insights.
+        .target(
+            name: "OpenCareKit",
+            dependencies: ["OpenCareKitStore", "OpenCareKitUI"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The care app over HTTP (Hummingbird 2): pages, forms, live updates, JSON API.
+        .target(
+            name: "OpenCareKitServer",
+            dependencies: [
+                "OpenCareKit", "OpenCareKitStore", "OpenCareKitUI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The store conformance suite, shared by every backend's tests.
         .target(
             name: "OpenCareKitStoreConformance",
@@ -36,8 +58,11 @@ let package = Package(
         .executableTarget(
             name: "opencarekit",
             dependencies: [
-                "OpenCareKitStore", "OpenCareKitUI",
+                "OpenCareKitStore", "OpenCareKitUI", "OpenCareKit", "OpenCareKitServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -57,6 +82,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "OpenCareKitTests",
+            dependencies: ["OpenCareKit", "OpenCareKitStore", "OpenCareKitUI"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "OpenCareKitServerTests",
+            dependencies: [
+                "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -13,7 +13,7 @@ import Testing
             #expect(placeholders(text) == placeholders(english), "\(language) \(key)")
         }
         #expect(OCKLanguage.korean.template(key).unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) }
-            || ["{0}: {1}", "{0}{1}", "{0}, {1}", "{1} {0}"].contains(OCKLanguage.korean.template(key)), "\(key) is not translated")
+            || ["{0}: {1}", "{0}{1}", "{0}, {1}", "{1} {0}", "{0} ({1})"].contains(OCKLanguage.korean.template(key)), "\(key) is not translated")
     }
 
     @Test func placeholdersAreFilledOnceInOrder() {

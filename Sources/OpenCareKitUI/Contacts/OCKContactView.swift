@@ -1,7 +1,7 @@
 import Foundation
 
 /// Who a contact is to the patient; shown by color and by a text badge with an icon, never by color alone.
-public enum OCKContactCategory: String, Sendable, Hashable, CaseIterable {
+public enum OCKContactViewCategory: String, Sendable, Hashable, CaseIterable {
     case careTeam, friendsAndFamily
 
     var key: OCKStringKey { self == .careTeam ? .careTeam : .friendsAndFamily }
@@ -16,12 +16,12 @@ public struct OCKSimpleContactView: OCKComponent {
     /// A title or role, such as "Family Practice Doctor".
     public var title: String?
     public var image: SafeURL?
-    public var category: OCKContactCategory?
+    public var category: OCKContactViewCategory?
     /// Where the card leads (the detailed contact); nil makes it static.
     public var detailURL: SafeURL?
     public var identifier: String?
 
-    public init(name: String, title: String? = nil, image: SafeURL? = nil, category: OCKContactCategory? = nil,
+    public init(name: String, title: String? = nil, image: SafeURL? = nil, category: OCKContactViewCategory? = nil,
                 detailURL: SafeURL? = nil, identifier: String? = nil) {
         self.name = name
         self.title = title
@@ -93,7 +93,7 @@ public struct OCKDetailedContactView: OCKComponent {
     /// The map link for the address; nil searches OpenStreetMap for it.
     public var mapURL: SafeURL?
 
-    public init(name: String, title: String? = nil, image: SafeURL? = nil, category: OCKContactCategory? = nil,
+    public init(name: String, title: String? = nil, image: SafeURL? = nil, category: OCKContactViewCategory? = nil,
                 instructions: String? = nil, phoneNumber: String? = nil, messagingNumber: String? = nil,
                 emailAddress: String? = nil, address: String? = nil, mapURL: SafeURL? = nil, identifier: String? = nil) {
         contact = OCKSimpleContactView(name: name, title: title, image: image, category: category, identifier: identifier)

@@ -137,7 +137,7 @@ public struct OCKRenderContext: Sendable {
     public static var standard: OCKRenderContext { OCKRenderContext() }
 
     /// Shorthand for `localization.string(key, arguments…)`.
-    func string(_ key: OCKStringKey, _ arguments: String...) -> String {
+    public func string(_ key: OCKStringKey, _ arguments: String...) -> String {
         localization.string(key, arguments: arguments)
     }
 }

@@ -6,7 +6,7 @@
 public enum OCKStringKey: String, Sendable, CaseIterable {
     // Tasks
     case markAsCompleted, completed, markSubjectDone, log, logSubject, actionOnSubject, deleteEntry,
-         progressOfGoal, allDay, notRecorded
+         progressOfGoal, allDay, notRecorded, save, entryLabel
     // Charts
     case chartKeyboardHint, playAudioGraph, valueWithUnit, listJoin, chartEmpty, chartSummary, seriesValue, weekOf, legend, noValue
     // Contacts
@@ -41,6 +41,8 @@ extension OCKLanguage {
         case .progressOfGoal: "{0} of {1}"
         case .allDay: "All day"
         case .notRecorded: "Not recorded"
+        case .save: "Save"
+        case .entryLabel: "{0} ({1})"
         case .chartKeyboardHint: "Use the left and right arrow keys to move through the chart."
         case .playAudioGraph: "Play audio graph of {0}"
         case .valueWithUnit: "{0} {1}"
@@ -90,6 +92,8 @@ extension OCKLanguage {
         case .progressOfGoal: "{1} 중 {0}"
         case .allDay: "종일"
         case .notRecorded: "기록 없음"
+        case .save: "저장"
+        case .entryLabel: "{0} ({1})"
         case .chartKeyboardHint: "왼쪽과 오른쪽 화살표 키로 차트를 탐색하세요."
         case .playAudioGraph: "{0} 오디오 그래프 재생"
         case .valueWithUnit: "{0}{1}"

@@ -84,6 +84,12 @@ span.ock-checkmark:empty { display: none; }
 .ock-progress-figures .ock-value { font-size: 2rem; font-weight: 700; color: var(--ock-color-tint); }
 .ock-progress-figures .ock-goal { color: var(--ock-color-secondary-label); font-weight: 600; }
 .ock-numeric-progress meter { width: 100%; height: 0.75rem; }
+.ock-value-entry { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 0.5rem; }
+.ock-value-entry-label { display: flex; flex-direction: column; gap: 0.25rem; flex: 1 1 8rem; font-size: 0.9375rem;
+  color: var(--ock-color-secondary-label); }
+.ock-value-input { min-height: 44px; font: inherit; font-size: 1rem; padding: 0.5rem 0.75rem; color: var(--ock-color-label);
+  background: var(--ock-color-background); border: 1px solid var(--ock-color-separator); border-radius: calc(var(--ock-radius) * 0.5); }
+.ock-value-save { width: auto; flex: 0 0 auto; }
 
 /* Charts */
 .ock-chart-summary { margin: 0; font-size: 0.9375rem; color: var(--ock-color-secondary-label); }

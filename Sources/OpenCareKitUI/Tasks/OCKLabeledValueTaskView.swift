@@ -1,3 +1,42 @@
+/// A form that records a number: a labelled number field with its unit and range, and a save button. Without
+/// JavaScript it posts like any form; the browser checks the range before it does.
+public struct OCKValueEntry: OCKComponent, Hashable {
+    public var action: OCKFormAction
+    /// What is entered, such as "Weight".
+    public var label: String
+    public var unit: String?
+    public var minimum: Double?
+    public var maximum: Double?
+    /// The value shown in the field, if any.
+    public var value: Double?
+
+    public init(action: OCKFormAction, label: String, unit: String? = nil, minimum: Double? = nil, maximum: Double? = nil,
+                value: Double? = nil) {
+        self.action = action
+        self.label = label
+        self.unit = unit
+        self.minimum = minimum
+        self.maximum = maximum
+        self.value = value
+    }
+
+    public func render(in context: OCKRenderContext) -> HTML {
+        var input = ["type": "number", "name": "value", "inputmode": "decimal", "step": "any", "required": "required",
+                     "class": "ock-value-input"]
+        if let minimum, minimum.isFinite { input["min"] = "\(minimum)" }
+        if let maximum, maximum.isFinite { input["max"] = "\(maximum)" }
+        if let value, value.isFinite { input["value"] = "\(value)" }
+        let text = unit.map { context.string(.entryLabel, label, $0) } ?? label
+        return action.form(.group([
+            .element("label", ["class": "ock-value-entry-label"], [
+                .element("span", [:], [.text(text)]),
+                .element("input", input, []),
+            ]),
+            .element("button", ["type": "submit", "class": "ock-log-button ock-value-save"], [.text(context.string(.save))]),
+        ]), className: "ock-value-entry")
+    }
+}
+
 /// CareKit's labeled-value task: once recorded, a value with its label (such as "72 kg"); before, only the label
 /// (such as "No weight recorded").
 public struct OCKLabeledValueTaskView: OCKComponent {
@@ -11,11 +50,14 @@ public struct OCKLabeledValueTaskView: OCKComponent {
 
     public var header: OCKHeaderView
     public var state: State
+    /// A form to record the value, if it may be recorded here.
+    public var entry: OCKValueEntry?
     public var identifier: String?
 
-    public init(title: String, detail: String? = nil, state: State, identifier: String? = nil) {
+    public init(title: String, detail: String? = nil, state: State, entry: OCKValueEntry? = nil, identifier: String? = nil) {
         header = OCKHeaderView(title: title, detail: detail)
         self.state = state
+        self.entry = entry
         self.identifier = identifier
     }
 
@@ -32,7 +74,8 @@ public struct OCKLabeledValueTaskView: OCKComponent {
                 .element("span", ["class": "ock-value-label"], [.text(label)]),
             ])
         }
-        return OCKCardView(header: header, contentStack: [content], identifier: identifier).render(in: context)
+        let stack: [any OCKComponent] = [content] + (entry.map { [$0] } ?? [])
+        return OCKCardView(header: header, contentStack: stack, identifier: identifier).render(in: context)
             .withClass("ock-labeled-value-task")
     }
 }
@@ -47,10 +90,13 @@ public struct OCKNumericProgressTaskView: OCKComponent {
     public var goal: Double
     public var goalText: String
     public var instructions: String?
+    /// A form to record progress, if it may be recorded here.
+    public var entry: OCKValueEntry?
     public var identifier: String?
 
     public init(title: String, detail: String? = nil, progress: Double, progressText: String, goal: Double,
-                goalText: String, instructions: String? = nil, identifier: String? = nil) {
+                goalText: String, instructions: String? = nil, entry: OCKValueEntry? = nil, identifier: String? = nil) {
+        self.entry = entry
         header = OCKHeaderView(title: title, detail: detail)
         self.progress = progress
         self.progressText = progressText
@@ -78,6 +124,7 @@ public struct OCKNumericProgressTaskView: OCKComponent {
             ]),
         ]
         stack += HTML.instructions(instructions)
+        if let entry { stack.append(entry) }
         return OCKCardView(header: header, contentStack: stack, identifier: identifier).render(in: context)
             .withClass("ock-numeric-progress-task")
     }

@@ -1,0 +1,121 @@
+import Foundation
+import OpenCareKitStore
+import OpenCareKitUI
+
+/// CareKit's daily tasks page (OCKDailyTasksPageViewController) without the view controller: for a day, one card per
+/// task in the style CareKit would choose, and the week calendar with each day's completion ring.
+///
+/// CareKit's choice: a button-log card for tasks that do not count toward adherence, a simple card for a task with
+/// one event that day, a grid otherwise. `styles` overrides it per task id, and `synchronizers` replaces the
+/// synchronizer of a task altogether.
+///
+/// For example:
+/// ```swift
+/// var page = OCKDailyTasksPage(calendar: calendar)
+/// page.styles["weigh-in"] = .labeledValue
+/// let events = try await page.events(on: today, in: store)
+/// let cards = page.cards(for: events, environment: environment)
+/// ```
+public struct OCKDailyTasksPage: Sendable {
+    /// The card styles of CareKit's task views.
+    public enum CardStyle: String, Sendable, Hashable, CaseIterable {
+        case simple, instructions, checklist, grid, log, labeledValue, numericProgress
+    }
+
+    /// A task's card: its task id and its view.
+    public struct Card: Sendable {
+        public var taskID: String
+        public var view: any OCKComponent
+    }
+
+    /// The calendar whose days the page shows (the patient's time zone).
+    public var calendar: Calendar
+    /// Card styles by task id, replacing CareKit's choice.
+    public var styles: [String: CardStyle]
+    /// Synchronizers by task id, replacing the style's synchronizer.
+    public var synchronizers: [String: any OCKViewSynchronizing<OCKTaskEvents>]
+
+    public init(calendar: Calendar, styles: [String: CardStyle] = [:],
+                synchronizers: [String: any OCKViewSynchronizing<OCKTaskEvents>] = [:]) {
+        self.calendar = calendar
+        self.styles = styles
+        self.synchronizers = synchronizers
+    }
+
+    /// CareKit's choice of card for a task with `eventCount` events on the day.
+    public static func automaticStyle(for task: any OCKAnyTask, eventCount: Int) -> CardStyle {
+        if !task.impactsAdherence { return .log }
+        return eventCount == 1 ? .simple : .grid
+    }
+
+    /// The synchronizer for a style.
+    public static func synchronizer(for style: CardStyle) -> any OCKViewSynchronizing<OCKTaskEvents> {
+        switch style {
+        case .simple: OCKSimpleTaskViewSynchronizer()
+        case .instructions: OCKInstructionsTaskViewSynchronizer()
+        case .checklist: OCKChecklistTaskViewSynchronizer()
+        case .grid: OCKGridTaskViewSynchronizer()
+        case .log: OCKButtonLogTaskViewSynchronizer()
+        case .labeledValue: OCKLabeledValueTaskViewSynchronizer()
+        case .numericProgress: OCKNumericProgressTaskViewSynchronizer()
+        }
+    }
+
+    /// The synchronizer this page uses for `task`.
+    public func synchronizer(for task: any OCKAnyTask, eventCount: Int) -> any OCKViewSynchronizing<OCKTaskEvents> {
+        if let custom = synchronizers[task.id] { return custom }
+        return Self.synchronizer(for: styles[task.id] ?? Self.automaticStyle(for: task, eventCount: eventCount))
+    }
+
+    /// The day containing `date`.
+    public func day(containing date: Date) -> DateInterval {
+        calendar.dateInterval(of: .day, for: date) ?? DateInterval(start: date, duration: 86_400)
+    }
+
+    /// The events of the day containing `date`, every task's, in start order.
+    public func events<Store: OCKReadOnlyEventStore>(on date: Date, in store: Store) async throws -> [OCKAnyEvent] {
+        try await store.fetchEvents(query: OCKEventQuery(dateInterval: day(containing: date))).map(\.anyEvent)
+    }
+
+    /// The events grouped by task id, tasks ordered by their first event and then title (as CareKit lists them).
+    public static func group(_ events: [OCKAnyEvent]) -> [(taskID: String, events: OCKTaskEvents)] {
+        var order: [String] = []
+        var groups: [String: OCKTaskEvents] = [:]
+        for event in events.sorted(by: { ($0.scheduleEvent.start, $0.scheduleEvent.occurrence) < ($1.scheduleEvent.start, $1.scheduleEvent.occurrence) }) {
+            if groups[event.task.id] == nil { order.append(event.task.id) }
+            groups[event.task.id, default: []].append(event)
+        }
+        return order.map { ($0, groups[$0] ?? []) }
+    }
+
+    /// One card per task with events in `events`.
+    public func cards(for events: [OCKAnyEvent], environment: OCKSynchronizationEnvironment) -> [Card] {
+        Self.group(events).compactMap { taskID, taskEvents in
+            guard let task = taskEvents.last?.task else { return nil }
+            let synchronizer = synchronizer(for: task, eventCount: taskEvents.count)
+            return Card(taskID: taskID, view: synchronizer.view(for: taskEvents, environment: environment))
+        }
+    }
+
+    /// The card of one task for its events that day, or nil if it has none.
+    public func card(taskID: String, events: [OCKAnyEvent], environment: OCKSynchronizationEnvironment) -> Card? {
+        cards(for: events.filter { $0.task.id == taskID }, environment: environment).first
+    }
+
+    /// The week containing `date` with each day's completion, from the store's adherence (tasks that do not
+    /// impact adherence are left out, as in CareKit).
+    public func week<Store: OCKAnyReadOnlyEventStore>(containing date: Date, in store: Store) async throws -> [(day: Date, completion: Double?)] {
+        let days = OCKWeekCalendarView.week(containing: date, calendar: calendar)
+        guard let first = days.first, let last = days.last else { return [] }
+        let interval = DateInterval(start: first, end: day(containing: last).end)
+        let adherence = try await store.fetchAdherence(query: OCKAdherenceQuery(taskIDs: [], dateInterval: interval),
+                                                       calendar: calendar)
+        return days.enumerated().map { index, day in
+            let completion: Double? = switch index < adherence.count ? adherence[index] : .noTasks {
+            case .noTasks, .noEvents: nil
+            case let .progress(fraction): fraction
+            }
+            return (day, completion)
+        }
+    }
+}

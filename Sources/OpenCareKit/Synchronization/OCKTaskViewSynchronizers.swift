@@ -1,0 +1,217 @@
+import Foundation
+import OpenCareKitStore
+import OpenCareKitUI
+
+/// The events of one task on one day, as its card shows them: CareKit's view model for task views.
+public typealias OCKTaskEvents = [OCKAnyEvent]
+
+extension OCKAnyEvent {
+    /// The event's time for the reader: "8:00 AM", or "All day".
+    public var timeText: OCKTimeText {
+        scheduleEvent.element.duration == .allDay ? .allDay : .time(scheduleEvent.start)
+    }
+
+    /// Whether the event has an outcome (CareKit's default progress).
+    public var isComplete: Bool { outcome != nil }
+
+    /// The first numeric value recorded, if any.
+    public var recordedNumber: Double? {
+        outcome?.values.lazy.compactMap { $0.numberValue?.doubleValue }.first
+    }
+}
+
+extension Array where Element == OCKAnyEvent {
+    /// The task the events belong to (the newest version among them).
+    var task: (any OCKAnyTask)? { last?.task }
+
+    /// "3 times a day" style detail: the first event's schedule text, else the times joined.
+    func detail(in context: OCKRenderContext) -> String? {
+        if let text = first?.scheduleEvent.element.text, !text.isEmpty { return text }
+        let times = map { $0.timeText.text(in: context) }
+        return times.isEmpty ? nil : times.joined(separator: ", ")
+    }
+}
+
+/// CareKit's simple task synchronizer: the first event, a round completion button.
+public struct OCKSimpleTaskViewSynchronizer: OCKViewSynchronizing {
+    public init() {}
+
+    public func makeView() -> OCKSimpleTaskView {
+        OCKSimpleTaskView(title: "", isComplete: false, action: nil)
+    }
+
+    public func updateView(_ view: inout OCKSimpleTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
+        let events = context.viewModel
+        view.header.title = events.task?.title ?? ""
+        view.header.detail = events.detail(in: context.environment.render)
+        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+        guard let event = events.first else { view.isComplete = false; view.action = nil; return }
+        view.eventTime = event.timeText
+        view.isComplete = event.isComplete
+        view.action = context.environment.writableActions?.toggle(event)
+    }
+}
+
+/// CareKit's instructions task synchronizer: the simple task with the task's instructions.
+public struct OCKInstructionsTaskViewSynchronizer: OCKViewSynchronizing {
+    public init() {}
+
+    public func makeView() -> OCKInstructionsTaskView {
+        OCKInstructionsTaskView(title: "", instructions: nil, isComplete: false, action: nil)
+    }
+
+    public func updateView(_ view: inout OCKInstructionsTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
+        let events = context.viewModel
+        view.header.title = events.task?.title ?? ""
+        view.header.detail = events.detail(in: context.environment.render)
+        view.instructions = events.task?.instructions
+        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+        guard let event = events.first else { view.isComplete = false; view.action = nil; return }
+        view.eventTime = event.timeText
+        view.isComplete = event.isComplete
+        view.action = context.environment.writableActions?.toggle(event)
+    }
+}
+
+/// The event items of a checklist or grid.
+private func eventItems(_ context: OCKSynchronizationContext<OCKTaskEvents>) -> [OCKEventItem] {
+    context.viewModel.map { event in
+        OCKEventItem(time: event.timeText, isComplete: event.isComplete,
+                     action: context.environment.writableActions?.toggle(event))
+    }
+}
+
+/// CareKit's checklist task synchronizer: a row and a toggle per event, instructions below.
+public struct OCKChecklistTaskViewSynchronizer: OCKViewSynchronizing {
+    public init() {}
+
+    public func makeView() -> OCKChecklistTaskView {
+        OCKChecklistTaskView(title: "", items: [])
+    }
+
+    public func updateView(_ view: inout OCKChecklistTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
+        let events = context.viewModel
+        view.header.title = events.task?.title ?? ""
+        view.header.detail = events.detail(in: context.environment.render)
+        view.instructions = events.task?.instructions
+        view.items = eventItems(context)
+        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+    }
+}
+
+/// CareKit's grid task synchronizer: a compact button per event, instructions below.
+public struct OCKGridTaskViewSynchronizer: OCKViewSynchronizing {
+    public init() {}
+
+    public func makeView() -> OCKGridTaskView {
+        OCKGridTaskView(title: "", items: [])
+    }
+
+    public func updateView(_ view: inout OCKGridTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
+        let events = context.viewModel
+        view.header.title = events.task?.title ?? ""
+        view.header.detail = events.detail(in: context.environment.render)
+        view.instructions = events.task?.instructions
+        view.items = eventItems(context)
+        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+    }
+}
+
+/// CareKit's button-log task synchronizer: a log button for the day's event and its logged values with their
+/// times, each deletable.
+public struct OCKButtonLogTaskViewSynchronizer: OCKViewSynchronizing {
+    public init() {}
+
+    public func makeView() -> OCKLogTaskView {
+        OCKLogTaskView(title: "", logAction: nil, entries: [])
+    }
+
+    public func updateView(_ view: inout OCKLogTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
+        let events = context.viewModel
+        let actions = context.environment.writableActions
+        let l10n = context.environment.render.localization
+        view.header.title = events.task?.title ?? ""
+        view.header.detail = events.detail(in: context.environment.render)
+        view.instructions = events.task?.instructions
+        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+        guard let event = events.first else { view.logAction = nil; view.entries = []; return }
+        view.logAction = actions?.log(event)
+        view.entries = (event.outcome?.values ?? []).enumerated().map { index, value in
+            let number = value.numberValue.map { l10n.number($0.doubleValue, unit: value.units) }
+            let text = value.stringValue ?? (value.booleanValue == nil ? number : nil)
+            return OCKLogTaskView.Entry(time: .time(value.createdDate), value: text,
+                                        deleteAction: actions?.deleteLoggedValue(event, at: index))
+        }
+    }
+}
+
+/// The number to record for a task: the first target value gives the unit and, as the goal, the range.
+private func entry(for event: OCKAnyEvent, label: String, context: OCKSynchronizationContext<OCKTaskEvents>) -> OCKValueEntry? {
+    guard let action = context.environment.writableActions?.record(event) else { return nil }
+    let target = event.scheduleEvent.element.targetValues.first
+    return OCKValueEntry(action: action, label: label, unit: target?.units, minimum: 0,
+                         maximum: OCKNumericEntryRange.maximum(for: target), value: event.recordedNumber)
+}
+
+/// The range a recorded number must be in: from zero to ten times the target, or to one million without one.
+public enum OCKNumericEntryRange {
+    public static func maximum(for target: OCKOutcomeValue?) -> Double {
+        guard let goal = target?.numberValue?.doubleValue, goal > 0, goal.isFinite else { return 1_000_000 }
+        return goal * 10
+    }
+}
+
+/// CareKit's labeled-value synchronizer: the recorded value and its unit, or "Not recorded", with a form to record
+/// it.
+public struct OCKLabeledValueTaskViewSynchronizer: OCKViewSynchronizing {
+    public init() {}
+
+    public func makeView() -> OCKLabeledValueTaskView {
+        OCKLabeledValueTaskView(title: "", state: .incomplete(label: ""))
+    }
+
+    public func updateView(_ view: inout OCKLabeledValueTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
+        let events = context.viewModel
+        let render = context.environment.render
+        let title = events.task?.title ?? ""
+        view.header.title = title
+        view.header.detail = events.detail(in: render)
+        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+        guard let event = events.first else { view.state = .incomplete(label: render.string(.notRecorded)); view.entry = nil; return }
+        let unit = event.outcome?.values.first?.units ?? event.scheduleEvent.element.targetValues.first?.units ?? ""
+        if let number = event.recordedNumber {
+            view.state = .complete(value: render.localization.number(number), label: unit)
+        } else {
+            view.state = .incomplete(label: render.string(.notRecorded))
+        }
+        view.entry = entry(for: event, label: title, context: context)
+    }
+}
+
+/// CareKit's numeric-progress synchronizer: the sum recorded against the target value as the goal.
+public struct OCKNumericProgressTaskViewSynchronizer: OCKViewSynchronizing {
+    public init() {}
+
+    public func makeView() -> OCKNumericProgressTaskView {
+        OCKNumericProgressTaskView(title: "", progress: 0, progressText: "0", goal: 0, goalText: "0")
+    }
+
+    public func updateView(_ view: inout OCKNumericProgressTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
+        let events = context.viewModel
+        let l10n = context.environment.render.localization
+        let title = events.task?.title ?? ""
+        view.header.title = title
+        view.header.detail = events.detail(in: context.environment.render)
+        view.instructions = events.task?.instructions
+        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+        guard let event = events.first else { view.entry = nil; return }
+        let target = event.scheduleEvent.element.targetValues.first
+        let progress = event.outcome?.values.compactMap { $0.numberValue?.doubleValue }.reduce(0, +) ?? 0
+        let goal = target?.numberValue?.doubleValue ?? 0
+        view.progress = progress
+        view.progressText = l10n.number(progress)
+        view.goal = goal
+        view.goalText = l10n.number(goal, unit: target?.units)
+        view.entry = entry(for: event, label: title, context: context)
+    }
+}
