@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpenCareKit
 import OpenCareKitStore
 
 /// `opencarekit store …`: work with a store file.
@@ -76,7 +77,7 @@ struct StoreSeedDemo: AsyncParsableCommand {
               try await store.fetchTasks(query: OCKTaskQuery()).isEmpty else {
             throw ValidationError("the store already has data; seed-demo needs an empty store")
         }
-        let plan = DemoCarePlan(calendar: try options.calendar, start: try options.day(start))
+        let plan = OCKDemoCarePlan(calendar: try options.calendar, start: try options.day(start))
         try await plan.seed(into: store) { print("Added \($0)") }
         print("Demo care plan ready at \(store.fileURL?.path ?? "memory")")
     }

@@ -24,11 +24,12 @@ extension Array where Element == OCKAnyEvent {
     /// The task the events belong to (the newest version among them).
     var task: (any OCKAnyTask)? { last?.task }
 
-    /// "3 times a day" style detail: the first event's schedule text, else the times joined.
+    /// The card's detail: "3 times a day" for several events, else the event's schedule text or time.
     func detail(in context: OCKRenderContext) -> String? {
-        if let text = first?.scheduleEvent.element.text, !text.isEmpty { return text }
-        let times = map { $0.timeText.text(in: context) }
-        return times.isEmpty ? nil : times.joined(separator: ", ")
+        guard let first else { return nil }
+        if count > 1 { return context.string(.timesADay, context.localization.number(Double(count), fractionDigits: 0)) }
+        if let text = first.scheduleEvent.element.text, !text.isEmpty { return text }
+        return first.timeText.text(in: context)
     }
 }
 

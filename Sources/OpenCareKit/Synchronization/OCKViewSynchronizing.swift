@@ -91,10 +91,11 @@ public protocol OCKEventActions: Sendable {
     func record(_ event: OCKAnyEvent) -> OCKFormAction
 }
 
-/// A stable element id for a task's card, made from the task's id: "task-ibuprofen". Characters other than ASCII
-/// letters and digits become `_` and their hex code, so different ids never share a card id.
+/// A stable element id for a task's card, made from the task's id: "task-knee-exercises". Characters other than
+/// ASCII letters, digits and `-` become `_` and their hex code (`_` itself too), so different ids never share a card id.
 public func cardIdentifier(forTaskID id: String) -> String {
     "task-" + id.unicodeScalars.map { scalar in
-        scalar.isASCII && CharacterSet.alphanumerics.contains(scalar) ? String(scalar) : "_" + String(scalar.value, radix: 16)
+        scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-")
+            ? String(scalar) : "_" + String(scalar.value, radix: 16) + "_"
     }.joined()
 }

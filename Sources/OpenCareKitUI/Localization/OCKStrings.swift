@@ -6,7 +6,7 @@
 public enum OCKStringKey: String, Sendable, CaseIterable {
     // Tasks
     case markAsCompleted, completed, markSubjectDone, log, logSubject, actionOnSubject, deleteEntry,
-         progressOfGoal, allDay, notRecorded, save, entryLabel
+         progressOfGoal, allDay, notRecorded, save, entryLabel, timesADay
     // Charts
     case chartKeyboardHint, playAudioGraph, valueWithUnit, listJoin, chartEmpty, chartSummary, seriesValue, weekOf, legend, noValue
     // Contacts
@@ -18,6 +18,9 @@ public enum OCKStringKey: String, Sendable, CaseIterable {
     case website, location
     // Gallery
     case galleryTitle, galleryVariants, appearanceLight, appearanceDark
+    // App pages
+    case careTab, insightsTab, contactsTab, sections, dayNavigation, previousDay, nextDay, previousWeek, nextWeek,
+         noTasksForDay, readOnlyDay, skipToContent, errorTitle, backToCare
 }
 
 extension OCKLanguage {
@@ -42,6 +45,7 @@ extension OCKLanguage {
         case .allDay: "All day"
         case .notRecorded: "Not recorded"
         case .save: "Save"
+        case .timesADay: "{0} times a day"
         case .entryLabel: "{0} ({1})"
         case .chartKeyboardHint: "Use the left and right arrow keys to move through the chart."
         case .playAudioGraph: "Play audio graph of {0}"
@@ -77,6 +81,20 @@ extension OCKLanguage {
         case .galleryVariants: "Gallery variants"
         case .appearanceLight: "light"
         case .appearanceDark: "dark"
+        case .careTab: "Care"
+        case .insightsTab: "Insights"
+        case .contactsTab: "Contacts"
+        case .sections: "Sections"
+        case .dayNavigation: "Days"
+        case .previousDay: "Previous day"
+        case .nextDay: "Next day"
+        case .previousWeek: "Previous week"
+        case .nextWeek: "Next week"
+        case .noTasksForDay: "Nothing to do on this day."
+        case .readOnlyDay: "This day is still to come: its tasks can be seen but not done yet."
+        case .skipToContent: "Skip to content"
+        case .errorTitle: "That did not work"
+        case .backToCare: "Back to Care"
         }
     }
 
@@ -93,6 +111,7 @@ extension OCKLanguage {
         case .allDay: "종일"
         case .notRecorded: "기록 없음"
         case .save: "저장"
+        case .timesADay: "하루 {0}회"
         case .entryLabel: "{0} ({1})"
         case .chartKeyboardHint: "왼쪽과 오른쪽 화살표 키로 차트를 탐색하세요."
         case .playAudioGraph: "{0} 오디오 그래프 재생"
@@ -128,6 +147,20 @@ extension OCKLanguage {
         case .galleryVariants: "갤러리 보기"
         case .appearanceLight: "라이트"
         case .appearanceDark: "다크"
+        case .careTab: "케어"
+        case .insightsTab: "인사이트"
+        case .contactsTab: "연락처"
+        case .sections: "섹션"
+        case .dayNavigation: "날짜 이동"
+        case .previousDay: "이전 날"
+        case .nextDay: "다음 날"
+        case .previousWeek: "지난주"
+        case .nextWeek: "다음 주"
+        case .noTasksForDay: "이 날은 할 일이 없습니다."
+        case .readOnlyDay: "아직 오지 않은 날입니다. 할 일을 볼 수는 있지만 아직 완료할 수 없습니다."
+        case .skipToContent: "본문으로 건너뛰기"
+        case .errorTitle: "요청을 처리하지 못했습니다"
+        case .backToCare: "케어로 돌아가기"
         }
     }
 }

@@ -198,6 +198,24 @@ a.ock-contact-header { margin: calc(var(--ock-padding) * -1); padding: var(--ock
   border-radius: 999px; background: var(--ock-color-card); text-decoration: none; font-weight: 600; }
 .ock-page-nav-link[aria-current="page"] { background: var(--ock-color-tint); color: var(--ock-color-on-tint); }
 .ock-page-index { padding-top: 0; padding-bottom: 0; }
+.ock-skip-link { position: absolute; left: 0.5rem; top: -4rem; z-index: 10; display: inline-flex; align-items: center;
+  min-height: 44px; padding: 0.5rem 1rem; background: var(--ock-color-tint); color: var(--ock-color-on-tint); border-radius: 999px; }
+.ock-skip-link:focus { top: 0.5rem; }
+.ock-tab-bar { position: sticky; top: 0; z-index: 5; background: var(--ock-color-card); border-bottom: 1px solid var(--ock-color-separator); }
+.ock-tab-bar ul { display: flex; justify-content: center; gap: 0.25rem; list-style: none; margin: 0 auto; padding: 0.25rem; max-width: 40rem; }
+.ock-tab-bar li { flex: 1; }
+.ock-tab { display: flex; align-items: center; justify-content: center; min-height: 44px; min-width: 44px; border-radius: var(--ock-radius);
+  color: var(--ock-color-secondary-label); font-weight: 600; text-decoration: none; }
+.ock-tab[aria-current="page"] { color: var(--ock-color-tint); background: var(--ock-color-tint-fill); }
+.ock-day-nav ul { display: flex; align-items: center; gap: 0.25rem; list-style: none; margin: 0; padding: 0; }
+.ock-day-nav-today { flex: 1; text-align: center; }
+.ock-day-nav a { display: inline-flex; align-items: center; justify-content: center; min-height: 44px; min-width: 44px;
+  padding: 0.25rem 0.75rem; border-radius: 999px; font-weight: 600; text-decoration: none; }
+.ock-day-step { font-size: 1.5rem; line-height: 1; background: var(--ock-color-card); }
+.ock-day-nav a[aria-current="date"] { background: var(--ock-color-tint); color: var(--ock-color-on-tint); }
+.ock-day-heading { font-size: 1.375rem; margin: 1rem 0 0.25rem; }
+.ock-notice { margin: 0 0 0.75rem; color: var(--ock-color-secondary-label); }
+.ock-care-header { display: flex; flex-direction: column; gap: 0.5rem; margin-bottom: 0.75rem; }
 
 /* Large text: rows stack vertically. */
 @media (max-width: 22em) {

@@ -1,14 +1,27 @@
 import Foundation
 import OpenCareKitStore
 
-/// The demo care plan `store seed-demo` writes: a patient recovering from knee surgery, with medications, exercises,
-/// symptom and hydration logs, a weekly weigh-in and a care team.
-struct DemoCarePlan {
-    let calendar: Calendar
-    let start: Date
+/// The demo care plan that `store seed-demo` and `serve --demo` write: a patient recovering from knee surgery, with
+/// medications, exercises, symptom and hydration logs, a weekly weigh-in and a care team.
+public struct OCKDemoCarePlan: Sendable {
+    public let calendar: Calendar
+    public let start: Date
+
+    /// A plan whose schedules begin on the day containing `start`, in `calendar`'s time zone.
+    public init(calendar: Calendar, start: Date) {
+        self.calendar = calendar
+        self.start = start
+    }
+
+    /// The card each demo task is shown with where CareKit's automatic choice would not show it best: doses as a
+    /// checklist, exercises with their instructions, hydration as progress toward eight glasses, the weigh-in as a
+    /// recorded value.
+    public static let cardStyles: [String: OCKDailyTasksPage.CardStyle] = [
+        "ibuprofen": .checklist, "knee-exercises": .instructions, "hydration": .numericProgress, "weigh-in": .labeledValue,
+    ]
 
     /// Adds everything to an empty store, reporting each step.
-    func seed(into store: OCKStore, progress: (String) -> Void) async throws {
+    public func seed(into store: OCKStore, progress: (String) -> Void = { _ in }) async throws {
         var patient = OCKPatient(id: "patient", givenName: "Alex", familyName: "Rivera")
         patient.birthday = calendar.date(from: DateComponents(year: 1968, month: 4, day: 12))
         patient.sex = .other("unspecified")
@@ -56,7 +69,7 @@ struct DemoCarePlan {
         return task
     }
 
-    func makeTasks(plan: UUID) -> [OCKTask] {
+    public func makeTasks(plan: UUID) -> [OCKTask] {
         func dose(_ amount: Double, _ units: String) -> [OCKOutcomeValue] {
             var value = OCKOutcomeValue(amount, units: units, createdDate: start)
             value.kind = "dose"
@@ -83,12 +96,13 @@ struct DemoCarePlan {
                  [element(0, text: "All day", targets: [OCKOutcomeValue(8.0, units: "glasses", createdDate: start)],
                           duration: .allDay)], plan: plan, asset: "drop.fill"),
             task("weigh-in", "Weekly Weigh-in", "Weigh yourself before breakfast and record it in kilograms.",
-                 [element(7, every: DateComponents(weekOfYear: 1), text: "Monday morning", duration: .minutes(15),
+                 [element(7, every: DateComponents(weekOfYear: 1), text: "Monday morning",
+                          targets: [OCKOutcomeValue(75.0, units: "kg", createdDate: start)], duration: .minutes(15),
                           days: daysToMonday)], plan: plan, asset: "scalemass"),
         ]
     }
 
-    func makeContacts(plan: UUID) -> [OCKContact] {
+    public func makeContacts(plan: UUID) -> [OCKContact] {
         func contact(_ id: String, _ given: String, _ family: String, title: String, role: String,
                      category: OCKContactCategory, phone: String, email: String, street: String) -> OCKContact {
             var contact = OCKContact(id: id, givenName: given, familyName: family, carePlanUUID: plan)

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import Logging
+import OpenCareKit
+import OpenCareKitStore
+import OpenCareKitUI
+
+/// The care app over HTTP: CareKit's daily tasks page, its forms and the assets, for one patient's store.
+///
+/// For example:
+/// ```swift
+/// let server = CareServer(store: store, configuration: .init(timeZone: .current))
+/// let app = Application(router: server.router(), configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
+/// try await app.runService()
+/// ```
+public struct CareServer: Sendable {
+    /// How the app shows the care plan.
+    public struct Configuration: Sendable {
+        /// The patient's time zone: where days begin and end.
+        public var timeZone: TimeZone
+        public var styler: OCKStyler
+        /// Card styles by task id, replacing CareKit's choice.
+        public var cardStyles: [String: OCKDailyTasksPage.CardStyle]
+        /// The current moment; tests pass a fixed one.
+        public var now: @Sendable () -> Date
+
+        public init(timeZone: TimeZone = .current, styler: OCKStyler = OCKStyler(),
+                    cardStyles: [String: OCKDailyTasksPage.CardStyle] = [:], now: @escaping @Sendable () -> Date = Date.init) {
+            self.timeZone = timeZone
+            self.styler = styler
+            self.cardStyles = cardStyles
+            self.now = now
+        }
+    }
+
+    public let store: OCKStore
+    public let configuration: Configuration
+    let stylesheet: String
+
+    public init(store: OCKStore, configuration: Configuration = Configuration()) {
+        self.store = store
+        self.configuration = configuration
+        stylesheet = OCKStylesheet.css(configuration.styler)
+    }
+
+    /// The Gregorian calendar of the patient's time zone.
+    var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = configuration.timeZone
+        return calendar
+    }
+
+    var page: OCKDailyTasksPage {
+        OCKDailyTasksPage(calendar: calendar, styles: configuration.cardStyles)
+    }
+
+    /// Every route of the app.
+    public func router() -> Router<CareRequestContext> {
+        let router = Router(context: CareRequestContext.self)
+        router.middlewares.add(SecurityHeadersMiddleware())
+        addAssetRoutes(to: router)
+        addCareRoutes(to: router)
+        return router
+    }
+
+    func addAssetRoutes(to router: Router<CareRequestContext>) {
+        router.get("/healthz") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(string: "ok")))
+        }
+        router.get("/assets/opencarekit.css") { _, _ in
+            Self.asset(stylesheet, type: "text/css; charset=utf-8")
+        }
+        router.get("/assets/opencarekit.js") { _, _ in
+            Self.asset(OCKScript.source, type: "text/javascript; charset=utf-8")
+        }
+        router.get("/assets/icon.svg") { _, _ in
+            Self.asset(Self.icon, type: "image/svg+xml")
+        }
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=300"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static let icon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#0062cc"/><path d="M16 25s-8-5-8-11a4.5 4.5 0 0 1 8-2.8A4.5 4.5 0 0 1 24 14c0 6-8 11-8 11z" fill="#fff"/></svg>"##
+}

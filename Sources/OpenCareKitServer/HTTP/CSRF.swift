@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+
+/// Cross-site request forgery protection by double submission: every page sets a random token in a SameSite=Strict,
+/// HttpOnly cookie and puts the same token in its forms; a POST is accepted only when the two match.
+enum CSRF {
+    static let cookieName = "ock_csrf"
+    static let fieldName = "csrf"
+
+    /// The token of the request's cookie, if it has a well-formed one.
+    static func token(of request: Request) -> String? {
+        guard let value = request.cookies[cookieName]?.value, value.count == 64, value.allSatisfy(\.isHexDigit) else { return nil }
+        return value
+    }
+
+    /// A new random token: 32 bytes as hex.
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+    }
+
+    static func cookie(_ token: String) -> Cookie {
+        Cookie(name: cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict)
+    }
+
+    /// Whether the form's token matches the cookie's, compared in constant time.
+    static func isValid(_ fields: FormFields, request: Request) -> Bool {
+        guard let cookie = token(of: request), let field = fields.values[fieldName], field.utf8.count == cookie.utf8.count else {
+            return false
+        }
+        return zip(cookie.utf8, field.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+
+/// The fields of an `application/x-www-form-urlencoded` body, with typed accessors whose errors name the field
+/// (never its value).
+struct FormFields: Sendable {
+    let values: [String: String]
+
+    init(_ body: String) {
+        var values: [String: String] = [:]
+        for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in
+                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            let key = decode(parts[0])
+            if values[key] == nil { values[key] = parts.count > 1 ? decode(parts[1]) : "" }
+        }
+        self.values = values
+    }
+
+    /// Reads a form body of at most the context's upload size.
+    static func read<Context: RequestContext>(_ request: Request, context: Context) async throws -> FormFields {
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        return FormFields(String(buffer: buffer))
+    }
+
+    func string(_ name: String) throws -> String {
+        guard let value = values[name], !value.isEmpty else { throw FormError(field: name, reason: "is required") }
+        return value
+    }
+
+    func uuid(_ name: String) throws -> UUID {
+        guard let value = UUID(uuidString: try string(name)) else { throw FormError(field: name, reason: "must be a UUID") }
+        return value
+    }
+
+    func integer(_ name: String, in range: ClosedRange<Int> = 0...Int(Int32.max)) throws -> Int {
+        guard let value = Int(try string(name)), range.contains(value) else {
+            throw FormError(field: name, reason: "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    func boolean(_ name: String) throws -> Bool {
+        switch try string(name) {
+        case "true": true
+        case "false": false
+        default: throw FormError(field: name, reason: "must be true or false")
+        }
+    }
+
+    func number(_ name: String, in range: ClosedRange<Double>) throws -> Double {
+        let text = try string(name).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+        guard let value = Double(text), value.isFinite else { throw FormError(field: name, reason: "must be a number") }
+        guard range.contains(value) else {
+            throw FormError(field: name, reason: "must be from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))",
+                            status: .unprocessableContent)
+        }
+        return value
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+/// A form field that is missing or wrong: 400, or 422 for a well-formed value out of range.
+struct FormError: Error, Sendable {
+    let field: String
+    let reason: String
+    var status: HTTPResponse.Status = .badRequest
+
+    var message: String { "The field \"\(field)\" \(reason)." }
+}

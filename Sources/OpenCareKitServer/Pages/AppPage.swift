@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import OpenCareKitUI
+
+/// The app's sections, shown as a tab bar.
+enum AppTab: String, CaseIterable {
+    case care
+
+    var path: String { "/\(rawValue)" }
+    var title: OCKStringKey {
+        switch self {
+        case .care: .careTab
+        }
+    }
+}
+
+/// Page chrome shared by the app's pages: a skip link, the tab bar and the main landmark.
+struct AppPage {
+    var title: String
+    var tab: AppTab?
+    var main: [HTML]
+
+    func render(in context: OCKRenderContext) -> String {
+        let tabs = HTML.element("nav", ["class": "ock-tab-bar", "aria-label": context.string(.sections)], [
+            .element("ul", [:], AppTab.allCases.map { item in
+                var attributes = ["class": "ock-tab", "href": item.path]
+                if item == tab { attributes["aria-current"] = "page" }
+                return .element("li", [:], [.element("a", attributes, [.text(context.string(item.title))])])
+            }),
+        ])
+        let body: [any OCKComponent] = [
+            HTML.element("a", ["class": "ock-skip-link", "href": "#main"], [.text(context.string(.skipToContent))]),
+            tabs,
+            HTML.element("main", ["class": "ock-page-main", "id": "main"], main),
+        ]
+        return OCKPage(title: title, body: body, stylesheet: SafeURL("/assets/opencarekit.css")!,
+                       script: SafeURL("/assets/opencarekit.js")!, icon: SafeURL("/assets/icon.svg")).rendered(in: context)
+    }
+
+    /// An HTML response that is never cached (it shows the patient's data).
+    static func response(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A page that explains what went wrong, with the way back.
+    static func error(_ message: String, status: HTTPResponse.Status, context: OCKRenderContext) -> Response {
+        let page = AppPage(title: context.string(.errorTitle), tab: nil, main: [
+            .element("h1", [:], [.text(context.string(.errorTitle))]),
+            .element("p", ["class": "ock-notice", "role": "alert"], [.text(message)]),
+            .element("p", [:], [.element("a", ["href": "/care", "class": "ock-link-row"], [.text(context.string(.backToCare))])]),
+        ])
+        return response(page.render(in: context), status: status)
+    }
+}
+
+extension Request {
+    /// The reader's language from Accept-Language: Korean when it comes before English, English otherwise.
+    var preferredLanguage: OCKLanguage {
+        let header = headers[.acceptLanguage] ?? ""
+        let ranked = header.split(separator: ",").enumerated().compactMap { index, part -> (String, Double, Int)? in
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = pieces.first?.lowercased(), !tag.isEmpty else { return nil }
+            let quality = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return (String(tag.prefix { $0 != "-" }), quality, index)
+        }.sorted { ($0.1, -$0.2) > ($1.1, -$1.2) }
+        for (language, quality, _) in ranked where quality > 0 {
+            if let match = OCKLanguage(rawValue: language) { return match }
+        }
+        return .english
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Hummingbird
+import OpenCareKit
+import OpenCareKitStore
+import OpenCareKitUI
+
+/// The forms of the Care page: every control is a POST with the event, the desired state, the page's day and the
+/// CSRF token; success redirects back to the card (303), so everything works without JavaScript.
+struct ServerActions: OCKEventActions {
+    let token: String
+    let day: String
+
+    func form(_ path: String, _ event: OCKAnyEvent, _ extra: [String: String] = [:]) -> OCKFormAction {
+        var fields = ["task": event.task.uuid.uuidString, "occurrence": String(event.scheduleEvent.occurrence),
+                      "date": day, CSRF.fieldName: token]
+        fields.merge(extra) { $1 }
+        return OCKFormAction(url: SafeURL(path)!, fields: fields)
+    }
+
+    func toggle(_ event: OCKAnyEvent) -> OCKFormAction {
+        form("/care/events/toggle", event, ["complete": event.isComplete ? "false" : "true"])
+    }
+
+    func log(_ event: OCKAnyEvent) -> OCKFormAction { form("/care/events/log", event) }
+
+    func deleteLoggedValue(_ event: OCKAnyEvent, at index: Int) -> OCKFormAction {
+        form("/care/events/log/delete", event, ["index": String(index)])
+    }
+
+    func record(_ event: OCKAnyEvent) -> OCKFormAction { form("/care/events/record", event) }
+}
+
+extension CareServer {
+    /// `YYYY-MM-DD` for the day containing `date` in the patient's zone.
+    func dayString(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// The start of the day named `YYYY-MM-DD`, or nil for anything else (including days that do not exist).
+    func day(from text: String) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1900...4000).contains(year),
+              let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+              dayString(date) == text else { return nil }
+        return date
+    }
+
+    func renderContext(for request: Request) -> OCKRenderContext {
+        OCKRenderContext(localization: OCKLocalization(language: request.preferredLanguage, timeZone: configuration.timeZone))
+    }
+
+    func addCareRoutes(to router: Router<CareRequestContext>) {
+        router.get("/") { _, _ in Response.redirect(to: "/care", type: .normal) }
+        router.get("/care") { request, _ in try await carePage(request) }
+        router.post("/care/events/toggle") { request, context in
+            try await handleForm(request, context) { fields, task, occurrence in
+                try await store.setEventCompletion(try fields.boolean("complete"), taskUUID: task, occurrence: occurrence,
+                                                   now: configuration.now())
+            }
+        }
+        router.post("/care/events/log") { request, context in
+            try await handleForm(request, context) { _, task, occurrence in
+                var value = OCKOutcomeValue(true)
+                value.createdDate = configuration.now()
+                try await store.appendOutcomeValue(value, taskUUID: task, occurrence: occurrence)
+            }
+        }
+        router.post("/care/events/log/delete") { request, context in
+            try await handleForm(request, context) { fields, task, occurrence in
+                try await store.deleteOutcomeValue(at: try fields.integer("index", in: 0...10_000), taskUUID: task,
+                                                   occurrence: occurrence)
+            }
+        }
+        router.post("/care/events/record") { request, context in
+            try await handleForm(request, context) { fields, task, occurrence in
+                let event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
+                let target = event.scheduleEvent.element.targetValues.first
+                let number = try fields.number("value", in: 0...OCKNumericEntryRange.maximum(for: target))
+                var value = OCKOutcomeValue(number, units: target?.units)
+                value.createdDate = configuration.now()
+                try await store.recordOutcomeValue(value, taskUUID: task, occurrence: occurrence)
+            }
+        }
+    }
+
+    /// The Care page: the week with its rings, links to move by day and week, and the day's cards.
+    func carePage(_ request: Request) async throws -> Response {
+        let context = renderContext(for: request)
+        let now = configuration.now()
+        let today = calendar.startOfDay(for: now)
+        var day = today
+        if let text = request.uri.queryParameters.get("date") {
+            guard let parsed = self.day(from: text) else {
+                return AppPage.error("The date must be a day written as YYYY-MM-DD.", status: .badRequest, context: context)
+            }
+            day = parsed
+        }
+        let token = CSRF.token(of: request) ?? CSRF.newToken()
+        let isFuture = day > today
+        let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(day)),
+                                                        isReadOnly: isFuture)
+        let events = try await page.events(on: day, in: store)
+        let cards = page.cards(for: events, environment: environment)
+        let week = try await page.week(containing: day, in: store).map { day, completion in
+            OCKWeekCalendarView.Day(date: day, completion: completion, url: SafeURL("/care?date=\(dayString(day))"))
+        }
+
+        var main: [HTML] = [
+            .element("div", ["class": "ock-care-header"], [
+                .element("h1", ["class": "ock-day-heading"], [.text(context.localization.fullDay(day))]),
+                dayNavigation(day: day, today: today, context: context),
+                OCKWeekCalendarView(days: week, selectedDate: day, now: now).render(in: context),
+            ]),
+        ]
+        if isFuture { main.append(.element("p", ["class": "ock-notice"], [.text(context.string(.readOnlyDay))])) }
+        if cards.isEmpty { main.append(.element("p", ["class": "ock-notice"], [.text(context.string(.noTasksForDay))])) }
+        main.append(.element("div", ["class": "ock-page-grid", "id": "care-cards"], cards.map { $0.view.render(in: context) }))
+
+        let html = AppPage(title: context.string(.careTab), tab: .care, main: main).render(in: context)
+        var response = AppPage.response(html)
+        if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
+        return response
+    }
+
+    /// Previous and next week and day, and today: short arrows, with the full words for assistive technology.
+    func dayNavigation(day: Date, today: Date, context: OCKRenderContext) -> HTML {
+        func link(_ offset: Int, _ arrow: String, _ key: OCKStringKey) -> HTML {
+            let target = calendar.date(byAdding: .day, value: offset, to: day) ?? day
+            return .element("li", [:], [.element("a", ["href": "/care?date=\(dayString(target))", "class": "ock-day-step"], [
+                .element("span", ["aria-hidden": "true"], [.text(arrow)]),
+                .element("span", ["class": "ock-visually-hidden"], [.text(context.string(key))]),
+            ])])
+        }
+        var todayLink = ["href": "/care", "class": "ock-today-link"]
+        if calendar.isDate(day, inSameDayAs: today) { todayLink["aria-current"] = "date" }
+        return .element("nav", ["class": "ock-day-nav", "aria-label": context.string(.dayNavigation)], [
+            .element("ul", [:], [
+                link(-7, "«", .previousWeek), link(-1, "‹", .previousDay),
+                .element("li", ["class": "ock-day-nav-today"], [.element("a", todayLink, [.text(context.string(.today))])]),
+                link(1, "›", .nextDay), link(7, "»", .nextWeek),
+            ]),
+        ])
+    }
+
+    /// Checks the token, reads the event fields, makes the change and redirects back to the card's day; bad input
+    /// gets a page that says which field is wrong.
+    func handleForm(_ request: Request, _ context: CareRequestContext,
+                    change: @Sendable (FormFields, UUID, Int) async throws -> Void) async throws -> Response {
+        let render = renderContext(for: request)
+        let fields = try await FormFields.read(request, context: context)
+        guard CSRF.isValid(fields, request: request) else {
+            return AppPage.error("The form has expired or did not come from this app. Go back, reload the page and try again.",
+                                 status: .forbidden, context: render)
+        }
+        do {
+            let task = try fields.uuid("task")
+            let occurrence = try fields.integer("occurrence")
+            let date = try fields.string("date")
+            guard let day = day(from: date) else { throw FormError(field: "date", reason: "must be a day written as YYYY-MM-DD") }
+            // Events after today are read-only, whatever day the form names.
+            let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: configuration.now())) ?? .distantFuture
+            let event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
+            guard event.scheduleEvent.start < tomorrow else {
+                throw FormError(field: "occurrence", reason: "is still to come: future events cannot change yet",
+                                status: .unprocessableContent)
+            }
+            try await change(fields, task, occurrence)
+            return Response.redirect(to: "/care?date=\(dayString(day))#\(cardIdentifier(forTaskID: event.task.id))", type: .normal)
+        } catch let error as FormError {
+            return AppPage.error(error.message, status: error.status, context: render)
+        } catch let error as OCKStoreError {
+            switch error {
+            case .fetchFailed: return AppPage.error("That event does not exist.", status: .notFound, context: render)
+            case let .invalidValue(reason): return AppPage.error(reason, status: .unprocessableContent, context: render)
+            default: throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import OpenCareKit
+import OpenCareKitServer
+import OpenCareKitStore
+import Testing
+
+/// A server on an in-memory store with the demo plan, at noon on Monday 2026-11-16 in Seoul.
+struct ServerFixture {
+    let store = OCKStore(name: "server-\(UUID().uuidString)", type: .inMemory)
+    let calendar: Calendar
+    let now: Date
+    let server: CareServer
+    static let token = String(repeating: "ab", count: 32)
+    static let cookie: HTTPFields = [.cookie: "ock_csrf=\(token)"]
+
+    init() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Asia/Seoul")!
+        self.calendar = calendar
+        let now = calendar.date(from: DateComponents(year: 2026, month: 11, day: 16, hour: 12))!
+        self.now = now
+        server = CareServer(store: store, configuration: .init(timeZone: calendar.timeZone,
+                                                               cardStyles: OCKDemoCarePlan.cardStyles, now: { now }))
+    }
+
+    func seed() async throws {
+        try await OCKDemoCarePlan(calendar: calendar, start: calendar.date(byAdding: .day, value: -6, to: calendar.startOfDay(for: now))!)
+            .seed(into: store)
+    }
+
+    func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await seed()
+        try await Application(router: server.router()).test(.router, body)
+    }
+
+    /// The event of `taskID` today at `index`.
+    func event(_ taskID: String, _ index: Int = 0, daysFromToday: Int = 0) async throws -> OCKEvent<OCKTask, OCKOutcome> {
+        let day = calendar.date(byAdding: .day, value: daysFromToday, to: now)!
+        var query = OCKEventQuery(for: day, calendar: calendar)
+        query.taskIDs = [taskID]
+        let events = try await store.fetchEvents(query: query)
+        return events[index]
+    }
+
+    static func form(_ fields: [String: String]) -> ByteBuffer {
+        ByteBuffer(string: fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+            .joined(separator: "&"))
+    }
+
+    static func fields(_ event: OCKEvent<OCKTask, OCKOutcome>, _ extra: [String: String] = [:]) -> [String: String] {
+        ["task": event.task.uuid.uuidString, "occurrence": "\(event.scheduleEvent.occurrence)", "date": "2026-11-16",
+         "csrf": token].merging(extra) { $1 }
+    }
+
+    static var formHeaders: HTTPFields {
+        var headers = cookie
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        return headers
+    }
+}
+
+@Suite struct CareRoutesTests {
+    @Test func healthAssetsAndSecurityHeaders() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "ok")
+                #expect(response.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+                #expect(response.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
+                #expect(response.headers[.xContentTypeOptions] == "nosniff")
+            }
+            try await client.execute(uri: "/assets/opencarekit.css", method: .get) { response in
+                #expect(response.headers[.contentType] == "text/css; charset=utf-8")
+                #expect(String(buffer: response.body).contains("--ock-color-tint"))
+            }
+            try await client.execute(uri: "/assets/opencarekit.js", method: .get) { response in
+                #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+            }
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location] == "/care")
+            }
+            try await client.execute(uri: "/nowhere", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
+            }
+        }
+    }
+
+    @Test func theCarePageShowsTheDaysCardsAndSetsACSRFCookie() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            try await client.execute(uri: "/care", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.cacheControl] == "no-store")
+                let cookie = try #require(response.headers[.setCookie])
+                #expect(cookie.hasPrefix("ock_csrf=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+                let html = String(buffer: response.body)
+                #expect(html.contains("<h1 class=\"ock-day-heading\">Monday, November 16</h1>"))
+                for card in ["task-ibuprofen", "task-enoxaparin", "task-omeprazole", "task-nausea", "task-hydration", "task-weigh-in"] {
+                    #expect(html.contains("id=\"\(card)\""), "\(card)")
+                }
+                #expect(html.contains("ock-checklist-task") && html.contains("ock-numeric-progress-task"))
+                #expect(html.contains(#"aria-label="Monday, November 16: 0% complete, Today""#))
+                #expect(html.contains(#"<a aria-current="date" class="ock-today-link" href="/care">Today</a>"#))
+                let token = String(cookie.dropFirst("ock_csrf=".count).prefix(64))
+                #expect(html.contains(#"<input name="csrf" type="hidden" value="\#(token)">"#))
+            }
+            // With a cookie, the page reuses its token and sets none.
+            try await client.execute(uri: "/care?date=2026-11-15", method: .get, headers: ServerFixture.cookie) { response in
+                #expect(response.headers[.setCookie] == nil)
+                #expect(String(buffer: response.body).contains(#"value="\#(ServerFixture.token)""#))
+            }
+        }
+    }
+
+    @Test(arguments: ["2026-02-30", "yesterday", "2026-1-5", "99999-01-01", "1800-01-01", "2026-11-16T00:00"])
+    func badDatesGet400(date: String) async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            try await client.execute(uri: "/care?date=\(date)", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("YYYY-MM-DD"))
+            }
+        }
+    }
+
+    @Test func futureDaysAreReadOnlyAndKoreanReadersGetKorean() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            try await client.execute(uri: "/care?date=2026-11-18", method: .get, headers: [.acceptLanguage: "ko-KR,ko;q=0.9,en;q=0.5"]) { response in
+                let html = String(buffer: response.body)
+                #expect(html.contains(#"<html lang="ko">"#))
+                #expect(html.contains("11월 18일 수요일"))
+                #expect(html.contains("아직 오지 않은 날입니다"))
+                #expect(!html.contains("/care/events/toggle"))
+            }
+            try await client.execute(uri: "/care", method: .get, headers: [.acceptLanguage: "en;q=0.9, ko;q=0.1"]) { response in
+                #expect(String(buffer: response.body).contains(#"<html lang="en">"#))
+            }
+        }
+    }
+
+    @Test func completingAndUncompletingAnEventRedirectsBackToItsCard() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let event = try await fixture.event("ibuprofen", 1)
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["complete": "true"]))) { response in
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location] == "/care?date=2026-11-16#task-ibuprofen")
+            }
+            #expect(try await fixture.event("ibuprofen", 1).outcome?.values.first?.booleanValue == true)
+            // The same form again changes nothing; the page shows the button pressed.
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["complete": "true"]))) { response in
+                #expect(response.status == .seeOther)
+            }
+            try await client.execute(uri: "/care", method: .get, headers: ServerFixture.cookie) { response in
+                let html = String(buffer: response.body)
+                #expect(html.contains(#"aria-label="Mark Ibuprofen 2:00 PM as done" aria-pressed="true""#)
+                    || html.contains("aria-label=\"Mark Ibuprofen 2:00\u{202F}PM as done\" aria-pressed=\"true\""))
+                // One of the day's nine events that count (nausea does not).
+                #expect(html.contains("Monday, November 16: 11% complete, Today"))
+            }
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["complete": "false"]))) { response in
+                #expect(response.status == .seeOther)
+            }
+            #expect(try await fixture.event("ibuprofen", 1).outcome == nil)
+        }
+    }
+
+    @Test func formsWithoutAMatchingTokenAreRefused() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let event = try await fixture.event("enoxaparin")
+            var noCookie = ServerFixture.formHeaders
+            noCookie[.cookie] = nil
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: noCookie,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["complete": "true"]))) { response in
+                #expect(response.status == .forbidden)
+            }
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["complete": "true", "csrf": String(repeating: "cd", count: 32)]))) { response in
+                #expect(response.status == .forbidden)
+            }
+            #expect(try await fixture.event("enoxaparin").outcome == nil)
+        }
+    }
+
+    @Test func badFormsNameTheFieldAndChangeNothing() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let event = try await fixture.event("enoxaparin")
+            let cases: [([String: String], HTTPResponse.Status, String)] = [
+                (["task": "not-a-uuid"], .badRequest, "task"),
+                (["task": UUID().uuidString], .notFound, "does not exist"),
+                (["occurrence": "-1"], .badRequest, "occurrence"),
+                (["occurrence": "abc"], .badRequest, "occurrence"),
+                (["occurrence": "999999"], .unprocessableContent, "still to come"),
+                (["complete": "maybe"], .badRequest, "complete"),
+                (["date": "2026-13-01"], .badRequest, "date"),
+            ]
+            for (override, status, text) in cases {
+                var fields = ServerFixture.fields(event, ["complete": "true"])
+                fields.merge(override) { $1 }
+                try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
+                                         body: ServerFixture.form(fields)) { response in
+                    #expect(response.status == status, "\(override)")
+                    #expect(String(buffer: response.body).contains(text), "\(override)")
+                }
+            }
+            // A future event cannot change, whatever day the form names.
+            let tomorrow = try await fixture.event("enoxaparin", daysFromToday: 1)
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(tomorrow, ["complete": "true"]))) { response in
+                #expect(response.status == .unprocessableContent)
+            }
+            #expect(try await fixture.event("enoxaparin").outcome == nil)
+            #expect(try await fixture.event("enoxaparin", daysFromToday: 1).outcome == nil)
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ByteBuffer(string: "task=" + String(repeating: "x", count: 70_000))) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+        }
+    }
+
+    @Test func logAndDeleteALoggedValue() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let event = try await fixture.event("nausea")
+            for _ in 0..<2 {
+                try await client.execute(uri: "/care/events/log", method: .post, headers: ServerFixture.formHeaders,
+                                         body: ServerFixture.form(ServerFixture.fields(event))) { response in
+                    #expect(response.status == .seeOther)
+                }
+            }
+            #expect(try await fixture.event("nausea").outcome?.values.count == 2)
+            try await client.execute(uri: "/care", method: .get, headers: ServerFixture.cookie) { response in
+                let html = String(buffer: response.body)
+                #expect(html.components(separatedBy: "class=\"ock-log-entry\"").count == 3)
+                #expect(html.contains("/care/events/log/delete"))
+            }
+            try await client.execute(uri: "/care/events/log/delete", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["index": "5"]))) { response in
+                #expect(response.status == .unprocessableContent)
+            }
+            try await client.execute(uri: "/care/events/log/delete", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["index": "0"]))) { response in
+                #expect(response.status == .seeOther)
+            }
+            #expect(try await fixture.event("nausea").outcome?.values.count == 1)
+        }
+    }
+
+    @Test func recordingANumberChecksItsRange() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let event = try await fixture.event("hydration")
+            for (value, status) in [("81", HTTPResponse.Status.unprocessableContent), ("-1", .unprocessableContent),
+                                    ("lots", .badRequest), ("nan", .badRequest), ("", .badRequest), ("5", .seeOther)] {
+                try await client.execute(uri: "/care/events/record", method: .post, headers: ServerFixture.formHeaders,
+                                         body: ServerFixture.form(ServerFixture.fields(event, ["value": value]))) { response in
+                    #expect(response.status == status, "\(value)")
+                    if status != .seeOther { #expect(String(buffer: response.body).contains(#"The field &quot;value&quot;"#)) }
+                }
+            }
+            let recorded = try await fixture.event("hydration").outcome?.values
+            #expect(recorded?.count == 1 && recorded?.first?.doubleValue == 5 && recorded?.first?.units == "glasses")
+            try await client.execute(uri: "/care", method: .get, headers: ServerFixture.cookie) { response in
+                #expect(String(buffer: response.body).contains(#"<meter aria-label="5 of 8 glasses" max="8.0" min="0" value="5.0">"#))
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `opencarekit serve` as a real process: it prints its URL, serves, stops cleanly on SIGTERM and SIGINT, and
+/// explains a busy port or an unusable data directory in one line.
+@Suite(.serialized) struct ServeCommandTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ock-serve-\(UUID().uuidString)")
+
+    struct Running {
+        let process: Process
+        let url: String
+        let output: String
+    }
+
+    /// Starts the server and waits for the line with its URL (or for the process to end).
+    func start(_ arguments: [String]) throws -> Running {
+        let process = Process()
+        process.executableURL = CommandLineTests.executable
+        process.arguments = ["serve"] + arguments
+        process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": directory.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while !text.contains("(Ctrl-C to stop)") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let url = text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init) ?? ""
+        return Running(process: process, url: url, output: text)
+    }
+
+    func get(_ url: String) async throws -> (Int, String) {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: url)!)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    func run(_ arguments: [String]) throws -> CommandLineTests.Result {
+        try CommandLineTests.run(["serve"] + arguments)
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func servesTheDemoAndStopsGracefully(signal: Int32) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try start(["--demo", "--data", directory.path, "--port", "0"])
+        #expect(server.output.contains("Added the demo care plan."))
+        #expect(server.url.hasPrefix("http://127.0.0.1:"))
+        let (status, body) = try await get(server.url + "healthz")
+        #expect(status == 200 && body == "ok")
+        let (pageStatus, page) = try await get(server.url + "care")
+        #expect(pageStatus == 200)
+        #expect(page.contains("id=\"task-ibuprofen\""))
+        kill(server.process.processIdentifier, signal)
+        server.process.waitUntilExit()
+        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+        // The store persists: a second start does not add the plan again.
+        let again = try start(["--demo", "--data", directory.path, "--port", "0"])
+        #expect(!again.output.contains("Added the demo care plan."))
+        kill(again.process.processIdentifier, SIGTERM)
+        again.process.waitUntilExit()
+    }
+
+    @Test func aBusyPortOrABadDataDirectoryIsOneLine() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try start(["--data", directory.path, "--port", "0"])
+        let port = try #require(server.url.split(separator: ":").last?.split(separator: "/").first.map(String.init))
+        let busy = try run(["--data", directory.path, "--port", port])
+        kill(server.process.processIdentifier, SIGTERM)
+        server.process.waitUntilExit()
+        #expect(busy.status != 0)
+        #expect(busy.errors.contains("the port is in use"))
+        #expect(busy.errors.split(separator: "\n").count == 1)
+
+        let file = directory.appendingPathComponent("not-a-directory")
+        try Data("x".utf8).write(to: file)
+        let bad = try run(["--data", file.path, "--port", "0"])
+        #expect(bad.status != 0)
+        #expect(bad.errors.hasPrefix("opencarekit: cannot open the store"))
+        #expect(bad.errors.split(separator: "\n").count == 1)
+        #expect(try run(["--port", "70000"]).errors.contains("--port"))
+    }
+}
