@@ -36,6 +36,7 @@ public struct CareServer: Sendable {
     public let store: OCKStore
     public let configuration: Configuration
     let stylesheet: String
+    let hub = LiveCareHub()
 
     public init(store: OCKStore, configuration: Configuration = Configuration()) {
         self.store = store
@@ -73,6 +74,9 @@ public struct CareServer: Sendable {
         }
         router.get("/assets/opencarekit.js") { _, _ in
             Self.asset(OCKScript.source, type: "text/javascript; charset=utf-8")
+        }
+        router.get("/assets/app.js") { _, _ in
+            Self.asset(AppScript.source, type: "text/javascript; charset=utf-8")
         }
         router.get("/assets/icon.svg") { _, _ in
             Self.asset(Self.icon, type: "image/svg+xml")

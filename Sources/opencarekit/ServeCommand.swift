@@ -51,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         let app = Application(
             router: server.router(),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenCareKit"),
+            services: [ExternalChangeWatcher(store: store)],
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host

@@ -278,3 +278,44 @@ struct ServerFixture {
         }
     }
 }
+
+@Suite struct InPlaceAndLiveTests {
+    @Test func scriptsAskingForJSONGet204OrTheErrorAsJSON() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let event = try await fixture.event("enoxaparin")
+            var headers = ServerFixture.formHeaders
+            headers[.accept] = "application/json"
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: headers,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["complete": "true"]))) { response in
+                #expect(response.status == .noContent)
+            }
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: headers,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["complete": "yes"]))) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.headers[.contentType] == "application/json")
+                let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: Any]]
+                #expect(json?["error"]?["field"] as? String == "complete")
+                #expect(json?["error"]?["status"] as? Int == 400)
+            }
+            #expect(try await fixture.event("enoxaparin").outcome != nil)
+        }
+    }
+
+    @Test func theCarePageTellsItsScriptWhereToListenAndWhenMidnightIs() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            try await client.execute(uri: "/care", method: .get, headers: ServerFixture.cookie) { response in
+                let html = String(buffer: response.body)
+                #expect(html.contains(#"<meta content="/care/live?date=2026-11-16" name="ock-live">"#))
+                #expect(html.contains(#"<meta content="\#(ServerFixture.token)" name="ock-csrf">"#))
+                let midnight = fixture.calendar.date(from: DateComponents(year: 2026, month: 11, day: 17))!
+                #expect(html.contains(#"<meta content="\#(Int64(midnight.timeIntervalSince1970 * 1000))" name="ock-next-midnight">"#))
+                #expect(html.contains(#"<script defer="defer" src="/assets/app.js"></script>"#))
+            }
+            try await client.execute(uri: "/care/live?date=tomorrow", method: .get) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+}

@@ -117,3 +117,25 @@ import Testing
         }
     }
 }
+
+@Suite struct ExternalChangeTests {
+    @Test func commitsByAnotherConnectionReachLiveQueries() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ock-external-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let reader = OCKStore(name: "shared", type: .onDisk(), directory: directory)
+        let writer = OCKStore(name: "shared", type: .onDisk(), directory: directory)
+        #expect(try await reader.checkForExternalChanges() == false) // the first check only records
+        var results = reader.tasks(matching: OCKTaskQuery()).makeAsyncIterator()
+        #expect(try await results.next()?.isEmpty == true)
+        // The reader's own writes are not "external".
+        _ = try await reader.addTask(OCKTask(id: "own", title: "Own", carePlanUUID: nil,
+                                            schedule: .dailyAtTime(hour: 8, minutes: 0, start: Date(), end: nil, text: nil)))
+        #expect(try await results.next()?.map(\.id) == ["own"])
+        #expect(try await reader.checkForExternalChanges() == false)
+        _ = try await writer.addTask(OCKTask(id: "other", title: "Other", carePlanUUID: nil,
+                                            schedule: .dailyAtTime(hour: 9, minutes: 0, start: Date(), end: nil, text: nil)))
+        #expect(try await reader.checkForExternalChanges() == true)
+        #expect(Set(try await results.next()?.map(\.id) ?? []) == ["own", "other"])
+        #expect(try await reader.checkForExternalChanges() == false)
+    }
+}

@@ -86,7 +86,7 @@ import Testing
 
     @Test func pagesLinkTheirStylesheetAndScriptAndChooseAnAppearance() {
         let page = OCKPage(title: "Care <today>", body: [HTML.text("hi")], stylesheet: SafeURL("/assets/opencarekit.css")!,
-                           script: SafeURL("/assets/opencarekit.js")!, appearance: .dark)
+                           scripts: [SafeURL("/assets/opencarekit.js")!], appearance: .dark)
         let html = page.rendered(in: OCKRenderContext(localization: OCKLocalization(language: .korean)))
         #expect(html.hasPrefix("<!DOCTYPE html>\n<html data-appearance=\"dark\" lang=\"ko\">"))
         #expect(html.contains("<title>Care &lt;today&gt;</title>"))

@@ -19,6 +19,8 @@ struct AppPage {
     var title: String
     var tab: AppTab?
     var main: [HTML]
+    /// Values for the page's script: the CSRF token, the live-update address, the next local midnight.
+    var metadata: [String: String] = [:]
 
     func render(in context: OCKRenderContext) -> String {
         let tabs = HTML.element("nav", ["class": "ock-tab-bar", "aria-label": context.string(.sections)], [
@@ -34,7 +36,8 @@ struct AppPage {
             HTML.element("main", ["class": "ock-page-main", "id": "main"], main),
         ]
         return OCKPage(title: title, body: body, stylesheet: SafeURL("/assets/opencarekit.css")!,
-                       script: SafeURL("/assets/opencarekit.js")!, icon: SafeURL("/assets/icon.svg")).rendered(in: context)
+                       scripts: [SafeURL("/assets/opencarekit.js")!, SafeURL("/assets/app.js")!],
+                       icon: SafeURL("/assets/icon.svg"), metadata: metadata).rendered(in: context)
     }
 
     /// An HTML response that is never cached (it shows the patient's data).

@@ -54,6 +54,7 @@ extension CareServer {
     func addCareRoutes(to router: Router<CareRequestContext>) {
         router.get("/") { _, _ in Response.redirect(to: "/care", type: .normal) }
         router.get("/care") { request, _ in try await carePage(request) }
+        router.get("/care/live") { request, _ in try await liveCare(request) }
         router.post("/care/events/toggle") { request, context in
             try await handleForm(request, context) { fields, task, occurrence in
                 try await store.setEventCompletion(try fields.boolean("complete"), taskUUID: task, occurrence: occurrence,
@@ -98,27 +99,23 @@ extension CareServer {
             day = parsed
         }
         let token = CSRF.token(of: request) ?? CSRF.newToken()
-        let isFuture = day > today
-        let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(day)),
-                                                        isReadOnly: isFuture)
-        let events = try await page.events(on: day, in: store)
-        let cards = page.cards(for: events, environment: environment)
-        let week = try await page.week(containing: day, in: store).map { day, completion in
-            OCKWeekCalendarView.Day(date: day, completion: completion, url: SafeURL("/care?date=\(dayString(day))"))
-        }
-
-        var main: [HTML] = [
+        let parts = try await careParts(day: day, context: context, token: token)
+        let main: [HTML] = [
             .element("div", ["class": "ock-care-header"], [
                 .element("h1", ["class": "ock-day-heading"], [.text(context.localization.fullDay(day))]),
                 dayNavigation(day: day, today: today, context: context),
-                OCKWeekCalendarView(days: week, selectedDate: day, now: now).render(in: context),
+                parts.calendar,
             ]),
+            .element("p", ["class": "ock-notice", "id": "care-notice", "hidden": parts.notice == nil ? "hidden" : nil]
+                .compactMapValues { $0 }, [.text(parts.notice ?? "")]),
+            .element("div", ["class": "ock-page-grid", "id": "care-cards"], parts.cards.map(\.html)),
         ]
-        if isFuture { main.append(.element("p", ["class": "ock-notice"], [.text(context.string(.readOnlyDay))])) }
-        if cards.isEmpty { main.append(.element("p", ["class": "ock-notice"], [.text(context.string(.noTasksForDay))])) }
-        main.append(.element("div", ["class": "ock-page-grid", "id": "care-cards"], cards.map { $0.view.render(in: context) }))
-
-        let html = AppPage(title: context.string(.careTab), tab: .care, main: main).render(in: context)
+        let nextMidnight = calendar.date(byAdding: .day, value: 1, to: today) ?? today
+        let metadata = [
+            "ock-csrf": token, "ock-live": "/care/live?date=\(dayString(day))",
+            "ock-next-midnight": String(Int64(nextMidnight.timeIntervalSince1970 * 1000)),
+        ]
+        let html = AppPage(title: context.string(.careTab), tab: .care, main: main, metadata: metadata).render(in: context)
         var response = AppPage.response(html)
         if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
         return response
@@ -145,14 +142,18 @@ extension CareServer {
     }
 
     /// Checks the token, reads the event fields, makes the change and redirects back to the card's day; bad input
-    /// gets a page that says which field is wrong.
+    /// gets a page that says which field is wrong. Scripts asking for JSON get 204, or the error as JSON.
     func handleForm(_ request: Request, _ context: CareRequestContext,
                     change: @Sendable (FormFields, UUID, Int) async throws -> Void) async throws -> Response {
         let render = renderContext(for: request)
+        let wantsJSON = request.headers[.accept]?.contains("application/json") == true
+        func failure(_ message: String, _ status: HTTPResponse.Status, field: String? = nil) -> Response {
+            wantsJSON ? APIError(status: status, field: field, message: message).response
+                : AppPage.error(message, status: status, context: render)
+        }
         let fields = try await FormFields.read(request, context: context)
         guard CSRF.isValid(fields, request: request) else {
-            return AppPage.error("The form has expired or did not come from this app. Go back, reload the page and try again.",
-                                 status: .forbidden, context: render)
+            return failure("The form has expired or did not come from this app. Reload the page and try again.", .forbidden)
         }
         do {
             let task = try fields.uuid("task")
@@ -167,13 +168,14 @@ extension CareServer {
                                 status: .unprocessableContent)
             }
             try await change(fields, task, occurrence)
+            if wantsJSON { return Response(status: .noContent) }
             return Response.redirect(to: "/care?date=\(dayString(day))#\(cardIdentifier(forTaskID: event.task.id))", type: .normal)
         } catch let error as FormError {
-            return AppPage.error(error.message, status: error.status, context: render)
+            return failure(error.message, error.status, field: error.field)
         } catch let error as OCKStoreError {
             switch error {
-            case .fetchFailed: return AppPage.error("That event does not exist.", status: .notFound, context: render)
-            case let .invalidValue(reason): return AppPage.error(reason, status: .unprocessableContent, context: render)
+            case .fetchFailed: return failure("That event does not exist.", .notFound)
+            case let .invalidValue(reason): return failure(reason, .unprocessableContent)
             default: throw error
             }
         }

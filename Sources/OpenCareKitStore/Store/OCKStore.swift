@@ -40,6 +40,8 @@ public final class OCKStore: Sendable {
     let cache = DecodedEntityCache()
     let changes = StoreChanges()
     private let connection = Mutex<(any DatabaseWriter)?>(nil)
+    /// The last `PRAGMA data_version` seen, to notice commits by other processes.
+    let externalDataVersion = Mutex<Int?>(nil)
     private let directoryError: OCKStoreError?
 
     /// CareKit's initializer. The store opens on first use; errors (a file from a newer OpenCareKit, a file that is

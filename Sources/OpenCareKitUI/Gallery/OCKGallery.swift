@@ -48,7 +48,7 @@ public struct OCKGallery: Sendable {
             .element("ul", ["class": "ock-links ock-card ock-page-index"], links),
         ])
         return OCKPage(title: context.string(.galleryTitle), body: [main], stylesheet: SafeURL("opencarekit.css")!,
-                       script: nil, icon: SafeURL("star.svg")).rendered(in: context)
+                       scripts: [], icon: SafeURL("star.svg")).rendered(in: context)
     }
 
     /// The page for this variant.
@@ -74,6 +74,6 @@ public struct OCKGallery: Sendable {
         ] + sections)
         return OCKPage(title: context.string(.galleryTitle),
                        body: [switcher, main], stylesheet: SafeURL("opencarekit.css")!,
-                       script: SafeURL("opencarekit.js")!, icon: SafeURL("star.svg"), appearance: appearance).rendered(in: context)
+                       scripts: [SafeURL("opencarekit.js")!], icon: SafeURL("star.svg"), appearance: appearance).rendered(in: context)
     }
 }

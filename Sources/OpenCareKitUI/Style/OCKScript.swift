@@ -99,7 +99,10 @@ public struct OCKPage: Sendable {
     public var title: String
     public var body: [any OCKComponent]
     public var stylesheet: SafeURL
-    public var script: SafeURL?
+    /// Scripts, loaded deferred in order.
+    public var scripts: [SafeURL]
+    /// Named values for the page's scripts, as `<meta>` elements (such as a CSRF token).
+    public var metadata: [String: String]
     /// The page's icon; nil lets the browser ask for /favicon.ico.
     public var icon: SafeURL?
     /// Forces light or dark; nil follows the reader's system setting.
@@ -107,13 +110,14 @@ public struct OCKPage: Sendable {
 
     public enum Appearance: String, Sendable { case light, dark }
 
-    public init(title: String, body: [any OCKComponent], stylesheet: SafeURL, script: SafeURL?, icon: SafeURL? = nil,
-                appearance: Appearance? = nil) {
+    public init(title: String, body: [any OCKComponent], stylesheet: SafeURL, scripts: [SafeURL], icon: SafeURL? = nil,
+                appearance: Appearance? = nil, metadata: [String: String] = [:]) {
+        self.metadata = metadata
         self.icon = icon
         self.title = title
         self.body = body
         self.stylesheet = stylesheet
-        self.script = script
+        self.scripts = scripts
         self.appearance = appearance
     }
 
@@ -128,7 +132,10 @@ public struct OCKPage: Sendable {
             .element("link", ["rel": "stylesheet", "href": stylesheet.description], []),
         ]
         if let icon { head.append(.element("link", ["rel": "icon", "href": icon.description], [])) }
-        if let script { head.append(.element("script", ["src": script.description, "defer": "defer"], [])) }
+        for (name, content) in metadata.sorted(by: { $0.key < $1.key }) {
+            head.append(.element("meta", ["name": name, "content": content], []))
+        }
+        for script in scripts { head.append(.element("script", ["src": script.description, "defer": "defer"], [])) }
         return "<!DOCTYPE html>\n" + HTML.element("html", html, [
             .element("head", [:], head),
             .element("body", [:], body.map { $0.render(in: context) }),

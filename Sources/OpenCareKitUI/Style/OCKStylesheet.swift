@@ -215,6 +215,7 @@ a.ock-contact-header { margin: calc(var(--ock-padding) * -1); padding: var(--ock
 .ock-day-nav a[aria-current="date"] { background: var(--ock-color-tint); color: var(--ock-color-on-tint); }
 .ock-day-heading { font-size: 1.375rem; margin: 1rem 0 0.25rem; }
 .ock-notice { margin: 0 0 0.75rem; color: var(--ock-color-secondary-label); }
+.ock-form-error { margin: 0.5rem 0 0; color: var(--ock-color-friends-family); font-weight: 600; }
 .ock-care-header { display: flex; flex-direction: column; gap: 0.5rem; margin-bottom: 0.75rem; }
 
 /* Large text: rows stack vertically. */

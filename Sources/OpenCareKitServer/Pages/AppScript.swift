@@ -1,0 +1,143 @@
+/// The care app's script (served as /assets/app.js; the CSP allows no inline script). The pages work without it;
+/// with it, forms post in place, every open page follows the store over server-sent events, a swipe changes the day,
+/// and the page moves to the new day at local midnight.
+enum AppScript {
+    static let source = #"""
+"use strict";
+(function () {
+  function meta(name) {
+    var element = document.querySelector('meta[name="' + name + '"]');
+    return element ? element.getAttribute("content") : null;
+  }
+  var token = meta("ock-csrf");
+  var source = null;
+
+  function fillTokens(root) {
+    Array.prototype.forEach.call(root.querySelectorAll('input[name="csrf"]'), function (input) { input.value = token; });
+  }
+
+  // A description of the focused control that survives its card being replaced.
+  function focusKey(element) {
+    if (!element || element === document.body) { return null; }
+    var form = element.closest("form");
+    if (form) {
+      var fields = Array.prototype.map.call(form.querySelectorAll('input[type="hidden"]:not([name="csrf"])'), function (input) {
+        return input.name + "=" + input.value;
+      }).filter(function (field) { return field.indexOf("complete=") !== 0; }).sort().join("&");
+      return { action: form.getAttribute("action"), fields: fields, tag: element.tagName };
+    }
+    return element.id ? { id: element.id } : null;
+  }
+
+  function findByKey(key) {
+    if (!key) { return null; }
+    if (key.id) { return document.getElementById(key.id); }
+    var forms = document.querySelectorAll('form[action="' + key.action + '"]');
+    for (var index = 0; index < forms.length; index += 1) {
+      var candidate = focusKey(forms[index].querySelector(key.tag.toLowerCase()) || forms[index]);
+      if (candidate && candidate.fields === key.fields) { return forms[index].querySelector(key.tag.toLowerCase()); }
+    }
+    return null;
+  }
+
+  function parse(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var node = template.content.firstElementChild;
+    if (node) { fillTokens(node); }
+    return node;
+  }
+
+  function applyUpdate(update) {
+    var key = focusKey(document.activeElement);
+    var week = document.getElementById("week");
+    var calendar = parse(update.calendar);
+    if (week && calendar && week.outerHTML !== calendar.outerHTML) { week.replaceWith(calendar); }
+    var container = document.getElementById("care-cards");
+    if (container) {
+      var existing = {};
+      Array.prototype.forEach.call(container.children, function (child) { existing[child.id] = child; });
+      update.cards.forEach(function (card, index) {
+        var node = parse(card.html);
+        var old = existing[card.id];
+        delete existing[card.id];
+        if (old && old.outerHTML === node.outerHTML) { node = old; }
+        if (container.children[index] !== node) { container.insertBefore(node, container.children[index] || null); }
+        if (old && old !== node) { old.remove(); }
+        if (window.OpenCareKitUI) { window.OpenCareKitUI.setUp(node); }
+      });
+      Object.keys(existing).forEach(function (id) { existing[id].remove(); });
+    }
+    var notice = document.getElementById("care-notice");
+    if (notice) {
+      notice.textContent = update.notice || "";
+      notice.hidden = !update.notice;
+    }
+    var focus = findByKey(key);
+    if (focus && document.activeElement !== focus) { focus.focus(); }
+    document.documentElement.setAttribute("data-ock-updates", String(Number(document.documentElement.getAttribute("data-ock-updates") || "0") + 1));
+  }
+
+  function listen() {
+    var address = meta("ock-live");
+    if (!address || !window.EventSource) { return; }
+    source = new EventSource(address);
+    source.addEventListener("update", function (event) { applyUpdate(JSON.parse(event.data)); });
+    source.addEventListener("open", function () { document.documentElement.setAttribute("data-ock-live", "open"); });
+    source.addEventListener("error", function () { document.documentElement.setAttribute("data-ock-live", "reconnecting"); });
+  }
+
+  function showError(form, message) {
+    var card = form.closest(".ock-card") || form;
+    var alert = card.querySelector(".ock-form-error");
+    if (!alert) {
+      alert = document.createElement("p");
+      alert.className = "ock-form-error";
+      alert.setAttribute("role", "alert");
+      card.appendChild(alert);
+    }
+    alert.textContent = message;
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var action = form.getAttribute("action") || "";
+    if (form.method.toLowerCase() !== "post" || action.indexOf("/care/events/") !== 0 || !window.fetch) { return; }
+    event.preventDefault();
+    fillTokens(form);
+    var body = new URLSearchParams(new FormData(form));
+    fetch(action, { method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (response) {
+        if (response.ok) {
+          // Live updates redraw the card; without them, reload to show the change.
+          if (!source || source.readyState !== 1) { window.location.reload(); }
+          return null;
+        }
+        return response.json().then(function (problem) { showError(form, problem.error.message); });
+      })
+      .catch(function () { form.submit(); });
+  });
+
+  // A horizontal swipe moves to the previous or next day.
+  var start = null;
+  document.addEventListener("touchstart", function (event) {
+    if (event.touches.length === 1) { start = { x: event.touches[0].clientX, y: event.touches[0].clientY }; }
+  }, { passive: true });
+  document.addEventListener("touchend", function (event) {
+    if (!start || event.changedTouches.length !== 1) { return; }
+    var dx = event.changedTouches[0].clientX - start.x, dy = event.changedTouches[0].clientY - start.y;
+    start = null;
+    if (Math.abs(dx) < 60 || Math.abs(dy) > 40) { return; }
+    var steps = document.querySelectorAll(".ock-day-nav .ock-day-step");
+    var target = steps[dx < 0 ? 2 : 1];
+    if (target) { window.location.href = target.href; }
+  }, { passive: true });
+
+  // "Today" moves at the patient's local midnight.
+  var midnight = Number(meta("ock-next-midnight"));
+  if (midnight > 0) { window.setTimeout(function () { window.location.reload(); }, Math.max(0, midnight - Date.now()) + 1000); }
+
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", listen); } else { listen(); }
+})();
+"""#
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import OpenCareKit
+import OpenCareKitStore
+import OpenCareKitUI
+import ServiceLifecycle
+
+extension CareServer {
+    /// The parts of the Care page for `day` that change with the store: the cards, the week and the notice.
+    struct CareParts {
+        var cards: [(id: String, html: HTML)]
+        var calendar: HTML
+        var notice: String?
+
+        /// The parts as the live update pages receive.
+        var update: CareUpdate {
+            CareUpdate(cards: cards.map { CareUpdate.Card(id: $0.id, html: $0.html.rendered) }, calendar: calendar.rendered,
+                       notice: notice)
+        }
+    }
+
+    /// The changing parts of the Care page for `day`. Forms carry `token`; live updates pass an empty one for the
+    /// page's script to fill with its own.
+    func careParts(day: Date, context: OCKRenderContext, token: String) async throws -> CareParts {
+        let today = calendar.startOfDay(for: configuration.now())
+        let isFuture = day > today
+        let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(day)),
+                                                        isReadOnly: isFuture)
+        let events = try await page.events(on: day, in: store)
+        let cards = page.cards(for: events, environment: environment).map { card in
+            (id: cardIdentifier(forTaskID: card.taskID), html: card.view.render(in: context))
+        }
+        let week = try await page.week(containing: day, in: store).map { day, completion in
+            OCKWeekCalendarView.Day(date: day, completion: completion, url: SafeURL("/care?date=\(dayString(day))"))
+        }
+        let calendarView = OCKWeekCalendarView(days: week, selectedDate: day, now: configuration.now(), identifier: "week")
+        let notice = isFuture ? context.string(.readOnlyDay) : cards.isEmpty ? context.string(.noTasksForDay) : nil
+        return CareParts(cards: cards, calendar: calendarView.render(in: context), notice: notice)
+    }
+
+    /// `GET /care/live?date=YYYY-MM-DD`: server-sent events with the day's cards and week after every change to
+    /// the store, from this server, the JSON API or another process writing the same file.
+    func liveCare(_ request: Request) async throws -> Response {
+        let context = renderContext(for: request)
+        let text = request.uri.queryParameters.get("date") ?? dayString(configuration.now())
+        guard let day = day(from: text) else {
+            return AppPage.error("The date must be a day written as YYYY-MM-DD.", status: .badRequest, context: context)
+        }
+        let key = LiveCareHub.Key(day: dayString(day), language: context.localization.language)
+        let server = self
+        let updates = await hub.subscribe(key) {
+            // The week's events cover the day's cards and the rings.
+            let week = OCKWeekCalendarView.week(containing: day, calendar: server.calendar)
+            let interval = DateInterval(start: week.first ?? day, end: server.page.day(containing: week.last ?? day).end)
+            let changes = server.store.events(matching: OCKEventQuery(dateInterval: interval))
+            return AsyncThrowingStream { continuation in
+                let work = Task {
+                    do {
+                        for try await _ in changes {
+                            continuation.yield(try await server.careParts(day: day, context: context, token: "").update)
+                        }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in work.cancel() }
+            }
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                        body: ResponseBody { writer in
+            // Reconnect after a second when the connection drops; the first update then catches the page up.
+            try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+            for await update in updates.cancelOnGracefulShutdown() {
+                try await writer.write(ByteBuffer(string: update.serverSentEvent))
+            }
+            try await writer.finish(nil)
+        })
+    }
+}

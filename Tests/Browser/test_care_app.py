@@ -1,0 +1,167 @@
+"""The care app end to end: `opencarekit serve --demo` in a real process, driven by Chromium."""
+import os
+import pathlib
+import signal
+import subprocess
+import tempfile
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from conftest import DESKTOP, PHONE, ROOT
+
+BINARY = os.environ.get("OPENCAREKIT_BIN", str(ROOT / ".build" / "debug" / "opencarekit"))
+
+
+@pytest.fixture()
+def app():
+    """A fresh data directory with the demo plan, served on a free port."""
+    with tempfile.TemporaryDirectory() as directory:
+        process = subprocess.Popen([BINARY, "serve", "--demo", "--data", directory, "--port", "0"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        url = None
+        for line in process.stdout:
+            if "running at" in line:
+                url = next(word for word in line.split() if word.startswith("http://"))
+                break
+        assert url, process.stderr.read()
+        yield {"url": url.rstrip("/"), "store": str(pathlib.Path(directory) / "opencarekit.sqlite")}
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0
+
+
+def open_page(browser, url, viewport=PHONE, **options):
+    context = browser.new_context(viewport=viewport, **options)
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url, wait_until="load")
+    return context, page, errors
+
+
+def wait_live(page):
+    page.wait_for_selector('html[data-ock-live="open"]', timeout=5000)
+
+
+def today_label(page):
+    return page.get_attribute(".ock-week-calendar .ock-today", "aria-label")
+
+
+ENOXAPARIN = '#task-enoxaparin button[aria-pressed]'
+
+
+def test_completing_a_task_updates_the_card_and_the_ring_in_place(browser, app):
+    context, page, errors = open_page(browser, app["url"] + "/care")
+    try:
+        wait_live(page)
+        before = today_label(page)
+        assert "0%" in before
+        page.click(ENOXAPARIN)
+        page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=1000)
+        page.wait_for_function("(before) => document.querySelector('.ock-week-calendar .ock-today').getAttribute('aria-label') !== before",
+                               arg=before, timeout=1000)
+        assert "0%" not in today_label(page)
+        assert page.url == app["url"] + "/care"  # no navigation: updated in place
+        # Un-completing works the same way.
+        page.click(ENOXAPARIN)
+        page.wait_for_selector(ENOXAPARIN + '[aria-pressed="false"]', timeout=1000)
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_an_action_in_one_browser_shows_in_another_within_a_second(browser, app):
+    first, page_one, errors_one = open_page(browser, app["url"] + "/care")
+    second, page_two, errors_two = open_page(browser, app["url"] + "/care", viewport=DESKTOP)
+    try:
+        wait_live(page_one)
+        wait_live(page_two)
+        page_one.click("#task-ibuprofen .ock-checklist-item >> nth=1 >> button")
+        page_two.wait_for_selector('#task-ibuprofen .ock-checklist-item:nth-child(2) button[aria-pressed="true"]', timeout=1000)
+        page_two.wait_for_function("() => !document.querySelector('.ock-week-calendar .ock-today').getAttribute('aria-label').includes(' 0%')",
+                                   timeout=1000)
+        assert errors_one == [] and errors_two == []
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_change_written_by_the_command_line_tool_shows_within_a_second(browser, app):
+    context, page, errors = open_page(browser, app["url"] + "/care")
+    try:
+        wait_live(page)
+        result = subprocess.run([BINARY, "store", "log", "omeprazole", "--store", app["store"]], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        page.wait_for_selector('#task-omeprazole .ock-grid-cell:nth-child(1) button[aria-pressed="true"]', timeout=1000)
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_without_javascript_a_task_can_still_be_completed(browser, app):
+    context, page, _ = open_page(browser, app["url"] + "/care", java_script_enabled=False)
+    try:
+        page.click(ENOXAPARIN)
+        page.wait_for_url("**/care?date=*#task-enoxaparin")
+        assert page.get_attribute(ENOXAPARIN, "aria-pressed") == "true"
+        assert "0%" not in today_label(page)
+        page.fill("#task-hydration input[name=value]", "5")
+        page.click("#task-hydration .ock-value-save")
+        page.wait_for_selector('#task-hydration meter[value="5.0"]')
+    finally:
+        context.close()
+
+
+def test_keyboard_focus_stays_on_the_control_after_an_update(browser, app):
+    context, page, _ = open_page(browser, app["url"] + "/care")
+    try:
+        wait_live(page)
+        button = page.locator("#task-ibuprofen .ock-checklist-item >> nth=0 >> button")
+        button.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector('#task-ibuprofen .ock-checklist-item:nth-child(1) button[aria-pressed="true"]', timeout=1000)
+        focused = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+        assert focused is not None and focused.startswith("Mark Ibuprofen")
+    finally:
+        context.close()
+
+
+def test_bad_input_in_place_shows_the_error_on_the_card(browser, app):
+    context, page, errors = open_page(browser, app["url"] + "/care")
+    try:
+        wait_live(page)
+        page.evaluate("() => document.querySelector('#task-hydration input[name=value]').removeAttribute('max')")
+        page.fill("#task-hydration input[name=value]", "500")
+        page.click("#task-hydration .ock-value-save")
+        page.wait_for_selector("#task-hydration .ock-form-error[role=alert]", timeout=1000)
+        assert "value" in page.text_content("#task-hydration .ock-form-error")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path", ["/care", "/care?date=2099-01-01", "/care?date=2000-01-01", "/care?date=not-a-day"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_every_page_passes_axe(browser, app, path, size):
+    context, page, _ = open_page(browser, app["url"] + path, viewport=PHONE if size == "phone" else DESKTOP)
+    try:
+        violations = [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in Axe().run(page).response["violations"]]
+        assert violations == []
+        small = page.evaluate("""() => Array.from(document.querySelectorAll('button, a[href], input:not([type=hidden])'))
+            .filter(element => element.getClientRects().length > 0 && !element.classList.contains('ock-skip-link'))
+            .map(element => element.getBoundingClientRect())
+            .filter(box => box.width < 44 || box.height < 44).length""")
+        assert small == 0
+    finally:
+        context.close()
+
+
+def test_care_screenshots(browser, app):
+    from conftest import SCREENSHOTS
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        context, page, _ = open_page(browser, app["url"] + "/care", viewport=viewport)
+        try:
+            page.screenshot(path=str(SCREENSHOTS / f"care-{size}.png"), full_page=True)
+        finally:
+            context.close()
