@@ -20,6 +20,25 @@ public struct OCKDemoCarePlan: Sendable {
         "ibuprofen": .checklist, "knee-exercises": .instructions, "hydration": .numericProgress, "weigh-in": .labeledValue,
     ]
 
+    /// The demo's Insights charts: medication doses against nausea (the Human Interface Guidelines' example), weight
+    /// and hydration.
+    public static let insights: [OCKCartesianChartViewSynchronizer] = [
+        OCKCartesianChartViewSynchronizer(title: "Ibuprofen and nausea", configurations: [
+            OCKDataSeriesConfiguration(taskIDs: ["ibuprofen"], legendTitle: "Ibuprofen doses", mark: .bar, unit: "doses",
+                                       dailyValue: .completedEvents),
+            OCKDataSeriesConfiguration(taskIDs: ["nausea"], legendTitle: "Nausea episodes", mark: .lineWithPoints,
+                                       axis: .trailing, dailyValue: .loggedValues),
+        ], identifier: "insight-doses-nausea"),
+        OCKCartesianChartViewSynchronizer(title: "Weight", configurations: [
+            OCKDataSeriesConfiguration(taskIDs: ["weigh-in"], legendTitle: "Weight", mark: .lineWithPoints, unit: "kg",
+                                       dailyValue: .average),
+        ], identifier: "insight-weight"),
+        OCKCartesianChartViewSynchronizer(title: "Hydration", configurations: [
+            OCKDataSeriesConfiguration(taskIDs: ["hydration"], legendTitle: "Glasses of water", mark: .bar, unit: "glasses",
+                                       dailyValue: .sum),
+        ], yRange: .dynamicFromZero, identifier: "insight-hydration"),
+    ]
+
     /// Adds everything to an empty store, reporting each step.
     public func seed(into store: OCKStore, progress: (String) -> Void = { _ in }) async throws {
         var patient = OCKPatient(id: "patient", givenName: "Alex", familyName: "Rivera")

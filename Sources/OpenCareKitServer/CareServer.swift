@@ -21,14 +21,18 @@ public struct CareServer: Sendable {
         public var styler: OCKStyler
         /// Card styles by task id, replacing CareKit's choice.
         public var cardStyles: [String: OCKDailyTasksPage.CardStyle]
+        /// Charts of the Insights tab after task completion.
+        public var insights: [OCKCartesianChartViewSynchronizer]
         /// The current moment; tests pass a fixed one.
         public var now: @Sendable () -> Date
 
         public init(timeZone: TimeZone = .current, styler: OCKStyler = OCKStyler(),
-                    cardStyles: [String: OCKDailyTasksPage.CardStyle] = [:], now: @escaping @Sendable () -> Date = Date.init) {
+                    cardStyles: [String: OCKDailyTasksPage.CardStyle] = [:], insights: [OCKCartesianChartViewSynchronizer] = [],
+                    now: @escaping @Sendable () -> Date = Date.init) {
             self.timeZone = timeZone
             self.styler = styler
             self.cardStyles = cardStyles
+            self.insights = insights
             self.now = now
         }
     }
@@ -61,6 +65,8 @@ public struct CareServer: Sendable {
         router.middlewares.add(SecurityHeadersMiddleware())
         addAssetRoutes(to: router)
         addCareRoutes(to: router)
+        addContactRoutes(to: router)
+        addInsightsRoutes(to: router)
         return router
     }
 

@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
             Self.say("Added the demo care plan.")
         }
         let server = CareServer(store: store, configuration: .init(
-            timeZone: timeZone, cardStyles: demo ? OCKDemoCarePlan.cardStyles : [:]))
+            timeZone: timeZone, cardStyles: demo ? OCKDemoCarePlan.cardStyles : [:], insights: demo ? OCKDemoCarePlan.insights : []))
         var logger = Logger(label: "opencarekit")
         logger.logLevel = .warning
         let host = self.host

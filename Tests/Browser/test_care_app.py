@@ -140,7 +140,9 @@ def test_bad_input_in_place_shows_the_error_on_the_card(browser, app):
         context.close()
 
 
-@pytest.mark.parametrize("path", ["/care", "/care?date=2099-01-01", "/care?date=2000-01-01", "/care?date=not-a-day"])
+@pytest.mark.parametrize("path", ["/care", "/care?date=2099-01-01", "/care?date=2000-01-01", "/care?date=not-a-day",
+                                  "/insights", "/insights?period=month", "/insights?period=year", "/contacts",
+                                  "/contacts/dr-okafor", "/contacts/nobody"])
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_every_page_passes_axe(browser, app, path, size):
     context, page, _ = open_page(browser, app["url"] + path, viewport=PHONE if size == "phone" else DESKTOP)
@@ -156,12 +158,33 @@ def test_every_page_passes_axe(browser, app, path, size):
         context.close()
 
 
-def test_care_screenshots(browser, app):
+def test_insights_follow_the_store_and_read_with_the_keyboard(browser, app):
+    context, page, errors = open_page(browser, app["url"] + "/insights")
+    try:
+        wait_live(page)
+        chart = "#insight-hydration"
+        before = page.get_attribute(chart + " .ock-chart-column:last-child", "aria-label")
+        result = subprocess.run([BINARY, "store", "log", "hydration", "--value", "6", "--units", "glasses", "--store", app["store"]],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        page.wait_for_function("(before) => document.querySelector('#insight-hydration .ock-chart-column:last-child').getAttribute('aria-label') !== before",
+                               arg=before, timeout=1000)
+        assert page.get_attribute(chart + " .ock-chart-column:last-child", "aria-label").endswith(": 6 glasses")
+        page.focus(chart + " .ock-chart-column:first-child")
+        page.keyboard.press("End")
+        assert page.text_content(chart + " .ock-chart-readout").endswith(": 6 glasses")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_app_screenshots(browser, app):
     from conftest import SCREENSHOTS
     SCREENSHOTS.mkdir(exist_ok=True)
-    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-        context, page, _ = open_page(browser, app["url"] + "/care", viewport=viewport)
-        try:
-            page.screenshot(path=str(SCREENSHOTS / f"care-{size}.png"), full_page=True)
-        finally:
-            context.close()
+    for name in ("care", "insights", "contacts"):
+        for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+            context, page, _ = open_page(browser, app["url"] + "/" + name, viewport=viewport)
+            try:
+                page.screenshot(path=str(SCREENSHOTS / f"app-{name}-{size}.png"), full_page=True)
+            finally:
+                context.close()

@@ -319,3 +319,66 @@ struct ServerFixture {
         }
     }
 }
+
+@Suite struct ContactsAndInsightsTests {
+    @Test func contactsAreGroupedByCategoryAndOpenTheirDetails() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            try await client.execute(uri: "/contacts", method: .get) { response in
+                #expect(response.status == .ok)
+                let html = String(buffer: response.body)
+                let team = try #require(html.range(of: ">Care team</h2>"))
+                let family = try #require(html.range(of: ">Friends and family</h2>"))
+                #expect(team.upperBound < family.lowerBound)
+                #expect(html.contains(#"<a class="ock-contact-header ock-contact-link" href="/contacts/dr-okafor">"#)
+                    || html.contains(#"href="/contacts/dr%2Dokafor""#))
+                #expect(html.contains(#"<h3 class="ock-contact-name">Chidi Okafor</h3>"#))
+                #expect(html.contains(#"<meta content="/contacts" name="ock-refresh">"#))
+            }
+            try await client.execute(uri: "/contacts/dr-okafor", method: .get) { response in
+                let html = String(buffer: response.body)
+                #expect(html.contains(#"href="tel:5035550142""#) && html.contains(#"href="sms:5035550142""#))
+                #expect(html.contains(#"href="mailto:c.okafor@example.org""#))
+                #expect(html.contains("1120 SW Fifth Ave<br>Portland, OR 97205<br>United States"))
+                #expect(html.contains("Performed the knee replacement"))
+            }
+            try await client.execute(uri: "/contacts/nobody", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    @Test func insightsChartTheStoreOverWeekMonthAndYear() async throws {
+        let fixture = ServerFixture()
+        let server = CareServer(store: fixture.store, configuration: .init(
+            timeZone: fixture.calendar.timeZone, insights: OCKDemoCarePlan.insights, now: { [now = fixture.now] in now }))
+        try await fixture.seed()
+        let ibuprofen = try await fixture.event("ibuprofen", 0)
+        try await fixture.store.setEventCompletion(true, taskUUID: ibuprofen.task.uuid, occurrence: ibuprofen.scheduleEvent.occurrence)
+        let nausea = try await fixture.event("nausea")
+        for _ in 0..<3 {
+            try await fixture.store.appendOutcomeValue(OCKOutcomeValue(true), taskUUID: nausea.task.uuid, occurrence: nausea.scheduleEvent.occurrence)
+        }
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(uri: "/insights", method: .get) { response in
+                #expect(response.status == .ok)
+                let html = String(buffer: response.body)
+                for id in ["insight-completion", "insight-doses-nausea", "insight-weight", "insight-hydration"] {
+                    #expect(html.contains("id=\"\(id)\""), "\(id)")
+                }
+                #expect(html.contains("Monday, November 16: Ibuprofen doses: 1 doses; Nausea episodes: 3"))
+                #expect(html.contains(#"aria-label="Monday, November 16: 11% complete""#))
+                #expect(html.components(separatedBy: "class=\"ock-chart-column\"").count - 1 == 4 * 7)
+            }
+            try await client.execute(uri: "/insights?period=year", method: .get) { response in
+                let html = String(buffer: response.body)
+                // A year of days is shown by month.
+                #expect(html.contains("November 2026: Ibuprofen doses: 1 doses; Nausea episodes: 3"))
+                #expect(html.components(separatedBy: "class=\"ock-chart-column\"").count - 1 <= 4 * 13)
+            }
+            try await client.execute(uri: "/insights?period=decade", method: .get) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+}

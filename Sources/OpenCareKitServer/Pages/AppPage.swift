@@ -4,12 +4,14 @@ import OpenCareKitUI
 
 /// The app's sections, shown as a tab bar.
 enum AppTab: String, CaseIterable {
-    case care
+    case care, insights, contacts
 
     var path: String { "/\(rawValue)" }
     var title: OCKStringKey {
         switch self {
         case .care: .careTab
+        case .insights: .insightsTab
+        case .contacts: .contactsTab
         }
     }
 }

@@ -78,7 +78,30 @@ enum AppScript {
     document.documentElement.setAttribute("data-ock-updates", String(Number(document.documentElement.getAttribute("data-ock-updates") || "0") + 1));
   }
 
+  // Pages that show many kinds of data (Insights, Contacts) fetch themselves again after a change and swap their
+  // main content, keeping focus where it was.
+  function refreshOnChange() {
+    var address = meta("ock-refresh");
+    if (!address || !window.EventSource || !window.fetch) { return; }
+    source = new EventSource("/live/changes");
+    source.addEventListener("ready", function () { document.documentElement.setAttribute("data-ock-live", "open"); });
+    source.addEventListener("error", function () { document.documentElement.setAttribute("data-ock-live", "reconnecting"); });
+    source.addEventListener("changed", function () {
+      fetch(address, { credentials: "same-origin" }).then(function (response) { return response.text(); }).then(function (html) {
+        var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+        var main = document.querySelector("main");
+        if (!next || !main || next.innerHTML === main.innerHTML) { return; }
+        var focusedID = document.activeElement && document.activeElement.id;
+        main.innerHTML = next.innerHTML;
+        if (window.OpenCareKitUI) { window.OpenCareKitUI.setUp(main); }
+        if (focusedID && document.getElementById(focusedID)) { document.getElementById(focusedID).focus(); }
+        document.documentElement.setAttribute("data-ock-updates", String(Number(document.documentElement.getAttribute("data-ock-updates") || "0") + 1));
+      });
+    });
+  }
+
   function listen() {
+    refreshOnChange();
     var address = meta("ock-live");
     if (!address || !window.EventSource) { return; }
     source = new EventSource(address);

@@ -55,6 +55,7 @@ extension CareServer {
         router.get("/") { _, _ in Response.redirect(to: "/care", type: .normal) }
         router.get("/care") { request, _ in try await carePage(request) }
         router.get("/care/live") { request, _ in try await liveCare(request) }
+        router.get("/live/changes") { request, _ in try await liveChanges(request) }
         router.post("/care/events/toggle") { request, context in
             try await handleForm(request, context) { fields, task, occurrence in
                 try await store.setEventCompletion(try fields.boolean("complete"), taskUUID: task, occurrence: occurrence,

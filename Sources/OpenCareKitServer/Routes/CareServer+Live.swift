@@ -78,3 +78,19 @@ extension CareServer {
         })
     }
 }
+
+extension CareServer {
+    /// `GET /live/changes`: a server-sent event after each change to the store, for pages that refresh themselves
+    /// as a whole (Insights, Contacts). Bursts collapse into one event.
+    func liveChanges(_ request: Request) async throws -> Response {
+        let signals = store.changeSignals()
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                        body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: "retry: 1000\n\nevent: ready\ndata: {}\n\n"))
+            for await _ in signals.cancelOnGracefulShutdown() {
+                try await writer.write(ByteBuffer(string: "event: changed\ndata: {}\n\n"))
+            }
+            try await writer.finish(nil)
+        })
+    }
+}

@@ -33,3 +33,26 @@ extension OCKStore {
         }
     }
 }
+
+extension OCKStore {
+    /// Yields once after each committed change to the store, of any entity, by this process or (with
+    /// `watchExternalChanges`) another. Changes that arrive before the consumer reads collapse into one signal.
+    ///
+    /// Pages that show many kinds of data at once (charts, contact lists) use it to know when to refresh.
+    public func changeSignals() -> AsyncStream<Void> {
+        let subscription = changes.subscribe()
+        return AsyncStream { continuation in
+            let work = _Concurrency.Task {
+                for await _ in subscription.signals {
+                    _ = subscription.take()
+                    continuation.yield()
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                work.cancel()
+                subscription.cancel()
+            }
+        }
+    }
+}

@@ -19,6 +19,8 @@ public struct OCKSimpleContactView: OCKComponent {
     public var category: OCKContactViewCategory?
     /// Where the card leads (the detailed contact); nil makes it static.
     public var detailURL: SafeURL?
+    /// The name's heading level (2 by default; 3 under a list's section headings).
+    public var headingLevel: Int = 2
     public var identifier: String?
 
     public init(name: String, title: String? = nil, image: SafeURL? = nil, category: OCKContactViewCategory? = nil,
@@ -70,7 +72,7 @@ public struct OCKSimpleContactView: OCKComponent {
     public func render(in context: OCKRenderContext) -> HTML {
         var attributes = ["class": classes]
         if let identifier { attributes["id"] = identifier }
-        let identity = identity(in: context, headingLevel: 2)
+        let identity = identity(in: context, headingLevel: headingLevel)
         let header: HTML = if let detailURL {
             .element("a", ["class": "ock-contact-header ock-contact-link", "href": detailURL.description], identity)
         } else {

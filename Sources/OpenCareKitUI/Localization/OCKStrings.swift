@@ -20,7 +20,8 @@ public enum OCKStringKey: String, Sendable, CaseIterable {
     case galleryTitle, galleryVariants, appearanceLight, appearanceDark
     // App pages
     case careTab, insightsTab, contactsTab, sections, dayNavigation, previousDay, nextDay, previousWeek, nextWeek,
-         noTasksForDay, readOnlyDay, skipToContent, errorTitle, backToCare
+         noTasksForDay, readOnlyDay, skipToContent, errorTitle, backToCare, otherContacts, taskCompletion, period,
+         periodWeek, periodMonth, periodYear, noContacts, averageCompletion
 }
 
 extension OCKLanguage {
@@ -95,6 +96,14 @@ extension OCKLanguage {
         case .skipToContent: "Skip to content"
         case .errorTitle: "That did not work"
         case .backToCare: "Back to Care"
+        case .otherContacts: "Other contacts"
+        case .taskCompletion: "Task completion"
+        case .period: "Period"
+        case .periodWeek: "Week"
+        case .periodMonth: "Month"
+        case .periodYear: "Year"
+        case .noContacts: "No contacts yet."
+        case .averageCompletion: "On average, {0} of the tasks that count were done each day."
         }
     }
 
@@ -161,6 +170,14 @@ extension OCKLanguage {
         case .skipToContent: "본문으로 건너뛰기"
         case .errorTitle: "요청을 처리하지 못했습니다"
         case .backToCare: "케어로 돌아가기"
+        case .otherContacts: "기타 연락처"
+        case .taskCompletion: "할 일 완료율"
+        case .period: "기간"
+        case .periodWeek: "주"
+        case .periodMonth: "월"
+        case .periodYear: "연"
+        case .noContacts: "아직 연락처가 없습니다."
+        case .averageCompletion: "하루 평균 할 일의 {0}을 완료했습니다."
         }
     }
 }

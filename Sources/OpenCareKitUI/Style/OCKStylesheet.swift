@@ -212,7 +212,7 @@ a.ock-contact-header { margin: calc(var(--ock-padding) * -1); padding: var(--ock
 .ock-day-nav a { display: inline-flex; align-items: center; justify-content: center; min-height: 44px; min-width: 44px;
   padding: 0.25rem 0.75rem; border-radius: 999px; font-weight: 600; text-decoration: none; }
 .ock-day-step { font-size: 1.5rem; line-height: 1; background: var(--ock-color-card); }
-.ock-day-nav a[aria-current="date"] { background: var(--ock-color-tint); color: var(--ock-color-on-tint); }
+.ock-day-nav a[aria-current="date"], .ock-day-nav a[aria-current="page"] { background: var(--ock-color-tint); color: var(--ock-color-on-tint); }
 .ock-day-heading { font-size: 1.375rem; margin: 1rem 0 0.25rem; }
 .ock-notice { margin: 0 0 0.75rem; color: var(--ock-color-secondary-label); }
 .ock-form-error { margin: 0.5rem 0 0; color: var(--ock-color-friends-family); font-weight: 600; }

@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import OpenCareKit
+import OpenCareKitStore
+import OpenCareKitUI
+
+extension CareServer {
+    func addContactRoutes(to router: Router<CareRequestContext>) {
+        router.get("/contacts") { request, _ in try await contactsPage(request) }
+        router.get("/contacts/:id") { request, context in
+            try await contactPage(request, id: context.parameters.get("id") ?? "")
+        }
+    }
+
+    /// CareKit's contacts list: the care team, then friends and family, then the rest, each opening its details.
+    func contactsPage(_ request: Request) async throws -> Response {
+        let context = renderContext(for: request)
+        var query = OCKContactQuery(for: configuration.now(), calendar: calendar)
+        query.sortDescriptors = [.familyName(ascending: true)]
+        let contacts = try await store.fetchContacts(query: query)
+        let environment = OCKSynchronizationEnvironment(render: context, actions: nil)
+        let synchronizer = OCKSimpleContactViewSynchronizer { id in
+            SafeURL("/contacts/" + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+        }
+        let groups: [(OCKStringKey, [OCKContact])] = [
+            (.careTeam, contacts.filter { $0.category == .careProvider }),
+            (.friendsAndFamily, contacts.filter { $0.category == .friendsAndFamily }),
+            (.otherContacts, contacts.filter { $0.category == nil }),
+        ]
+        var main: [HTML] = [.element("h1", ["class": "ock-day-heading"], [.text(context.string(.contactsTab))])]
+        if contacts.isEmpty { main.append(.element("p", ["class": "ock-notice"], [.text(context.string(.noContacts))])) }
+        for (heading, members) in groups where !members.isEmpty {
+            main.append(.element("section", ["class": "ock-page-section"], [
+                .element("h2", ["class": "ock-page-heading"], [.text(context.string(heading))]),
+                .element("div", ["class": "ock-page-grid"], members.map {
+                    var view = synchronizer.view(for: $0, environment: environment)
+                    view.headingLevel = 3
+                    return view.render(in: context)
+                }),
+            ]))
+        }
+        return AppPage.response(AppPage(title: context.string(.contactsTab), tab: .contacts, main: main,
+                                        metadata: ["ock-refresh": "/contacts"]).render(in: context))
+    }
+
+    /// One contact in detail.
+    func contactPage(_ request: Request, id: String) async throws -> Response {
+        let context = renderContext(for: request)
+        var query = OCKContactQuery(for: configuration.now(), calendar: calendar)
+        query.ids = [id]
+        guard let contact = try await store.fetchContacts(query: query).first else {
+            return AppPage.error("There is no such contact.", status: .notFound, context: context)
+        }
+        let view = OCKDetailedContactViewSynchronizer().view(for: contact, environment: OCKSynchronizationEnvironment(render: context, actions: nil))
+        let main: [HTML] = [
+            .element("p", [:], [.element("a", ["href": "/contacts", "class": "ock-link-row"], [.text("‹ " + context.string(.contactsTab))])]),
+            .element("h1", ["class": "ock-visually-hidden"], [.text(view.contact.name)]),
+            view.render(in: context),
+        ]
+        return AppPage.response(AppPage(title: view.contact.name, tab: .contacts, main: main).render(in: context))
+    }
+}
