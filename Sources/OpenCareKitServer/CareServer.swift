@@ -67,6 +67,7 @@ public struct CareServer: Sendable {
         addCareRoutes(to: router)
         addContactRoutes(to: router)
         addInsightsRoutes(to: router)
+        addAPIRoutes(to: router)
         return router
     }
 

@@ -188,3 +188,28 @@ def test_app_screenshots(browser, app):
                 page.screenshot(path=str(SCREENSHOTS / f"app-{name}-{size}.png"), full_page=True)
             finally:
                 context.close()
+
+
+def test_a_change_through_the_json_api_shows_within_a_second(browser, app):
+    import json
+    import urllib.request
+    context, page, errors = open_page(browser, app["url"] + "/care")
+    try:
+        wait_live(page)
+        with urllib.request.urlopen(app["url"] + "/api/v1/events?taskID=enoxaparin") as response:
+            event = json.load(response)[0]
+        import time
+        import uuid
+        now = time.time() - 978307200  # CareKit's JSON dates count seconds from 2001
+        outcome = {"id": str(uuid.uuid4()), "uuid": str(uuid.uuid4()), "previousVersionUUIDs": [], "nextVersionUUIDs": [],
+                   "taskUUID": event["task"]["uuid"], "taskOccurrenceIndex": event["scheduleEvent"]["occurrence"],
+                   "values": [{"type": "boolean", "createdDate": now, "value": True}],
+                   "effectiveDate": now, "createdDate": now, "timezone": {"identifier": "UTC"}}
+        request = urllib.request.Request(app["url"] + "/api/v1/outcomes", data=json.dumps(outcome).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(request) as response:
+            assert response.status == 201
+        page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=1000)
+        assert errors == []
+    finally:
+        context.close()

@@ -1,0 +1,187 @@
+import Foundation
+import Hummingbird
+import OpenCareKit
+import OpenCareKitStore
+
+/// An event in the API: the task version, its outcome and the schedule event, each in CareKit's JSON.
+struct EventResource: Encodable, Sendable {
+    let task: OCKTask
+    let outcome: OCKOutcome?
+    let scheduleEvent: OCKScheduleEvent
+}
+
+/// The JSON API under `/api/v1`: the store's entities in CareKit's JSON (Foundation's default date encoding, as
+/// CareKit's files), and events. Bad input gets 400 or 422 naming the field, unknown ids 404, bodies over 64 KiB
+/// 413 — never a 500. Writes notify every open page like any other change.
+extension CareServer {
+    func addAPIRoutes(to router: Router<CareRequestContext>) {
+        router.get("/api/openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
+        }
+        let api = router.group("api/v1")
+        api.get("patients") { _, _ in try await apiCall { json(try await store.fetchPatients(query: OCKPatientQuery())) } }
+        api.get("careplans") { _, _ in try await apiCall { json(try await store.fetchCarePlans(query: OCKCarePlanQuery())) } }
+        api.get("contacts") { _, _ in try await apiCall { json(try await store.fetchContacts(query: OCKContactQuery())) } }
+        api.get("contacts/:id") { _, context in
+            try await apiCall {
+                var query = OCKContactQuery()
+                query.ids = [try pathID(context)]
+                guard let contact = try await store.fetchContacts(query: query).first else { throw notFound("contact") }
+                return json(contact)
+            }
+        }
+        api.get("tasks") { request, _ in
+            try await apiCall { json(try await store.fetchTasks(query: try taskQuery(request))) }
+        }
+        api.get("tasks/:id") { _, context in
+            try await apiCall { json(try await newestTask(try pathID(context))) }
+        }
+        api.post("tasks") { request, context in
+            try await apiCall { json(try await store.addTask(try await decode(OCKTask.self, request, context)), status: .created) }
+        }
+        api.put("tasks/:id") { request, context in
+            try await apiCall {
+                let task = try await decode(OCKTask.self, request, context)
+                guard task.id == (try pathID(context)) else {
+                    throw APIError(status: .unprocessableContent, field: "id", message: "The task's id must match the address.")
+                }
+                return json(try await store.updateTask(task))
+            }
+        }
+        api.delete("tasks/:id") { _, context in
+            try await apiCall {
+                _ = try await store.deleteTask(try await newestTask(try pathID(context)))
+                return Response(status: .noContent)
+            }
+        }
+        api.get("outcomes") { request, _ in
+            try await apiCall {
+                var query = OCKOutcomeQuery()
+                if let day = try dayParameter(request) { query = OCKOutcomeQuery(dateInterval: page.day(containing: day)) }
+                if let taskID = request.uri.queryParameters.get("taskID") { query.taskIDs = [taskID] }
+                return json(try await store.fetchOutcomes(query: query))
+            }
+        }
+        api.post("outcomes") { request, context in
+            try await apiCall {
+                json(try await store.addOutcome(try await decode(OCKOutcome.self, request, context)), status: .created)
+            }
+        }
+        api.delete("outcomes/:uuid") { _, context in
+            try await apiCall {
+                guard let uuid = UUID(uuidString: try pathID(context, name: "uuid")) else {
+                    throw APIError(status: .badRequest, field: "uuid", message: "The address must end in an outcome's UUID.")
+                }
+                var query = OCKOutcomeQuery()
+                query.uuids = [uuid]
+                guard let outcome = try await store.fetchOutcomes(query: query).first else { throw notFound("outcome") }
+                _ = try await store.deleteOutcome(outcome)
+                return Response(status: .noContent)
+            }
+        }
+        api.get("events") { request, _ in
+            try await apiCall {
+                var query = OCKEventQuery(dateInterval: page.day(containing: try dayParameter(request) ?? configuration.now()))
+                if let taskID = request.uri.queryParameters.get("taskID") { query.taskIDs = [taskID] }
+                return json(try await store.fetchEvents(query: query).map {
+                    EventResource(task: $0.task, outcome: $0.outcome, scheduleEvent: $0.scheduleEvent)
+                })
+            }
+        }
+    }
+
+    /// Runs an API handler, turning every failure that input can cause into a JSON error.
+    func apiCall(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as APIError {
+            return error.response
+        } catch let error as OCKValidationError {
+            return APIError(status: .unprocessableContent, field: error.field, message: "The field \"\(error.field)\" \(error.reason).").response
+        } catch let error as DecodingError {
+            return Self.apiError(error).response
+        } catch let error as OCKStoreError {
+            switch error {
+            case .fetchFailed: return APIError(status: .notFound, field: nil, message: error.reason).response
+            case .addFailed, .updateFailed, .deleteFailed, .invalidValue:
+                return APIError(status: .unprocessableContent, field: nil, message: error.reason).response
+            default: throw error
+            }
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            return APIError(status: .contentTooLarge, field: nil, message: "The body is larger than 64 KiB.").response
+        }
+    }
+
+    static func apiError(_ error: DecodingError) -> APIError {
+        func path(_ context: DecodingError.Context) -> String? {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return keys.isEmpty ? nil : keys.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case let .keyNotFound(key, context):
+            let field = [path(context), key.stringValue].compactMap { $0 }.joined(separator: ".")
+            return APIError(status: .badRequest, field: field, message: "The field \"\(field)\" is required.")
+        case let .typeMismatch(_, context), let .valueNotFound(_, context):
+            let field = path(context)
+            return APIError(status: .badRequest, field: field, message: "The field \"\(field ?? "body")\" has the wrong type.")
+        case let .dataCorrupted(context):
+            if let invalid = context.underlyingError as? OCKValidationError {
+                // An entity inside the body broke a rule: name the whole path to the field.
+                let field = [path(context), invalid.field].compactMap { $0 }.joined(separator: ".")
+                return APIError(status: .unprocessableContent, field: field, message: "The field \"\(field)\" \(invalid.reason).")
+            }
+            let field = path(context)
+            return APIError(status: .badRequest, field: field,
+                            message: field.map { "The field \"\($0)\" is not valid." } ?? "The body is not valid JSON.")
+        @unknown default:
+            return APIError(status: .badRequest, field: nil, message: "The body could not be read.")
+        }
+    }
+
+    func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? JSONEncoder().encode(value)) ?? Data("null".utf8)
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: CareRequestContext) async throws -> T {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            throw APIError(status: .badRequest, field: nil, message: "The body must be JSON (Content-Type: application/json).")
+        }
+        var request = request
+        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        return try JSONDecoder().decode(T.self, from: Data(buffer: body))
+    }
+
+    func pathID(_ context: CareRequestContext, name: String = "id") throws -> String {
+        guard let id = context.parameters.get(name), !id.isEmpty else {
+            throw APIError(status: .badRequest, field: name, message: "The address must end in an id.")
+        }
+        return id
+    }
+
+    func notFound(_ what: String) -> APIError {
+        APIError(status: .notFound, field: nil, message: "There is no such \(what).")
+    }
+
+    func newestTask(_ id: String) async throws -> OCKTask {
+        var query = OCKTaskQuery()
+        query.ids = [id]
+        guard let task = try await store.fetchTasks(query: query).first else { throw notFound("task") }
+        return task
+    }
+
+    func dayParameter(_ request: Request) throws -> Date? {
+        guard let text = request.uri.queryParameters.get("date") else { return nil }
+        guard let day = day(from: String(text)) else {
+            throw APIError(status: .badRequest, field: "date", message: "The field \"date\" must be a day written as YYYY-MM-DD.")
+        }
+        return day
+    }
+
+    func taskQuery(_ request: Request) throws -> OCKTaskQuery {
+        guard let day = try dayParameter(request) else { return OCKTaskQuery() }
+        return OCKTaskQuery(dateInterval: page.day(containing: day))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// The OpenAPI 3.1 description of the JSON API, served at `/api/openapi.json`.
+enum OpenAPIDocument {
+    /// Every API route as (method, OpenAPI path); a test checks the router serves exactly these.
+    static let operations: [(method: String, path: String, summary: String)] = [
+        ("get", "/api/v1/patients", "The patient's versions"),
+        ("get", "/api/v1/careplans", "Care plans"),
+        ("get", "/api/v1/contacts", "Contacts"),
+        ("get", "/api/v1/contacts/{id}", "The newest version of a contact"),
+        ("get", "/api/v1/tasks", "Tasks, or those in effect on a day"),
+        ("post", "/api/v1/tasks", "Add a task"),
+        ("get", "/api/v1/tasks/{id}", "The newest version of a task"),
+        ("put", "/api/v1/tasks/{id}", "Update a task (adds a version)"),
+        ("delete", "/api/v1/tasks/{id}", "Delete a task"),
+        ("get", "/api/v1/outcomes", "Outcomes, optionally of a day and a task"),
+        ("post", "/api/v1/outcomes", "Add an outcome"),
+        ("delete", "/api/v1/outcomes/{uuid}", "Delete an outcome"),
+        ("get", "/api/v1/events", "A day's events: task, outcome and schedule event"),
+    ]
+
+    static let schemaOf: [String: String] = [
+        "/api/v1/patients": "Patient", "/api/v1/careplans": "CarePlan", "/api/v1/contacts": "Contact",
+        "/api/v1/contacts/{id}": "Contact", "/api/v1/tasks": "Task", "/api/v1/tasks/{id}": "Task",
+        "/api/v1/outcomes": "Outcome", "/api/v1/outcomes/{uuid}": "Outcome", "/api/v1/events": "Event",
+    ]
+
+    static var document: [String: Any] {
+        func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
+        let error: [String: Any] = ["description": "The input is wrong; the body names the field.",
+                                    "content": ["application/json": ["schema": ref("Error")]]]
+        var paths: [String: [String: Any]] = [:]
+        for operation in operations {
+            let schema = schemaOf[operation.path] ?? "Task"
+            let isList = !operation.path.hasSuffix("}") && operation.method == "get"
+            var entry: [String: Any] = ["summary": operation.summary, "operationId": operationID(operation)]
+            var parameters: [[String: Any]] = []
+            if operation.path.contains("{id}") {
+                parameters.append(["name": "id", "in": "path", "required": true, "schema": ["type": "string"]])
+            }
+            if operation.path.contains("{uuid}") {
+                parameters.append(["name": "uuid", "in": "path", "required": true, "schema": ["type": "string", "format": "uuid"]])
+            }
+            if operation.method == "get", ["/api/v1/tasks", "/api/v1/outcomes", "/api/v1/events"].contains(operation.path) {
+                parameters.append(["name": "date", "in": "query", "required": false, "description": "A day, YYYY-MM-DD",
+                                   "schema": ["type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"]])
+            }
+            if operation.method == "get", ["/api/v1/outcomes", "/api/v1/events"].contains(operation.path) {
+                parameters.append(["name": "taskID", "in": "query", "required": false, "schema": ["type": "string"]])
+            }
+            if !parameters.isEmpty { entry["parameters"] = parameters }
+            var responses: [String: Any] = ["400": error]
+            switch operation.method {
+            case "get":
+                let body: [String: Any] = isList ? ["type": "array", "items": ref(schema)] : ref(schema)
+                responses["200"] = ["description": "OK", "content": ["application/json": ["schema": body]]]
+            case "post":
+                entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(schema)]]]
+                responses["201"] = ["description": "Added", "content": ["application/json": ["schema": ref(schema)]]]
+                responses["413"] = error
+                responses["422"] = error
+            case "put":
+                entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(schema)]]]
+                responses["200"] = ["description": "Updated", "content": ["application/json": ["schema": ref(schema)]]]
+                responses["413"] = error
+                responses["422"] = error
+            default:
+                responses["204"] = ["description": "Deleted"]
+            }
+            if operation.path.hasSuffix("}") { responses["404"] = error }
+            entry["responses"] = responses
+            paths[operation.path, default: [:]][operation.method] = entry
+        }
+        let entity: [String: Any] = ["type": "object", "description": "CareKit's JSON for the entity.", "additionalProperties": true]
+        return [
+            "openapi": "3.1.0",
+            "info": ["title": "OpenCareKit", "version": "1.0.0",
+                     "description": "A patient's care record in CareKit's JSON: tasks, outcomes, events, contacts."],
+            "paths": paths,
+            "components": ["schemas": [
+                "Patient": entity.merging(["required": ["id", "name"]]) { $1 },
+                "CarePlan": entity.merging(["required": ["id", "title"]]) { $1 },
+                "Contact": entity.merging(["required": ["id", "name"]]) { $1 },
+                "Task": entity.merging(["required": ["id", "schedule"]]) { $1 },
+                "Outcome": entity.merging(["required": ["taskUUID", "taskOccurrenceIndex", "values"]]) { $1 },
+                "Event": ["type": "object", "required": ["task", "scheduleEvent"], "properties": [
+                    "task": ref("Task"), "outcome": ["oneOf": [ref("Outcome"), ["type": "null"]]],
+                    "scheduleEvent": ["type": "object", "additionalProperties": true],
+                ]],
+                "Error": ["type": "object", "required": ["error"], "properties": ["error": [
+                    "type": "object", "required": ["status", "message"], "properties": [
+                        "status": ["type": "integer"], "field": ["type": "string"], "message": ["type": "string"],
+                    ],
+                ]]],
+            ]],
+        ]
+    }
+
+    static func operationID(_ operation: (method: String, path: String, summary: String)) -> String {
+        let parts = operation.path.split(separator: "/").dropFirst(2).map { part in
+            part.hasPrefix("{") ? "By" + part.dropFirst().dropLast().capitalized : part.capitalized
+        }
+        return operation.method + parts.joined()
+    }
+
+    static let json: Data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data("{}".utf8)
+}
