@@ -41,18 +41,23 @@ public struct CareServer: Sendable {
     public let configuration: Configuration
     let stylesheet: String
     let hub = LiveCareHub()
+    let pageCache = PageCache()
+
+    /// The Gregorian calendar of the patient's time zone.
+    let calendar: Calendar
+    /// A render context per language, made once (locales and calendars are costly to make per request).
+    let renderContexts: [OCKLanguage: OCKRenderContext]
 
     public init(store: OCKStore, configuration: Configuration = Configuration()) {
         self.store = store
         self.configuration = configuration
         stylesheet = OCKStylesheet.css(configuration.styler)
-    }
-
-    /// The Gregorian calendar of the patient's time zone.
-    var calendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = configuration.timeZone
-        return calendar
+        self.calendar = calendar
+        renderContexts = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
+            (language, OCKRenderContext(localization: OCKLocalization(language: language, timeZone: configuration.timeZone)))
+        })
     }
 
     var page: OCKDailyTasksPage {

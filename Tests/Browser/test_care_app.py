@@ -213,3 +213,37 @@ def test_a_change_through_the_json_api_shows_within_a_second(browser, app):
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_swipe_moves_to_the_next_and_previous_day(browser, app):
+    context, page, _ = open_page(browser, app["url"] + "/care?date=2026-03-10", has_touch=True)
+    try:
+        def swipe(dx):
+            page.evaluate("""(dx) => {
+                const touch = (x) => new Touch({identifier: 1, target: document.body, clientX: x, clientY: 300});
+                document.dispatchEvent(new TouchEvent('touchstart', {touches: [touch(200)], changedTouches: [touch(200)], bubbles: true}));
+                document.dispatchEvent(new TouchEvent('touchend', {touches: [], changedTouches: [touch(200 + dx)], bubbles: true}));
+            }""", dx)
+        with page.expect_navigation():
+            swipe(-120)
+        assert page.url.endswith("/care?date=2026-03-11")
+        with page.expect_navigation():
+            swipe(120)
+        assert page.url.endswith("/care?date=2026-03-10")
+    finally:
+        context.close()
+
+
+def test_the_page_moves_to_the_new_day_at_local_midnight(browser, app):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    try:
+        page.clock.install()
+        page.goto(app["url"] + "/care")
+        midnight = int(page.get_attribute('meta[name="ock-next-midnight"]', "content"))
+        now = page.evaluate("() => Date.now()")
+        assert 0 < midnight - now <= 86_400_000
+        with page.expect_navigation():
+            page.clock.run_for(midnight - now + 1500)
+    finally:
+        context.close()

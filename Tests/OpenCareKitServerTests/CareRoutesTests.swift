@@ -382,3 +382,32 @@ struct ServerFixture {
         }
     }
 }
+
+@Suite struct PageCacheTests {
+    @Test func cachedPagesCarryEachReadersTokenAndFollowEveryChange() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let other = String(repeating: "cd", count: 32)
+            try await client.execute(uri: "/care", method: .get, headers: ServerFixture.cookie) { response in
+                let card = String(buffer: response.body).components(separatedBy: #"id="task-enoxaparin""#).last ?? ""
+                #expect(card.prefix(2000).contains(#"aria-pressed="false""#))
+            }
+            try await client.execute(uri: "/care", method: .get, headers: [.cookie: "ock_csrf=\(other)"]) { response in
+                let html = String(buffer: response.body)
+                #expect(html.contains(#"value="\#(other)""#))
+                #expect(!html.contains(ServerFixture.token))
+            }
+            let event = try await fixture.event("enoxaparin")
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["complete": "true"]))) { response in
+                #expect(response.status == .seeOther)
+            }
+            try await client.execute(uri: "/care", method: .get, headers: ServerFixture.cookie) { response in
+                let html = String(buffer: response.body)
+                #expect(html.contains(#"value="\#(ServerFixture.token)""#))
+                let card = html.components(separatedBy: #"id="task-enoxaparin""#).last ?? ""
+                #expect(card.prefix(2000).contains(#"aria-pressed="true""#))
+            }
+        }
+    }
+}

@@ -44,8 +44,12 @@ struct AppPage {
 
     /// An HTML response that is never cached (it shows the patient's data).
     static func response(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        response(ByteBuffer(string: html), status: status)
+    }
+
+    static func response(_ html: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(string: html)))
+                 body: .init(byteBuffer: html))
     }
 
     /// A page that explains what went wrong, with the way back.

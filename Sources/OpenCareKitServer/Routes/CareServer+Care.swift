@@ -48,7 +48,9 @@ extension CareServer {
     }
 
     func renderContext(for request: Request) -> OCKRenderContext {
-        OCKRenderContext(localization: OCKLocalization(language: request.preferredLanguage, timeZone: configuration.timeZone))
+        let language = request.preferredLanguage
+        return renderContexts[language]
+            ?? OCKRenderContext(localization: OCKLocalization(language: language, timeZone: configuration.timeZone))
     }
 
     func addCareRoutes(to router: Router<CareRequestContext>) {
@@ -100,23 +102,27 @@ extension CareServer {
             day = parsed
         }
         let token = CSRF.token(of: request) ?? CSRF.newToken()
-        let parts = try await careParts(day: day, context: context, token: token)
-        let main: [HTML] = [
-            .element("div", ["class": "ock-care-header"], [
-                .element("h1", ["class": "ock-day-heading"], [.text(context.localization.fullDay(day))]),
-                dayNavigation(day: day, today: today, context: context),
-                parts.calendar,
-            ]),
-            .element("p", ["class": "ock-notice", "id": "care-notice", "hidden": parts.notice == nil ? "hidden" : nil]
-                .compactMapValues { $0 }, [.text(parts.notice ?? "")]),
-            .element("div", ["class": "ock-page-grid", "id": "care-cards"], parts.cards.map(\.html)),
-        ]
-        let nextMidnight = calendar.date(byAdding: .day, value: 1, to: today) ?? today
-        let metadata = [
-            "ock-csrf": token, "ock-live": "/care/live?date=\(dayString(day))",
-            "ock-next-midnight": String(Int64(nextMidnight.timeIntervalSince1970 * 1000)),
-        ]
-        let html = AppPage(title: context.string(.careTab), tab: .care, main: main, metadata: metadata).render(in: context)
+        let key = PageCache.Key(path: "/care?date=\(dayString(day))", language: context.localization.languageTag,
+                                today: dayString(today), generation: store.changeCount)
+        let html = try await pageCache.page(key, token: token) { token in
+            let parts = try await careParts(day: day, context: context, token: token)
+            let main: [HTML] = [
+                .element("div", ["class": "ock-care-header"], [
+                    .element("h1", ["class": "ock-day-heading"], [.text(context.localization.fullDay(day))]),
+                    dayNavigation(day: day, today: today, context: context),
+                    parts.calendar,
+                ]),
+                .element("p", ["class": "ock-notice", "id": "care-notice", "hidden": parts.notice == nil ? "hidden" : nil]
+                    .compactMapValues { $0 }, [.text(parts.notice ?? "")]),
+                .element("div", ["class": "ock-page-grid", "id": "care-cards"], parts.cards.map(\.html)),
+            ]
+            let nextMidnight = calendar.date(byAdding: .day, value: 1, to: today) ?? today
+            let metadata = [
+                "ock-csrf": token, "ock-live": "/care/live?date=\(dayString(day))",
+                "ock-next-midnight": String(Int64(nextMidnight.timeIntervalSince1970 * 1000)),
+            ]
+            return AppPage(title: context.string(.careTab), tab: .care, main: main, metadata: metadata).render(in: context)
+        }
         var response = AppPage.response(html)
         if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
         return response

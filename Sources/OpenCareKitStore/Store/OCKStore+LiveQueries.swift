@@ -56,3 +56,10 @@ extension OCKStore {
         }
     }
 }
+
+extension OCKStore {
+    /// A number that grows with every committed change this store has announced: its own writes, `reset()`, and
+    /// other processes' commits seen by `checkForExternalChanges()`. It grows before the write's call returns, so
+    /// anything computed when it had one value is out of date once it has another (caches key on it).
+    public var changeCount: Int { changes.count }
+}

@@ -259,6 +259,10 @@ final class StoreChanges: Sendable {
     }
 
     private let subscribers = Mutex<[UUID: Subscriber]>([:])
+    private let published = Mutex(0)
+
+    /// How many changes have been published.
+    var count: Int { published.withLock { $0 } }
 
     /// A subscription: `signals` yields when something changed (one pending signal at most), `take()` returns and
     /// clears what changed since the last call, `cancel()` ends it.
@@ -288,6 +292,7 @@ final class StoreChanges: Sendable {
     }
 
     func publish(_ kinds: Kinds) {
+        published.withLock { $0 += 1 }
         for subscriber in subscribers.withLock({ Array($0.values) }) {
             subscriber.pending.withLock { $0.formUnion(kinds) }
             subscriber.signal.yield()

@@ -1,0 +1,75 @@
+"""SSE fan-out benchmark: N subscribers to the Care page's live updates, one outcome write through the JSON API,
+and how long each subscriber waits for the update. Prints the delivery percentiles and the write's own round trip
+(the reference measured in the same run)."""
+import asyncio
+import json
+import sys
+import time
+import urllib.request
+import uuid
+
+
+async def subscribe(host, port, ready, received, index):
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(f"GET /care/live HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    await writer.drain()
+    updates = 0
+    buffer = b""
+    while True:
+        chunk = await reader.read(65536)
+        if not chunk:
+            break
+        buffer += chunk
+        while b"\n\n" in buffer:
+            message, buffer = buffer.split(b"\n\n", 1)
+            if b"event: update" in message:
+                updates += 1
+                if updates == 1:
+                    ready.release()
+                elif updates == 2:
+                    received[index] = time.perf_counter()
+                    writer.close()
+                    return
+
+
+def post_outcome(base):
+    with urllib.request.urlopen(base + "/api/v1/events?taskID=enoxaparin") as response:
+        event = json.load(response)[0]
+    now = time.time() - 978307200
+    outcome = {"id": str(uuid.uuid4()), "uuid": str(uuid.uuid4()), "previousVersionUUIDs": [], "nextVersionUUIDs": [],
+               "taskUUID": event["task"]["uuid"], "taskOccurrenceIndex": event["scheduleEvent"]["occurrence"],
+               "values": [{"type": "boolean", "createdDate": now, "value": True}],
+               "effectiveDate": now, "createdDate": now, "timezone": {"identifier": "UTC"}}
+    request = urllib.request.Request(base + "/api/v1/outcomes", data=json.dumps(outcome).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 201, response.status
+
+
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+async def main(base, count):
+    host, port = base.removeprefix("http://").split(":")
+    ready = asyncio.Semaphore(0)
+    received = [None] * count
+    tasks = [asyncio.create_task(subscribe(host, int(port), ready, received, index)) for index in range(count)]
+    for _ in range(count):
+        await asyncio.wait_for(ready.acquire(), timeout=120)
+    start = time.perf_counter()
+    await asyncio.to_thread(post_outcome, base)
+    write_done = time.perf_counter()
+    await asyncio.wait_for(asyncio.gather(*tasks), timeout=60)
+    delays = [(moment - start) * 1000 for moment in received if moment is not None]
+    print(f"SSE fan-out            subscribers   delivered   p50 ms   p95 ms   max ms")
+    print(f"one outcome write      {count:11d}   {len(delays):9d}   {percentile(delays, 0.5):6.1f}   "
+          f"{percentile(delays, 0.95):6.1f}   {max(delays):6.1f}")
+    print(f"Reference: the write's own round trip through the JSON API took {(write_done - start) * 1000:.1f} ms")
+    p95 = percentile(delays, 0.95)
+    print(f"p95 delivery {p95:.1f} ms (target <= 250 ms): {'met' if p95 <= 250 and len(delays) == count else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1000))
