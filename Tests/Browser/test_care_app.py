@@ -247,3 +247,31 @@ def test_the_page_moves_to_the_new_day_at_local_midnight(browser, app):
             page.clock.run_for(midnight - now + 1500)
     finally:
         context.close()
+
+
+def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
+    with tempfile.TemporaryDirectory() as directory:
+        def serve(port):
+            process = subprocess.Popen([BINARY, "serve", "--demo", "--data", directory, "--port", str(port)],
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for line in process.stdout:
+                if "running at" in line:
+                    return process, next(word for word in line.split() if word.startswith("http://")).rstrip("/")
+            raise AssertionError(process.stderr.read())
+
+        server, url = serve(0)
+        context, page, _ = open_page(browser, url + "/care")
+        try:
+            wait_live(page)
+            server.send_signal(signal.SIGTERM)
+            assert server.wait(timeout=10) == 0
+            page.wait_for_selector('html[data-ock-live="reconnecting"]', timeout=5000)
+            store = str(pathlib.Path(directory) / "opencarekit.sqlite")
+            result = subprocess.run([BINARY, "store", "log", "enoxaparin", "--store", store], capture_output=True, text=True)
+            assert result.returncode == 0, result.stderr
+            server, _ = serve(url.rsplit(":", 1)[1])
+            page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=5000)
+        finally:
+            context.close()
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=10)

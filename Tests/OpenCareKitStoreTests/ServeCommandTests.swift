@@ -23,7 +23,7 @@ import Testing
         process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": directory.path]
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = output
         try process.run()
         var text = ""
         while !text.contains("(Ctrl-C to stop)") {
@@ -55,9 +55,15 @@ import Testing
         let (pageStatus, page) = try await get(server.url + "care")
         #expect(pageStatus == 200)
         #expect(page.contains("id=\"task-ibuprofen\""))
+        _ = try await get(server.url + "contacts")
+        _ = try await get(server.url + "api/v1/tasks")
         kill(server.process.processIdentifier, signal)
         server.process.waitUntilExit()
         #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+        // Nothing about the patient reaches the output: only the two start-up lines.
+        let log = server.output + String(decoding: (server.process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data(),
+                                         as: UTF8.self)
+        for secret in ["Ibuprofen", "Okafor", "Rivera", "Alex", "Penicillin", "knee"] { #expect(!log.contains(secret), "\(secret)") }
         // The store persists: a second start does not add the plan again.
         let again = try start(["--demo", "--data", directory.path, "--port", "0"])
         #expect(!again.output.contains("Added the demo care plan."))

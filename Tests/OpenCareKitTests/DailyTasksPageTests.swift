@@ -203,3 +203,21 @@ struct CarePlanFixture {
         #expect(progress.contains("ock-complete"))
     }
 }
+
+@Suite struct SynchronizedViewTests {
+    @Test func aSynchronizedViewFollowsItsQuery() async throws {
+        let fixture = CarePlanFixture()
+        try await fixture.seed()
+        let card = OCKSynchronizedView.events(of: "ibuprofen", on: fixture.day, calendar: fixture.calendar, in: fixture.store,
+                                              synchronizer: OCKChecklistTaskViewSynchronizer(), environment: fixture.environment)
+        var views = card.views().makeAsyncIterator()
+        let first = try #require(try await views.next())
+        #expect(first.items.count == 3 && first.items.allSatisfy { !$0.isComplete })
+        let event = try #require(try await OCKDailyTasksPage(calendar: fixture.calendar).events(on: fixture.day, in: fixture.store)
+            .last { $0.task.id == "ibuprofen" })
+        try await fixture.store.setEventCompletion(true, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
+        let second = try #require(try await views.next())
+        #expect(second.items.map(\.isComplete) == [false, false, true])
+        #expect(second.header.title == "Ibuprofen")
+    }
+}
