@@ -21,6 +21,9 @@ public struct CareServer: Sendable {
         public var styler: OCKStyler
         /// Card styles by task id, replacing CareKit's choice.
         public var cardStyles: [String: OCKDailyTasksPage.CardStyle]
+        /// Host names the app answers to (DNS-rebinding protection); nil accepts any. `serve` sets the loopback names
+        /// when it listens on loopback.
+        public var allowedHosts: Set<String>?
         /// Charts of the Insights tab after task completion.
         public var insights: [OCKCartesianChartViewSynchronizer]
         /// The current moment; tests pass a fixed one.
@@ -28,7 +31,8 @@ public struct CareServer: Sendable {
 
         public init(timeZone: TimeZone = .current, styler: OCKStyler = OCKStyler(),
                     cardStyles: [String: OCKDailyTasksPage.CardStyle] = [:], insights: [OCKCartesianChartViewSynchronizer] = [],
-                    now: @escaping @Sendable () -> Date = Date.init) {
+                    allowedHosts: Set<String>? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+            self.allowedHosts = allowedHosts
             self.timeZone = timeZone
             self.styler = styler
             self.cardStyles = cardStyles
@@ -68,6 +72,7 @@ public struct CareServer: Sendable {
     public func router() -> Router<CareRequestContext> {
         let router = Router(context: CareRequestContext.self)
         router.middlewares.add(SecurityHeadersMiddleware())
+        router.middlewares.add(SameOriginMiddleware(allowedHosts: configuration.allowedHosts))
         addAssetRoutes(to: router)
         addCareRoutes(to: router)
         addContactRoutes(to: router)

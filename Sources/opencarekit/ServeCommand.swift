@@ -43,8 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
             try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: Date())).seed(into: store)
             Self.say("Added the demo care plan.")
         }
+        // On loopback, answer only to loopback names, so a rebinding DNS name cannot reach the app.
+        let loopback: Set<String> = ["127.0.0.1", "localhost", "::1"]
         let server = CareServer(store: store, configuration: .init(
-            timeZone: timeZone, cardStyles: demo ? OCKDemoCarePlan.cardStyles : [:], insights: demo ? OCKDemoCarePlan.insights : []))
+            timeZone: timeZone, cardStyles: demo ? OCKDemoCarePlan.cardStyles : [:], insights: demo ? OCKDemoCarePlan.insights : [],
+            allowedHosts: loopback.contains(host.lowercased()) ? loopback : nil))
         var logger = Logger(label: "opencarekit")
         logger.logLevel = .warning
         let host = self.host

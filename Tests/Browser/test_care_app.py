@@ -275,3 +275,23 @@ def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
             context.close()
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=10)
+
+
+def test_a_form_posted_from_another_site_is_refused(browser, app):
+    import json
+    import urllib.request
+    context, page, _ = open_page(browser, app["url"] + "/care")
+    try:
+        # The browser holds the app's cookie; a page elsewhere copies a real form, token included.
+        form = page.eval_on_selector(ENOXAPARIN, "button => button.closest('form').outerHTML")
+        token = page.get_attribute('meta[name="ock-csrf"]', "content")
+        other = context.new_page()
+        other.set_content("<!DOCTYPE html><html><body>" + form.replace('action="/', 'action="' + app["url"] + '/') + "</body></html>")
+        assert token in form
+        with other.expect_navigation():
+            other.click("button")
+        assert "403" in other.title() or other.locator("text=refused").count() > 0 or "other sites" in other.content()
+        with urllib.request.urlopen(app["url"] + "/api/v1/events?taskID=enoxaparin") as response:
+            assert json.load(response)[0].get("outcome") is None
+    finally:
+        context.close()

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import HTTPTypes
 import OpenCareKit
-import OpenCareKitServer
+@testable import OpenCareKitServer
 import OpenCareKitStore
 import Testing
 
@@ -98,7 +98,7 @@ struct ServerFixture {
                 #expect(response.status == .ok)
                 #expect(response.headers[.cacheControl] == "no-store")
                 let cookie = try #require(response.headers[.setCookie])
-                #expect(cookie.hasPrefix("ock_csrf=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+                #expect(cookie.hasPrefix("ock_csrf=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
                 let html = String(buffer: response.body)
                 #expect(html.contains("<h1 class=\"ock-day-heading\">Monday, November 16</h1>"))
                 for card in ["task-ibuprofen", "task-enoxaparin", "task-omeprazole", "task-nausea", "task-hydration", "task-weigh-in"] {
@@ -246,12 +246,20 @@ struct ServerFixture {
                 #expect(html.components(separatedBy: "class=\"ock-log-entry\"").count == 3)
                 #expect(html.contains("/care/events/log/delete"))
             }
+            let values = try #require(try await fixture.event("nausea").outcome?.values)
+            let created = values.map { String($0.createdDate.timeIntervalSince1970) }
             try await client.execute(uri: "/care/events/log/delete", method: .post, headers: ServerFixture.formHeaders,
-                                     body: ServerFixture.form(ServerFixture.fields(event, ["index": "5"]))) { response in
-                #expect(response.status == .unprocessableContent)
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["index": "5", "created": created[0]]))) { response in
+                #expect(response.status == .conflict)
             }
+            // A stale page names the second value at position 0: refused, nothing lost.
             try await client.execute(uri: "/care/events/log/delete", method: .post, headers: ServerFixture.formHeaders,
-                                     body: ServerFixture.form(ServerFixture.fields(event, ["index": "0"]))) { response in
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["index": "0", "created": String(Double(created[0])! - 60)]))) { response in
+                #expect(response.status == .conflict)
+            }
+            #expect(try await fixture.event("nausea").outcome?.values.count == 2)
+            try await client.execute(uri: "/care/events/log/delete", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["index": "0", "created": created[0]]))) { response in
                 #expect(response.status == .seeOther)
             }
             #expect(try await fixture.event("nausea").outcome?.values.count == 1)
@@ -407,6 +415,97 @@ struct ServerFixture {
                 #expect(html.contains(#"value="\#(ServerFixture.token)""#))
                 let card = html.components(separatedBy: #"id="task-enoxaparin""#).last ?? ""
                 #expect(card.prefix(2000).contains(#"aria-pressed="true""#))
+            }
+        }
+    }
+}
+
+@Suite struct SameOriginTests {
+    /// The in-process test client always sends the authority "localhost".
+    func server(_ fixture: ServerFixture, hosts: Set<String>) -> CareServer {
+        CareServer(store: fixture.store, configuration: .init(timeZone: fixture.calendar.timeZone, allowedHosts: hosts,
+                                                              now: { [now = fixture.now] in now }))
+    }
+
+    @Test func crossSiteWritesAreRefused() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        try await Application(router: server(fixture, hosts: ["127.0.0.1", "localhost", "::1"]).router()).test(.router) { client in
+            let event = try await fixture.event("enoxaparin")
+            let body = ServerFixture.form(ServerFixture.fields(event, ["complete": "true"]))
+            func post(_ extra: HTTPFields) async throws -> HTTPResponse.Status {
+                var headers = ServerFixture.formHeaders
+                headers.append(contentsOf: extra)
+                return try await client.execute(uri: "/care/events/toggle", method: .post, headers: headers, body: body) { $0.status }
+            }
+            #expect(try await post([.origin: "http://evil.example"]) == .forbidden)
+            #expect(try await post([.origin: "http://localhost:9999"]) == .forbidden) // another port of this machine
+            #expect(try await post([.origin: "null"]) == .forbidden)
+            #expect(try await post([HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]) == .forbidden)
+            #expect(try await post([HTTPField.Name("Sec-Fetch-Site")!: "same-site"]) == .forbidden)
+            #expect(try await fixture.event("enoxaparin").outcome == nil)
+            #expect(try await post([.origin: "http://localhost", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]) == .seeOther)
+            #expect(try await fixture.event("enoxaparin").outcome != nil)
+        }
+    }
+
+    @Test func foreignHostNamesAreRefused() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        // As if "localhost" were a rebinding DNS name this server does not answer to.
+        try await Application(router: server(fixture, hosts: ["127.0.0.1"]).router()).test(.router) { client in
+            try await client.execute(uri: "/api/v1/tasks", method: .get) { response in
+                #expect(response.status == .misdirectedRequest)
+                #expect(response.headers[.contentSecurityPolicy] != nil)
+            }
+        }
+        #expect(SameOriginMiddleware<CareRequestContext>.hostName("[::1]:8080") == "::1")
+        #expect(SameOriginMiddleware<CareRequestContext>.hostName("LocalHost:80") == "localhost")
+    }
+}
+
+@Suite struct ReviewFixTests {
+    @Test func contactLinksLeadToTheirDetails() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let link = try await client.execute(uri: "/contacts", method: .get) { response in
+                let html = String(buffer: response.body)
+                return html.components(separatedBy: #"class="ock-contact-header ock-contact-link" href=""#).dropFirst().first?
+                    .prefix { $0 != "\"" }.description ?? ""
+            }
+            #expect(link.hasPrefix("/contacts/"))
+            try await client.execute(uri: link, method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("ock-detailed-contact"))
+            }
+        }
+    }
+
+    @Test func theAPIRefusesSubMinuteSchedulesUnknownUpdatesAndFutureOutcomes() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            var element = OCKScheduleElement(start: fixture.now, end: nil, interval: DateComponents(second: 1))
+            element.calendar = fixture.calendar
+            let busy = OCKTask(id: "busy", title: "Busy", carePlanUUID: nil, schedule: OCKSchedule(composing: [element]))
+            let json: HTTPFields = [.contentType: "application/json"]
+            try await client.execute(uri: "/api/v1/tasks", method: .post, headers: json,
+                                     body: ByteBuffer(bytes: try JSONEncoder().encode(busy))) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(String(buffer: response.body).contains("schedule.elements[0].interval"))
+            }
+            var daily = busy
+            daily.schedule = OCKSchedule(composing: [OCKScheduleElement(start: fixture.now, end: nil, interval: DateComponents(day: 1))])
+            daily.id = "nobody"
+            try await client.execute(uri: "/api/v1/tasks/nobody", method: .put, headers: json,
+                                     body: ByteBuffer(bytes: try JSONEncoder().encode(daily))) { response in
+                #expect(response.status == .notFound)
+            }
+            let tomorrow = try await fixture.event("enoxaparin", daysFromToday: 1)
+            let outcome = OCKOutcome(taskUUID: tomorrow.task.uuid, taskOccurrenceIndex: tomorrow.scheduleEvent.occurrence,
+                                     values: [OCKOutcomeValue(true)])
+            try await client.execute(uri: "/api/v1/outcomes", method: .post, headers: json,
+                                     body: ByteBuffer(bytes: try JSONEncoder().encode(outcome))) { response in
+                #expect(response.status == .unprocessableContent)
             }
         }
     }

@@ -9,16 +9,16 @@ import Testing
 
     @Test func pagesOfOneDayShareOneSourceAndGetOnlyChanges() async throws {
         let hub = LiveCareHub()
-        let key = LiveCareHub.Key(day: "2026-11-16", language: .english)
+        let key = LiveCareHub.Key(day: "2026-11-16", language: .english, today: "2026-11-16")
         let (source, feed) = AsyncThrowingStream<CareUpdate, any Error>.makeStream()
         let starts = Counter()
         let makeSource: @Sendable () -> AsyncThrowingStream<CareUpdate, any Error> = { starts.increment(); return source }
-        let first = await hub.subscribe(key, source: makeSource)
+        let first = try #require(await hub.subscribe(key, source: makeSource))
         feed.yield(update("one"))
         var firstIterator = first.makeAsyncIterator()
         #expect(await firstIterator.next() == update("one"))
         // A second page gets the latest state at once, from the same source.
-        let second = await hub.subscribe(key, source: makeSource)
+        let second = try #require(await hub.subscribe(key, source: makeSource))
         var secondIterator = second.makeAsyncIterator()
         #expect(await secondIterator.next() == update("one"))
         #expect(starts.value == 1)

@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
 
-/// Cross-site request forgery protection by double submission: every page sets a random token in a SameSite=Strict,
-/// HttpOnly cookie and puts the same token in its forms; a POST is accepted only when the two match.
+/// Cross-site request forgery protection by double submission: every page sets a random token in a SameSite=Lax,
+/// HttpOnly cookie and puts the same token in its forms; a POST is accepted only when the two match. (Lax, so that
+/// arriving by a link from elsewhere keeps the cookie rather than minting a new one that breaks other tabs' forms;
+/// `SameOriginMiddleware` refuses cross-site posts outright.)
 enum CSRF {
     static let cookieName = "ock_csrf"
     static let fieldName = "csrf"
@@ -20,7 +22,7 @@ enum CSRF {
     }
 
     static func cookie(_ token: String) -> Cookie {
-        Cookie(name: cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict)
+        Cookie(name: cookieName, value: token, path: "/", httpOnly: true, sameSite: .lax)
     }
 
     /// Whether the form's token matches the cookie's, compared in constant time.

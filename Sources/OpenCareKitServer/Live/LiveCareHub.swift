@@ -29,7 +29,13 @@ actor LiveCareHub {
     struct Key: Hashable, Sendable {
         let day: String
         let language: OCKLanguage
+        /// Today's date when the channel started: after midnight the same day renders differently (no longer
+        /// read-only, a new "today"), so it gets a new channel.
+        let today: String
     }
+
+    /// At most this many days and languages are followed at once; more subscriptions are refused.
+    static let channelLimit = 256
 
     private final class Channel {
         var latest: CareUpdate?
@@ -41,19 +47,21 @@ actor LiveCareHub {
 
     /// The updates for `key`: the current state first, then each change. `source` yields a new state whenever
     /// the store's data for the day changes; it runs while anyone listens.
-    func subscribe(_ key: Key, source: @escaping @Sendable () -> AsyncThrowingStream<CareUpdate, any Error>) -> AsyncStream<CareUpdate> {
+    func subscribe(_ key: Key, source: @escaping @Sendable () -> AsyncThrowingStream<CareUpdate, any Error>) -> AsyncStream<CareUpdate>? {
+        guard channels[key] != nil || channels.count < Self.channelLimit else { return nil }
         let id = UUID()
         let (stream, continuation) = AsyncStream<CareUpdate>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let channel = channels[key] ?? {
             let channel = Channel()
             channels[key] = channel
+            let identity = ObjectIdentifier(channel)
             channel.task = Task { [weak self] in
                 do {
-                    for try await update in source() { await self?.publish(update, to: key) }
+                    for try await update in source() { await self?.publish(update, to: key, channel: identity) }
                 } catch {
                     // The store failed (it was deleted, or its file went away): pages reconnect and try again.
                 }
-                await self?.close(key)
+                await self?.close(key, channel: identity)
             }
             return channel
         }()
@@ -68,8 +76,8 @@ actor LiveCareHub {
     /// How many pages listen, per day and language (for tests and the benchmark).
     var subscriberCounts: [Key: Int] { channels.mapValues(\.subscribers.count) }
 
-    private func publish(_ update: CareUpdate, to key: Key) {
-        guard let channel = channels[key], channel.latest != update else { return }
+    private func publish(_ update: CareUpdate, to key: Key, channel identity: ObjectIdentifier) {
+        guard let channel = channels[key], ObjectIdentifier(channel) == identity, channel.latest != update else { return }
         channel.latest = update
         for continuation in channel.subscribers.values { continuation.yield(update) }
     }
@@ -83,8 +91,11 @@ actor LiveCareHub {
         }
     }
 
-    private func close(_ key: Key) {
-        guard let channel = channels.removeValue(forKey: key) else { return }
+    /// Ends a channel whose source ended, unless a newer channel has taken its key meanwhile.
+    private func close(_ key: Key, channel identity: ObjectIdentifier) {
+        guard let current = channels[key], ObjectIdentifier(current) == identity, let channel = channels.removeValue(forKey: key) else {
+            return
+        }
         for continuation in channel.subscribers.values { continuation.finish() }
     }
 }

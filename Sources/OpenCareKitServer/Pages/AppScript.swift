@@ -84,9 +84,8 @@ enum AppScript {
     var address = meta("ock-refresh");
     if (!address || !window.EventSource || !window.fetch) { return; }
     source = new EventSource("/live/changes");
-    source.addEventListener("ready", function () { document.documentElement.setAttribute("data-ock-live", "open"); });
-    source.addEventListener("error", function () { document.documentElement.setAttribute("data-ock-live", "reconnecting"); });
-    source.addEventListener("changed", function () {
+    var connected = false;
+    function refresh() {
       fetch(address, { credentials: "same-origin" }).then(function (response) { return response.text(); }).then(function (html) {
         var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
         var main = document.querySelector("main");
@@ -97,7 +96,15 @@ enum AppScript {
         if (focusedID && document.getElementById(focusedID)) { document.getElementById(focusedID).focus(); }
         document.documentElement.setAttribute("data-ock-updates", String(Number(document.documentElement.getAttribute("data-ock-updates") || "0") + 1));
       });
+    }
+    source.addEventListener("ready", function () {
+      // After a reconnection, catch up with what changed while the connection was down.
+      if (connected) { refresh(); }
+      connected = true;
+      document.documentElement.setAttribute("data-ock-live", "open");
     });
+    source.addEventListener("error", function () { document.documentElement.setAttribute("data-ock-live", "reconnecting"); });
+    source.addEventListener("changed", refresh);
   }
 
   function listen() {
@@ -136,9 +143,14 @@ enum AppScript {
           if (!source || source.readyState !== 1) { window.location.reload(); }
           return null;
         }
-        return response.json().then(function (problem) { showError(form, problem.error.message); });
-      })
-      .catch(function () { form.submit(); });
+        // The form's token is stale (the cookie was renewed): reload for a fresh one.
+        if (response.status === 403) { window.location.reload(); return null; }
+        return response.json().then(function (problem) { showError(form, problem.error.message); },
+                                    function () { showError(form, response.status + " " + response.statusText); });
+      }, function () {
+        // The request never reached the server: send the form the ordinary way.
+        form.submit();
+      });
   });
 
   // A horizontal swipe moves to the previous or next day.

@@ -38,7 +38,11 @@ extension CareServer {
             try await apiCall { json(try await newestTask(try pathID(context))) }
         }
         api.post("tasks") { request, context in
-            try await apiCall { json(try await store.addTask(try await decode(OCKTask.self, request, context)), status: .created) }
+            try await apiCall {
+                let task = try await decode(OCKTask.self, request, context)
+                try Self.checkSchedule(task)
+                return json(try await store.addTask(task), status: .created)
+            }
         }
         api.put("tasks/:id") { request, context in
             try await apiCall {
@@ -46,6 +50,8 @@ extension CareServer {
                 guard task.id == (try pathID(context)) else {
                     throw APIError(status: .unprocessableContent, field: "id", message: "The task's id must match the address.")
                 }
+                _ = try await newestTask(task.id)
+                try Self.checkSchedule(task)
                 return json(try await store.updateTask(task))
             }
         }
@@ -65,7 +71,14 @@ extension CareServer {
         }
         api.post("outcomes") { request, context in
             try await apiCall {
-                json(try await store.addOutcome(try await decode(OCKOutcome.self, request, context)), status: .created)
+                let outcome = try await decode(OCKOutcome.self, request, context)
+                let event = try await store.fetchEvent(taskUUID: outcome.taskUUID, occurrence: outcome.taskOccurrenceIndex)
+                let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: configuration.now())) ?? .distantFuture
+                guard event.scheduleEvent.start < tomorrow else {
+                    throw APIError(status: .unprocessableContent, field: "taskOccurrenceIndex",
+                                   message: "The field \"taskOccurrenceIndex\" names an event still to come.")
+                }
+                return json(try await store.addOutcome(outcome), status: .created)
             }
         }
         api.delete("outcomes/:uuid") { _, context in
@@ -154,11 +167,30 @@ extension CareServer {
         return try JSONDecoder().decode(T.self, from: Data(buffer: body))
     }
 
+    /// Characters a path segment keeps as they are: ids such as "dr-okafor" stay readable; "/" and the rest are
+    /// percent-encoded.
+    static let pathSegmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;"))
+
     func pathID(_ context: CareRequestContext, name: String = "id") throws -> String {
-        guard let id = context.parameters.get(name), !id.isEmpty else {
+        guard let id = context.parameters.get(name)?.removingPercentEncoding, !id.isEmpty else {
             throw APIError(status: .badRequest, field: name, message: "The address must end in an id.")
         }
         return id
+    }
+
+    /// Schedules that repeat more often than once a minute would make every day's page list thousands of events:
+    /// the API refuses them (the store itself follows CareKit and allows them).
+    static func checkSchedule(_ task: OCKTask) throws {
+        for (index, element) in task.schedule.elements.enumerated() {
+            let interval = element.interval
+            let seconds = (interval.second ?? 0) + 60 * (interval.minute ?? 0) + 3_600 * (interval.hour ?? 0)
+            let longer = [interval.day, interval.weekOfYear, interval.weekOfMonth, interval.month, interval.year]
+                .contains { ($0 ?? 0) > 0 }
+            guard longer || seconds >= 60 else {
+                throw APIError(status: .unprocessableContent, field: "schedule.elements[\(index)].interval",
+                               message: "The field \"schedule.elements[\(index)].interval\" must be at least a minute.")
+            }
+        }
     }
 
     func notFound(_ what: String) -> APIError {

@@ -24,7 +24,10 @@ struct ServerActions: OCKEventActions {
     func log(_ event: OCKAnyEvent) -> OCKFormAction { form("/care/events/log", event) }
 
     func deleteLoggedValue(_ event: OCKAnyEvent, at index: Int) -> OCKFormAction {
-        form("/care/events/log/delete", event, ["index": String(index)])
+        let created = event.outcome.flatMap { $0.values.indices.contains(index) ? $0.values[index].createdDate : nil }
+        return form("/care/events/log/delete", event, [
+            "index": String(index), "created": created.map { String($0.timeIntervalSince1970) } ?? "",
+        ])
     }
 
     func record(_ event: OCKAnyEvent) -> OCKFormAction { form("/care/events/record", event) }
@@ -73,8 +76,15 @@ extension CareServer {
         }
         router.post("/care/events/log/delete") { request, context in
             try await handleForm(request, context) { fields, task, occurrence in
-                try await store.deleteOutcomeValue(at: try fields.integer("index", in: 0...10_000), taskUUID: task,
-                                                   occurrence: occurrence)
+                let index = try fields.integer("index", in: 0...10_000)
+                // The value must still be the one the page showed at that position (another tab may have deleted one).
+                let created = try fields.number("created", in: -1e12...1e12)
+                let event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
+                guard let values = event.outcome?.values, values.indices.contains(index),
+                      abs(values[index].createdDate.timeIntervalSince1970 - created) < 0.001 else {
+                    throw OCKStoreError.deleteFailed(reason: "The logged value is no longer at that position.")
+                }
+                try await store.deleteOutcomeValue(at: index, taskUUID: task, occurrence: occurrence)
             }
         }
         router.post("/care/events/record") { request, context in
@@ -183,6 +193,9 @@ extension CareServer {
             switch error {
             case .fetchFailed: return failure("That event does not exist.", .notFound)
             case let .invalidValue(reason): return failure(reason, .unprocessableContent)
+            case .addFailed, .updateFailed, .deleteFailed:
+                // Another tab or device changed the event meanwhile.
+                return failure("The event changed in the meantime. Reload the page and try again.", .conflict)
             default: throw error
             }
         }

@@ -8,7 +8,7 @@ extension CareServer {
     func addContactRoutes(to router: Router<CareRequestContext>) {
         router.get("/contacts") { request, _ in try await contactsPage(request) }
         router.get("/contacts/:id") { request, context in
-            try await contactPage(request, id: context.parameters.get("id") ?? "")
+            try await contactPage(request, id: (context.parameters.get("id") ?? "").removingPercentEncoding ?? "")
         }
     }
 
@@ -20,7 +20,7 @@ extension CareServer {
         let contacts = try await store.fetchContacts(query: query)
         let environment = OCKSynchronizationEnvironment(render: context, actions: nil)
         let synchronizer = OCKSimpleContactViewSynchronizer { id in
-            SafeURL("/contacts/" + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+            SafeURL("/contacts/" + (id.addingPercentEncoding(withAllowedCharacters: CareServer.pathSegmentAllowed) ?? ""))
         }
         let groups: [(OCKStringKey, [OCKContact])] = [
             (.careTeam, contacts.filter { $0.category == .careProvider }),

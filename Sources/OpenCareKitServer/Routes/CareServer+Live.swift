@@ -46,9 +46,10 @@ extension CareServer {
         guard let day = day(from: text) else {
             return AppPage.error("The date must be a day written as YYYY-MM-DD.", status: .badRequest, context: context)
         }
-        let key = LiveCareHub.Key(day: dayString(day), language: context.localization.language)
+        let key = LiveCareHub.Key(day: dayString(day), language: context.localization.language,
+                                  today: dayString(configuration.now()))
         let server = self
-        let updates = await hub.subscribe(key) {
+        let subscription = await hub.subscribe(key) {
             // The week's events cover the day's cards and the rings.
             let week = OCKWeekCalendarView.week(containing: day, calendar: server.calendar)
             let interval = DateInterval(start: week.first ?? day, end: server.page.day(containing: week.last ?? day).end)
@@ -67,12 +68,36 @@ extension CareServer {
                 continuation.onTermination = { _ in work.cancel() }
             }
         }
+        guard let updates = subscription else {
+            return APIError(status: .serviceUnavailable, field: nil, message: "Too many days are followed at once.").response
+        }
+        // Reconnect after a second when the connection drops; the first update then catches the page up.
+        return Self.eventStream(first: "retry: 1000\n\n", updates.map(\.serverSentEvent))
+    }
+
+    /// A server-sent-event response from `messages`, with a comment every 15 seconds: writing to a closed
+    /// connection fails, which ends the stream and its subscription even when nothing changes.
+    static func eventStream<Messages: AsyncSequence & Sendable>(first: String, _ messages: Messages) -> Response
+        where Messages.Element == String {
+        let (merged, output) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(8))
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
                         body: ResponseBody { writer in
-            // Reconnect after a second when the connection drops; the first update then catches the page up.
-            try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-            for await update in updates.cancelOnGracefulShutdown() {
-                try await writer.write(ByteBuffer(string: update.serverSentEvent))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for try await message in messages { output.yield(message) }
+                    output.finish()
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: .seconds(15))
+                        output.yield(": ping\n\n")
+                    }
+                }
+                defer { group.cancelAll() }
+                try await writer.write(ByteBuffer(string: first))
+                for await message in merged.cancelOnGracefulShutdown() {
+                    try await writer.write(ByteBuffer(string: message))
+                }
             }
             try await writer.finish(nil)
         })
@@ -83,14 +108,7 @@ extension CareServer {
     /// `GET /live/changes`: a server-sent event after each change to the store, for pages that refresh themselves
     /// as a whole (Insights, Contacts). Bursts collapse into one event.
     func liveChanges(_ request: Request) async throws -> Response {
-        let signals = store.changeSignals()
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-                        body: ResponseBody { writer in
-            try await writer.write(ByteBuffer(string: "retry: 1000\n\nevent: ready\ndata: {}\n\n"))
-            for await _ in signals.cancelOnGracefulShutdown() {
-                try await writer.write(ByteBuffer(string: "event: changed\ndata: {}\n\n"))
-            }
-            try await writer.finish(nil)
-        })
+        Self.eventStream(first: "retry: 1000\n\nevent: ready\ndata: {}\n\n",
+                         store.changeSignals().map { "event: changed\ndata: {}\n\n" })
     }
 }
