@@ -295,3 +295,12 @@ def test_a_form_posted_from_another_site_is_refused(browser, app):
             assert json.load(response)[0].get("outcome") is None
     finally:
         context.close()
+
+
+def test_the_json_api_never_answers_generated_input_with_a_server_error(app):
+    """Schemathesis generates requests from /api/openapi.json (valid and invalid ones) and checks none gets a 5xx."""
+    st = str(pathlib.Path(os.environ.get("OPENCAREKIT_PYTHON", "python3")).parent / "st")
+    result = subprocess.run([st, "run", app["url"] + "/api/openapi.json", "--checks", "not_a_server_error",
+                             "--max-examples", "25", "--seed", "20261122"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert " passed" in result.stdout and "13/13" in result.stdout
