@@ -33,6 +33,31 @@ extension Array where Element == OCKAnyEvent {
     }
 }
 
+/// The cards with one completion button: the simple and the instructions task.
+protocol SingleEventCard {
+    var header: OCKHeaderView { get set }
+    var eventTime: OCKTimeText? { get set }
+    var isComplete: Bool { get set }
+    var action: OCKFormAction? { get set }
+    var identifier: String? { get set }
+}
+
+extension OCKSimpleTaskView: SingleEventCard {}
+extension OCKInstructionsTaskView: SingleEventCard {}
+
+extension SingleEventCard {
+    /// Fills the card from the day's first event of the task.
+    mutating func update(from context: OCKSynchronizationContext<OCKTaskEvents>) {
+        let events = context.viewModel
+        header.title = events.task?.title ?? ""
+        header.detail = events.detail(in: context.environment.render)
+        identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+        eventTime = events.first?.timeText
+        isComplete = events.first?.isComplete ?? false
+        action = events.first.flatMap { context.environment.writableActions?.toggle($0) }
+    }
+}
+
 /// CareKit's simple task synchronizer: the first event, a round completion button.
 public struct OCKSimpleTaskViewSynchronizer: OCKViewSynchronizing {
     public init() {}
@@ -42,14 +67,7 @@ public struct OCKSimpleTaskViewSynchronizer: OCKViewSynchronizing {
     }
 
     public func updateView(_ view: inout OCKSimpleTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
-        let events = context.viewModel
-        view.header.title = events.task?.title ?? ""
-        view.header.detail = events.detail(in: context.environment.render)
-        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
-        guard let event = events.first else { view.isComplete = false; view.action = nil; return }
-        view.eventTime = event.timeText
-        view.isComplete = event.isComplete
-        view.action = context.environment.writableActions?.toggle(event)
+        view.update(from: context)
     }
 }
 
@@ -62,23 +80,34 @@ public struct OCKInstructionsTaskViewSynchronizer: OCKViewSynchronizing {
     }
 
     public func updateView(_ view: inout OCKInstructionsTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
-        let events = context.viewModel
-        view.header.title = events.task?.title ?? ""
-        view.header.detail = events.detail(in: context.environment.render)
-        view.instructions = events.task?.instructions
-        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
-        guard let event = events.first else { view.isComplete = false; view.action = nil; return }
-        view.eventTime = event.timeText
-        view.isComplete = event.isComplete
-        view.action = context.environment.writableActions?.toggle(event)
+        view.update(from: context)
+        view.instructions = context.viewModel.task?.instructions
     }
 }
 
-/// The event items of a checklist or grid.
-private func eventItems(_ context: OCKSynchronizationContext<OCKTaskEvents>) -> [OCKEventItem] {
-    context.viewModel.map { event in
-        OCKEventItem(time: event.timeText, isComplete: event.isComplete,
-                     action: context.environment.writableActions?.toggle(event))
+/// The cards with a row or cell per event: the checklist and the grid.
+protocol EventListCard {
+    var header: OCKHeaderView { get set }
+    var items: [OCKEventItem] { get set }
+    var instructions: String? { get set }
+    var identifier: String? { get set }
+}
+
+extension OCKChecklistTaskView: EventListCard {}
+extension OCKGridTaskView: EventListCard {}
+
+extension EventListCard {
+    /// Fills the card from the task's events: the header, an item and its toggle per event, the instructions.
+    mutating func update(from context: OCKSynchronizationContext<OCKTaskEvents>) {
+        let events = context.viewModel
+        header.title = events.task?.title ?? ""
+        header.detail = events.detail(in: context.environment.render)
+        instructions = events.task?.instructions
+        identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+        items = events.map { event in
+            OCKEventItem(time: event.timeText, isComplete: event.isComplete,
+                         action: context.environment.writableActions?.toggle(event))
+        }
     }
 }
 
@@ -91,12 +120,7 @@ public struct OCKChecklistTaskViewSynchronizer: OCKViewSynchronizing {
     }
 
     public func updateView(_ view: inout OCKChecklistTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
-        let events = context.viewModel
-        view.header.title = events.task?.title ?? ""
-        view.header.detail = events.detail(in: context.environment.render)
-        view.instructions = events.task?.instructions
-        view.items = eventItems(context)
-        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+        view.update(from: context)
     }
 }
 
@@ -109,12 +133,7 @@ public struct OCKGridTaskViewSynchronizer: OCKViewSynchronizing {
     }
 
     public func updateView(_ view: inout OCKGridTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
-        let events = context.viewModel
-        view.header.title = events.task?.title ?? ""
-        view.header.detail = events.detail(in: context.environment.render)
-        view.instructions = events.task?.instructions
-        view.items = eventItems(context)
-        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+        view.update(from: context)
     }
 }
 
