@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "OpenCareKitUI", targets: ["OpenCareKitUI"]),
         .library(name: "OpenCareKit", targets: ["OpenCareKit"]),
         .library(name: "OpenCareKitServer", targets: ["OpenCareKitServer"]),
+        .library(name: "OpenCareKitSurveys", targets: ["OpenCareKitSurveys"]),
         .executable(name: "opencarekit", targets: ["opencarekit"]),
     ],
     dependencies: [
@@ -37,6 +38,12 @@ let package = Package(
         .target(
             name: "OpenCareKit",
             dependencies: ["OpenCareKitStore", "OpenCareKitUI"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // ResearchKit-style surveys: onboarding, informed consent with signature, check-ins, and their outcomes.
+        .target(
+            name: "OpenCareKitSurveys",
+            dependencies: ["OpenCareKitStore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The care app over HTTP (Hummingbird 2): pages, forms, live updates, JSON API.
@@ -89,6 +96,11 @@ let package = Package(
         .testTarget(
             name: "OpenCareKitTests",
             dependencies: ["OpenCareKit", "OpenCareKitStore", "OpenCareKitUI"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "OpenCareKitSurveysTests",
+            dependencies: ["OpenCareKitSurveys", "OpenCareKitStore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

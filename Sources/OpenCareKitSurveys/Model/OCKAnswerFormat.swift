@@ -1,0 +1,72 @@
+import Foundation
+
+/// How a question is answered, as ResearchKit's answer formats.
+public enum OCKAnswerFormat: Sendable, Hashable {
+    /// A whole number from `minimum` to `maximum` (0–10 pain), with labels for the ends.
+    case scale(minimum: Int, maximum: Int, minimumLabel: String, maximumLabel: String)
+    /// A number with its unit and range (hours slept).
+    case numeric(unit: String?, minimum: Double, maximum: Double)
+    /// One of the choices, by id.
+    case singleChoice([OCKChoice])
+    /// Any number of the choices, by id.
+    case multipleChoice([OCKChoice])
+    /// Text of at most `maximumLength` characters.
+    case text(maximumLength: Int)
+    /// A date and time.
+    case dateTime
+    /// Yes or no.
+    case yesNo
+}
+
+/// A choice of a choice question: an id (what results keep) and its text.
+public struct OCKChoice: Sendable, Hashable, Identifiable {
+    public var id: String
+    public var text: String
+
+    public init(id: String, text: String) {
+        self.id = id
+        self.text = text
+    }
+}
+
+/// An answer to a question.
+public enum OCKAnswer: Sendable, Hashable {
+    case scale(Int)
+    case number(Double)
+    case choice(String)
+    case choices([String])
+    case text(String)
+    case date(Date)
+    case yesNo(Bool)
+}
+
+extension OCKAnswerFormat {
+    /// Throws unless `answer` fits this format: the right kind, in range, a known choice, not too long.
+    func validate(_ answer: OCKAnswer, stepID: String) throws(OCKSurveyError) {
+        func invalid(_ reason: String) -> OCKSurveyError { .invalidAnswer(stepID: stepID, reason: reason) }
+        switch (self, answer) {
+        case let (.scale(minimum, maximum, _, _), .scale(value)):
+            guard (minimum...maximum).contains(value) else { throw invalid("must be from \(minimum) to \(maximum)") }
+        case let (.numeric(_, minimum, maximum), .number(value)):
+            guard value.isFinite, value >= minimum, value <= maximum else {
+                throw invalid("must be a number from \(minimum) to \(maximum)")
+            }
+        case let (.singleChoice(choices), .choice(id)):
+            guard choices.contains(where: { $0.id == id }) else { throw invalid("must be one of the choices") }
+        case let (.multipleChoice(choices), .choices(ids)):
+            guard ids.allSatisfy({ id in choices.contains { $0.id == id } }), Set(ids).count == ids.count else {
+                throw invalid("must be choices offered, each once")
+            }
+        case let (.text(maximumLength), .text(value)):
+            guard value.count <= maximumLength else { throw invalid("must be at most \(maximumLength) characters") }
+        case let (.dateTime, .date(value)):
+            guard value.timeIntervalSince1970.isFinite, (-2_208_988_800...32_503_680_000).contains(value.timeIntervalSince1970) else {
+                throw invalid("must be a date between 1900 and 3000")
+            }
+        case (.yesNo, .yesNo):
+            break
+        default:
+            throw invalid("is not the kind of answer the question asks for")
+        }
+    }
+}

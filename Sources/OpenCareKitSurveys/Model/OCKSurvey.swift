@@ -1,0 +1,143 @@
+import Foundation
+
+/// An ordered survey, as ResearchKit's ordered task: onboarding, informed consent, or a daily check-in. Steps have
+/// identifiers that results and outcome values are keyed by.
+public struct OCKSurvey: Sendable, Hashable, Identifiable {
+    public var id: String
+    public var title: String
+    public var steps: [OCKSurveyStep]
+
+    /// - Throws: `OCKSurveyError.invalidSurvey` for no steps, or two steps with one identifier.
+    public init(id: String, title: String, steps: [OCKSurveyStep]) throws {
+        guard !steps.isEmpty else { throw OCKSurveyError.invalidSurvey(reason: "A survey needs at least one step.") }
+        guard Set(steps.map(\.id)).count == steps.count else {
+            throw OCKSurveyError.invalidSurvey(reason: "Step identifiers must be unique.")
+        }
+        self.id = id
+        self.title = title
+        self.steps = steps
+    }
+
+    /// The step with `id`, if the survey has one.
+    public func step(_ id: String) -> OCKSurveyStep? { steps.first { $0.id == id } }
+}
+
+/// One step of a survey.
+public struct OCKSurveyStep: Sendable, Hashable, Identifiable {
+    /// What the step shows and asks.
+    public enum Kind: Sendable, Hashable {
+        /// Title, text, image and body items: welcome, "before you join".
+        case instruction(OCKInstructionContent)
+        /// The consent document to read, section by section.
+        case consentReview(OCKConsentDocument)
+        /// The participant's full name and signature, or the typed-name alternative with an explicit "I agree".
+        case signature(documentVersion: String)
+        /// The web's permissions, explained; each optional.
+        case permissions([OCKPermission])
+        /// A question with its answer format.
+        case question(prompt: String, format: OCKAnswerFormat)
+        /// The closing message.
+        case completion(OCKInstructionContent)
+    }
+
+    public var id: String
+    public var kind: Kind
+    /// Whether the participant may go on without answering.
+    public var isOptional: Bool
+
+    public init(id: String, kind: Kind, isOptional: Bool = false) {
+        self.id = id
+        self.kind = kind
+        self.isOptional = isOptional
+    }
+
+    /// Whether the step waits for an answer before Next (instructions and completion do not).
+    public var needsResult: Bool {
+        switch kind {
+        case .instruction, .completion: false
+        case .consentReview, .signature, .permissions, .question: true
+        }
+    }
+}
+
+/// The content of an instruction or completion step.
+public struct OCKInstructionContent: Sendable, Hashable {
+    /// A line of a "before you join" list: an icon name and its text.
+    public struct BodyItem: Sendable, Hashable {
+        public var icon: String
+        public var text: String
+
+        public init(icon: String, text: String) {
+            self.icon = icon
+            self.text = text
+        }
+    }
+
+    public var title: String
+    public var detail: String?
+    public var image: String?
+    public var bodyItems: [BodyItem]
+
+    public init(title: String, detail: String? = nil, image: String? = nil, bodyItems: [BodyItem] = []) {
+        self.title = title
+        self.detail = detail
+        self.image = image
+        self.bodyItems = bodyItems
+    }
+}
+
+/// A versioned consent document in sections, each with a summary and "learn more" content.
+public struct OCKConsentDocument: Sendable, Hashable {
+    public struct Section: Sendable, Hashable {
+        public var title: String
+        public var summary: String
+        public var learnMore: String?
+
+        public init(title: String, summary: String, learnMore: String? = nil) {
+            self.title = title
+            self.summary = summary
+            self.learnMore = learnMore
+        }
+    }
+
+    public var version: String
+    public var title: String
+    public var sections: [Section]
+
+    public init(version: String, title: String, sections: [Section]) {
+        self.version = version
+        self.title = title
+        self.sections = sections
+    }
+
+    /// The document's text as signed: title, then each section's title, summary and details.
+    public var text: String {
+        ([title] + sections.flatMap { [$0.title, $0.summary, $0.learnMore].compactMap { $0 } }).joined(separator: "\n\n")
+    }
+}
+
+/// A permission the web can ask for, with why it is wanted. Every permission is optional.
+public struct OCKPermission: Sendable, Hashable, Identifiable {
+    public enum Kind: String, Sendable, Hashable {
+        /// Browser notifications, for reminders.
+        case notifications
+    }
+
+    public var kind: Kind
+    public var explanation: String
+    public var id: String { kind.rawValue }
+
+    public init(kind: Kind, explanation: String) {
+        self.kind = kind
+        self.explanation = explanation
+    }
+}
+
+/// Why a survey, a step or an answer is not acceptable. Messages name the step, never the answer.
+public enum OCKSurveyError: Error, Hashable, Sendable {
+    case invalidSurvey(reason: String)
+    case unknownStep(String)
+    case missingAnswer(stepID: String)
+    case invalidAnswer(stepID: String, reason: String)
+    case notFinished
+}

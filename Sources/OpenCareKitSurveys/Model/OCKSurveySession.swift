@@ -1,0 +1,119 @@
+import Foundation
+
+/// A signature: the signer's full name, and either a drawn image (PNG) or the typed-name alternative with an
+/// explicit "I agree".
+public struct OCKSignature: Sendable, Hashable {
+    /// Signature images larger than this are refused.
+    public static let maximumImageBytes = 256 * 1024
+
+    public var fullName: String
+    /// The drawn signature as PNG; nil when the name was typed instead.
+    public var image: Data?
+    public var agreed: Bool
+    public var date: Date
+
+    public init(fullName: String, image: Data?, agreed: Bool, date: Date) {
+        self.fullName = fullName
+        self.image = image
+        self.agreed = agreed
+        self.date = date
+    }
+}
+
+/// What a step produced.
+public enum OCKStepResult: Sendable, Hashable {
+    /// The participant read the consent document (all of it: agreeing happens at the signature).
+    case consentReviewed(version: String)
+    case signature(OCKSignature)
+    /// Each permission's id and whether it was granted (false: declined or skipped).
+    case permissions([String: Bool])
+    case answer(OCKAnswer)
+    /// An optional step the participant skipped.
+    case skipped
+}
+
+/// A survey in progress: where the participant is, and the results so far. Going back keeps answers; Next refuses
+/// a required step without its result.
+public struct OCKSurveySession: Sendable, Hashable {
+    public let survey: OCKSurvey
+    public private(set) var currentIndex = 0
+    public private(set) var results: [String: OCKStepResult] = [:]
+
+    public init(survey: OCKSurvey) {
+        self.survey = survey
+    }
+
+    public var currentStep: OCKSurveyStep { survey.steps[currentIndex] }
+
+    /// "Step 2 of 5": the current position, counting from 1, and the number of steps.
+    public var progress: (step: Int, of: Int) { (currentIndex + 1, survey.steps.count) }
+
+    public var isAtLastStep: Bool { currentIndex == survey.steps.count - 1 }
+
+    /// Records the result of step `stepID` after checking it fits the step.
+    ///
+    /// - Throws: `unknownStep` for an id the survey does not have (a forged form), `invalidAnswer` for a result of
+    ///   the wrong kind, out of range, an unsigned or oversized signature, or a consent of another version.
+    public mutating func record(_ result: OCKStepResult, for stepID: String) throws(OCKSurveyError) {
+        guard let step = survey.step(stepID) else { throw .unknownStep(stepID) }
+        func invalid(_ reason: String) -> OCKSurveyError { .invalidAnswer(stepID: stepID, reason: reason) }
+        switch (step.kind, result) {
+        case (_, .skipped):
+            guard step.isOptional else { throw .missingAnswer(stepID: stepID) }
+        case let (.question(_, format), .answer(answer)):
+            try format.validate(answer, stepID: stepID)
+        case let (.consentReview(document), .consentReviewed(version)):
+            guard version == document.version else { throw invalid("must be the current version of the document") }
+        case let (.signature, .signature(signature)):
+            guard !signature.fullName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw invalid("needs the signer's full name")
+            }
+            guard signature.agreed else { throw invalid("needs an explicit agreement") }
+            if let image = signature.image {
+                guard image.count <= OCKSignature.maximumImageBytes else { throw invalid("image is too large") }
+                guard image.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { throw invalid("image must be a PNG") }
+            }
+        case let (.permissions(permissions), .permissions(granted)):
+            guard Set(granted.keys).isSubset(of: Set(permissions.map(\.id))) else { throw invalid("names an unknown permission") }
+        default:
+            throw invalid("is not the kind of result the step takes")
+        }
+        results[stepID] = result
+    }
+
+    /// Moves to the next step.
+    ///
+    /// - Throws: `missingAnswer` when the current step is required and has no result.
+    public mutating func next() throws(OCKSurveyError) {
+        let step = currentStep
+        if step.needsResult, results[step.id] == nil {
+            guard step.isOptional else { throw .missingAnswer(stepID: step.id) }
+            results[step.id] = .skipped
+        }
+        if currentIndex < survey.steps.count - 1 { currentIndex += 1 }
+    }
+
+    /// Moves to the previous step, keeping every result.
+    public mutating func back() {
+        if currentIndex > 0 { currentIndex -= 1 }
+    }
+
+    /// Whether every required step has its result.
+    public var isComplete: Bool {
+        survey.steps.allSatisfy { !$0.needsResult || $0.isOptional || results[$0.id] != nil }
+    }
+
+    /// The finished survey's results.
+    ///
+    /// - Throws: `notFinished` until every required step has a result.
+    public func finish() throws(OCKSurveyError) -> OCKSurveyResult {
+        guard isComplete else { throw .notFinished }
+        return OCKSurveyResult(survey: survey, results: results)
+    }
+}
+
+/// A finished survey's results, by step id.
+public struct OCKSurveyResult: Sendable, Hashable {
+    public let survey: OCKSurvey
+    public let results: [String: OCKStepResult]
+}
