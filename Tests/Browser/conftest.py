@@ -1,5 +1,6 @@
 """Shared fixtures for the browser tests: Debian's Chromium through Playwright, and a gallery written by the
 `opencarekit` executable and served over HTTP from a temporary directory."""
+import contextlib
 import functools
 import http.server
 import os
@@ -53,3 +54,27 @@ def phone_page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+def open_page(browser, url, viewport=PHONE, failed_requests=False, **options):
+    """A page in a new browser context, collecting console errors and page errors (and, if asked, failed requests)."""
+    context = browser.new_context(viewport=viewport, **options)
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda message: errors.append(f"{message.text} {message.location.get('url', '')}")
+            if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    if failed_requests:
+        page.on("requestfailed", lambda request: errors.append(f"failed: {request.url}"))
+    page.goto(url, wait_until="load")
+    return context, page, errors
+
+
+@contextlib.contextmanager
+def opened_page(browser, url, viewport=PHONE, failed_requests=False, **options):
+    """`open_page` whose context closes when the block ends."""
+    context, page, errors = open_page(browser, url, viewport, failed_requests, **options)
+    try:
+        yield page, errors
+    finally:
+        context.close()

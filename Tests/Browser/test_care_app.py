@@ -8,7 +8,7 @@ import tempfile
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from conftest import DESKTOP, PHONE, ROOT
+from conftest import DESKTOP, PHONE, ROOT, open_page, opened_page
 
 BINARY = os.environ.get("OPENCAREKIT_BIN", str(ROOT / ".build" / "debug" / "opencarekit"))
 
@@ -30,14 +30,6 @@ def app():
         assert process.wait(timeout=10) == 0
 
 
-def open_page(browser, url, viewport=PHONE, **options):
-    context = browser.new_context(viewport=viewport, **options)
-    page = context.new_page()
-    errors = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(url, wait_until="load")
-    return context, page, errors
 
 
 def wait_live(page):
@@ -52,8 +44,7 @@ ENOXAPARIN = '#task-enoxaparin button[aria-pressed]'
 
 
 def test_completing_a_task_updates_the_card_and_the_ring_in_place(browser, app):
-    context, page, errors = open_page(browser, app["url"] + "/care")
-    try:
+    with opened_page(browser, app["url"] + "/care") as (page, errors):
         wait_live(page)
         before = today_label(page)
         assert "0%" in before
@@ -67,8 +58,6 @@ def test_completing_a_task_updates_the_card_and_the_ring_in_place(browser, app):
         page.click(ENOXAPARIN)
         page.wait_for_selector(ENOXAPARIN + '[aria-pressed="false"]', timeout=1000)
         assert errors == []
-    finally:
-        context.close()
 
 
 def test_an_action_in_one_browser_shows_in_another_within_a_second(browser, app):
@@ -88,20 +77,16 @@ def test_an_action_in_one_browser_shows_in_another_within_a_second(browser, app)
 
 
 def test_a_change_written_by_the_command_line_tool_shows_within_a_second(browser, app):
-    context, page, errors = open_page(browser, app["url"] + "/care")
-    try:
+    with opened_page(browser, app["url"] + "/care") as (page, errors):
         wait_live(page)
         result = subprocess.run([BINARY, "store", "log", "omeprazole", "--store", app["store"]], capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
         page.wait_for_selector('#task-omeprazole .ock-grid-cell:nth-child(1) button[aria-pressed="true"]', timeout=1000)
         assert errors == []
-    finally:
-        context.close()
 
 
 def test_without_javascript_a_task_can_still_be_completed(browser, app):
-    context, page, _ = open_page(browser, app["url"] + "/care", java_script_enabled=False)
-    try:
+    with opened_page(browser, app["url"] + "/care", java_script_enabled=False) as (page, _):
         page.click(ENOXAPARIN)
         page.wait_for_url("**/care?date=*#task-enoxaparin")
         assert page.get_attribute(ENOXAPARIN, "aria-pressed") == "true"
@@ -109,13 +94,10 @@ def test_without_javascript_a_task_can_still_be_completed(browser, app):
         page.fill("#task-hydration input[name=value]", "5")
         page.click("#task-hydration .ock-value-save")
         page.wait_for_selector('#task-hydration meter[value="5.0"]')
-    finally:
-        context.close()
 
 
 def test_keyboard_focus_stays_on_the_control_after_an_update(browser, app):
-    context, page, _ = open_page(browser, app["url"] + "/care")
-    try:
+    with opened_page(browser, app["url"] + "/care") as (page, _):
         wait_live(page)
         button = page.locator("#task-ibuprofen .ock-checklist-item >> nth=0 >> button")
         button.focus()
@@ -123,21 +105,16 @@ def test_keyboard_focus_stays_on_the_control_after_an_update(browser, app):
         page.wait_for_selector('#task-ibuprofen .ock-checklist-item:nth-child(1) button[aria-pressed="true"]', timeout=1000)
         focused = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
         assert focused is not None and focused.startswith("Mark Ibuprofen")
-    finally:
-        context.close()
 
 
 def test_bad_input_in_place_shows_the_error_on_the_card(browser, app):
-    context, page, errors = open_page(browser, app["url"] + "/care")
-    try:
+    with opened_page(browser, app["url"] + "/care") as (page, errors):
         wait_live(page)
         page.evaluate("() => document.querySelector('#task-hydration input[name=value]').removeAttribute('max')")
         page.fill("#task-hydration input[name=value]", "500")
         page.click("#task-hydration .ock-value-save")
         page.wait_for_selector("#task-hydration .ock-form-error[role=alert]", timeout=1000)
         assert "value" in page.text_content("#task-hydration .ock-form-error")
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("path", ["/care", "/care?date=2099-01-01", "/care?date=2000-01-01", "/care?date=not-a-day",
@@ -145,8 +122,7 @@ def test_bad_input_in_place_shows_the_error_on_the_card(browser, app):
                                   "/contacts/dr-okafor", "/contacts/nobody"])
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_every_page_passes_axe(browser, app, path, size):
-    context, page, _ = open_page(browser, app["url"] + path, viewport=PHONE if size == "phone" else DESKTOP)
-    try:
+    with opened_page(browser, app["url"] + path, viewport=PHONE if size == "phone" else DESKTOP) as (page, _):
         violations = [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in Axe().run(page).response["violations"]]
         assert violations == []
         small = page.evaluate("""() => Array.from(document.querySelectorAll('button, a[href], input:not([type=hidden])'))
@@ -154,13 +130,10 @@ def test_every_page_passes_axe(browser, app, path, size):
             .map(element => element.getBoundingClientRect())
             .filter(box => box.width < 44 || box.height < 44).length""")
         assert small == 0
-    finally:
-        context.close()
 
 
 def test_insights_follow_the_store_and_read_with_the_keyboard(browser, app):
-    context, page, errors = open_page(browser, app["url"] + "/insights")
-    try:
+    with opened_page(browser, app["url"] + "/insights") as (page, errors):
         wait_live(page)
         chart = "#insight-hydration"
         before = page.get_attribute(chart + " .ock-chart-column:last-child", "aria-label")
@@ -174,8 +147,6 @@ def test_insights_follow_the_store_and_read_with_the_keyboard(browser, app):
         page.keyboard.press("End")
         assert page.text_content(chart + " .ock-chart-readout").endswith(": 6 glasses")
         assert errors == []
-    finally:
-        context.close()
 
 
 def test_app_screenshots(browser, app):
@@ -183,18 +154,14 @@ def test_app_screenshots(browser, app):
     SCREENSHOTS.mkdir(exist_ok=True)
     for name in ("care", "insights", "contacts"):
         for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-            context, page, _ = open_page(browser, app["url"] + "/" + name, viewport=viewport)
-            try:
+            with opened_page(browser, app["url"] + "/" + name, viewport=viewport) as (page, _):
                 page.screenshot(path=str(SCREENSHOTS / f"app-{name}-{size}.png"), full_page=True)
-            finally:
-                context.close()
 
 
 def test_a_change_through_the_json_api_shows_within_a_second(browser, app):
     import json
     import urllib.request
-    context, page, errors = open_page(browser, app["url"] + "/care")
-    try:
+    with opened_page(browser, app["url"] + "/care") as (page, errors):
         wait_live(page)
         with urllib.request.urlopen(app["url"] + "/api/v1/events?taskID=enoxaparin") as response:
             event = json.load(response)[0]
@@ -211,13 +178,10 @@ def test_a_change_through_the_json_api_shows_within_a_second(browser, app):
             assert response.status == 201
         page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=1000)
         assert errors == []
-    finally:
-        context.close()
 
 
 def test_a_swipe_moves_to_the_next_and_previous_day(browser, app):
-    context, page, _ = open_page(browser, app["url"] + "/care?date=2026-03-10", has_touch=True)
-    try:
+    with opened_page(browser, app["url"] + "/care?date=2026-03-10", has_touch=True) as (page, _):
         def swipe(dx):
             page.evaluate("""(dx) => {
                 const touch = (x) => new Touch({identifier: 1, target: document.body, clientX: x, clientY: 300});
@@ -230,8 +194,6 @@ def test_a_swipe_moves_to_the_next_and_previous_day(browser, app):
         with page.expect_navigation():
             swipe(120)
         assert page.url.endswith("/care?date=2026-03-10")
-    finally:
-        context.close()
 
 
 def test_the_page_moves_to_the_new_day_at_local_midnight(browser, app):
@@ -260,19 +222,18 @@ def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
             raise AssertionError(process.stderr.read())
 
         server, url = serve(0)
-        context, page, _ = open_page(browser, url + "/care")
         try:
-            wait_live(page)
-            server.send_signal(signal.SIGTERM)
-            assert server.wait(timeout=10) == 0
-            page.wait_for_selector('html[data-ock-live="reconnecting"]', timeout=5000)
-            store = str(pathlib.Path(directory) / "opencarekit.sqlite")
-            result = subprocess.run([BINARY, "store", "log", "enoxaparin", "--store", store], capture_output=True, text=True)
-            assert result.returncode == 0, result.stderr
-            server, _ = serve(url.rsplit(":", 1)[1])
-            page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=5000)
+            with opened_page(browser, url + "/care") as (page, _):
+                wait_live(page)
+                server.send_signal(signal.SIGTERM)
+                assert server.wait(timeout=10) == 0
+                page.wait_for_selector('html[data-ock-live="reconnecting"]', timeout=5000)
+                store = str(pathlib.Path(directory) / "opencarekit.sqlite")
+                result = subprocess.run([BINARY, "store", "log", "enoxaparin", "--store", store], capture_output=True, text=True)
+                assert result.returncode == 0, result.stderr
+                server, _ = serve(url.rsplit(":", 1)[1])
+                page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=5000)
         finally:
-            context.close()
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=10)
 
@@ -299,7 +260,8 @@ def test_a_form_posted_from_another_site_is_refused(browser, app):
 
 def test_the_json_api_never_answers_generated_input_with_a_server_error(app):
     """Schemathesis generates requests from /api/openapi.json (valid and invalid ones) and checks none gets a 5xx."""
-    st = str(pathlib.Path(os.environ.get("OPENCAREKIT_PYTHON", "python3")).parent / "st")
+    import sys
+    st = str(pathlib.Path(sys.executable).parent / "st")  # installed beside the interpreter running the tests
     result = subprocess.run([st, "run", app["url"] + "/api/openapi.json", "--checks", "not_a_server_error",
                              "--max-examples", "25", "--seed", "20261122"], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:]

@@ -3,29 +3,18 @@ read with the keyboard."""
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from conftest import DESKTOP, PHONE, SCREENSHOTS
+from conftest import DESKTOP, PHONE, SCREENSHOTS, open_page, opened_page
 
 PAGES = ["en-light.html", "en-dark.html", "ko-light.html", "ko-dark.html"]
 VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
 
 
-def open_page(browser, url, viewport, **options):
-    context = browser.new_context(viewport=viewport, **options)
-    page = context.new_page()
-    errors = []
-    page.on("console", lambda message: errors.append(f"{message.text} {message.location.get('url', '')}")
-            if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("requestfailed", lambda request: errors.append(f"failed: {request.url}"))
-    page.goto(url, wait_until="load")
-    return context, page, errors
 
 
 @pytest.mark.parametrize("name", PAGES)
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_page_loads_cleanly_passes_axe_and_is_photographed(browser, gallery_url, name, size):
-    context, page, errors = open_page(browser, f"{gallery_url}/{name}", VIEWPORTS[size])
-    try:
+    with opened_page(browser, f"{gallery_url}/{name}", VIEWPORTS[size], failed_requests=True) as (page, errors):
         assert page.locator(".ock-card").count() > 30
         # The script ran: the audio graph buttons are shown.
         assert page.locator(".ock-audio-graph-button:visible").count() > 0
@@ -38,25 +27,19 @@ def test_page_loads_cleanly_passes_axe_and_is_photographed(browser, gallery_url,
         SCREENSHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"gallery-{name.removesuffix('.html')}-{size}.png"), full_page=True)
         assert errors == []
-    finally:
-        context.close()
 
 
 def test_index_passes_axe(browser, gallery_url):
-    context, page, errors = open_page(browser, f"{gallery_url}/index.html", PHONE)
-    try:
+    with opened_page(browser, f"{gallery_url}/index.html", PHONE, failed_requests=True) as (page, errors):
         assert page.locator("a").count() == 4
         assert Axe().run(page).response["violations"] == []
         assert errors == []
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("name", ["en-light.html", "ko-dark.html"])
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_every_button_and_link_is_at_least_44_by_44(browser, gallery_url, name, size):
-    context, page, _ = open_page(browser, f"{gallery_url}/{name}", VIEWPORTS[size])
-    try:
+    with opened_page(browser, f"{gallery_url}/{name}", VIEWPORTS[size], failed_requests=True) as (page, _):
         small = page.evaluate("""() => Array.from(document.querySelectorAll('button, a[href]'))
             .filter(element => element.getClientRects().length > 0)
             .map(element => { const box = element.getBoundingClientRect();
@@ -66,13 +49,10 @@ def test_every_button_and_link_is_at_least_44_by_44(browser, gallery_url, name, 
         count = page.evaluate("() => document.querySelectorAll('button, a[href]').length")
         assert count > 40
         assert small == []
-    finally:
-        context.close()
 
 
 def test_keyboard_moves_through_a_chart_and_the_live_region_reads_each_value(browser, gallery_url):
-    context, page, errors = open_page(browser, f"{gallery_url}/en-light.html", PHONE)
-    try:
+    with opened_page(browser, f"{gallery_url}/en-light.html", PHONE, failed_requests=True) as (page, errors):
         chart = page.locator("#chart-adherence")
         columns = chart.locator(".ock-chart-column")
         labels = [columns.nth(index).get_attribute("aria-label") for index in range(columns.count())]
@@ -102,32 +82,21 @@ def test_keyboard_moves_through_a_chart_and_the_live_region_reads_each_value(bro
         # Only one column is in the tab order at a time.
         assert chart.locator('.ock-chart-column[tabindex="0"]').count() == 1
         assert errors == []
-    finally:
-        context.close()
 
 
 def test_reduced_motion_turns_transitions_off(browser, gallery_url):
     for motion, moving in (("no-preference", True), ("reduce", False)):
-        context, page, _ = open_page(browser, f"{gallery_url}/en-light.html", PHONE, reduced_motion=motion)
-        try:
+        with opened_page(browser, f"{gallery_url}/en-light.html", PHONE, reduced_motion=motion) as (page, _):
             duration = page.evaluate("""() => getComputedStyle(document.querySelector('.ock-completion-button')).transitionDuration""")
             assert (duration not in ("0s", "0s, 0s")) == moving, duration
-        finally:
-            context.close()
 
 
 def test_dark_appearance_and_system_preference(browser, gallery_url):
-    context, page, _ = open_page(browser, f"{gallery_url}/index.html", PHONE, color_scheme="dark")
-    try:
+    with opened_page(browser, f"{gallery_url}/index.html", PHONE, color_scheme="dark", failed_requests=True) as (page, _):
         assert page.evaluate("() => getComputedStyle(document.documentElement).backgroundColor") == "rgb(0, 0, 0)"
-    finally:
-        context.close()
-    context, page, _ = open_page(browser, f"{gallery_url}/en-light.html", PHONE, color_scheme="dark")
-    try:
+    with opened_page(browser, f"{gallery_url}/en-light.html", PHONE, color_scheme="dark", failed_requests=True) as (page, _):
         # A page that chooses light stays light whatever the system says.
         assert page.evaluate("() => getComputedStyle(document.documentElement).backgroundColor") == "rgb(242, 242, 247)"
-    finally:
-        context.close()
 
 
 def test_large_text_scales_and_stacks_rows(browser, gallery_url):
@@ -149,8 +118,7 @@ def test_large_text_scales_and_stacks_rows(browser, gallery_url):
 
 
 def test_audio_graph_plays_the_series_and_says_so(browser, gallery_url):
-    context, page, errors = open_page(browser, f"{gallery_url}/en-light.html", PHONE)
-    try:
+    with opened_page(browser, f"{gallery_url}/en-light.html", PHONE, failed_requests=True) as (page, errors):
         button = page.locator("#chart-adherence .ock-audio-graph-button")
         assert button.is_visible()
         assert button.get_attribute("aria-pressed") == "false"
@@ -161,5 +129,3 @@ def test_audio_graph_plays_the_series_and_says_so(browser, gallery_url):
             "() => document.querySelector('#chart-adherence .ock-audio-graph-button').getAttribute('aria-pressed') === 'false'",
             timeout=10_000)
         assert errors == []
-    finally:
-        context.close()
