@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .target(
@@ -40,17 +41,17 @@ let package = Package(
             dependencies: ["OpenCareKitStore", "OpenCareKitUI"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // ResearchKit-style surveys: onboarding, informed consent with signature, check-ins, and their outcomes.
+        // ResearchKit-style surveys: onboarding, informed consent with signature, check-ins, their pages and outcomes.
         .target(
             name: "OpenCareKitSurveys",
-            dependencies: ["OpenCareKitStore"],
+            dependencies: ["OpenCareKitStore", "OpenCareKitUI", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The care app over HTTP (Hummingbird 2): pages, forms, live updates, JSON API.
         .target(
             name: "OpenCareKitServer",
             dependencies: [
-                "OpenCareKit", "OpenCareKitStore", "OpenCareKitUI",
+                "OpenCareKit", "OpenCareKitStore", "OpenCareKitUI", "OpenCareKitSurveys",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -67,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "opencarekit",
             dependencies: [
-                "OpenCareKitStore", "OpenCareKitUI", "OpenCareKit", "OpenCareKitServer",
+                "OpenCareKitStore", "OpenCareKitUI", "OpenCareKit", "OpenCareKitServer", "OpenCareKitSurveys",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -100,13 +101,13 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenCareKitSurveysTests",
-            dependencies: ["OpenCareKitSurveys", "OpenCareKitStore"],
+            dependencies: ["OpenCareKitSurveys", "OpenCareKitStore", "OpenCareKitUI"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "OpenCareKitServerTests",
             dependencies: [
-                "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore",
+                "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore", "OpenCareKitSurveys",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

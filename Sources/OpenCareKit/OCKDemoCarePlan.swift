@@ -2,7 +2,8 @@ import Foundation
 import OpenCareKitStore
 
 /// The demo care plan that `store seed-demo` and `serve --demo` write: a patient recovering from knee surgery, with
-/// medications, exercises, symptom and hydration logs, a weekly weigh-in and a care team.
+/// an onboarding survey that opens the feed, a daily check-in survey, medications, exercises, symptom and hydration
+/// logs, a weekly weigh-in and a care team. (The surveys themselves are `OCKDemoSurveys` of OpenCareKitSurveys.)
 public struct OCKDemoCarePlan: Sendable {
     public let calendar: Calendar
     public let start: Date
@@ -18,6 +19,7 @@ public struct OCKDemoCarePlan: Sendable {
     /// recorded value.
     public static let cardStyles: [String: OCKDailyTasksPage.CardStyle] = [
         "ibuprofen": .checklist, "knee-exercises": .instructions, "hydration": .numericProgress, "weigh-in": .labeledValue,
+        "onboarding": .survey, "check-in": .survey,
     ]
 
     /// The demo's Insights charts: medication doses against nausea (the Human Interface Guidelines' example), weight
@@ -29,6 +31,12 @@ public struct OCKDemoCarePlan: Sendable {
             OCKDataSeriesConfiguration(taskIDs: ["nausea"], legendTitle: "Nausea episodes", mark: .lineWithPoints,
                                        axis: .trailing, dailyValue: .loggedValues),
         ], identifier: "insight-doses-nausea"),
+        OCKCartesianChartViewSynchronizer(title: "Pain and ibuprofen", configurations: [
+            OCKDataSeriesConfiguration(taskIDs: ["ibuprofen"], legendTitle: "Ibuprofen doses", mark: .bar, unit: "doses",
+                                       dailyValue: .completedEvents),
+            OCKDataSeriesConfiguration(taskIDs: ["check-in"], legendTitle: "Pain (0 to 10)", mark: .lineWithPoints,
+                                       axis: .trailing, dailyValue: .average, kind: "pain"),
+        ], identifier: "insight-pain-doses"),
         OCKCartesianChartViewSynchronizer(title: "Weight", configurations: [
             OCKDataSeriesConfiguration(taskIDs: ["weigh-in"], legendTitle: "Weight", mark: .lineWithPoints, unit: "kg",
                                        dailyValue: .average),
@@ -97,6 +105,11 @@ public struct OCKDemoCarePlan: Sendable {
         let weekday = calendar.component(.weekday, from: start)
         let daysToMonday = (9 - weekday) % 7
         return [
+            task("onboarding", "Onboarding", "You'll need to agree to some terms and conditions before we get started!",
+                 [element(0, text: "Before you start", duration: .allDay)], plan: plan, impactsAdherence: false,
+                 asset: "person.badge.shield.checkmark"),
+            task("check-in", "Daily Check-in", "Three questions about your pain, your sleep and your exercises.",
+                 [element(0, text: "Anytime today", duration: .allDay)], plan: plan, asset: "list.clipboard"),
             task("ibuprofen", "Ibuprofen", "Take 400 mg with food to ease pain and swelling.",
                  [element(8, text: "Breakfast", targets: dose(400, "mg")), element(14, text: "Lunch", targets: dose(400, "mg")),
                   element(20, text: "Dinner", targets: dose(400, "mg"))], plan: plan, asset: "pills.fill"),

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import OpenCareKit
 import OpenCareKitStore
+import OpenCareKitSurveys
 import OpenCareKitUI
 
 /// The care app over HTTP: CareKit's daily tasks page, its forms and the assets, for one patient's store.
@@ -26,12 +27,20 @@ public struct CareServer: Sendable {
         public var allowedHosts: Set<String>?
         /// Charts of the Insights tab after task completion.
         public var insights: [OCKCartesianChartViewSynchronizer]
+        /// The surveys the app runs, by the id of their task; those tasks get survey cards.
+        public var surveys: [String: OCKSurvey]
+        /// The survey task whose outcome opens the care feed; until it has one, the Care tab shows only its card.
+        /// Its outcome holds the signed consent, so its card never offers to delete it.
+        public var onboardingTaskID: String?
         /// The current moment; tests pass a fixed one.
         public var now: @Sendable () -> Date
 
         public init(timeZone: TimeZone = .current, styler: OCKStyler = OCKStyler(),
                     cardStyles: [String: OCKDailyTasksPage.CardStyle] = [:], insights: [OCKCartesianChartViewSynchronizer] = [],
+                    surveys: [String: OCKSurvey] = [:], onboardingTaskID: String? = nil,
                     allowedHosts: Set<String>? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+            self.surveys = surveys
+            self.onboardingTaskID = onboardingTaskID
             self.allowedHosts = allowedHosts
             self.timeZone = timeZone
             self.styler = styler
@@ -46,6 +55,7 @@ public struct CareServer: Sendable {
     let stylesheet: String
     let hub = LiveCareHub()
     let pageCache = PageCache()
+    let surveySessions = SurveySessions()
 
     /// The Gregorian calendar of the patient's time zone.
     let calendar: Calendar
@@ -55,7 +65,7 @@ public struct CareServer: Sendable {
     public init(store: OCKStore, configuration: Configuration = Configuration()) {
         self.store = store
         self.configuration = configuration
-        stylesheet = OCKStylesheet.css(configuration.styler)
+        stylesheet = OCKStylesheet.css(configuration.styler) + OCKSurveyAssets.stylesheet
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = configuration.timeZone
         self.calendar = calendar
@@ -64,8 +74,15 @@ public struct CareServer: Sendable {
         })
     }
 
+    /// The daily tasks page: the configured card styles, survey cards for survey tasks, and the onboarding gate.
     var page: OCKDailyTasksPage {
-        OCKDailyTasksPage(calendar: calendar, styles: configuration.cardStyles)
+        var styles = configuration.cardStyles
+        for taskID in configuration.surveys.keys { styles[taskID] = .survey }
+        var page = OCKDailyTasksPage(calendar: calendar, styles: styles, onboardingTaskID: configuration.onboardingTaskID)
+        if let onboarding = configuration.onboardingTaskID {
+            page.synchronizers[onboarding] = OCKSurveyTaskViewSynchronizer(allowsDeletingOutcome: false)
+        }
+        return page
     }
 
     /// Every route of the app.
@@ -77,6 +94,7 @@ public struct CareServer: Sendable {
         addCareRoutes(to: router)
         addContactRoutes(to: router)
         addInsightsRoutes(to: router)
+        addSurveyRoutes(to: router)
         addAPIRoutes(to: router)
         return router
     }
@@ -94,6 +112,9 @@ public struct CareServer: Sendable {
         }
         router.get("/assets/app.js") { _, _ in
             Self.asset(AppScript.source, type: "text/javascript; charset=utf-8")
+        }
+        router.get("/assets/surveys.js") { _, _ in
+            Self.asset(OCKSurveyAssets.script, type: "text/javascript; charset=utf-8")
         }
         router.get("/assets/icon.svg") { _, _ in
             Self.asset(Self.icon, type: "image/svg+xml")

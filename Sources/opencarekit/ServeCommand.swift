@@ -5,6 +5,7 @@ import Logging
 import OpenCareKit
 import OpenCareKitServer
 import OpenCareKitStore
+import OpenCareKitSurveys
 
 /// `opencarekit serve`: the care app in a browser.
 struct ServeCommand: AsyncParsableCommand {
@@ -21,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The data directory holding opencarekit.sqlite (default: $OPENCAREKIT_DATA_DIR, else $XDG_DATA_HOME/opencarekit, else ~/.local/share/opencarekit).")
     var data: String?
 
-    @Flag(help: "Add the demo care plan when the store is empty, and show its cards in their demo styles.")
+    @Flag(help: "Add the demo care plan when the store is empty (onboarding first, then the care feed), and run its surveys and show its cards in their demo styles.")
     var demo = false
 
     @Option(help: "The patient's IANA time zone (default: this machine's).")
@@ -47,6 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
         let loopback: Set<String> = ["127.0.0.1", "localhost", "::1"]
         let server = CareServer(store: store, configuration: .init(
             timeZone: timeZone, cardStyles: demo ? OCKDemoCarePlan.cardStyles : [:], insights: demo ? OCKDemoCarePlan.insights : [],
+            surveys: demo ? OCKDemoSurveys.byTaskID : [:], onboardingTaskID: demo ? OCKDemoSurveys.onboardingTaskID : nil,
             allowedHosts: loopback.contains(host.lowercased()) ? loopback : nil))
         var logger = Logger(label: "opencarekit")
         logger.logLevel = .warning

@@ -54,7 +54,7 @@ import Testing
         try await fixture.test { client in
             try await client.execute(uri: "/api/v1/tasks", method: .get) { response in
                 let tasks = try JSONDecoder().decode([OCKTask].self, from: Data(buffer: response.body))
-                #expect(Set(tasks.map(\.id)) == ["ibuprofen", "enoxaparin", "omeprazole", "knee-exercises", "nausea", "hydration", "weigh-in"])
+                #expect(Set(tasks.map(\.id)) == ["onboarding", "check-in", "ibuprofen", "enoxaparin", "omeprazole", "knee-exercises", "nausea", "hydration", "weigh-in"])
             }
             try await client.execute(uri: "/api/v1/tasks/ibuprofen", method: .get) { response in
                 let decoded = try JSONDecoder().decode(OCKTask.self, from: Data(buffer: response.body))

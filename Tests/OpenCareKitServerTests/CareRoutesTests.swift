@@ -5,6 +5,7 @@ import HTTPTypes
 import OpenCareKit
 @testable import OpenCareKitServer
 import OpenCareKitStore
+import OpenCareKitSurveys
 import Testing
 
 /// A server on an in-memory store with the demo plan, at noon on Monday 2026-11-16 in Seoul.
@@ -16,14 +17,17 @@ struct ServerFixture {
     static let token = String(repeating: "ab", count: 32)
     static let cookie: HTTPFields = [.cookie: "ock_csrf=\(token)"]
 
-    init() {
+    /// - Parameter surveys: Whether the app runs the demo's surveys, with onboarding gating the feed.
+    init(surveys: Bool = false) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "Asia/Seoul")!
         self.calendar = calendar
         let now = calendar.date(from: DateComponents(year: 2026, month: 11, day: 16, hour: 12))!
         self.now = now
-        server = CareServer(store: store, configuration: .init(timeZone: calendar.timeZone,
-                                                               cardStyles: OCKDemoCarePlan.cardStyles, now: { now }))
+        server = CareServer(store: store, configuration: .init(
+            timeZone: calendar.timeZone, cardStyles: OCKDemoCarePlan.cardStyles, insights: OCKDemoCarePlan.insights,
+            surveys: surveys ? OCKDemoSurveys.byTaskID : [:], onboardingTaskID: surveys ? OCKDemoSurveys.onboardingTaskID : nil,
+            now: { now }))
     }
 
     func seed() async throws {
@@ -164,8 +168,8 @@ struct ServerFixture {
                 let html = String(buffer: response.body)
                 #expect(html.contains(#"aria-label="Mark Ibuprofen 2:00 PM as done" aria-pressed="true""#)
                     || html.contains("aria-label=\"Mark Ibuprofen 2:00\u{202F}PM as done\" aria-pressed=\"true\""))
-                // One of the day's nine events that count (nausea does not).
-                #expect(html.contains("Monday, November 16: 11% complete, Today"))
+                // One of the day's ten events that count (nausea and onboarding do not).
+                #expect(html.contains("Monday, November 16: 10% complete, Today"))
             }
             try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
                                      body: ServerFixture.form(ServerFixture.fields(event, ["complete": "false"]))) { response in
@@ -371,18 +375,18 @@ struct ServerFixture {
             try await client.execute(uri: "/insights", method: .get) { response in
                 #expect(response.status == .ok)
                 let html = String(buffer: response.body)
-                for id in ["insight-completion", "insight-doses-nausea", "insight-weight", "insight-hydration"] {
+                for id in ["insight-completion", "insight-doses-nausea", "insight-pain-doses", "insight-weight", "insight-hydration"] {
                     #expect(html.contains("id=\"\(id)\""), "\(id)")
                 }
                 #expect(html.contains("Monday, November 16: Ibuprofen doses: 1 doses; Nausea episodes: 3"))
-                #expect(html.contains(#"aria-label="Monday, November 16: 11% complete""#))
-                #expect(html.components(separatedBy: "class=\"ock-chart-column\"").count - 1 == 4 * 7)
+                #expect(html.contains(#"aria-label="Monday, November 16: 10% complete""#))
+                #expect(html.components(separatedBy: "class=\"ock-chart-column\"").count - 1 == 5 * 7)
             }
             try await client.execute(uri: "/insights?period=year", method: .get) { response in
                 let html = String(buffer: response.body)
                 // A year of days is shown by month.
                 #expect(html.contains("November 2026: Ibuprofen doses: 1 doses; Nausea episodes: 3"))
-                #expect(html.components(separatedBy: "class=\"ock-chart-column\"").count - 1 <= 4 * 13)
+                #expect(html.components(separatedBy: "class=\"ock-chart-column\"").count - 1 <= 5 * 13)
             }
             try await client.execute(uri: "/insights?period=decade", method: .get) { response in
                 #expect(response.status == .badRequest)

@@ -16,10 +16,11 @@ import Testing
         #expect(try run(["init"]).status == 0)
         let seeded = try run(["seed-demo", "--start", "2026-11-20"])
         #expect(seeded.status == 0)
-        #expect(seeded.output.contains("Added 7 tasks") && seeded.output.contains("Added 4 contacts"))
+        #expect(seeded.output.contains("Added 9 tasks") && seeded.output.contains("Added 4 contacts"))
 
         let tasks = try run(["tasks", "--date", "2026-11-22"]).output.split(separator: "\n").map { $0.split(separator: "\t")[0] }
-        #expect(Set(tasks) == ["ibuprofen", "enoxaparin", "omeprazole", "knee-exercises", "nausea", "hydration", "weigh-in"])
+        #expect(Set(tasks) == ["onboarding", "check-in", "ibuprofen", "enoxaparin", "omeprazole", "knee-exercises", "nausea",
+                               "hydration", "weigh-in"])
 
         // Knee exercises every other day from the 20th: on the 22nd, not on the 21st.
         #expect(try run(["events", "--date", "2026-11-21"]).output.contains("knee-exercises") == false)
@@ -38,7 +39,7 @@ import Testing
         #expect(export.status == 0)
         let entities = try JSONDecoder().decode([OCKEntity].self, from: Data(export.output.utf8))
         let kinds = Dictionary(grouping: entities, by: \.entityType).mapValues(\.count)
-        #expect(kinds[.patient] == 1 && kinds[.carePlan] == 1 && kinds[.contact] == 4 && kinds[.task] == 7)
+        #expect(kinds[.patient] == 1 && kinds[.carePlan] == 1 && kinds[.contact] == 4 && kinds[.task] == 9)
         #expect(kinds[.outcome] == 3) // ibuprofen, and two versions of the nausea outcome
         let contacts = entities.compactMap { if case let .contact(contact) = $0 { contact } else { nil } }
         #expect(Set(contacts.compactMap(\.category)) == [.careProvider, .friendsAndFamily])

@@ -20,6 +20,8 @@ public struct OCKDailyTasksPage: Sendable {
     /// The card styles of CareKit's task views.
     public enum CardStyle: String, Sendable, Hashable, CaseIterable {
         case simple, instructions, checklist, grid, log, labeledValue, numericProgress
+        /// A survey's card: "Start survey", then "Completed".
+        case survey
     }
 
     /// A task's card: its task id and its view.
@@ -35,11 +37,44 @@ public struct OCKDailyTasksPage: Sendable {
     /// Synchronizers by task id, replacing the style's synchronizer.
     public var synchronizers: [String: any OCKViewSynchronizing<OCKTaskEvents>]
 
+    /// The task whose outcome opens the feed, as in the WWDC21 sample: until the task has an outcome on any day,
+    /// the page shows only that task's card; afterwards, every other task's. Nil shows every task.
+    public var onboardingTaskID: String?
+
     public init(calendar: Calendar, styles: [String: CardStyle] = [:],
-                synchronizers: [String: any OCKViewSynchronizing<OCKTaskEvents>] = [:]) {
+                synchronizers: [String: any OCKViewSynchronizing<OCKTaskEvents>] = [:], onboardingTaskID: String? = nil) {
         self.calendar = calendar
         self.styles = styles
         self.synchronizers = synchronizers
+        self.onboardingTaskID = onboardingTaskID
+    }
+
+    /// Whether the onboarding task has an outcome on any day. True when the page has no onboarding task or the
+    /// store has no task with its id (a care plan without onboarding).
+    public func hasCompletedOnboarding<Store: OCKReadOnlyEventStore>(in store: Store) async throws -> Bool {
+        guard let onboardingTaskID else { return true }
+        var outcomes = OCKOutcomeQuery()
+        outcomes.taskIDs = [onboardingTaskID]
+        outcomes.limit = 1
+        if try await !store.fetchOutcomes(query: outcomes).isEmpty { return true }
+        var tasks = OCKTaskQuery()
+        tasks.ids = [onboardingTaskID]
+        tasks.limit = 1
+        return try await store.fetchTasks(query: tasks).isEmpty
+    }
+
+    /// The events the feed shows for the day containing `date`: before onboarding, only the onboarding task's
+    /// events of `today` (whatever day is asked for); after it, every task's events of the day but the onboarding
+    /// task's.
+    public func feedEvents<Store: OCKReadOnlyEventStore>(on date: Date, today: Date, in store: Store) async throws
+        -> (events: [OCKAnyEvent], isOnboarded: Bool) {
+        guard let onboardingTaskID else { return (try await events(on: date, in: store), true) }
+        if try await hasCompletedOnboarding(in: store) {
+            return (try await events(on: date, in: store).filter { $0.task.id != onboardingTaskID }, true)
+        }
+        var query = OCKEventQuery(dateInterval: day(containing: today))
+        query.taskIDs = [onboardingTaskID]
+        return (try await store.fetchEvents(query: query).map(\.anyEvent), false)
     }
 
     /// CareKit's choice of card for a task with `eventCount` events on the day.
@@ -58,6 +93,7 @@ public struct OCKDailyTasksPage: Sendable {
         case .log: OCKButtonLogTaskViewSynchronizer()
         case .labeledValue: OCKLabeledValueTaskViewSynchronizer()
         case .numericProgress: OCKNumericProgressTaskViewSynchronizer()
+        case .survey: OCKSurveyTaskViewSynchronizer()
         }
     }
 

@@ -25,10 +25,14 @@ public struct OCKDataSeriesConfiguration: Sendable {
     public var unit: String?
     public var axis: OCKDataSeries.Axis
     public var dailyValue: DailyValue
+    /// Only outcome values of this kind count toward `sum` and `average` (a survey's answer to one question, whose
+    /// kind is the question's id); nil counts every value.
+    public var kind: String?
 
     public init(taskIDs: [String], legendTitle: String, mark: OCKDataSeries.Mark = .bar, unit: String? = nil,
-                axis: OCKDataSeries.Axis = .leading, dailyValue: DailyValue) {
+                axis: OCKDataSeries.Axis = .leading, dailyValue: DailyValue, kind: String? = nil) {
         self.taskIDs = taskIDs
+        self.kind = kind
         self.legendTitle = legendTitle
         self.mark = mark
         self.unit = unit
@@ -39,7 +43,8 @@ public struct OCKDataSeriesConfiguration: Sendable {
     /// The day's value from its events of these tasks; nil when nothing was scheduled or recorded.
     func value(of events: [OCKAnyEvent]) -> Double? {
         let mine = events.filter { taskIDs.contains($0.task.id) }
-        let numbers = mine.flatMap { $0.outcome?.values ?? [] }.compactMap { $0.numberValue?.doubleValue }
+        let numbers = mine.flatMap { $0.outcome?.values ?? [] }.filter { kind == nil || $0.kind == kind }
+            .compactMap { $0.numberValue?.doubleValue }
         switch dailyValue {
         case .completedEvents: return mine.isEmpty ? nil : Double(mine.filter(\.isComplete).count)
         case .loggedValues: return mine.isEmpty ? nil : Double(mine.reduce(0) { $0 + ($1.outcome?.values.count ?? 0) })

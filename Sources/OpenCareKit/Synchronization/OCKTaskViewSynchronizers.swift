@@ -235,3 +235,34 @@ public struct OCKNumericProgressTaskViewSynchronizer: OCKViewSynchronizing {
         view.entry = entry(for: event, label: title, context: context)
     }
 }
+
+/// CareKit's survey task synchronizer (OCKSurveyTaskViewController's card): the task's header and instructions
+/// with "Start survey" for the day's first event; once it has an outcome, "Completed", and a link to delete the
+/// answers that asks first (CareKit's delete confirmation), unless `allowsDeletingOutcome` is false, as for an
+/// onboarding whose outcome holds a signed consent.
+public struct OCKSurveyTaskViewSynchronizer: OCKViewSynchronizing {
+    /// Whether a completed survey's card offers to delete its answers (CareKit's
+    /// `shouldAllowDeletingOutcomeForEvent`).
+    public var allowsDeletingOutcome: Bool
+
+    public init(allowsDeletingOutcome: Bool = true) {
+        self.allowsDeletingOutcome = allowsDeletingOutcome
+    }
+
+    public func makeView() -> OCKSurveyTaskView {
+        OCKSurveyTaskView(title: "", isComplete: false, startAction: nil)
+    }
+
+    public func updateView(_ view: inout OCKSurveyTaskView, context: OCKSynchronizationContext<OCKTaskEvents>) {
+        let events = context.viewModel
+        let event = events.first
+        view.header.title = events.task?.title ?? ""
+        view.header.detail = events.detail(in: context.environment.render)
+        view.instructions = events.task?.instructions
+        view.identifier = events.task.map { cardIdentifier(forTaskID: $0.id) }
+        view.isComplete = event?.isComplete ?? false
+        let actions = context.environment.writableActions
+        view.startAction = event.flatMap { actions?.startSurvey($0) }
+        view.deleteURL = allowsDeletingOutcome ? event.flatMap { actions?.deleteSurveyAnswers($0) } : nil
+    }
+}

@@ -89,6 +89,15 @@ public protocol OCKEventActions: Sendable {
     func deleteLoggedValue(_ event: OCKAnyEvent, at index: Int) -> OCKFormAction
     /// Records a number for the event (labeled-value and numeric-progress cards), replacing the one recorded.
     func record(_ event: OCKAnyEvent) -> OCKFormAction
+    /// Opens the event's survey (survey cards); nil when the app runs no survey for it.
+    func startSurvey(_ event: OCKAnyEvent) -> OCKFormAction?
+    /// The page that asks before deleting the event's survey answers; nil when they cannot be deleted here.
+    func deleteSurveyAnswers(_ event: OCKAnyEvent) -> SafeURL?
+}
+
+extension OCKEventActions {
+    public func startSurvey(_ event: OCKAnyEvent) -> OCKFormAction? { nil }
+    public func deleteSurveyAnswers(_ event: OCKAnyEvent) -> SafeURL? { nil }
 }
 
 /// A stable element id for a task's card, made from the task's id: "task-knee-exercises". Characters other than

@@ -4,25 +4,28 @@ import Hummingbird
 /// The fields of an `application/x-www-form-urlencoded` body, with typed accessors whose errors name the field
 /// (never its value).
 struct FormFields: Sendable {
+    /// Each field's first value.
     let values: [String: String]
+    /// Each field's values in order (checkboxes of one name).
+    let all: [String: [String]]
 
     init(_ body: String) {
-        var values: [String: String] = [:]
+        var all: [String: [String]] = [:]
         for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (text: Substring) in
                 String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
             }
-            let key = decode(parts[0])
-            if values[key] == nil { values[key] = parts.count > 1 ? decode(parts[1]) : "" }
+            all[decode(parts[0]), default: []].append(parts.count > 1 ? decode(parts[1]) : "")
         }
-        self.values = values
+        self.all = all
+        values = all.compactMapValues(\.first)
     }
 
-    /// Reads a form body of at most the context's upload size.
-    static func read<Context: RequestContext>(_ request: Request, context: Context) async throws -> FormFields {
+    /// Reads a form body of at most `limit` bytes (the context's upload size by default).
+    static func read<Context: RequestContext>(_ request: Request, context: Context, limit: Int? = nil) async throws -> FormFields {
         var request = request
-        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        let buffer = try await request.collectBody(upTo: limit ?? context.maxUploadSize)
         return FormFields(String(buffer: buffer))
     }
 

@@ -23,6 +23,10 @@ struct AppPage {
     var main: [HTML]
     /// Values for the page's script: the CSRF token, the live-update address, the next local midnight.
     var metadata: [String: String] = [:]
+    /// Whether the tab bar shows (a survey, like CareKit's modal one, hides it).
+    var showsTabs = true
+    /// Scripts after the app's own (the survey script).
+    var scripts: [SafeURL] = []
 
     func render(in context: OCKRenderContext) -> String {
         let tabs = HTML.element("nav", ["class": "ock-tab-bar", "aria-label": context.string(.sections)], [
@@ -34,11 +38,11 @@ struct AppPage {
         ])
         let body: [any OCKComponent] = [
             HTML.element("a", ["class": "ock-skip-link", "href": "#main"], [.text(context.string(.skipToContent))]),
-            tabs,
+            showsTabs ? tabs : HTML.empty,
             HTML.element("main", ["class": "ock-page-main", "id": "main"], main),
         ]
         return OCKPage(title: title, body: body, stylesheet: SafeURL("/assets/opencarekit.css")!,
-                       scripts: [SafeURL("/assets/opencarekit.js")!, SafeURL("/assets/app.js")!],
+                       scripts: [SafeURL("/assets/opencarekit.js")!, SafeURL("/assets/app.js")!] + scripts,
                        icon: SafeURL("/assets/icon.svg"), metadata: metadata).rendered(in: context)
     }
 

@@ -31,6 +31,12 @@ struct ServerActions: OCKEventActions {
     }
 
     func record(_ event: OCKAnyEvent) -> OCKFormAction { form("/care/events/record", event) }
+
+    func startSurvey(_ event: OCKAnyEvent) -> OCKFormAction? { form("/surveys/start", event) }
+
+    func deleteSurveyAnswers(_ event: OCKAnyEvent) -> SafeURL? {
+        SafeURL("/care/events/survey/delete?task=\(event.task.uuid.uuidString)&occurrence=\(event.scheduleEvent.occurrence)&date=\(day)")
+    }
 }
 
 extension CareServer {
@@ -62,39 +68,41 @@ extension CareServer {
         router.get("/care/live") { request, _ in try await liveCare(request) }
         router.get("/live/changes") { request, _ in try await liveChanges(request) }
         router.post("/care/events/toggle") { request, context in
-            try await handleForm(request, context) { fields, task, occurrence in
-                try await store.setEventCompletion(try fields.boolean("complete"), taskUUID: task, occurrence: occurrence,
-                                                   now: configuration.now())
+            try await handleForm(request, context) { fields, event in
+                try await store.setEventCompletion(try fields.boolean("complete"), taskUUID: event.task.uuid,
+                                                   occurrence: event.scheduleEvent.occurrence, now: configuration.now())
+                return nil
             }
         }
         router.post("/care/events/log") { request, context in
-            try await handleForm(request, context) { _, task, occurrence in
+            try await handleForm(request, context) { _, event in
                 var value = OCKOutcomeValue(true)
                 value.createdDate = configuration.now()
-                try await store.appendOutcomeValue(value, taskUUID: task, occurrence: occurrence)
+                try await store.appendOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
+                return nil
             }
         }
         router.post("/care/events/log/delete") { request, context in
-            try await handleForm(request, context) { fields, task, occurrence in
+            try await handleForm(request, context) { fields, event in
                 let index = try fields.integer("index", in: 0...10_000)
                 // The value must still be the one the page showed at that position (another tab may have deleted one).
                 let created = try fields.number("created", in: -1e12...1e12)
-                let event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
                 guard let values = event.outcome?.values, values.indices.contains(index),
                       abs(values[index].createdDate.timeIntervalSince1970 - created) < 0.001 else {
                     throw OCKStoreError.deleteFailed(reason: "The logged value is no longer at that position.")
                 }
-                try await store.deleteOutcomeValue(at: index, taskUUID: task, occurrence: occurrence)
+                try await store.deleteOutcomeValue(at: index, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
+                return nil
             }
         }
         router.post("/care/events/record") { request, context in
-            try await handleForm(request, context) { fields, task, occurrence in
-                let event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
+            try await handleForm(request, context) { fields, event in
                 let target = event.scheduleEvent.element.targetValues.first
                 let number = try fields.number("value", in: 0...OCKNumericEntryRange.maximum(for: target))
                 var value = OCKOutcomeValue(number, units: target?.units)
                 value.createdDate = configuration.now()
-                try await store.recordOutcomeValue(value, taskUUID: task, occurrence: occurrence)
+                try await store.recordOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
+                return nil
             }
         }
     }
@@ -125,7 +133,11 @@ extension CareServer {
                 .element("p", ["class": "ock-notice", "id": "care-notice", "hidden": parts.notice == nil ? "hidden" : nil]
                     .compactMapValues { $0 }, [.text(parts.notice ?? "")]),
                 .element("div", ["class": "ock-page-grid", "id": "care-cards"], parts.cards.map(\.html)),
-            ]
+            ] + (configuration.onboardingTaskID != nil && parts.isOnboarded ? [
+                .element("p", ["class": "ock-care-footer"], [
+                    .element("a", ["class": "ock-link-row", "href": "/consent"], [.text(context.string(.viewConsent))]),
+                ]),
+            ] : [])
             let nextMidnight = calendar.date(byAdding: .day, value: 1, to: today) ?? today
             let metadata = [
                 "ock-csrf": token, "ock-live": "/care/live?date=\(dayString(day))",
@@ -160,8 +172,11 @@ extension CareServer {
 
     /// Checks the token, reads the event fields, makes the change and redirects back to the card's day; bad input
     /// gets a page that says which field is wrong. Scripts asking for JSON get 204, or the error as JSON.
-    func handleForm(_ request: Request, _ context: CareRequestContext,
-                    change: @Sendable (FormFields, UUID, Int) async throws -> Void) async throws -> Response {
+    ///
+    /// Before onboarding, only the onboarding task's event may change. A survey task's outcome comes only from its
+    /// survey (`forSurvey`), never from a card's toggle or log, so a forged form cannot skip a consent.
+    func handleForm(_ request: Request, _ context: CareRequestContext, forSurvey: Bool = false,
+                    change: @Sendable (FormFields, OCKEvent<OCKTask, OCKOutcome>) async throws -> Response?) async throws -> Response {
         let render = renderContext(for: request)
         let wantsJSON = request.headers[.accept]?.contains("application/json") == true
         func failure(_ message: String, _ status: HTTPResponse.Status, field: String? = nil) -> Response {
@@ -184,7 +199,15 @@ extension CareServer {
                 throw FormError(field: "occurrence", reason: "is still to come: future events cannot change yet",
                                 status: .unprocessableContent)
             }
-            try await change(fields, task, occurrence)
+            guard forSurvey == (configuration.surveys[event.task.id] != nil) else {
+                throw FormError(field: "task", reason: forSurvey ? "has no survey" : "is done by answering its survey",
+                                status: .unprocessableContent)
+            }
+            if let onboarding = configuration.onboardingTaskID, event.task.id != onboarding,
+               try await !page.hasCompletedOnboarding(in: store) {
+                return failure("Finish onboarding first: the care plan opens after it.", .conflict)
+            }
+            if let response = try await change(fields, event) { return response }
             if wantsJSON { return Response(status: .noContent) }
             return Response.redirect(to: "/care?date=\(dayString(day))#\(cardIdentifier(forTaskID: event.task.id))", type: .normal)
         } catch let error as FormError {

@@ -11,6 +11,8 @@ extension CareServer {
         var cards: [(id: String, html: HTML)]
         var calendar: HTML
         var notice: String?
+        /// False until the onboarding survey is done (always true without one).
+        var isOnboarded = true
 
         /// The parts as the live update pages receive.
         var update: CareUpdate {
@@ -26,8 +28,18 @@ extension CareServer {
         let isFuture = day > today
         let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(day)),
                                                         isReadOnly: isFuture)
-        let events = try await page.events(on: day, in: store)
-        let cards = page.cards(for: events, environment: environment).map { card in
+        let page = self.page
+        let feed = try await page.feedEvents(on: day, today: today, in: store)
+        guard feed.isOnboarded else {
+            // Only the onboarding card, for today, and no week until the care plan opens.
+            let today = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(today)))
+            let cards = page.cards(for: feed.events, environment: today).map { card in
+                (id: cardIdentifier(forTaskID: card.taskID), html: card.view.render(in: context))
+            }
+            return CareParts(cards: cards, calendar: .element("div", ["id": "week", "hidden": "hidden"], []),
+                             notice: context.string(.finishOnboarding), isOnboarded: false)
+        }
+        let cards = page.cards(for: feed.events, environment: environment).map { card in
             (id: cardIdentifier(forTaskID: card.taskID), html: card.view.render(in: context))
         }
         let week = try await page.week(containing: day, in: store).map { day, completion in

@@ -43,13 +43,13 @@ public enum OCKAnswer: Sendable, Hashable {
 extension OCKAnswerFormat {
     /// Throws unless `answer` fits this format: the right kind, in range, a known choice, not too long.
     func validate(_ answer: OCKAnswer, stepID: String) throws(OCKSurveyError) {
-        func invalid(_ reason: String) -> OCKSurveyError { .invalidAnswer(stepID: stepID, reason: reason) }
+        func invalid(_ reason: String) -> OCKSurveyError { .invalidAnswer(stepID: stepID, reason: "The answer \(reason).") }
         switch (self, answer) {
         case let (.scale(minimum, maximum, _, _), .scale(value)):
             guard (minimum...maximum).contains(value) else { throw invalid("must be from \(minimum) to \(maximum)") }
         case let (.numeric(_, minimum, maximum), .number(value)):
             guard value.isFinite, value >= minimum, value <= maximum else {
-                throw invalid("must be a number from \(minimum) to \(maximum)")
+                throw invalid("must be a number from \(OCKSurveyStepView.plain(minimum)) to \(OCKSurveyStepView.plain(maximum))")
             }
         case let (.singleChoice(choices), .choice(id)):
             guard choices.contains(where: { $0.id == id }) else { throw invalid("must be one of the choices") }

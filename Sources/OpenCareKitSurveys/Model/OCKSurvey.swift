@@ -7,11 +7,18 @@ public struct OCKSurvey: Sendable, Hashable, Identifiable {
     public var title: String
     public var steps: [OCKSurveyStep]
 
-    /// - Throws: `OCKSurveyError.invalidSurvey` for no steps, or two steps with one identifier.
+    /// - Throws: `OCKSurveyError.invalidSurvey` for no steps, two steps with one identifier, or a signature of a
+    ///   document version no consent-review step shows.
     public init(id: String, title: String, steps: [OCKSurveyStep]) throws {
         guard !steps.isEmpty else { throw OCKSurveyError.invalidSurvey(reason: "A survey needs at least one step.") }
         guard Set(steps.map(\.id)).count == steps.count else {
             throw OCKSurveyError.invalidSurvey(reason: "Step identifiers must be unique.")
+        }
+        for case let .signature(version) in steps.map(\.kind) {
+            let reviewed = steps.contains { if case let .consentReview(document) = $0.kind { document.version == version } else { false } }
+            guard reviewed else {
+                throw OCKSurveyError.invalidSurvey(reason: "A signature step needs a consent review of its document version.")
+            }
         }
         self.id = id
         self.title = title
@@ -133,11 +140,22 @@ public struct OCKPermission: Sendable, Hashable, Identifiable {
     }
 }
 
-/// Why a survey, a step or an answer is not acceptable. Messages name the step, never the answer.
+/// Why a survey, a step or an answer is not acceptable. Reasons are whole sentences that never repeat the answer
+/// (it may be health data).
 public enum OCKSurveyError: Error, Hashable, Sendable {
     case invalidSurvey(reason: String)
     case unknownStep(String)
     case missingAnswer(stepID: String)
     case invalidAnswer(stepID: String, reason: String)
     case notFinished
+
+    /// A sentence for the participant.
+    public var message: String {
+        switch self {
+        case let .invalidSurvey(reason), let .invalidAnswer(_, reason): reason
+        case .unknownStep: "The form names a step this survey does not have."
+        case .missingAnswer: "This step needs an answer."
+        case .notFinished: "Some required steps have no answer yet."
+        }
+    }
 }

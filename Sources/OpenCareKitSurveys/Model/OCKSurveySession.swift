@@ -63,20 +63,20 @@ public struct OCKSurveySession: Sendable, Hashable {
         case let (.question(_, format), .answer(answer)):
             try format.validate(answer, stepID: stepID)
         case let (.consentReview(document), .consentReviewed(version)):
-            guard version == document.version else { throw invalid("must be the current version of the document") }
+            guard version == document.version else { throw invalid("The consent reviewed must be the current version of the document.") }
         case let (.signature, .signature(signature)):
             guard !signature.fullName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                throw invalid("needs the signer's full name")
+                throw invalid("The signature needs the signer's full name.")
             }
-            guard signature.agreed else { throw invalid("needs an explicit agreement") }
+            guard signature.agreed else { throw invalid("The signature needs the box \"I agree\" ticked.") }
             if let image = signature.image {
-                guard image.count <= OCKSignature.maximumImageBytes else { throw invalid("image is too large") }
-                guard image.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { throw invalid("image must be a PNG") }
+                guard image.count <= OCKSignature.maximumImageBytes else { throw invalid("The signature drawing is too large: at most \(OCKSignature.maximumImageBytes / 1024) KiB.") }
+                guard image.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { throw invalid("The signature drawing must be a PNG image.") }
             }
         case let (.permissions(permissions), .permissions(granted)):
-            guard Set(granted.keys).isSubset(of: Set(permissions.map(\.id))) else { throw invalid("names an unknown permission") }
+            guard Set(granted.keys).isSubset(of: Set(permissions.map(\.id))) else { throw invalid("The form names a permission this step does not ask for.") }
         default:
-            throw invalid("is not the kind of result the step takes")
+            throw invalid("The form does not hold the kind of answer this step takes.")
         }
         results[stepID] = result
     }

@@ -1,7 +1,7 @@
 /// Line icons drawn as inline SVG in the current text color, so they never depend on a font having the glyph.
 /// Icons are decoration beside a text label and are hidden from assistive technology.
 public enum OCKIcon: String, Sendable, Hashable, CaseIterable {
-    case phone, message, email, location, website, careTeam, heart, audio
+    case phone, message, email, location, website, careTeam, heart, audio, checklist, signature, lock, bell
 
     var paths: [String] {
         switch self {
@@ -13,6 +13,10 @@ public enum OCKIcon: String, Sendable, Hashable, CaseIterable {
         case .careTeam: ["M12 5v14", "M5 12h14"]
         case .heart: ["M12 20s-7.5-4.6-7.5-10.2A4.2 4.2 0 0 1 12 7.3a4.2 4.2 0 0 1 7.5 2.5C19.5 15.4 12 20 12 20z"]
         case .audio: ["M4 9h4l5-4v14l-5-4H4z", "M16.5 8.5a5 5 0 0 1 0 7", "M19 6a8.5 8.5 0 0 1 0 12"]
+        case .checklist: ["M4 6l1.5 1.5L8 5", "M4 12l1.5 1.5L8 11", "M4 18l1.5 1.5L8 17", "M11 6h9", "M11 12h9", "M11 18h9"]
+        case .signature: ["M3 17c3-6 5-9 6-8s-2 7 0 7 3-5 4-4 0 4 2 4 3-2 6-2", "M3 21h18"]
+        case .lock: ["M6 11h12v9H6z", "M8.5 11V8a3.5 3.5 0 0 1 7 0v3"]
+        case .bell: ["M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z", "M10 20a2 2 0 0 0 4 0"]
         }
     }
 

@@ -28,6 +28,18 @@ public struct SafeURL: Sendable, Hashable, CustomStringConvertible {
         description = trimmed
     }
 
+    private init(verified text: String) {
+        description = text
+    }
+
+    /// A `data:` URL of PNG bytes, for an image that must travel inside its page (a downloaded consent). Only
+    /// bytes that begin with PNG's signature are accepted, and base64 leaves nothing that could be read as markup
+    /// or script.
+    public static func pngImage(_ data: Data) -> SafeURL? {
+        guard data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
+        return SafeURL(verified: "data:image/png;base64," + data.base64EncodedString())
+    }
+
     /// A `tel:` link for a phone number, or nil if `number` has anything but digits, `+`, `*`, `#` and separators.
     public static func telephone(_ number: String) -> SafeURL? {
         phone(number, scheme: "tel", keeping: "+*#")

@@ -22,6 +22,13 @@ public enum OCKStringKey: String, Sendable, CaseIterable {
     case careTab, insightsTab, contactsTab, sections, dayNavigation, previousDay, nextDay, previousWeek, nextWeek,
          noTasksForDay, readOnlyDay, skipToContent, errorTitle, backToCare, otherContacts, taskCompletion, period,
          periodWeek, periodMonth, periodYear, noContacts, averageCompletion
+    // Surveys, consent and onboarding
+    case stepProgress, next, back, cancel, done, skip, learnMore, fullName, signatureDrawing, signatureHint,
+         clearSignature, agreeToConsent, allowNotifications, notificationsGranted, notificationsDenied,
+         notificationsUnavailable, scaleEnds, yes, no, startSurvey, deleteAnswers, confirmDeleteTitle,
+         confirmDeleteBody, keepAnswers, consentTitle, viewConsent, downloadConsent, signedBy, signedOn,
+         documentVersion, textHash, signatureOf, typedSignature, noConsent, consentAltered, finishOnboarding,
+         answerRequired, signConsentTitle, permissionsTitle, consentDocumentVersion
 }
 
 extension OCKLanguage {
@@ -104,6 +111,46 @@ extension OCKLanguage {
         case .periodYear: "Year"
         case .noContacts: "No contacts yet."
         case .averageCompletion: "On average, {0} of the tasks that count were done each day."
+        case .stepProgress: "Step {0} of {1}"
+        case .next: "Next"
+        case .back: "Back"
+        case .cancel: "Cancel"
+        case .done: "Done"
+        case .skip: "Skip"
+        case .learnMore: "Learn more"
+        case .fullName: "Full name"
+        case .signatureDrawing: "Signature drawing (optional)"
+        case .signatureHint: "Draw your signature with a mouse, finger or pen, or leave it blank: your typed name then signs."
+        case .clearSignature: "Clear signature"
+        case .agreeToConsent: "I agree to take part, as the consent document describes."
+        case .allowNotifications: "Allow notifications"
+        case .notificationsGranted: "Notifications are on."
+        case .notificationsDenied: "Notifications are off. You can change this in the browser's settings."
+        case .notificationsUnavailable: "This browser cannot show notifications here."
+        case .scaleEnds: "{0} means {1}; {2} means {3}."
+        case .yes: "Yes"
+        case .no: "No"
+        case .startSurvey: "Start survey"
+        case .deleteAnswers: "Delete answers"
+        case .confirmDeleteTitle: "Delete the answers to {0}?"
+        case .confirmDeleteBody: "The survey will show as not done, and its answers leave your charts."
+        case .keepAnswers: "Keep them"
+        case .consentTitle: "Signed consent"
+        case .viewConsent: "View signed consent"
+        case .downloadConsent: "Download the consent"
+        case .signedBy: "Signed by"
+        case .signedOn: "Signed on"
+        case .documentVersion: "Document version"
+        case .textHash: "SHA-256 of the text"
+        case .signatureOf: "Signature of {0}"
+        case .typedSignature: "Signed with the typed name."
+        case .noConsent: "No consent has been signed yet."
+        case .consentAltered: "The kept text no longer matches the hash taken when it was signed."
+        case .finishOnboarding: "Finish onboarding to see your care plan."
+        case .answerRequired: "This step needs an answer."
+        case .signConsentTitle: "Sign the consent"
+        case .permissionsTitle: "Reminders"
+        case .consentDocumentVersion: "{0}, version {1}"
         }
     }
 
@@ -178,6 +225,46 @@ extension OCKLanguage {
         case .periodYear: "연"
         case .noContacts: "아직 연락처가 없습니다."
         case .averageCompletion: "하루 평균 할 일의 {0}을 완료했습니다."
+        case .stepProgress: "{1}단계 중 {0}단계"
+        case .next: "다음"
+        case .back: "이전"
+        case .cancel: "취소"
+        case .done: "완료"
+        case .skip: "건너뛰기"
+        case .learnMore: "자세히 알아보기"
+        case .fullName: "성명"
+        case .signatureDrawing: "서명 그리기(선택 사항)"
+        case .signatureHint: "마우스, 손가락 또는 펜으로 서명하세요. 비워 두면 입력한 이름이 서명이 됩니다."
+        case .clearSignature: "서명 지우기"
+        case .agreeToConsent: "동의서에 설명된 대로 참여하는 데 동의합니다."
+        case .allowNotifications: "알림 허용"
+        case .notificationsGranted: "알림이 켜져 있습니다."
+        case .notificationsDenied: "알림이 꺼져 있습니다. 브라우저 설정에서 바꿀 수 있습니다."
+        case .notificationsUnavailable: "이 브라우저에서는 알림을 표시할 수 없습니다."
+        case .scaleEnds: "{0}은(는) {1}, {2}은(는) {3}을(를) 뜻합니다."
+        case .yes: "예"
+        case .no: "아니요"
+        case .startSurvey: "설문 시작"
+        case .deleteAnswers: "응답 삭제"
+        case .confirmDeleteTitle: "{0}의 응답을 삭제할까요?"
+        case .confirmDeleteBody: "설문이 완료되지 않은 것으로 표시되고 응답이 차트에서 사라집니다."
+        case .keepAnswers: "유지"
+        case .consentTitle: "서명한 동의서"
+        case .viewConsent: "서명한 동의서 보기"
+        case .downloadConsent: "동의서 내려받기"
+        case .signedBy: "서명자"
+        case .signedOn: "서명일"
+        case .documentVersion: "문서 버전"
+        case .textHash: "본문의 SHA-256"
+        case .signatureOf: "{0}의 서명"
+        case .typedSignature: "입력한 이름으로 서명했습니다."
+        case .noConsent: "아직 서명한 동의서가 없습니다."
+        case .consentAltered: "보관된 본문이 서명 당시의 해시와 일치하지 않습니다."
+        case .finishOnboarding: "케어 플랜을 보려면 온보딩을 마치세요."
+        case .answerRequired: "이 단계에는 응답이 필요합니다."
+        case .signConsentTitle: "동의서에 서명"
+        case .permissionsTitle: "알림"
+        case .consentDocumentVersion: "{0}, 버전 {1}"
         }
     }
 }

@@ -9,7 +9,7 @@ public struct OCKFormAction: Sendable, Hashable {
     }
 
     /// A POST form holding `content`, with the hidden fields first.
-    func form(_ content: HTML, className: String) -> HTML {
+    public func form(_ content: HTML, className: String) -> HTML {
         .element("form", ["method": "post", "action": url.description, "class": className],
                  fields.sorted { $0.key < $1.key }.map {
                      .element("input", ["type": "hidden", "name": $0.key, "value": $0.value], [])

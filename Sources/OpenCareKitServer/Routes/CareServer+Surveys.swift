@@ -1,0 +1,268 @@
+import Foundation
+import Hummingbird
+import OpenCareKit
+import OpenCareKitStore
+import OpenCareKitSurveys
+import OpenCareKitUI
+
+/// Surveys: a survey card's "Start survey" opens a session, each step is a page whose form posts back to it, and the
+/// last step saves one outcome (the answers, and for an onboarding the signed consent). Deleting a survey's answers
+/// asks first. The signed consent can be read at /consent and downloaded.
+extension CareServer {
+    /// Survey forms may carry a drawn signature: at most 256 KiB of PNG, about 1 MiB once in base64 and
+    /// form-encoded.
+    static let surveyFormLimit = 1024 * 1024
+
+    func addSurveyRoutes(to router: Router<CareRequestContext>) {
+        router.post("/surveys/start") { request, context in
+            try await handleForm(request, context, forSurvey: true) { fields, event in
+                try await startSurvey(event, fields: fields, request: request)
+            }
+        }
+        router.get("/surveys/:id") { request, context in
+            let render = renderContext(for: request)
+            let id = context.parameters.get("id") ?? ""
+            switch await surveySessions.lookup(id, owner: CSRF.token(of: request), now: configuration.now()) {
+            case let .open(entry): return surveyPage(entry, id: id, render: render)
+            case let .closed(how): return Self.closedSurvey(how, render: render)
+            case .unknown: return Self.unknownSurvey(render: render)
+            }
+        }
+        router.post("/surveys/:id") { request, context in try await submitSurvey(request, context) }
+        router.get("/care/events/survey/delete") { request, _ in try await confirmDeletingAnswers(request) }
+        router.post("/care/events/survey/delete") { request, context in
+            try await handleForm(request, context, forSurvey: true) { _, event in
+                guard event.task.id != configuration.onboardingTaskID else {
+                    throw FormError(field: "task", reason: "keeps a signed consent, which is never deleted", status: .unprocessableContent)
+                }
+                if let outcome = event.outcome { try await store.deleteOutcome(outcome) }
+                return nil
+            }
+        }
+        router.get("/consent") { request, _ in try await consentPage(request) }
+        router.get("/consent/:outcome/signature.png") { request, context in
+            guard let consent = try await signedConsent(context.parameters.get("outcome")), let image = consent.signatureImage else {
+                return AppPage.error("There is no such signature.", status: .notFound, context: renderContext(for: request))
+            }
+            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: image)))
+        }
+        router.get("/consent/:outcome/download") { request, context in
+            let render = renderContext(for: request)
+            guard let consent = try await signedConsent(context.parameters.get("outcome")) else {
+                return AppPage.error("There is no such consent.", status: .notFound, context: render)
+            }
+            let document = OCKSignedConsentView(consent: consent, signatureImage: nil).document(in: render)
+            let version = consent.documentVersion.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+            let name = "consent-\(version.isEmpty ? "document" : version)-\(dayString(consent.signedDate)).html"
+            return Response(status: .ok, headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .contentDisposition: "attachment; filename=\"\(name)\"",
+            ], body: .init(byteBuffer: ByteBuffer(string: document)))
+        }
+    }
+
+    /// Opens a session for the event's survey and sends the browser to its first step.
+    func startSurvey(_ event: OCKEvent<OCKTask, OCKOutcome>, fields: FormFields, request: Request) async throws -> Response {
+        guard let survey = configuration.surveys[event.task.id], let owner = CSRF.token(of: request) else {
+            throw FormError(field: "task", reason: "has no survey", status: .unprocessableContent)
+        }
+        guard event.outcome == nil else {
+            throw FormError(field: "occurrence", reason: "is already done: delete its answers first to answer again", status: .conflict)
+        }
+        let entry = SurveySessions.Entry(session: OCKSurveySession(survey: survey), owner: owner, taskID: event.task.id,
+                                         taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
+                                         day: try fields.string("date"), lastUsed: configuration.now())
+        let id = await surveySessions.open(entry)
+        return Response.redirect(to: "/surveys/\(id)", type: .normal)
+    }
+
+    /// The survey's current step.
+    func surveyPage(_ entry: SurveySessions.Entry, id: String, error: String? = nil, status: HTTPResponse.Status = .ok,
+                    render: OCKRenderContext) -> Response {
+        let session = entry.session
+        let step = session.currentStep
+        let view = OCKSurveyStepView(survey: session.survey, step: step, progress: session.progress, result: session.results[step.id],
+                                     error: error, action: OCKFormAction(url: SafeURL("/surveys/\(id)")!,
+                                                                         fields: [CSRF.fieldName: entry.owner]))
+        let progress = render.string(.stepProgress, String(session.progress.step), String(session.progress.of))
+        let page = AppPage(title: "\(progress) – \(session.survey.title)", tab: nil, main: [view.render(in: render)],
+                           showsTabs: false, scripts: [SafeURL("/assets/surveys.js")!])
+        return AppPage.response(page.render(in: render), status: status)
+    }
+
+    /// Takes one step's submission: Next records its result and moves on (saving everything after the last
+    /// step), Back keeps results and goes back, Skip passes an optional step, Cancel ends the survey saving
+    /// nothing. A stale page, a forged step or a replay changes nothing.
+    func submitSurvey(_ request: Request, _ context: CareRequestContext) async throws -> Response {
+        let render = renderContext(for: request)
+        let now = configuration.now()
+        let fields: FormFields
+        do {
+            fields = try await FormFields.read(request, context: context, limit: Self.surveyFormLimit)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            return AppPage.error("The form is too large. A signature drawing may be at most 256 KiB.", status: .contentTooLarge,
+                                 context: render)
+        }
+        guard CSRF.isValid(fields, request: request) else {
+            return AppPage.error("The form has expired or did not come from this app. Reload the page and try again.",
+                                 status: .forbidden, context: render)
+        }
+        let id = context.parameters.get("id") ?? ""
+        let entry: SurveySessions.Entry
+        switch await surveySessions.lookup(id, owner: CSRF.token(of: request), now: now) {
+        case let .open(open): entry = open
+        case let .closed(how): return Self.closedSurvey(how, render: render)
+        case .unknown: return Self.unknownSurvey(render: render)
+        }
+        var session = entry.session
+        let step = session.currentStep
+        guard let stepID = fields.values["step"], session.survey.step(stepID) != nil else {
+            return surveyPage(entry, id: id, error: OCKSurveyError.unknownStep("").message, status: .badRequest, render: render)
+        }
+        guard stepID == step.id else {
+            return surveyPage(entry, id: id, error: "That page was out of date: the survey had moved on. This is the current step.",
+                              status: .conflict, render: render)
+        }
+        do {
+            switch fields.values["action"] {
+            case "cancel":
+                _ = await surveySessions.close(id, as: .cancelled)
+                return careRedirect(entry)
+            case "back":
+                session.back()
+            case "skip", "next":
+                let wasLast = session.isAtLastStep
+                if fields.values["action"] == "skip" {
+                    try session.record(.skipped, for: step.id)
+                } else if let result = try OCKSurveyForm.result(for: step, fields: fields.all, now: now,
+                                                                 timeZone: configuration.timeZone) {
+                    try session.record(result, for: step.id)
+                }
+                try session.next()
+                if wasLast { return try await finishSurvey(id: id, entry: entry, session: session, render: render) }
+            default:
+                return surveyPage(entry, id: id, error: "The form's action must be next, back, skip or cancel.", status: .badRequest,
+                                  render: render)
+            }
+        } catch let error as OCKSurveyError {
+            return surveyPage(entry, id: id, error: error.message, status: .unprocessableContent, render: render)
+        }
+        await surveySessions.update(id, session, now: now)
+        return Response.redirect(to: "/surveys/\(id)", type: .normal)
+    }
+
+    /// Saves the finished survey as the event's outcome, once: the session closes first, so a replayed or
+    /// concurrent last submission finds it closed.
+    func finishSurvey(id: String, entry: SurveySessions.Entry, session: OCKSurveySession, render: OCKRenderContext) async throws -> Response {
+        let result = try session.finish()
+        let values = result.outcomeValues(createdDate: configuration.now())
+        guard let claimed = await surveySessions.close(id, as: .finished) else {
+            return Self.closedSurvey(.finished, render: render)
+        }
+        do {
+            let event = try await store.fetchEvent(taskUUID: entry.taskUUID, occurrence: entry.occurrence)
+            guard event.outcome == nil else {
+                return AppPage.error("This survey was already answered for that day (in another tab or device), so these answers were not saved.",
+                                     status: .conflict, context: render)
+            }
+            try await store.addOutcome(OCKOutcome(taskUUID: entry.taskUUID, taskOccurrenceIndex: entry.occurrence, values: values))
+        } catch {
+            var reopened = claimed
+            reopened.session = session
+            await surveySessions.reopen(id, reopened)
+            return surveyPage(reopened, id: id, error: "The answers could not be saved. Try again.", status: .serviceUnavailable,
+                              render: render)
+        }
+        return careRedirect(entry)
+    }
+
+    /// Back to the survey card on the Care page.
+    func careRedirect(_ entry: SurveySessions.Entry) -> Response {
+        Response.redirect(to: "/care?date=\(entry.day)#\(cardIdentifier(forTaskID: entry.taskID))", type: .normal)
+    }
+
+    static func closedSurvey(_ how: SurveySessions.Closed, render: OCKRenderContext) -> Response {
+        switch how {
+        case .finished:
+            AppPage.error("This survey was already submitted. Its answers were saved once; submitting again changed nothing.",
+                          status: .conflict, context: render)
+        case .cancelled:
+            AppPage.error("This survey was cancelled, so nothing was saved. Start it again from its card.", status: .conflict,
+                          context: render)
+        }
+    }
+
+    static func unknownSurvey(render: OCKRenderContext) -> Response {
+        AppPage.error("This survey is not open: it may have expired, or it was started in another browser. Start it again from its card.",
+                      status: .notFound, context: render)
+    }
+
+    /// `GET /care/events/survey/delete?task=…&occurrence=…&date=…`: asks before deleting a survey's answers
+    /// (CareKit's delete confirmation), with the form that does it and the way back.
+    func confirmDeletingAnswers(_ request: Request) async throws -> Response {
+        let render = renderContext(for: request)
+        let query = request.uri.queryParameters
+        guard let taskText = query.get("task"), let task = UUID(uuidString: taskText),
+              let occurrenceText = query.get("occurrence"), let occurrence = Int(occurrenceText), occurrence >= 0,
+              let date = query.get("date"), day(from: date) != nil else {
+            return AppPage.error("The address must name a task, an occurrence and a day.", status: .badRequest, context: render)
+        }
+        let event: OCKEvent<OCKTask, OCKOutcome>
+        do {
+            event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
+        } catch OCKStoreError.fetchFailed {
+            return AppPage.error("That event does not exist.", status: .notFound, context: render)
+        }
+        let back = "/care?date=\(date)#\(cardIdentifier(forTaskID: event.task.id))"
+        guard configuration.surveys[event.task.id] != nil, event.task.id != configuration.onboardingTaskID, event.outcome != nil else {
+            return AppPage.error("That event has no survey answers that can be deleted.", status: .notFound, context: render)
+        }
+        let token = CSRF.token(of: request) ?? CSRF.newToken()
+        let form = OCKFormAction(url: SafeURL("/care/events/survey/delete")!, fields: [
+            "task": task.uuidString, "occurrence": String(occurrence), "date": date, CSRF.fieldName: token,
+        ])
+        let title = render.string(.confirmDeleteTitle, event.task.title ?? "")
+        let page = AppPage(title: title, tab: .care, main: [
+            .element("h1", [:], [.text(title)]),
+            .element("p", [:], [.text(render.string(.confirmDeleteBody))]),
+            .element("div", ["class": "ock-confirm-actions"], [
+                form.form(.element("button", ["type": "submit", "class": "ock-completion-button"], [.text(render.string(.deleteAnswers))]),
+                          className: "ock-confirm-form"),
+                .element("a", ["class": "ock-link-row", "href": back], [.text(render.string(.keepAnswers))]),
+            ]),
+        ])
+        var response = AppPage.response(page.render(in: render))
+        if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
+        return response
+    }
+
+    /// The signed consents kept in the onboarding task's outcomes, newest first, with their outcome's uuid.
+    func signedConsents() async throws -> [(uuid: UUID, consent: OCKSignedConsent)] {
+        guard let onboarding = configuration.onboardingTaskID else { return [] }
+        var query = OCKOutcomeQuery()
+        query.taskIDs = [onboarding]
+        return try await store.fetchOutcomes(query: query).compactMap { outcome in
+            OCKSignedConsent(values: outcome.values).map { (outcome.uuid, $0) }
+        }
+    }
+
+    /// The consent of the onboarding outcome whose uuid is `text`.
+    func signedConsent(_ text: String?) async throws -> OCKSignedConsent? {
+        guard let text, let uuid = UUID(uuidString: text) else { return nil }
+        return try await signedConsents().first { $0.uuid == uuid }?.consent
+    }
+
+    /// `GET /consent`: the signed consent, with its signature and a download.
+    func consentPage(_ request: Request) async throws -> Response {
+        let render = renderContext(for: request)
+        let consents = try await signedConsents()
+        let main: [HTML] = [.element("h1", [:], [.text(render.string(.consentTitle))])] + (consents.isEmpty
+            ? [.element("p", ["class": "ock-notice"], [.text(render.string(.noConsent))])]
+            : consents.map { uuid, consent in
+                OCKSignedConsentView(consent: consent, signatureImage: SafeURL("/consent/\(uuid.uuidString)/signature.png"),
+                                     downloadURL: SafeURL("/consent/\(uuid.uuidString)/download")).render(in: render)
+            })
+        return AppPage.response(AppPage(title: render.string(.consentTitle), tab: nil, main: main).render(in: render))
+    }
+}

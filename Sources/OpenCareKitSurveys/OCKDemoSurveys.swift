@@ -1,0 +1,70 @@
+import Foundation
+
+/// The surveys of the demo care plan: the onboarding of seed 004's WWDC21 app (welcome; "before you join"; informed
+/// consent with a signature; notifications; completion) and a daily check-in, keyed by the id of the task that
+/// runs them.
+public enum OCKDemoSurveys {
+    /// The id of the demo's onboarding task, which gates the care feed.
+    public static let onboardingTaskID = "onboarding"
+    /// The id of the demo's daily check-in task.
+    public static let checkInTaskID = "check-in"
+
+    /// Each survey by the id of its task.
+    public static var byTaskID: [String: OCKSurvey] { [onboardingTaskID: onboarding, checkInTaskID: checkIn] }
+
+    public static let consent = OCKConsentDocument(version: "1.0", title: "Informed Consent", sections: [
+        .init(title: "About the study",
+              summary: "This study follows your recovery after knee surgery for twelve weeks.",
+              learnMore: "The study team looks at how medications, exercises and sleep relate to pain and swelling, to improve recovery plans."),
+        .init(title: "What you will do",
+              summary: "Each day you mark the tasks of your care plan and answer a short check-in: pain, sleep and exercises.",
+              learnMore: "The check-in takes about a minute. You can skip a day; nothing happens if you do."),
+        .init(title: "Your data",
+              summary: "Your answers and task outcomes are kept in your care record and shared only with your care team.",
+              learnMore: "Your record is never sold and never used for advertising. The study team sees it without your name."),
+        .init(title: "Taking part is voluntary",
+              summary: "You may stop at any time, without giving a reason and without any effect on your care.",
+              learnMore: "To stop, tell your care team. What you recorded until then stays in your care record."),
+    ])
+
+    public static let onboarding: OCKSurvey = {
+        do {
+            return try OCKSurvey(id: "onboarding", title: "Welcome to the knee recovery study", steps: [
+                OCKSurveyStep(id: "welcome", kind: .instruction(OCKInstructionContent(
+                    title: "Welcome", detail: "Thank you for joining our study. Tap Next to learn more before signing up.", image: "heart"))),
+                OCKSurveyStep(id: "before-you-join", kind: .instruction(OCKInstructionContent(
+                    title: "Before you join", detail: nil, bodyItems: [
+                        .init(icon: "heart", text: "The study will ask you to share some of your health data."),
+                        .init(icon: "checklist", text: "You will be asked to complete various tasks over the duration of the study."),
+                        .init(icon: "signature", text: "Before joining, we will ask you to sign an informed consent document."),
+                        .init(icon: "lock", text: "Your data is kept private and secure."),
+                    ]))),
+                OCKSurveyStep(id: "consent-review", kind: .consentReview(consent)),
+                OCKSurveyStep(id: "signature", kind: .signature(documentVersion: consent.version)),
+                OCKSurveyStep(id: "notifications", kind: .permissions([
+                    OCKPermission(kind: .notifications,
+                                  explanation: "Reminders help you keep to your care plan: a notification when a task is due. This is optional; you can skip it."),
+                ]), isOptional: true),
+                OCKSurveyStep(id: "completion", kind: .completion(OCKInstructionContent(
+                    title: "Enrollment complete", detail: "Thank you for enrolling. Your care plan is ready.", image: "checklist"))),
+            ])
+        } catch {
+            preconditionFailure("The demo onboarding survey is well formed.")
+        }
+    }()
+
+    public static let checkIn: OCKSurvey = {
+        do {
+            return try OCKSurvey(id: "check-in", title: "Daily check-in", steps: [
+                OCKSurveyStep(id: "pain", kind: .question(prompt: "How would you rate your pain today?",
+                                                          format: .scale(minimum: 0, maximum: 10, minimumLabel: "no pain",
+                                                                         maximumLabel: "worst pain imaginable"))),
+                OCKSurveyStep(id: "sleep", kind: .question(prompt: "How many hours did you sleep last night?",
+                                                           format: .numeric(unit: "hours", minimum: 0, maximum: 24))),
+                OCKSurveyStep(id: "exercises", kind: .question(prompt: "Did you do your knee exercises?", format: .yesNo)),
+            ])
+        } catch {
+            preconditionFailure("The demo check-in survey is well formed.")
+        }
+    }()
+}

@@ -1,0 +1,50 @@
+/// CareKit's survey task card (OCKSurveyTaskViewController's view): the task's header and instructions with a
+/// "Start survey" button; once the survey is done, a "Completed" mark, a link to delete the answers (which asks
+/// first).
+public struct OCKSurveyTaskView: OCKComponent {
+    public var header: OCKHeaderView
+    public var instructions: String?
+    public var isComplete: Bool
+    /// Where "Start survey" posts; nil shows it disabled (a future day, a read-only page).
+    public var startAction: OCKFormAction?
+    /// The page that confirms deleting the answers; nil when they may not be deleted (a signed consent).
+    public var deleteURL: SafeURL?
+    public var identifier: String?
+
+    public init(title: String, detail: String? = nil, instructions: String? = nil, isComplete: Bool,
+                startAction: OCKFormAction?, deleteURL: SafeURL? = nil, identifier: String? = nil) {
+        header = OCKHeaderView(title: title, detail: detail, showsSeparator: true)
+        self.instructions = instructions
+        self.isComplete = isComplete
+        self.startAction = startAction
+        self.deleteURL = deleteURL
+        self.identifier = identifier
+    }
+
+    public func render(in context: OCKRenderContext) -> HTML {
+        var stack: [any OCKComponent] = HTML.instructions(instructions)
+        // The task's title follows each control's visible text for assistive technology, so that two survey cards'
+        // buttons are told apart ("Start survey Daily Check-in").
+        let subject = HTML.element("span", ["class": "ock-visually-hidden"], [.text(" " + header.title)])
+        if isComplete {
+            stack.append(HTML.element("p", ["class": "ock-survey-status"], [
+                .element("span", ["class": "ock-checkmark", "aria-hidden": "true"], [.text("✓")]),
+                .element("span", [:], [.text(context.string(.completed))]),
+            ]))
+            if let deleteURL {
+                stack.append(HTML.element("a", ["class": "ock-link-row ock-survey-delete", "href": deleteURL.description], [
+                    .text(context.string(.deleteAnswers)), subject,
+                ]))
+            }
+        } else {
+            var attributes = ["type": "submit", "class": "ock-completion-button ock-survey-start"]
+            if startAction == nil { attributes["disabled"] = "disabled" }
+            let button = HTML.element("button", attributes, [
+                .element("span", ["class": "ock-button-title"], [.text(context.string(.startSurvey))]), subject,
+            ])
+            stack.append(startAction?.form(button, className: "ock-survey-form") ?? button)
+        }
+        return OCKCardView(header: header, contentStack: stack, identifier: identifier).render(in: context)
+            .withClass(isComplete ? "ock-survey-task ock-complete" : "ock-survey-task")
+    }
+}

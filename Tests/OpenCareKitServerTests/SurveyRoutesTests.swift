@@ -1,0 +1,288 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import OpenCareKit
+@testable import OpenCareKitServer
+import OpenCareKitStore
+import OpenCareKitSurveys
+import Testing
+
+/// A browser's walk through a survey: starting it from its card, posting each step, following redirects.
+struct SurveyWalker {
+    let client: any TestClientProtocol
+    var cookie = ServerFixture.cookie
+    var token = ServerFixture.token
+
+    /// A 1×1 PNG, as a canvas's `toDataURL` gives.
+    static let png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
+
+    /// A form body from pairs, names repeating for checkboxes.
+    static func body(_ pairs: [(String, String)]) -> ByteBuffer {
+        ByteBuffer(string: pairs.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+            .joined(separator: "&"))
+    }
+
+    var headers: HTTPFields {
+        var headers = cookie
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        return headers
+    }
+
+    /// Posts "Start survey" for `event` and returns the survey's address.
+    func start(_ event: OCKEvent<OCKTask, OCKOutcome>) async throws -> String {
+        var fields = ServerFixture.fields(event)
+        fields["csrf"] = token
+        return try await client.execute(uri: "/surveys/start", method: .post, headers: headers,
+                                        body: Self.body(fields.sorted { $0.key < $1.key })) { response in
+            #expect(response.status == .seeOther)
+            return response.headers[.location] ?? ""
+        }
+    }
+
+    /// Posts one step; returns the status, the redirect and the page.
+    @discardableResult
+    func post(_ survey: String, step: String, action: String = "next", _ fields: [(String, String)] = [])
+        async throws -> (status: HTTPResponse.Status, location: String?, html: String) {
+        try await client.execute(uri: survey, method: .post, headers: headers,
+                                 body: Self.body([("csrf", token), ("step", step), ("action", action)] + fields)) { response in
+            (response.status, response.headers[.location], String(buffer: response.body))
+        }
+    }
+
+    func get(_ uri: String) async throws -> (status: HTTPResponse.Status, html: String) {
+        try await client.execute(uri: uri, method: .get, headers: cookie) { response in
+            (response.status, String(buffer: response.body))
+        }
+    }
+
+    /// Walks the demo onboarding, drawing the signature or not, with notifications skipped; returns the final
+    /// redirect.
+    func onboard(_ fixture: ServerFixture, drawn: Bool = true) async throws -> String? {
+        let survey = try await start(try await fixture.event("onboarding"))
+        try await post(survey, step: "welcome")
+        try await post(survey, step: "before-you-join")
+        try await post(survey, step: "consent-review", [("version", "1.0")])
+        try await post(survey, step: "signature", [("fullName", "Alex Rivera"), ("agree", "true")] + (drawn ? [("signature", Self.png)] : []))
+        try await post(survey, step: "notifications", action: "skip")
+        return try await post(survey, step: "completion").location
+    }
+}
+
+@Suite struct SurveyRoutesTests {
+    @Test func onboardingGatesTheFeedAndKeepsTheSignedConsent() async throws {
+        let fixture = ServerFixture(surveys: true)
+        try await fixture.test { client in
+            let walker = SurveyWalker(client: client)
+            for day in ["", "?date=2026-11-12"] {
+                let care = try await walker.get("/care\(day)").html
+                #expect(care.contains(#"id="task-onboarding""#) && !care.contains(#"id="task-ibuprofen""#))
+                #expect(care.contains("Finish onboarding to see your care plan.") && care.contains("Start survey"))
+                #expect(!care.contains("/consent"))
+            }
+            // Nothing but the onboarding changes before it, and its outcome comes only from its survey.
+            let ibuprofen = try await fixture.event("ibuprofen")
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(ibuprofen, ["complete": "true"]))) { response in
+                #expect(response.status == .conflict)
+            }
+            let onboarding = try await fixture.event("onboarding")
+            try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(onboarding, ["complete": "true"]))) { response in
+                #expect(response.status == .unprocessableContent)
+            }
+
+            // The steps, in order, with their progress.
+            let survey = try await walker.start(onboarding)
+            #expect(survey.hasPrefix("/surveys/"))
+            let first = try await walker.get(survey).html
+            #expect(first.contains("Step 1 of 6") && first.contains("Welcome") && !first.contains(#"value="back""#))
+            #expect(first.contains(#"src="/assets/surveys.js""#) && !first.contains("ock-tab-bar"))
+            #expect(try await walker.post(survey, step: "welcome").location == survey)
+            let before = try await walker.get(survey).html
+            #expect(before.contains("Step 2 of 6") && before.components(separatedBy: "class=\"ock-body-item\"").count - 1 == 4)
+            try await walker.post(survey, step: "before-you-join")
+            let review = try await walker.get(survey).html
+            #expect(review.contains("Informed Consent") && review.contains("<details class=\"ock-learn-more\">"))
+            try await walker.post(survey, step: "consent-review", [("version", "1.0")])
+            let signature = try await walker.get(survey).html
+            #expect(signature.contains("<canvas") && signature.contains(#"name="agree""#) && signature.contains(#"name="fullName""#))
+            try await walker.post(survey, step: "signature", [("fullName", "Alex Rivera"), ("agree", "true"), ("signature", SurveyWalker.png)])
+            let permissions = try await walker.get(survey).html
+            #expect(permissions.contains("data-ock-permission=\"notifications\"") && permissions.contains(#"value="skip""#))
+            try await walker.post(survey, step: "notifications", [("permission.notifications", "granted")])
+            let completion = try await walker.get(survey).html
+            #expect(completion.contains("Step 6 of 6") && completion.contains("Enrollment complete") && completion.contains(">Done<"))
+            // Nothing is saved before the last step.
+            #expect(try await fixture.event("onboarding").outcome == nil)
+            #expect(try await walker.post(survey, step: "completion").location == "/care?date=2026-11-16#task-onboarding")
+
+            // The feed opens; the consent is kept with its hash, signer, date and drawing.
+            let care = try await walker.get("/care").html
+            #expect(care.contains(#"id="task-ibuprofen""#) && !care.contains(#"id="task-onboarding""#))
+            #expect(care.contains(#"href="/consent""#) && !care.contains("Finish onboarding"))
+            let outcome = try #require(try await fixture.event("onboarding").outcome)
+            let consent = try #require(OCKSignedConsent(values: outcome.values))
+            #expect(consent.signerName == "Alex Rivera" && consent.documentVersion == "1.0" && consent.signedDate == fixture.now)
+            #expect(consent.textSHA256 == OCKSignedConsent.sha256(OCKDemoSurveys.consent.text) && consent.isIntact)
+            let png = try #require(Data(base64Encoded: String(SurveyWalker.png.dropFirst("data:image/png;base64,".count))))
+            #expect(consent.signatureImage == png)
+            #expect(outcome.values.contains { $0.kind == "permission.notifications" && $0.booleanValue == true })
+
+            let page = try await walker.get("/consent").html
+            #expect(page.contains("Alex Rivera") && page.contains(consent.textSHA256) && page.contains("Informed Consent, version 1.0"))
+            let image = "/consent/\(outcome.uuid.uuidString)/signature.png"
+            #expect(page.contains(image) && page.contains("/consent/\(outcome.uuid.uuidString)/download"))
+            try await client.execute(uri: image, method: .get) { response in
+                #expect(response.headers[.contentType] == "image/png" && Data(buffer: response.body) == png)
+            }
+            try await client.execute(uri: "/consent/\(outcome.uuid.uuidString)/download", method: .get) { response in
+                #expect(response.headers[.contentDisposition] == "attachment; filename=\"consent-1.0-2026-11-16.html\"")
+                let document = String(buffer: response.body)
+                #expect(document.hasPrefix("<!DOCTYPE html>") && document.contains(SurveyWalker.png))
+                #expect(document.contains("Alex Rivera") && document.contains(consent.textSHA256) && document.contains("Taking part is voluntary"))
+            }
+            try await client.execute(uri: "/consent/\(UUID().uuidString)/download", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+            // The onboarding's answers are never deleted from the app.
+            let done = try await fixture.event("onboarding")
+            #expect(try await walker.get("/care/events/survey/delete?task=\(done.task.uuid)&occurrence=\(done.scheduleEvent.occurrence)&date=2026-11-16").status == .notFound)
+            try await client.execute(uri: "/care/events/survey/delete", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(done))) { response in
+                #expect(response.status == .unprocessableContent)
+            }
+            #expect(try await fixture.event("onboarding").outcome != nil)
+        }
+    }
+
+    @Test func badInputIsRefusedClearlyAndNothingIsSaved() async throws {
+        let fixture = ServerFixture(surveys: true)
+        try await fixture.test { client in
+            let walker = SurveyWalker(client: client)
+            #expect(try await walker.onboard(fixture) != nil)
+            let checkIn = try await fixture.event("check-in")
+            let survey = try await walker.start(checkIn)
+
+            var reply = try await walker.post(survey, step: "pain", [("answer", "11")])
+            #expect(reply.status == .unprocessableContent && reply.html.contains("The answer must be from 0 to 10."))
+            #expect(reply.html.contains(#"role="alert""#) && reply.html.contains("Step 1 of 3"))
+            reply = try await walker.post(survey, step: "pain")
+            #expect(reply.status == .unprocessableContent && reply.html.contains("This step needs an answer."))
+            reply = try await walker.post(survey, step: "pain", [("answer", "six")])
+            #expect(reply.status == .unprocessableContent && reply.html.contains("must be a whole number"))
+            reply = try await walker.post(survey, step: "forged", [("answer", "6")])
+            #expect(reply.status == .badRequest && reply.html.contains("a step this survey does not have"))
+            reply = try await walker.post(survey, step: "pain", action: "explode", [("answer", "6")])
+            #expect(reply.status == .badRequest)
+            // Another browser cannot use the session.
+            var stranger = walker
+            stranger.token = String(repeating: "cd", count: 32)
+            stranger.cookie = [.cookie: "ock_csrf=\(stranger.token)"]
+            #expect(try await stranger.post(survey, step: "pain", [("answer", "6")]).status == .notFound)
+            #expect(try await stranger.get(survey).status == .notFound)
+
+            #expect(try await walker.post(survey, step: "pain", [("answer", "6")]).location == survey)
+            // A stale page (the browser's back button) is refused and shows the current step.
+            reply = try await walker.post(survey, step: "pain", [("answer", "2")])
+            #expect(reply.status == .conflict && reply.html.contains("Step 2 of 3"))
+            reply = try await walker.post(survey, step: "sleep", [("answer", "25")])
+            #expect(reply.status == .unprocessableContent && reply.html.contains("from 0 to 24"))
+            try await walker.post(survey, step: "sleep", [("answer", "7.5")])
+            // Back keeps the answers.
+            try await walker.post(survey, step: "exercises", action: "back")
+            let back = try await walker.get(survey).html
+            #expect(back.contains("Step 2 of 3") && back.contains(#"value="7.5""#))
+            try await walker.post(survey, step: "sleep", [("answer", "7.5")])
+            reply = try await walker.post(survey, step: "exercises", [("answer", "maybe")])
+            #expect(reply.status == .unprocessableContent)
+            #expect(try await fixture.event("check-in").outcome == nil)
+            reply = try await walker.post(survey, step: "exercises", [("answer", "true")])
+            #expect(reply.location == "/care?date=2026-11-16#task-check-in")
+            // A replay is told apart and saves nothing twice.
+            reply = try await walker.post(survey, step: "exercises", [("answer", "false")])
+            #expect(reply.status == .conflict && reply.html.contains("already submitted"))
+            let values = try #require(try await fixture.event("check-in").outcome?.values)
+            #expect(values.map(\.kind) == ["pain", "sleep", "exercises"])
+            #expect(values[0].integerValue == 6 && values[1].doubleValue == 7.5 && values[1].units == "hours" && values[2].booleanValue == true)
+            // A done survey does not start again.
+            var fields = ServerFixture.fields(try await fixture.event("check-in"))
+            fields["csrf"] = walker.token
+            try await client.execute(uri: "/surveys/start", method: .post, headers: walker.headers,
+                                     body: ServerFixture.form(fields)) { response in
+                #expect(response.status == .conflict)
+            }
+            #expect(try await walker.post("/surveys/" + String(repeating: "0", count: 64), step: "pain").status == .notFound)
+        }
+    }
+
+    @Test func aCancelledSurveyAndABadSignatureSaveNothing() async throws {
+        let fixture = ServerFixture(surveys: true)
+        try await fixture.test { client in
+            let walker = SurveyWalker(client: client)
+            let survey = try await walker.start(try await fixture.event("onboarding"))
+            try await walker.post(survey, step: "welcome")
+            try await walker.post(survey, step: "before-you-join")
+            var reply = try await walker.post(survey, step: "consent-review", [("version", "0.9")])
+            #expect(reply.status == .unprocessableContent && reply.html.contains("current version"))
+            try await walker.post(survey, step: "consent-review", [("version", "1.0")])
+            reply = try await walker.post(survey, step: "signature", [("fullName", "Alex Rivera"), ("signature", SurveyWalker.png)])
+            #expect(reply.status == .unprocessableContent && reply.html.contains("I agree"))
+            reply = try await walker.post(survey, step: "signature", [("agree", "true")])
+            #expect(reply.status == .unprocessableContent && reply.html.contains("This step needs an answer."))
+            reply = try await walker.post(survey, step: "signature", [("fullName", "Alex"), ("agree", "true"),
+                                                                     ("signature", "data:image/svg+xml;base64,PHN2Zz4=")])
+            #expect(reply.status == .unprocessableContent && reply.html.contains("PNG"))
+            let big = "data:image/png;base64," + (Data([0x89, 0x50, 0x4E, 0x47]) + Data(count: 300 * 1024)).base64EncodedString()
+            reply = try await walker.post(survey, step: "signature", [("fullName", "Alex"), ("agree", "true"), ("signature", big)])
+            #expect(reply.status == .unprocessableContent && reply.html.contains("at most 256 KiB"))
+            let huge = "data:image/png;base64," + Data(count: 1024 * 1024).base64EncodedString()
+            reply = try await walker.post(survey, step: "signature", [("fullName", "Alex"), ("agree", "true"), ("signature", huge)])
+            #expect(reply.status == .contentTooLarge)
+            // The typed name alone signs.
+            #expect(try await walker.post(survey, step: "signature", [("fullName", "Alex Rivera"), ("agree", "true")]).location == survey)
+            reply = try await walker.post(survey, step: "notifications", action: "cancel")
+            #expect(reply.location == "/care?date=2026-11-16#task-onboarding")
+            reply = try await walker.post(survey, step: "notifications", action: "skip")
+            #expect(reply.status == .conflict && reply.html.contains("cancelled"))
+            #expect(try await fixture.event("onboarding").outcome == nil)
+            #expect(!(try await walker.get("/care").html.contains(#"id="task-ibuprofen""#)))
+            // A typed signature is kept without an image.
+            #expect(try await walker.onboard(fixture, drawn: false) != nil)
+            let outcome = try #require(try await fixture.event("onboarding").outcome)
+            let consent = try #require(OCKSignedConsent(values: outcome.values))
+            #expect(consent.signatureImage == nil && consent.signerName == "Alex Rivera")
+            #expect(try await walker.get("/consent").html.contains("Signed with the typed name."))
+        }
+    }
+
+    @Test func checkInAnswersCanBeDeletedAfterConfirmingAndFeedTheInsightsChart() async throws {
+        let fixture = ServerFixture(surveys: true)
+        try await fixture.test { client in
+            let walker = SurveyWalker(client: client)
+            _ = try await walker.onboard(fixture)
+            let survey = try await walker.start(try await fixture.event("check-in"))
+            try await walker.post(survey, step: "pain", [("answer", "6")])
+            try await walker.post(survey, step: "sleep", [("answer", "7")])
+            try await walker.post(survey, step: "exercises", [("answer", "false")])
+            let insights = try await walker.get("/insights").html
+            #expect(insights.contains("Monday, November 16: Ibuprofen doses: 0 doses; Pain (0 to 10): 6"))
+
+            let care = try await walker.get("/care").html
+            let event = try await fixture.event("check-in")
+            let confirm = "/care/events/survey/delete?task=\(event.task.uuid)&amp;occurrence=\(event.scheduleEvent.occurrence)&amp;date=2026-11-16"
+            #expect(care.contains(confirm) && care.contains("Delete answers"))
+            let page = try await walker.get(confirm.replacingOccurrences(of: "&amp;", with: "&"))
+            #expect(page.status == .ok && page.html.contains("Delete the answers to Daily Check-in?"))
+            #expect(page.html.contains(#"action="/care/events/survey/delete""#) && page.html.contains("Keep them"))
+            // Looking at the question deletes nothing.
+            #expect(try await fixture.event("check-in").outcome != nil)
+            try await client.execute(uri: "/care/events/survey/delete", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(event))) { response in
+                #expect(response.status == .seeOther)
+            }
+            #expect(try await fixture.event("check-in").outcome == nil)
+            #expect(try await walker.get("/care").html.contains("Start survey</span><span class=\"ock-visually-hidden\"> Daily Check-in</span>"))
+        }
+    }
+}
