@@ -8,28 +8,15 @@ import tempfile
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from conftest import DESKTOP, PHONE, ROOT, open_page, opened_page
-
-BINARY = os.environ.get("OPENCAREKIT_BIN", str(ROOT / ".build" / "debug" / "opencarekit"))
-
+from careapp import BINARY, onboard, serve, served
+from conftest import DESKTOP, PHONE, open_page, opened_page
 
 @pytest.fixture()
 def app():
-    """A fresh data directory with the demo plan, served on a free port."""
-    with tempfile.TemporaryDirectory() as directory:
-        process = subprocess.Popen([BINARY, "serve", "--demo", "--data", directory, "--port", "0"],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        url = None
-        for line in process.stdout:
-            if "running at" in line:
-                url = next(word for word in line.split() if word.startswith("http://"))
-                break
-        assert url, process.stderr.read()
-        yield {"url": url.rstrip("/"), "store": str(pathlib.Path(directory) / "opencarekit.sqlite")}
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=10) == 0
-
-
+    """A fresh data directory with the demo plan, onboarded, served on a free port."""
+    with tempfile.TemporaryDirectory() as directory, served(directory) as url:
+        onboard(url)
+        yield {"url": url, "store": str(pathlib.Path(directory) / "opencarekit.sqlite")}
 
 
 def wait_live(page):
@@ -213,16 +200,9 @@ def test_the_page_moves_to_the_new_day_at_local_midnight(browser, app):
 
 def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
     with tempfile.TemporaryDirectory() as directory:
-        def serve(port):
-            process = subprocess.Popen([BINARY, "serve", "--demo", "--data", directory, "--port", str(port)],
-                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for line in process.stdout:
-                if "running at" in line:
-                    return process, next(word for word in line.split() if word.startswith("http://")).rstrip("/")
-            raise AssertionError(process.stderr.read())
-
-        server, url = serve(0)
+        server, url = serve(directory)
         try:
+            onboard(url)
             with opened_page(browser, url + "/care") as (page, _):
                 wait_live(page)
                 server.send_signal(signal.SIGTERM)
@@ -231,7 +211,7 @@ def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
                 store = str(pathlib.Path(directory) / "opencarekit.sqlite")
                 result = subprocess.run([BINARY, "store", "log", "enoxaparin", "--store", store], capture_output=True, text=True)
                 assert result.returncode == 0, result.stderr
-                server, _ = serve(url.rsplit(":", 1)[1])
+                server, _ = serve(directory, url.rsplit(":", 1)[1])
                 page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=5000)
         finally:
             server.send_signal(signal.SIGTERM)

@@ -132,7 +132,8 @@ enum AppScript {
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var action = form.getAttribute("action") || "";
-    if (form.method.toLowerCase() !== "post" || action.indexOf("/care/events/") !== 0 || !window.fetch) { return; }
+    // Only the cards' forms post in place; others (confirming a deletion) navigate.
+    if (form.method.toLowerCase() !== "post" || action.indexOf("/care/events/") !== 0 || !form.closest("#care-cards") || !window.fetch) { return; }
     event.preventDefault();
     fillTokens(form);
     var body = new URLSearchParams(new FormData(form));

@@ -43,8 +43,14 @@ label.ock-survey-question { font-size: 1.25rem; }
 .ock-answer-row { display: flex; align-items: center; gap: 0.5rem; }
 .ock-answer-row .ock-value-input { flex: 1; width: 100%; }
 .ock-unit { font-weight: 600; color: var(--ock-color-secondary-label); }
-.ock-check-row { display: flex; align-items: center; gap: 0.75rem; min-height: 44px; }
-.ock-check-row input { width: 1.5rem; height: 1.5rem; flex: none; accent-color: var(--ock-color-tint); }
+.ock-check-row { position: relative; }
+.ock-check-row input { position: absolute; opacity: 0; width: 1px; height: 1px; }
+.ock-check-row label { display: flex; align-items: center; gap: 0.75rem; min-height: 44px; padding: 0.5rem 0; cursor: pointer; }
+.ock-check-row label::before { content: ""; flex: none; display: inline-flex; align-items: center; justify-content: center;
+  width: 1.75rem; height: 1.75rem; border: 2px solid var(--ock-color-tint); border-radius: 0.375rem;
+  color: var(--ock-color-on-tint); font-weight: 700; }
+.ock-check-row input:checked + label::before { content: "✓"; background: var(--ock-color-tint); }
+.ock-check-row input:focus-visible + label::before { outline: 3px solid var(--ock-color-focus); outline-offset: 2px; }
 .ock-signature-pad { display: flex; flex-direction: column; gap: 0.5rem; }
 .ock-signature-pad[hidden] { display: none; }
 .ock-signature-canvas { width: 100%; aspect-ratio: 3 / 1; background: #ffffff; border: 2px dashed var(--ock-color-separator);
@@ -83,6 +89,14 @@ label.ock-survey-question { font-size: 1.25rem; }
     context.strokeStyle = "#1c1c1e";
     var drawing = false;
     var drawn = false;
+    if (field.value.indexOf("data:image/png;base64,") === 0) {
+      // The drawing made before going back.
+      var earlier = new Image();
+      earlier.onload = function () { context.drawImage(earlier, 0, 0, canvas.width, canvas.height); };
+      earlier.src = field.value;
+      drawn = true;
+      pad.setAttribute("data-ock-signed", "true");
+    }
     function point(event) {
       var box = canvas.getBoundingClientRect();
       return { x: (event.clientX - box.left) * canvas.width / box.width, y: (event.clientY - box.top) * canvas.height / box.height };

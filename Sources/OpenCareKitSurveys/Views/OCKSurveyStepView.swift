@@ -148,9 +148,12 @@ public struct OCKSurveyStepView: OCKComponent {
     func signature(version: String, in context: OCKRenderContext) -> [HTML] {
         var name = ""
         var agreed = false
+        // A drawing made before going back comes back with the step (the script puts it on the canvas).
+        var drawing = ""
         if case let .signature(signature)? = result {
             name = signature.fullName
             agreed = signature.agreed
+            drawing = signature.image.flatMap(SafeURL.pngImage)?.description ?? ""
         }
         let document = survey.consentDocument(version: version)
         var agree = controlAttributes(["type": "checkbox", "name": "agree", "value": "true", "id": "ock-agree"])
@@ -170,7 +173,7 @@ public struct OCKSurveyStepView: OCKComponent {
                 .element("button", ["type": "button", "class": "ock-survey-button", "data-ock-signature-clear": ""], [
                     .text(context.string(.clearSignature)),
                 ]),
-                .element("input", ["type": "hidden", "name": "signature", "value": ""], []),
+                .element("input", ["type": "hidden", "name": "signature", "value": drawing], []),
             ]),
             .element("div", ["class": "ock-check-row"], [
                 .element("input", agree, []),
