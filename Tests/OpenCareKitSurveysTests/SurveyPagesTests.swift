@@ -133,6 +133,19 @@ import Testing
         #expect(sleep.contains(#"max="24""#) && sleep.contains(#"value="7.5""#) && sleep.contains(">hours<"))
         #expect(sleep.contains(#"aria-describedby="ock-step-error""#) && sleep.contains(#"aria-invalid="true""#) && sleep.contains(#"role="alert""#))
 
+        let symptoms = OCKSurveyStep(id: "symptoms", kind: .question(prompt: "Symptoms", format: .multipleChoice([
+            OCKChoice(id: "nausea", text: "Nausea"), OCKChoice(id: "swelling", text: "Swelling"),
+        ])), isOptional: true)
+        let checkboxes = html(symptoms, at: 1, of: 1, result: .answer(.choices(["swelling"])))
+        #expect(checkboxes.components(separatedBy: #"type="checkbox""#).count - 1 == 2 && !checkboxes.contains("required"))
+        #expect(checkboxes.contains(#"checked="checked" id="ock-answer-1""#) && checkboxes.contains(#"value="skip""#))
+        let notes = html(OCKSurveyStep(id: "notes", kind: .question(prompt: "Notes", format: .text(maximumLength: 500))), at: 1, of: 1,
+                         result: .answer(.text("Slept <badly>")))
+        #expect(notes.contains(#"maxlength="500""#) && notes.contains(">Slept &lt;badly&gt;</textarea>") && !notes.contains("value=\"Slept"))
+        let when = html(OCKSurveyStep(id: "when", kind: .question(prompt: "When?", format: .dateTime)), at: 1, of: 1,
+                        result: .answer(.date(Date(timeIntervalSince1970: 1_794_785_400))))
+        #expect(when.contains(#"type="datetime-local""#) && when.contains(#"<label class="ock-survey-question" for="ock-answer">When?</label>"#))
+
         let onboarding = OCKDemoSurveys.onboarding
         let permissions = html(Self.step("notifications", in: onboarding), onboarding, at: 5, of: 6)
         #expect(permissions.contains(#"value="skip""#) && permissions.contains(#"data-ock-permission="notifications""#))

@@ -15,7 +15,7 @@ public enum OCKSurveyAssets {
   border-radius: var(--ock-radius); padding: var(--ock-padding); border: var(--ock-border-width) solid var(--ock-color-separator); }
 .ock-survey-heading { font-size: 1.5rem; margin: 0; }
 .ock-survey-detail { margin: 0; white-space: pre-line; }
-.ock-survey-hint { margin: 0; font-size: 0.9375rem; color: var(--ock-color-secondary-label); }
+.ock-survey-hint { margin: 0; font-size: 0.9375rem; font-weight: 400; color: var(--ock-color-secondary-label); }
 .ock-survey-image { color: var(--ock-color-tint); }
 .ock-survey-image .ock-glyph { width: 3.5rem; height: 3.5rem; }
 .ock-body-items { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.75rem; }
@@ -56,6 +56,7 @@ label.ock-survey-question { font-size: 1.25rem; }
 .ock-signature-canvas { width: 100%; aspect-ratio: 3 / 1; background: #ffffff; border: 2px dashed var(--ock-color-separator);
   border-radius: calc(var(--ock-radius) * 0.5); touch-action: none; cursor: crosshair; }
 .ock-survey-actions { display: flex; flex-direction: column; gap: 0.5rem; }
+.ock-survey-actions .ock-survey-next { background: var(--ock-color-tint); color: var(--ock-color-on-tint); }
 .ock-survey-secondary { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .ock-survey-button { min-height: 44px; min-width: 44px; padding: 0.5rem 1rem; border-radius: 999px; border: 0;
   background: var(--ock-color-card); color: var(--ock-color-tint); font-weight: 600; cursor: pointer; }
