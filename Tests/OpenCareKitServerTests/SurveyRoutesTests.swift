@@ -228,6 +228,8 @@ struct SurveyWalker {
             try await walker.post(survey, step: "consent-review", [("version", "1.0")])
             reply = try await walker.post(survey, step: "signature", [("fullName", "Alex Rivera"), ("signature", SurveyWalker.png)])
             #expect(reply.status == .unprocessableContent && reply.html.contains("I agree"))
+            // What was typed and drawn comes back with the error.
+            #expect(reply.html.contains(#"value="Alex Rivera""#) && reply.html.contains(SurveyWalker.png))
             reply = try await walker.post(survey, step: "signature", [("agree", "true")])
             #expect(reply.status == .unprocessableContent && reply.html.contains("This step needs an answer."))
             reply = try await walker.post(survey, step: "signature", [("fullName", "Alex"), ("agree", "true"),
@@ -241,6 +243,14 @@ struct SurveyWalker {
             #expect(reply.status == .contentTooLarge)
             // The typed name alone signs.
             #expect(try await walker.post(survey, step: "signature", [("fullName", "Alex Rivera"), ("agree", "true")]).location == survey)
+            // Going back and emptying the signature withdraws it: the step needs an answer again.
+            try await walker.post(survey, step: "notifications", action: "back")
+            reply = try await walker.post(survey, step: "signature")
+            #expect(reply.status == .unprocessableContent && reply.html.contains("This step needs an answer."))
+            #expect(!reply.html.contains(#"value="Alex Rivera""#))
+            // Starting again from the card continues the same survey.
+            #expect(try await walker.start(try await fixture.event("onboarding")) == survey)
+            #expect(try await walker.post(survey, step: "signature", [("fullName", "Alex Rivera"), ("agree", "true")]).location == survey)
             reply = try await walker.post(survey, step: "notifications", action: "cancel")
             #expect(reply.location == "/care?date=2026-11-16#task-onboarding")
             reply = try await walker.post(survey, step: "notifications", action: "skip")
@@ -253,6 +263,13 @@ struct SurveyWalker {
             let consent = try #require(OCKSignedConsent(values: outcome.values))
             #expect(consent.signatureImage == nil && consent.signerName == "Alex Rivera")
             #expect(try await walker.get("/consent").html.contains("Signed with the typed name."))
+            // Onboarding happens once: another day's occurrence does not start it again.
+            var fields = ServerFixture.fields(try await fixture.event("onboarding", daysFromToday: -1))
+            fields["csrf"] = walker.token
+            try await client.execute(uri: "/surveys/start", method: .post, headers: walker.headers,
+                                     body: ServerFixture.form(fields)) { response in
+                #expect(response.status == .conflict)
+            }
         }
     }
 

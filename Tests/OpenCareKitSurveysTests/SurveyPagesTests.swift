@@ -97,10 +97,33 @@ import Testing
         #expect(values.count == 1 && values[0].kind == OCKSurveyResult.completedKind && values[0].dateValue == Date(timeIntervalSince1970: 5))
     }
 
-    @Test func aSignatureNeedsTheDocumentItSigns() {
-        #expect(throws: OCKSurveyError.self) {
-            try OCKSurvey(id: "x", title: "x", steps: [OCKSurveyStep(id: "sign", kind: .signature(documentVersion: "2.0"))])
+    @Test func surveysThatCannotBeAnsweredOrSkipConsentAreRefused() {
+        let document = OCKConsentDocument(version: "1", title: "Consent", sections: [])
+        let review = OCKSurveyStep(id: "review", kind: .consentReview(document))
+        let cases: [[OCKSurveyStep]] = [
+            [OCKSurveyStep(id: "sign", kind: .signature(documentVersion: "2.0"))],
+            [review, OCKSurveyStep(id: "sign", kind: .signature(documentVersion: "1"), isOptional: true)],
+            [OCKSurveyStep(id: "review", kind: .consentReview(document), isOptional: true)],
+            [OCKSurveyStep(id: "q", kind: .question(prompt: "?", format: .scale(minimum: 10, maximum: 0, minimumLabel: "", maximumLabel: "")))],
+            [OCKSurveyStep(id: "q", kind: .question(prompt: "?", format: .numeric(unit: nil, minimum: 0, maximum: .infinity)))],
+            [OCKSurveyStep(id: "q", kind: .question(prompt: "?", format: .singleChoice([])))],
+            [OCKSurveyStep(id: "q", kind: .question(prompt: "?", format: .multipleChoice([OCKChoice(id: "a", text: "A"), OCKChoice(id: "a", text: "B")])))],
+            [OCKSurveyStep(id: "q", kind: .question(prompt: "?", format: .text(maximumLength: 0)))],
+        ]
+        for steps in cases {
+            #expect(throws: OCKSurveyError.self) { try OCKSurvey(id: "x", title: "x", steps: steps) }
         }
+    }
+
+    @Test func longTextIsMeasuredInBytesToo() throws {
+        var session = OCKSurveySession(survey: try OCKSurvey(id: "x", title: "x", steps: [
+            OCKSurveyStep(id: "notes", kind: .question(prompt: "Notes", format: .text(maximumLength: 10))),
+        ]))
+        // One character on screen, thousands of bytes: combining marks.
+        let heavy = "e" + String(repeating: "\u{301}", count: 5000)
+        #expect(heavy.count == 1)
+        #expect(throws: OCKSurveyError.self) { try session.record(.answer(.text(heavy)), for: "notes") }
+        try session.record(.answer(.text("été")), for: "notes")
     }
 
     @Test func theDemoOnboardingIsTheWWDCFlow() {

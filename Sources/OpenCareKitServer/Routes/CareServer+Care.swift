@@ -199,7 +199,9 @@ extension CareServer {
                 throw FormError(field: "occurrence", reason: "is still to come: future events cannot change yet",
                                 status: .unprocessableContent)
             }
-            guard forSurvey == (configuration.surveys[event.task.id] != nil) else {
+            // The onboarding task counts as a survey task even if misconfigured without one: it is never toggled.
+            let isSurveyTask = configuration.surveys[event.task.id] != nil || event.task.id == configuration.onboardingTaskID
+            guard forSurvey == isSurveyTask else {
                 throw FormError(field: "task", reason: forSurvey ? "has no survey" : "is done by answering its survey",
                                 status: .unprocessableContent)
             }

@@ -70,6 +70,10 @@ extension CareServer {
         guard event.outcome == nil else {
             throw FormError(field: "occurrence", reason: "is already done: delete its answers first to answer again", status: .conflict)
         }
+        // One onboarding, one consent: once done, it is not run again for another day.
+        if event.task.id == configuration.onboardingTaskID, try await page.hasCompletedOnboarding(in: store) {
+            throw FormError(field: "task", reason: "is done: onboarding happens once", status: .conflict)
+        }
         let entry = SurveySessions.Entry(session: OCKSurveySession(survey: survey), owner: owner, taskID: event.task.id,
                                          taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
                                          day: try fields.string("date"), lastUsed: configuration.now())
@@ -77,12 +81,14 @@ extension CareServer {
         return Response.redirect(to: "/surveys/\(id)", type: .normal)
     }
 
-    /// The survey's current step.
+    /// The survey's current step, with its result so far, or with `showing`: a refused submission, shown again
+    /// beside its error so nothing typed or drawn is lost.
     func surveyPage(_ entry: SurveySessions.Entry, id: String, error: String? = nil, status: HTTPResponse.Status = .ok,
-                    render: OCKRenderContext) -> Response {
+                    render: OCKRenderContext, showing: OCKStepResult? = nil) -> Response {
         let session = entry.session
         let step = session.currentStep
-        let view = OCKSurveyStepView(survey: session.survey, step: step, progress: session.progress, result: session.results[step.id],
+        let view = OCKSurveyStepView(survey: session.survey, step: step, progress: session.progress,
+                                     result: showing ?? session.results[step.id],
                                      error: error, action: OCKFormAction(url: SafeURL("/surveys/\(id)")!,
                                                                          fields: [CSRF.fieldName: entry.owner]))
         let progress = render.string(.stepProgress, String(session.progress.step), String(session.progress.of))
@@ -97,17 +103,7 @@ extension CareServer {
     func submitSurvey(_ request: Request, _ context: CareRequestContext) async throws -> Response {
         let render = renderContext(for: request)
         let now = configuration.now()
-        let fields: FormFields
-        do {
-            fields = try await FormFields.read(request, context: context, limit: Self.surveyFormLimit)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            return AppPage.error("The form is too large. A signature drawing may be at most 256 KiB.", status: .contentTooLarge,
-                                 context: render)
-        }
-        guard CSRF.isValid(fields, request: request) else {
-            return AppPage.error("The form has expired or did not come from this app. Reload the page and try again.",
-                                 status: .forbidden, context: render)
-        }
+        // The session first (from the address and the cookie), so that only its signature step reads a large body.
         let id = context.parameters.get("id") ?? ""
         let entry: SurveySessions.Entry
         switch await surveySessions.lookup(id, owner: CSRF.token(of: request), now: now) {
@@ -117,6 +113,18 @@ extension CareServer {
         }
         var session = entry.session
         let step = session.currentStep
+        let fields: FormFields
+        do {
+            let limit = if case .signature = step.kind { Self.surveyFormLimit } else { context.maxUploadSize }
+            fields = try await FormFields.read(request, context: context, limit: limit)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            return AppPage.error("The form is too large. A signature drawing may be at most 256 KiB.", status: .contentTooLarge,
+                                 context: render)
+        }
+        guard CSRF.isValid(fields, request: request) else {
+            return AppPage.error("The form has expired or did not come from this app. Reload the page and try again.",
+                                 status: .forbidden, context: render)
+        }
         guard let stepID = fields.values["step"], session.survey.step(stepID) != nil else {
             return surveyPage(entry, id: id, error: OCKSurveyError.unknownStep("").message, status: .badRequest, render: render)
         }
@@ -124,6 +132,8 @@ extension CareServer {
             return surveyPage(entry, id: id, error: "That page was out of date: the survey had moved on. This is the current step.",
                               status: .conflict, render: render)
         }
+        // What was submitted, shown again with the error when it is refused.
+        var submitted: OCKStepResult?
         do {
             switch fields.values["action"] {
             case "cancel":
@@ -135,9 +145,10 @@ extension CareServer {
                 let wasLast = session.isAtLastStep
                 if fields.values["action"] == "skip" {
                     try session.record(.skipped, for: step.id)
-                } else if let result = try OCKSurveyForm.result(for: step, fields: fields.all, now: now,
-                                                                 timeZone: configuration.timeZone) {
-                    try session.record(result, for: step.id)
+                } else {
+                    submitted = try OCKSurveyForm.result(for: step, fields: fields.all, now: now, timeZone: configuration.timeZone)
+                    // An emptied step forgets its earlier answer (a withdrawn "I agree" is not kept).
+                    if let submitted { try session.record(submitted, for: step.id) } else { session.clearResult(for: step.id) }
                 }
                 try session.next()
                 if wasLast { return try await finishSurvey(id: id, entry: entry, session: session, render: render) }
@@ -146,7 +157,12 @@ extension CareServer {
                                   render: render)
             }
         } catch let error as OCKSurveyError {
-            return surveyPage(entry, id: id, error: error.message, status: .unprocessableContent, render: render)
+            // Keep what did change (an emptied step's answer is forgotten), and show what was submitted.
+            await surveySessions.update(id, session, now: now)
+            var current = entry
+            current.session = session
+            let message = if case .missingAnswer = error { render.string(.answerRequired) } else { error.message }
+            return surveyPage(current, id: id, error: message, status: .unprocessableContent, render: render, showing: submitted)
         }
         await surveySessions.update(id, session, now: now)
         return Response.redirect(to: "/surveys/\(id)", type: .normal)
@@ -160,19 +176,28 @@ extension CareServer {
         guard let claimed = await surveySessions.close(id, as: .finished) else {
             return Self.closedSurvey(.finished, render: render)
         }
+        let notSaved = "This survey was already answered for that day (in another tab or device), or its task changed, so these answers were not saved."
         do {
             let event = try await store.fetchEvent(taskUUID: entry.taskUUID, occurrence: entry.occurrence)
             guard event.outcome == nil else {
-                return AppPage.error("This survey was already answered for that day (in another tab or device), so these answers were not saved.",
-                                     status: .conflict, context: render)
+                await surveySessions.mark(id, as: .discarded)
+                return AppPage.error(notSaved, status: .conflict, context: render)
             }
             try await store.addOutcome(OCKOutcome(taskUUID: entry.taskUUID, taskOccurrenceIndex: entry.occurrence, values: values))
-        } catch {
-            var reopened = claimed
-            reopened.session = session
-            await surveySessions.reopen(id, reopened)
-            return surveyPage(reopened, id: id, error: "The answers could not be saved. Try again.", status: .serviceUnavailable,
-                              render: render)
+        } catch let error as OCKStoreError {
+            switch error {
+            case .fetchFailed, .invalidValue, .addFailed:
+                // Answered elsewhere meanwhile (the store keeps one outcome per event), or the task version is gone:
+                // trying again cannot help.
+                await surveySessions.mark(id, as: .discarded)
+                return AppPage.error(notSaved, status: .conflict, context: render)
+            default:
+                var reopened = claimed
+                reopened.session = session
+                await surveySessions.reopen(id, reopened)
+                return surveyPage(reopened, id: id, error: "The answers could not be saved. Try again.", status: .serviceUnavailable,
+                                  render: render)
+            }
         }
         return careRedirect(entry)
     }
@@ -190,6 +215,9 @@ extension CareServer {
         case .cancelled:
             AppPage.error("This survey was cancelled, so nothing was saved. Start it again from its card.", status: .conflict,
                           context: render)
+        case .discarded:
+            AppPage.error("This survey's answers were not saved: that day's survey had been answered elsewhere, or its task changed.",
+                          status: .conflict, context: render)
         }
     }
 
@@ -237,7 +265,8 @@ extension CareServer {
         return response
     }
 
-    /// The signed consents kept in the onboarding task's outcomes, newest first, with their outcome's uuid.
+    /// The signed consents kept in the onboarding task's outcomes, newest first (the store's order), with their
+    /// outcome's uuid.
     func signedConsents() async throws -> [(uuid: UUID, consent: OCKSignedConsent)] {
         guard let onboarding = configuration.onboardingTaskID else { return [] }
         var query = OCKOutcomeQuery()

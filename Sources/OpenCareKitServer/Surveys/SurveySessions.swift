@@ -22,7 +22,11 @@ actor SurveySessions {
 
     /// What became of a session that is no longer open.
     enum Closed: Sendable {
-        case finished, cancelled
+        /// Its answers were saved.
+        case finished
+        case cancelled
+        /// Its answers could not be saved: the event was answered elsewhere meanwhile, or its task changed.
+        case discarded
     }
 
     enum Lookup: Sendable {
@@ -32,19 +36,33 @@ actor SurveySessions {
     }
 
     let capacity: Int
+    /// Sessions one browser may have open at once (one per survey it is answering).
+    let capacityPerOwner: Int
     let lifetime: TimeInterval
     private var entries: [String: Entry] = [:]
     private var closed: [String: Closed] = [:]
     private var closedOrder: [String] = []
 
-    init(capacity: Int = 256, lifetime: TimeInterval = 2 * 3600) {
+    init(capacity: Int = 256, capacityPerOwner: Int = 4, lifetime: TimeInterval = 2 * 3600) {
         self.capacity = capacity
+        self.capacityPerOwner = capacityPerOwner
         self.lifetime = lifetime
     }
 
-    /// Opens a session and returns its id.
+    /// Opens a session and returns its id. The browser's open session for the same event is returned instead (a
+    /// second "Start survey" continues it); a browser's oldest session goes when it has too many, and the oldest of
+    /// all when the store is full.
     func open(_ entry: Entry) -> String {
         expire(now: entry.lastUsed)
+        if let existing = entries.first(where: {
+            $0.value.owner == entry.owner && $0.value.taskUUID == entry.taskUUID && $0.value.occurrence == entry.occurrence
+        }) {
+            return existing.key
+        }
+        let mine = entries.filter { $0.value.owner == entry.owner }
+        if mine.count >= capacityPerOwner, let oldest = mine.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+            entries.removeValue(forKey: oldest)
+        }
         if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
             entries.removeValue(forKey: oldest)
         }
@@ -78,6 +96,11 @@ actor SurveySessions {
             closed.removeValue(forKey: closedOrder.removeFirst())
         }
         return entry
+    }
+
+    /// Records what became of a closed session (a finish that could not save).
+    func mark(_ id: String, as outcome: Closed) {
+        if closed[id] != nil { closed[id] = outcome }
     }
 
     /// Reopens a session whose finishing failed to save, so the participant can try again.

@@ -41,6 +41,17 @@ public enum OCKAnswer: Sendable, Hashable {
 }
 
 extension OCKAnswerFormat {
+    /// Whether some answer fits: a range that is not empty, at least one choice and no two with one id, room for text.
+    var isAnswerable: Bool {
+        switch self {
+        case let .scale(minimum, maximum, _, _): minimum <= maximum && maximum - minimum <= 100
+        case let .numeric(_, minimum, maximum): minimum.isFinite && maximum.isFinite && minimum <= maximum
+        case let .singleChoice(choices), let .multipleChoice(choices): !choices.isEmpty && Set(choices.map(\.id)).count == choices.count
+        case let .text(maximumLength): maximumLength > 0
+        case .dateTime, .yesNo: true
+        }
+    }
+
     /// Throws unless `answer` fits this format: the right kind, in range, a known choice, not too long.
     func validate(_ answer: OCKAnswer, stepID: String) throws(OCKSurveyError) {
         func invalid(_ reason: String) -> OCKSurveyError { .invalidAnswer(stepID: stepID, reason: "The answer \(reason).") }
@@ -58,7 +69,10 @@ extension OCKAnswerFormat {
                 throw invalid("must be choices offered, each once")
             }
         case let (.text(maximumLength), .text(value)):
-            guard value.count <= maximumLength else { throw invalid("must be at most \(maximumLength) characters") }
+            // Characters for the reader, bytes for the server: combining marks cannot make a short answer huge.
+            guard value.count <= maximumLength, value.utf8.count <= maximumLength * 4 else {
+                throw invalid("must be at most \(maximumLength) characters")
+            }
         case let (.dateTime, .date(value)):
             guard value.timeIntervalSince1970.isFinite, (-2_208_988_800...32_503_680_000).contains(value.timeIntervalSince1970) else {
                 throw invalid("must be a date between 1900 and 3000")

@@ -5,19 +5,28 @@ import Foundation
 public struct OCKSurvey: Sendable, Hashable, Identifiable {
     public var id: String
     public var title: String
-    public var steps: [OCKSurveyStep]
+    /// The steps, checked when the survey was made.
+    public private(set) var steps: [OCKSurveyStep]
 
-    /// - Throws: `OCKSurveyError.invalidSurvey` for no steps, two steps with one identifier, or a signature of a
-    ///   document version no consent-review step shows.
+    /// - Throws: `OCKSurveyError.invalidSurvey` for no steps, two steps with one identifier, a signature of a
+    ///   document version no consent-review step shows, an optional consent review or signature (consent is never
+    ///   skipped), or an answer format that cannot be answered (an empty range, no choices, choices sharing an id).
     public init(id: String, title: String, steps: [OCKSurveyStep]) throws {
-        guard !steps.isEmpty else { throw OCKSurveyError.invalidSurvey(reason: "A survey needs at least one step.") }
-        guard Set(steps.map(\.id)).count == steps.count else {
-            throw OCKSurveyError.invalidSurvey(reason: "Step identifiers must be unique.")
-        }
-        for case let .signature(version) in steps.map(\.kind) {
-            let reviewed = steps.contains { if case let .consentReview(document) = $0.kind { document.version == version } else { false } }
-            guard reviewed else {
-                throw OCKSurveyError.invalidSurvey(reason: "A signature step needs a consent review of its document version.")
+        func invalid(_ reason: String) -> OCKSurveyError { .invalidSurvey(reason: reason) }
+        guard !steps.isEmpty else { throw invalid("A survey needs at least one step.") }
+        guard Set(steps.map(\.id)).count == steps.count else { throw invalid("Step identifiers must be unique.") }
+        for step in steps {
+            switch step.kind {
+            case let .signature(version):
+                let reviewed = steps.contains { if case let .consentReview(document) = $0.kind { document.version == version } else { false } }
+                guard reviewed else { throw invalid("A signature step needs a consent review of its document version.") }
+                guard !step.isOptional else { throw invalid("A signature step cannot be optional.") }
+            case .consentReview:
+                guard !step.isOptional else { throw invalid("A consent review cannot be optional.") }
+            case let .question(_, format):
+                guard format.isAnswerable else { throw invalid("The question \"\(step.id)\" has a format that cannot be answered.") }
+            case .instruction, .permissions, .completion:
+                break
             }
         }
         self.id = id

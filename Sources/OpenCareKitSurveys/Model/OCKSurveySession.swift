@@ -5,6 +5,13 @@ import Foundation
 public struct OCKSignature: Sendable, Hashable {
     /// Signature images larger than this are refused.
     public static let maximumImageBytes = 256 * 1024
+    /// Names longer than this (in characters, or four times as many bytes) are refused.
+    public static let maximumNameLength = 200
+
+    /// Whether `data` begins with PNG's eight-byte signature.
+    public static func isPNG(_ data: Data) -> Bool {
+        data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
 
     public var fullName: String
     /// The drawn signature as PNG; nil when the name was typed instead.
@@ -65,13 +72,15 @@ public struct OCKSurveySession: Sendable, Hashable {
         case let (.consentReview(document), .consentReviewed(version)):
             guard version == document.version else { throw invalid("The consent reviewed must be the current version of the document.") }
         case let (.signature, .signature(signature)):
-            guard !signature.fullName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                throw invalid("The signature needs the signer's full name.")
+            let name = signature.fullName.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty else { throw invalid("The signature needs the signer's full name.") }
+            guard name.count <= OCKSignature.maximumNameLength, name.utf8.count <= OCKSignature.maximumNameLength * 4 else {
+                throw invalid("The name must be at most \(OCKSignature.maximumNameLength) characters.")
             }
             guard signature.agreed else { throw invalid("The signature needs the box \"I agree\" ticked.") }
             if let image = signature.image {
                 guard image.count <= OCKSignature.maximumImageBytes else { throw invalid("The signature drawing is too large: at most \(OCKSignature.maximumImageBytes / 1024) KiB.") }
-                guard image.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { throw invalid("The signature drawing must be a PNG image.") }
+                guard OCKSignature.isPNG(image) else { throw invalid("The signature drawing must be a PNG image.") }
             }
         case let (.permissions(permissions), .permissions(granted)):
             guard Set(granted.keys).isSubset(of: Set(permissions.map(\.id))) else { throw invalid("The form names a permission this step does not ask for.") }
@@ -79,6 +88,12 @@ public struct OCKSurveySession: Sendable, Hashable {
             throw invalid("The form does not hold the kind of answer this step takes.")
         }
         results[stepID] = result
+    }
+
+    /// Forgets the result of `stepID`: the participant emptied a step they had answered before going back. Next
+    /// then refuses the step if it is required, or records a skip.
+    public mutating func clearResult(for stepID: String) {
+        results.removeValue(forKey: stepID)
     }
 
     /// Moves to the next step.

@@ -24,7 +24,6 @@ public enum OCKSurveyForm {
             return .consentReviewed(version: version)
         case .signature:
             guard let name = value("fullName") else { return nil }
-            guard name.count <= 200 else { throw invalid("The name must be at most 200 characters.") }
             var image: Data?
             if let drawn = value("signature") {
                 let prefix = "data:image/png;base64,"

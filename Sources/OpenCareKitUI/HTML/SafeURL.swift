@@ -33,8 +33,8 @@ public struct SafeURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A `data:` URL of PNG bytes, for an image that must travel inside its page (a downloaded consent). Only
-    /// bytes that begin with PNG's signature are accepted, and base64 leaves nothing that could be read as markup
-    /// or script.
+    /// bytes that begin with PNG's eight-byte signature are accepted (as `OCKSignature` requires), and base64 leaves
+    /// nothing that could be read as markup or script.
     public static func pngImage(_ data: Data) -> SafeURL? {
         guard data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
         return SafeURL(verified: "data:image/png;base64," + data.base64EncodedString())
