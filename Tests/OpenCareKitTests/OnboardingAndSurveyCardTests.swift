@@ -47,6 +47,22 @@ struct SurveyActions: OCKEventActions {
         #expect(try await page.feedEvents(on: fixture.day, today: fixture.day, in: fixture.store).events.contains { $0.task.id == "onboarding" })
     }
 
+    @Test func aOneTimeOnboardingStillShowsItsCardOnLaterDays() async throws {
+        let fixture = CarePlanFixture()
+        try await fixture.seed()
+        let start = fixture.calendar.date(byAdding: .day, value: -3, to: fixture.day)!
+        let element = OCKScheduleElement(start: start, end: fixture.calendar.date(byAdding: .day, value: 1, to: start)!,
+                                         interval: DateComponents(day: 1), text: nil, targetValues: [], duration: .allDay,
+                                         calendar: fixture.calendar)
+        var onboarding = OCKTask(id: "onboarding", title: "Onboarding", carePlanUUID: nil, schedule: OCKSchedule(composing: [element]))
+        onboarding.impactsAdherence = false
+        _ = try await fixture.store.addTask(onboarding)
+        let page = OCKDailyTasksPage(calendar: fixture.calendar, onboardingTaskID: "onboarding")
+        let feed = try await page.feedEvents(on: fixture.day, today: fixture.day, in: fixture.store)
+        #expect(!feed.isOnboarded && feed.events.map(\.task.id) == ["onboarding"])
+        #expect(feed.events.first?.scheduleEvent.start == start)
+    }
+
     @Test func aSurveyCardStartsThenShowsCompletedWithADeleteThatAsks() async throws {
         let fixture = CarePlanFixture()
         try await fixture.seed()

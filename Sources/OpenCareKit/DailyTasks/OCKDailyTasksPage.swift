@@ -64,8 +64,8 @@ public struct OCKDailyTasksPage: Sendable {
     }
 
     /// The events the feed shows for the day containing `date`: before onboarding, only the onboarding task's
-    /// events of `today` (whatever day is asked for); after it, every task's events of the day but the onboarding
-    /// task's.
+    /// events of `today` (whatever day is asked for), or its latest earlier event when it has none today; after it,
+    /// every task's events of the day but the onboarding task's.
     public func feedEvents<Store: OCKReadOnlyEventStore>(on date: Date, today: Date, in store: Store) async throws
         -> (events: [OCKAnyEvent], isOnboarded: Bool) {
         guard let onboardingTaskID else { return (try await events(on: date, in: store), true) }
@@ -74,7 +74,15 @@ public struct OCKDailyTasksPage: Sendable {
         }
         var query = OCKEventQuery(dateInterval: day(containing: today))
         query.taskIDs = [onboardingTaskID]
-        return (try await store.fetchEvents(query: query).map(\.anyEvent), false)
+        var events = try await store.fetchEvents(query: query).map(\.anyEvent)
+        if events.isEmpty {
+            // An onboarding that is not scheduled today (a one-time task): its latest event of the past year.
+            let start = calendar.date(byAdding: .year, value: -1, to: today) ?? today
+            query.dateInterval = DateInterval(start: start, end: day(containing: today).end)
+            let latest = try await store.fetchEvents(query: query).max { $0.scheduleEvent.start < $1.scheduleEvent.start }
+            events = latest.map { [$0.anyEvent] } ?? []
+        }
+        return (events, false)
     }
 
     /// CareKit's choice of card for a task with `eventCount` events on the day.
