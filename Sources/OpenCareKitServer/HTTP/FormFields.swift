@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import OpenCareKitUI
 
 /// The fields of an `application/x-www-form-urlencoded` body, with typed accessors whose errors name the field
 /// (never its value).
@@ -58,14 +59,10 @@ struct FormFields: Sendable {
         let text = try string(name).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
         guard let value = Double(text), value.isFinite else { throw FormError(field: name, reason: "must be a number") }
         guard range.contains(value) else {
-            throw FormError(field: name, reason: "must be from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))",
+            throw FormError(field: name, reason: "must be from \(HTML.fieldNumber(range.lowerBound)) to \(HTML.fieldNumber(range.upperBound))",
                             status: .unprocessableContent)
         }
         return value
-    }
-
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitUI
 
 /// How a question is answered, as ResearchKit's answer formats.
 public enum OCKAnswerFormat: Sendable, Hashable {
@@ -60,7 +61,7 @@ extension OCKAnswerFormat {
             guard (minimum...maximum).contains(value) else { throw invalid("must be from \(minimum) to \(maximum)") }
         case let (.numeric(_, minimum, maximum), .number(value)):
             guard value.isFinite, value >= minimum, value <= maximum else {
-                throw invalid("must be a number from \(OCKSurveyStepView.plain(minimum)) to \(OCKSurveyStepView.plain(maximum))")
+                throw invalid("must be a number from \(HTML.fieldNumber(minimum)) to \(HTML.fieldNumber(maximum))")
             }
         case let (.singleChoice(choices), .choice(id)):
             guard choices.contains(where: { $0.id == id }) else { throw invalid("must be one of the choices") }

@@ -249,9 +249,9 @@ public struct OCKSurveyStepView: OCKComponent {
                 (String(value), context.localization.number(Double(value), fractionDigits: 0), value == chosen)
             }, type: "radio", description: description)
         case let .numeric(unit, minimum, maximum):
-            let value: String = if case let .number(number)? = answer { Self.plain(number) } else { "" }
+            let value: String = if case let .number(number)? = answer { HTML.fieldNumber(number) } else { "" }
             var input = ["type": "number", "name": "answer", "id": "ock-answer", "inputmode": "decimal", "step": "any",
-                         "min": Self.plain(minimum), "max": Self.plain(maximum), "value": value, "class": "ock-value-input"]
+                         "min": HTML.fieldNumber(minimum), "max": HTML.fieldNumber(maximum), "value": value, "class": "ock-value-input"]
             if let unit {
                 input["aria-label"] = context.string(.entryLabel, prompt, unit)
             }
@@ -275,10 +275,5 @@ public struct OCKSurveyStepView: OCKComponent {
             let chosen: Bool? = if case let .yesNo(value)? = answer { value } else { nil }
             return group([("true", context.string(.yes), chosen == true), ("false", context.string(.no), chosen == false)], type: "radio")
         }
-    }
-
-    /// A number as a form field holds it: no grouping, no trailing ".0".
-    static func plain(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

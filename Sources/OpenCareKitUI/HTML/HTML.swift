@@ -82,4 +82,10 @@ extension HTML {
 
     /// Nothing.
     public static let empty = HTML.group([])
+
+    /// A number as a form field's value or bound, and as messages about it quote it: no grouping and no trailing
+    /// ".0" (7, 7.5, 24).
+    public static func fieldNumber(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
 }
