@@ -26,21 +26,19 @@ extension CareServer {
     func careParts(day: Date, context: OCKRenderContext, token: String) async throws -> CareParts {
         let today = calendar.startOfDay(for: configuration.now())
         let isFuture = day > today
-        let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(day)),
-                                                        isReadOnly: isFuture)
         let page = self.page
         let feed = try await page.feedEvents(on: day, today: today, in: store)
-        guard feed.isOnboarded else {
-            // Only the onboarding card, for today, and no week until the care plan opens.
-            let today = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(today)))
-            let cards = page.cards(for: feed.events, environment: today).map { card in
-                (id: cardIdentifier(forTaskID: card.taskID), html: card.view.render(in: context))
-            }
-            return CareParts(cards: cards, calendar: .element("div", ["id": "week", "hidden": "hidden"], []),
-                             notice: context.string(.finishOnboarding), isOnboarded: false)
-        }
+        // Before onboarding, the card shown is today's onboarding, whatever day the page is.
+        let cardDay = feed.isOnboarded ? day : today
+        let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(cardDay)),
+                                                        isReadOnly: cardDay > today)
         let cards = page.cards(for: feed.events, environment: environment).map { card in
             (id: cardIdentifier(forTaskID: card.taskID), html: card.view.render(in: context))
+        }
+        guard feed.isOnboarded else {
+            // No week until the care plan opens.
+            return CareParts(cards: cards, calendar: .element("div", ["id": "week", "hidden": "hidden"], []),
+                             notice: context.string(.finishOnboarding), isOnboarded: false)
         }
         let week = try await page.week(containing: day, in: store).map { day, completion in
             OCKWeekCalendarView.Day(date: day, completion: completion, url: SafeURL("/care?date=\(dayString(day))"))
