@@ -12,7 +12,9 @@ struct EventResource: Encodable, Sendable {
 
 /// The JSON API under `/api/v1`: the store's entities in CareKit's JSON (Foundation's default date encoding, as
 /// CareKit's files), and events. Bad input gets 400 or 422 naming the field, unknown ids 404, bodies over 64 KiB
-/// 413 — never a 500. Writes notify every open page like any other change.
+/// 413 — never a 500. Writes notify every open page like any other change. Lists of tasks, outcomes and events come
+/// in pages (`APIPaging`). Schedules are held to the store's limits (`OCKSchedule.maximumEventsPerDay`), which a
+/// body breaking them learns as a 422 naming the field.
 extension CareServer {
     func addAPIRoutes(to router: Router<CareRequestContext>) {
         router.get("/api/openapi.json") { _, _ in
@@ -32,7 +34,12 @@ extension CareServer {
             }
         }
         api.get("tasks") { request, _ in
-            try await apiCall { json(try await store.fetchTasks(query: try taskQuery(request))) }
+            try await apiCall {
+                let paging = try APIPaging(request)
+                var query = try taskQuery(request)
+                (query.limit, query.offset) = (paging.limit + 1, paging.offset)
+                return paging.response(try await store.fetchTasks(query: query), for: request, encode: json)
+            }
         }
         api.get("tasks/:id") { _, context in
             try await apiCall { json(try await newestTask(try pathID(context))) }
@@ -40,7 +47,6 @@ extension CareServer {
         api.post("tasks") { request, context in
             try await apiCall {
                 let task = try await decode(OCKTask.self, request, context)
-                try Self.checkSchedule(task)
                 return json(try await store.addTask(task), status: .created)
             }
         }
@@ -51,7 +57,6 @@ extension CareServer {
                     throw APIError(status: .unprocessableContent, field: "id", message: "The task's id must match the address.")
                 }
                 _ = try await newestTask(task.id)
-                try Self.checkSchedule(task)
                 return json(try await store.updateTask(task))
             }
         }
@@ -63,10 +68,12 @@ extension CareServer {
         }
         api.get("outcomes") { request, _ in
             try await apiCall {
+                let paging = try APIPaging(request)
                 var query = OCKOutcomeQuery()
                 if let day = try dayParameter(request) { query = OCKOutcomeQuery(dateInterval: page.day(containing: day)) }
                 if let taskID = request.uri.queryParameters.get("taskID") { query.taskIDs = [taskID] }
-                return json(try await store.fetchOutcomes(query: query))
+                (query.limit, query.offset) = (paging.limit + 1, paging.offset)
+                return paging.response(try await store.fetchOutcomes(query: query), for: request, encode: json)
             }
         }
         api.post("outcomes") { request, context in
@@ -95,11 +102,13 @@ extension CareServer {
         }
         api.get("events") { request, _ in
             try await apiCall {
+                let paging = try APIPaging(request)
                 var query = OCKEventQuery(dateInterval: page.day(containing: try dayParameter(request) ?? configuration.now()))
                 if let taskID = request.uri.queryParameters.get("taskID") { query.taskIDs = [taskID] }
-                return json(try await store.fetchEvents(query: query).map {
+                let events = try await store.fetchEvents(query: query).dropFirst(paging.offset).prefix(paging.limit + 1)
+                return paging.response(events.map {
                     EventResource(task: $0.task, outcome: $0.outcome, scheduleEvent: $0.scheduleEvent)
-                })
+                }, for: request, encode: json)
             }
         }
     }
@@ -176,21 +185,6 @@ extension CareServer {
             throw APIError(status: .badRequest, field: name, message: "The address must end in an id.")
         }
         return id
-    }
-
-    /// Schedules that repeat more often than once a minute would make every day's page list thousands of events:
-    /// the API refuses them (the store itself follows CareKit and allows them).
-    static func checkSchedule(_ task: OCKTask) throws {
-        for (index, element) in task.schedule.elements.enumerated() {
-            let interval = element.interval
-            let seconds = (interval.second ?? 0) + 60 * (interval.minute ?? 0) + 3_600 * (interval.hour ?? 0)
-            let longer = [interval.day, interval.weekOfYear, interval.weekOfMonth, interval.month, interval.year]
-                .contains { ($0 ?? 0) > 0 }
-            guard longer || seconds >= 60 else {
-                throw APIError(status: .unprocessableContent, field: "schedule.elements[\(index)].interval",
-                               message: "The field \"schedule.elements[\(index)].interval\" must be at least a minute.")
-            }
-        }
     }
 
     func notFound(_ what: String) -> APIError {

@@ -48,6 +48,14 @@ enum OpenAPIDocument {
             if operation.method == "get", ["/api/v1/outcomes", "/api/v1/events"].contains(operation.path) {
                 parameters.append(["name": "taskID", "in": "query", "required": false, "schema": ["type": "string"]])
             }
+            if operation.method == "get", ["/api/v1/tasks", "/api/v1/outcomes", "/api/v1/events"].contains(operation.path) {
+                parameters.append(["name": "limit", "in": "query", "required": false,
+                                   "description": "Items per page (a Link header with rel=\"next\" gives the next page)",
+                                   "schema": ["type": "integer", "minimum": 1, "maximum": APIPaging.maximumLimit,
+                                              "default": APIPaging.defaultLimit]])
+                parameters.append(["name": "offset", "in": "query", "required": false,
+                                   "schema": ["type": "integer", "minimum": 0, "maximum": APIPaging.maximumOffset, "default": 0]])
+            }
             if !parameters.isEmpty { entry["parameters"] = parameters }
             var responses: [String: Any] = ["400": error]
             switch operation.method {

@@ -31,6 +31,20 @@ public struct OCKEventQuery: Codable, Hashable, Sendable {
     }
 }
 
+extension OCKEventQuery {
+    /// The most events one fetch returns: a query that covers more fails with `OCKStoreError.invalidValue` (ask for a
+    /// shorter interval or fewer tasks). A year of a busy plan (ten tasks four times a day) is 14,600.
+    public static let maximumEventsPerFetch = 100_000
+
+    /// The most events one task lists in `interval`: every event of a schedule within the limits
+    /// (`OCKSchedule.maximumEventsPerDay` a day, events at most a day long), and a bound on a schedule stored before
+    /// the limits existed, whose further events are left out.
+    public static func maximumEvents(ofTaskWith elementCount: Int, in interval: DateInterval) -> Int {
+        let days = min((interval.duration / 86_400).rounded(.up), 1e9)
+        return OCKSchedule.maximumEventsPerDay * (Int(days) + 2) + elementCount
+    }
+}
+
 /// A query for daily adherence of tasks over an interval, as in CareKitStore.
 ///
 /// It carries a closure, so unlike the other queries it is neither `Codable` nor `Hashable`.

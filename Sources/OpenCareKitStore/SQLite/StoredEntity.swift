@@ -88,7 +88,7 @@ extension PayloadStoredEntity {
             entity = cached
         } else {
             let payload: Data = row["payload"]
-            entity = try StoreJSON.decoder.decode(Self.self, from: payload)
+            entity = try ScheduleLimits.unchecked { try StoreJSON.decoder.decode(Self.self, from: payload) }
             cache.store(entity, for: uuid)
         }
         entity.applyVersionColumns(row)

@@ -62,10 +62,15 @@ public struct OCKSchedule: Codable, Hashable, Sendable {
     /// overlaps `start` while a shorter one of another element ended before it; here the numbers are always the
     /// events' true positions.
     public func events(from start: Date, to end: Date) -> [OCKScheduleEvent] {
-        guard start < end else { return [] }
+        events(from: start, to: end, limit: .max)
+    }
+
+    /// `events(from:to:)`, stopping after the first `limit` events.
+    func events(from start: Date, to end: Date, limit: Int) -> [OCKScheduleEvent] {
+        guard start < end, limit > 0 else { return [] }
         let active = elements.filter { $0.start < end }
         if active.count == 1 {
-            return active[0].window(from: start, to: end).events.filter { ($0.element.end ?? .distantFuture) > start }
+            return active[0].window(from: start, to: end, limit: limit).events.filter { ($0.element.end ?? .distantFuture) > start }
         }
         let engines = active.map(\.engine)
         // The earliest event in the window, over all elements.
@@ -92,7 +97,7 @@ public struct OCKSchedule: Codable, Hashable, Sendable {
             cursors.append((first.index, first.start))
         }
         var merged: [OCKScheduleEvent] = []
-        while true {
+        while merged.count < limit {
             var next: Int?
             for (position, cursor) in cursors.enumerated() {
                 guard let cursor, active[position].startsBefore(limit: end, cursor.start),

@@ -5,12 +5,17 @@ extension OCKScheduleElement {
 
     /// The events that start before `limit` and end at or after `from`, and how many events start before `limit`
     /// in all (CareKit's rule, counting from occurrence 0).
-    func window(from: Date, to limit: Date) -> (events: [OCKScheduleEvent], countStartingBefore: Int) {
+    /// Stops after `maximum` events (the count then covers only those).
+    func window(from: Date, to limit: Date, limit maximum: Int = .max) -> (events: [OCKScheduleEvent], countStartingBefore: Int) {
         let engine = engine
         guard let first = firstOccurrence(engine, endingAtOrAfter: from) else {
             return ([], countOfEvents(startingBefore: limit))
         }
-        let events = events(engine, from: first) { startsBefore(limit: limit, $0.start) }
+        var taken = 0
+        let events = events(engine, from: first) { event in
+            taken += 1
+            return taken <= maximum && startsBefore(limit: limit, event.start)
+        }
         // Every occurrence before `first` ends before `from`, so it started before `limit` too — if it exists
         // (when the element ends before `first`, or a negative duration breaks that reasoning, count directly).
         if duration.seconds < 0 || (events.isEmpty && end != nil) {

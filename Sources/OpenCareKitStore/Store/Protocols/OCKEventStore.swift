@@ -50,7 +50,7 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
         for newest in tasks {
             let chain = try await versionChain(from: newest, reaching: interval.start)
             versionUUIDs += chain.map(\.uuid)
-            Self.appendPartialEvents(chain, in: interval, to: &events)
+            try Self.appendPartialEvents(chain, in: interval, to: &events)
         }
         guard !events.isEmpty else { return [] }
         var outcomeQuery = OCKOutcomeQuery(dateInterval: interval)
@@ -144,14 +144,24 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
     }
 
     /// The events each version owns: `[max(version.effectiveDate, interval.start), newer version's effectiveDate)`.
-    static func appendPartialEvents(_ chain: [Task], in interval: DateInterval, to events: inout [Event]) {
+    ///
+    /// A task lists at most `OCKEventQuery.maximumEvents(of:in:)` events: never fewer than a schedule within the
+    /// limits has, but a bound on one stored before the limits existed.
+    static func appendPartialEvents(_ chain: [Task], in interval: DateInterval, to events: inout [Event]) throws {
         let versions = chain.enumerated().sorted { ($1.element.effectiveDate, $0.offset) < ($0.element.effectiveDate, $1.offset) }
             .map(\.element)
         var end = interval.end
+        var remaining = OCKEventQuery.maximumEvents(ofTaskWith: chain.map(\.schedule.elements.count).max() ?? 0, in: interval)
         for version in versions {
             let start = max(version.effectiveDate, interval.start)
-            if start < end {
-                for scheduleEvent in version.schedule.events(from: start, to: end) {
+            if start < end, remaining > 0 {
+                let found = version.schedule.events(from: start, to: end, limit: remaining)
+                remaining -= found.count
+                guard events.count + found.count <= OCKEventQuery.maximumEventsPerFetch else {
+                    throw OCKStoreError.invalidValue(reason: "The query covers more than \(OCKEventQuery.maximumEventsPerFetch) "
+                                                    + "events: ask for a shorter interval or fewer tasks")
+                }
+                for scheduleEvent in found {
                     events.append(Event(task: version, outcome: nil, scheduleEvent: scheduleEvent))
                 }
             }
