@@ -62,9 +62,15 @@ public struct CareServer: Sendable {
     /// A render context per language, made once (locales and calendars are costly to make per request).
     let renderContexts: [OCKLanguage: OCKRenderContext]
 
+    /// A server for `store`. The store gets the surveys' rule (`OCKSurveyStoreRule`), so every writer — this app's
+    /// pages and API, and anything else writing through the same store — keeps the signed consent and records survey
+    /// tasks only from their surveys.
     public init(store: OCKStore, configuration: Configuration = Configuration()) {
         self.store = store
         self.configuration = configuration
+        if !configuration.surveys.isEmpty || configuration.onboardingTaskID != nil {
+            store.addRule(OCKSurveyStoreRule(surveys: configuration.surveys, consentTaskID: configuration.onboardingTaskID))
+        }
         stylesheet = OCKStylesheet.css(configuration.styler) + OCKSurveyAssets.stylesheet
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = configuration.timeZone

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OpenCareKit
 import OpenCareKitStore
+import OpenCareKitSurveys
 
 /// `opencarekit store …`: work with a store file.
 struct StoreCommand: ParsableCommand {
@@ -43,6 +44,8 @@ struct StoreOptions: ParsableArguments {
             store = OCKStore(name: "opencarekit", type: .onDisk(), directory: nil)
         }
         try store.open()
+        // The store `serve --demo` runs keeps its consent and survey answers whoever writes to it.
+        store.addRule(OCKSurveyStoreRule(surveys: OCKDemoSurveys.byTaskID, consentTaskID: OCKDemoSurveys.onboardingTaskID))
         return store
     }
 

@@ -103,8 +103,11 @@ enum VersionedWrites {
     }
 
     static func delete<E: StoredEntity>(_ entities: [E], now: Date, _ db: Database, cache: DecodedEntityCache,
+                                        check: (E) throws -> Void = { _ in },
                                         event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
         try requireDistinctIDs(entities)
-        return try entities.map { try appendVersion($0, deleting: true, now: now, db, cache: cache, event: event) }
+        return try entities.map {
+            try appendVersion($0, deleting: true, now: now, db, cache: cache, check: { current, _ in try check(current) }, event: event)
+        }
     }
 }

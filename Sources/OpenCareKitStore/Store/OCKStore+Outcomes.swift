@@ -36,29 +36,41 @@ extension OCKStore: OCKOutcomeStore {
     /// version takes effect at or before the outcome's event, or a current outcome exists for that occurrence.
     @discardableResult
     public func addOutcomes(_ outcomes: [OCKOutcome]) async throws -> [OCKOutcome] {
-        let cache = self.cache
+        let (cache, rules) = (self.cache, self.rules)
         return try await write(.outcomes, failure: OCKStoreError.addFailed) { db, now in
             let events = OutcomeEvents(db, cache: cache)
-            return try Self.uniqueOutcomes { try VersionedWrites.add(outcomes, now: now, db, event: events.event) }
+            return try Self.uniqueOutcomes {
+                try VersionedWrites.add(outcomes, now: now, db) { outcome in
+                    let span = try events.event(outcome)
+                    try rules.check(.addOutcome(outcome, task: try events.task(outcome.taskUUID)))
+                    return span
+                }
+            }
         }
     }
 
     @discardableResult
     public func updateOutcomes(_ outcomes: [OCKOutcome]) async throws -> [OCKOutcome] {
-        let cache = self.cache
+        let (cache, rules) = (self.cache, self.rules)
         return try await write(.outcomes, failure: OCKStoreError.updateFailed) { db, now in
             let events = OutcomeEvents(db, cache: cache)
-            return try Self.uniqueOutcomes { try VersionedWrites.update(outcomes, now: now, db, cache: cache, event: events.event) }
+            return try Self.uniqueOutcomes {
+                try VersionedWrites.update(outcomes, now: now, db, cache: cache, check: { current, proposed in
+                    try rules.check(.updateOutcome(current: current, proposed: proposed, task: try events.task(current.taskUUID)))
+                }, event: events.event)
+            }
         }
     }
 
     @discardableResult
     public func deleteOutcomes(_ outcomes: [OCKOutcome]) async throws -> [OCKOutcome] {
-        let cache = self.cache
+        let (cache, rules) = (self.cache, self.rules)
         return try await write(.outcomes, failure: OCKStoreError.deleteFailed) { db, now in
             // A tombstone keeps its outcome's event; CareKit's placement rules apply to recording, not to deleting.
             let events = OutcomeEvents(db, cache: cache)
-            return try VersionedWrites.delete(outcomes, now: now, db, cache: cache) { try events.event($0, checkingPlacement: false) }
+            return try VersionedWrites.delete(outcomes, now: now, db, cache: cache, check: { current in
+                try rules.check(.deleteOutcome(current, task: try events.task(current.taskUUID)))
+            }) { try events.event($0, checkingPlacement: false) }
         }
     }
 
@@ -111,6 +123,11 @@ final class OutcomeEvents {
                                              + "version of the task: the outcome's event starts after the newer version takes effect.")
         }
         return DateInterval(start: event.start, end: max(event.start, event.end))
+    }
+
+    /// The task version with `uuid`.
+    func task(_ uuid: UUID) throws -> OCKTask {
+        try version(uuid).task
     }
 
     /// The task version and the effective dates of the versions that follow it.

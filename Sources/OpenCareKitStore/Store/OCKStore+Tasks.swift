@@ -48,7 +48,9 @@ extension OCKStore: OCKTaskStore {
     /// effective after them.
     @discardableResult
     public func updateTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
-        try await updateVersions(tasks, .tasks) { db, current, proposed in
+        let rules = self.rules
+        return try await updateVersions(tasks, .tasks) { db, current, proposed in
+            try rules.check(.updateTask(current: current, proposed: proposed))
             let latest = try Double.fetchOne(db.cachedStatement(sql: """
                 SELECT max(event_start) FROM outcomes
                 WHERE task_uuid IN (SELECT uuid FROM tasks WHERE id = ?)
@@ -67,7 +69,8 @@ extension OCKStore: OCKTaskStore {
 
     @discardableResult
     public func deleteTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
-        try await deleteVersions(tasks, .tasks)
+        let rules = self.rules
+        return try await deleteVersions(tasks, .tasks) { try rules.check(.deleteTask($0)) }
     }
 }
 

@@ -26,10 +26,11 @@ extension OCKStore {
         }
     }
 
-    func deleteVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds) async throws -> [E] {
+    func deleteVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds,
+                                         check: @escaping @Sendable (E) throws -> Void = { _ in }) async throws -> [E] {
         let cache = self.cache
         return try await write(kinds, failure: OCKStoreError.deleteFailed) { db, now in
-            try VersionedWrites.delete(entities, now: now, db, cache: cache)
+            try VersionedWrites.delete(entities, now: now, db, cache: cache, check: check)
         }
     }
 }

@@ -39,6 +39,8 @@ public final class OCKStore: Sendable {
     let clock: @Sendable () -> Date
     let cache = DecodedEntityCache()
     let changes = StoreChanges()
+    /// The app's rules every write passes (`addRule(_:)`).
+    let rules = StoreRules()
     private let connection = Mutex<(any DatabaseWriter)?>(nil)
     /// The last `PRAGMA data_version` seen, to notice commits by other processes.
     let externalDataVersion = Mutex<Int?>(nil)

@@ -1,0 +1,118 @@
+import Foundation
+import OpenCareKitStore
+
+/// The store rule of an app's surveys, checked on every write whoever writes (the care page, the JSON API, the
+/// command line, sync):
+/// - a survey task's outcome must be one its survey could have given: values keyed by its questions, each a valid
+///   answer, its permission choices, and — for a survey with a signature step — the signed consent of the document
+///   the survey shows, with the text's hash intact;
+/// - the consent task's outcome (the onboarding, holding the signed consent) is kept: it cannot be deleted or changed,
+///   and the task itself cannot be deleted.
+///
+/// For example:
+/// ```swift
+/// store.addRule(OCKSurveyStoreRule(surveys: OCKDemoSurveys.byTaskID, consentTaskID: OCKDemoSurveys.onboardingTaskID))
+/// ```
+public struct OCKSurveyStoreRule: OCKStoreRule {
+    /// The surveys by the id of their task.
+    public let surveys: [String: OCKSurvey]
+    /// The task whose outcome keeps the signed consent.
+    public let consentTaskID: String?
+
+    public init(surveys: [String: OCKSurvey], consentTaskID: String?) {
+        self.surveys = surveys
+        self.consentTaskID = consentTaskID
+    }
+
+    static let consentKept = "The signed consent is kept: the onboarding outcome that holds it cannot be deleted or changed."
+
+    public func check(_ write: OCKStoreWrite) throws(OCKStoreRuleViolation) {
+        switch write {
+        case let .deleteTask(task) where task.id == consentTaskID:
+            throw OCKStoreRuleViolation("The onboarding task keeps the signed consent: it cannot be deleted.")
+        case let .updateOutcome(_, _, task) where task.id == consentTaskID,
+             let .deleteOutcome(_, task) where task.id == consentTaskID:
+            throw OCKStoreRuleViolation(Self.consentKept)
+        case let .addOutcome(outcome, task):
+            guard let survey = surveys[task.id] else { return }
+            try survey.checkOutcomeValues(outcome.values)
+        case let .updateOutcome(_, proposed, task):
+            guard let survey = surveys[task.id] else { return }
+            try survey.checkOutcomeValues(proposed.values)
+        case .updateTask, .deleteTask, .deleteOutcome:
+            return
+        }
+    }
+}
+
+extension OCKSurvey {
+    /// Throws unless `values` are outcome values this survey's results could give (`OCKSurveyResult.outcomeValues`).
+    public func checkOutcomeValues(_ values: [OCKOutcomeValue]) throws(OCKStoreRuleViolation) {
+        func refuse(_ reason: String) -> OCKStoreRuleViolation {
+            OCKStoreRuleViolation("A survey task's outcome comes from its survey: \(reason).")
+        }
+        guard !values.isEmpty else { throw refuse("it has no values") }
+        if values.count == 1, values[0].kind == OCKSurveyResult.completedKind, values[0].dateValue != nil { return }
+        var answers: [String: [OCKOutcomeValue]] = [:]
+        for value in values {
+            guard let kind = value.kind else { throw refuse("every value names its question") }
+            answers[kind, default: []].append(value)
+        }
+        var hasSignature = false
+        for step in steps {
+            switch step.kind {
+            case let .question(_, format):
+                guard let given = answers.removeValue(forKey: step.id) else {
+                    if !step.isOptional { throw refuse("a required question has no answer") }
+                    continue
+                }
+                guard let answer = format.answer(from: given) else { throw refuse("an answer is not of its question's kind") }
+                do { try format.validate(answer, stepID: step.id) } catch { throw refuse("an answer is out of its question's range") }
+            case let .permissions(permissions):
+                for permission in permissions {
+                    guard let given = answers.removeValue(forKey: "permission.\(permission.id)") else { continue }
+                    guard given.count == 1, given[0].booleanValue != nil else { throw refuse("a permission choice is not yes or no") }
+                }
+            case let .signature(version):
+                hasSignature = true
+                guard let consent = OCKSignedConsent(values: values), consent.documentVersion == version,
+                      let document = consentDocument(version: version), consent.documentText == document.text,
+                      consent.documentTitle == document.title, consent.isIntact,
+                      !consent.signerName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                    throw refuse("it must hold the consent signed to the document the survey shows")
+                }
+            case .instruction, .consentReview, .completion:
+                continue
+            }
+        }
+        if hasSignature {
+            let consentKinds = Set(values.compactMap(\.kind).filter { $0.hasPrefix("consent.") })
+            for kind in consentKinds {
+                guard answers[kind]?.count == 1 else { throw refuse("the consent is given once") }
+                answers[kind] = nil
+            }
+        }
+        guard answers.isEmpty else { throw refuse("a value names no question of the survey") }
+    }
+}
+
+extension OCKAnswerFormat {
+    /// The answer outcome values of one question hold, or nil when they cannot be one.
+    func answer(from values: [OCKOutcomeValue]) -> OCKAnswer? {
+        if case .multipleChoice = self {
+            let ids = values.compactMap(\.stringValue)
+            return ids.count == values.count ? .choices(ids) : nil
+        }
+        guard values.count == 1 else { return nil }
+        let value = values[0]
+        switch self {
+        case .scale: return value.integerValue.map(OCKAnswer.scale)
+        case .numeric: return (value.doubleValue ?? value.integerValue.map(Double.init)).map(OCKAnswer.number)
+        case .singleChoice: return value.stringValue.map(OCKAnswer.choice)
+        case .text: return value.stringValue.map(OCKAnswer.text)
+        case .dateTime: return value.dateValue.map(OCKAnswer.date)
+        case .yesNo: return value.booleanValue.map(OCKAnswer.yesNo)
+        case .multipleChoice: return nil
+        }
+    }
+}
