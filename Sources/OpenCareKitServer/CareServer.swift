@@ -23,8 +23,11 @@ public struct CareServer: Sendable {
         /// Card styles by task id, replacing CareKit's choice.
         public var cardStyles: [String: OCKDailyTasksPage.CardStyle]
         /// Host names the app answers to (DNS-rebinding protection); nil accepts any. `serve` sets the loopback names
-        /// when it listens on loopback.
+        /// on loopback, and the public URL's host otherwise.
         public var allowedHosts: Set<String>?
+        /// The origin people reach the app at, such as `https://care.example.org`: the only one allowed to write.
+        /// Nil: the `Host` over plain HTTP.
+        public var publicOrigin: String?
         /// Charts of the Insights tab after task completion.
         public var insights: [OCKCartesianChartViewSynchronizer]
         /// The surveys the app runs, by the id of their task; those tasks get survey cards.
@@ -38,7 +41,9 @@ public struct CareServer: Sendable {
         public init(timeZone: TimeZone = .current, styler: OCKStyler = OCKStyler(),
                     cardStyles: [String: OCKDailyTasksPage.CardStyle] = [:], insights: [OCKCartesianChartViewSynchronizer] = [],
                     surveys: [String: OCKSurvey] = [:], onboardingTaskID: String? = nil,
-                    allowedHosts: Set<String>? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+                    allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
+                    now: @escaping @Sendable () -> Date = Date.init) {
+            self.publicOrigin = publicOrigin
             self.surveys = surveys
             self.onboardingTaskID = onboardingTaskID
             self.allowedHosts = allowedHosts
@@ -56,6 +61,7 @@ public struct CareServer: Sendable {
     let hub = LiveCareHub()
     let pageCache = PageCache()
     let surveySessions = SurveySessions()
+    let liveSlots = LiveStreamSlots()
 
     /// The Gregorian calendar of the patient's time zone.
     let calendar: Calendar
@@ -93,9 +99,11 @@ public struct CareServer: Sendable {
 
     /// Every route of the app.
     public func router() -> Router<CareRequestContext> {
-        let router = Router(context: CareRequestContext.self)
+        // HEAD answers like GET without a body (RFC 9110 §9.3.2).
+        let router = Router(context: CareRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(SecurityHeadersMiddleware())
-        router.middlewares.add(SameOriginMiddleware(allowedHosts: configuration.allowedHosts))
+        router.middlewares.add(SameOriginMiddleware(allowedHosts: configuration.allowedHosts,
+                                                    publicOrigin: configuration.publicOrigin))
         addAssetRoutes(to: router)
         addCareRoutes(to: router)
         addContactRoutes(to: router)

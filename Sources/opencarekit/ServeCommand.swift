@@ -28,9 +28,73 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The patient's IANA time zone (default: this machine's).")
     var zone: String = TimeZone.current.identifier
 
+    @Option(help: "The address people use to reach the app, such as https://care.example.org; required with a --host other than loopback. Its host becomes the only Host the app answers to, and its origin the only one allowed to write.")
+    var publicURL: String?
+
+    @Option(help: "The most open connections (default 1000); more are answered 503 and closed.")
+    var maxConnections: Int = ConnectionLimits().maximumConnections
+
+    @Option(help: "Seconds a new connection has to send a request's head (default 10).")
+    var headerTimeout: Double = 10
+
+    @Option(help: "Seconds a request has to send its body after its head (default 30).")
+    var bodyTimeout: Double = 30
+
+    @Option(help: "Seconds a kept-alive connection may wait for its next request (default 60).")
+    var idleTimeout: Double = 60
+
+    @Option(help: .hidden)
+    var now: String?
+
+    static let loopback: Set<String> = ["127.0.0.1", "localhost", "::1"]
+
+    /// The connection limits from the options.
+    func connectionLimits() throws -> ConnectionLimits {
+        guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections: must be from 1 to 1000000") }
+        func duration(_ seconds: Double, _ option: String) throws -> Duration {
+            guard seconds.isFinite, (0.1...3_600).contains(seconds) else { throw ValidationError("\(option): must be from 0.1 to 3600 seconds") }
+            return .milliseconds(Int64(seconds * 1_000))
+        }
+        return ConnectionLimits(headerTimeout: try duration(headerTimeout, "--header-timeout"),
+                                bodyTimeout: try duration(bodyTimeout, "--body-timeout"),
+                                idleTimeout: try duration(idleTimeout, "--idle-timeout"),
+                                maximumConnections: maxConnections, refusalReserve: max(10, maxConnections / 10))
+    }
+
+    /// The public origin (`scheme://host[:port]`) and host name from `--public-url`; required off loopback.
+    func publicOrigin() throws -> (origin: String, host: String)? {
+        guard let publicURL else {
+            guard Self.loopback.contains(host.lowercased()) else {
+                throw ValidationError("--public-url: required when --host is not a loopback address (the address people use to reach the app, such as https://care.example.org)")
+            }
+            return nil
+        }
+        guard let origin = SameOriginMiddleware<CareRequestContext>.origin(of: publicURL),
+              let components = URLComponents(string: publicURL), let host = components.host, !host.isEmpty,
+              components.user == nil, components.password == nil else {
+            throw ValidationError("--public-url: must be an http or https address such as https://care.example.org")
+        }
+        return (origin, host.lowercased())
+    }
+
+    /// The clock: the real one, or for tests (`--now`, a hidden option) one that starts at the given ISO 8601 moment
+    /// and runs on from there.
+    func clock() throws -> @Sendable () -> Date {
+        guard let now else { return { Date() } }
+        guard let start = ISO8601DateFormatter().date(from: now) else { throw ValidationError("--now: must be an ISO 8601 date and time") }
+        let launched = ContinuousClock.now
+        return {
+            let elapsed = ContinuousClock.now - launched
+            return start.addingTimeInterval(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+    }
+
     func run() async throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port: must be from 0 to 65535") }
         guard let timeZone = TimeZone(identifier: zone) else { throw ValidationError("--zone: not a known time zone identifier") }
+        let limits = try connectionLimits()
+        let publicOrigin = try publicOrigin()
+        let clock = try clock()
         let directory = data.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let store = OCKStore(name: "opencarekit", type: .onDisk(), directory: directory)
         do {
@@ -41,25 +105,30 @@ struct ServeCommand: AsyncParsableCommand {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         if demo, try await store.fetchTasks(query: OCKTaskQuery()).isEmpty {
-            try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: Date())).seed(into: store)
+            try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: clock())).seed(into: store)
             Self.say("Added the demo care plan.")
         }
-        // On loopback, answer only to loopback names, so a rebinding DNS name cannot reach the app.
-        let loopback: Set<String> = ["127.0.0.1", "localhost", "::1"]
+        // Answer only to the names people use: loopback names on loopback, else the public URL's host, so that a
+        // rebinding DNS name cannot reach the app.
         let server = CareServer(store: store, configuration: .init(
             timeZone: timeZone, cardStyles: demo ? OCKDemoCarePlan.cardStyles : [:], insights: demo ? OCKDemoCarePlan.insights : [],
             surveys: demo ? OCKDemoSurveys.byTaskID : [:], onboardingTaskID: demo ? OCKDemoSurveys.onboardingTaskID : nil,
-            allowedHosts: loopback.contains(host.lowercased()) ? loopback : nil))
+            allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin, now: clock))
         var logger = Logger(label: "opencarekit")
         logger.logLevel = .warning
         let host = self.host
         let app = Application(
             router: server.router(),
-            configuration: .init(address: .hostname(host, port: port), serverName: "OpenCareKit"),
+            server: limits.httpServer(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "OpenCareKit",
+                                 availableConnectionsDelegate: limits.acceptLimit),
             services: [ExternalChangeWatcher(store: store)],
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
+                if let publicOrigin {
+                    Self.warn("warning: this care record is served without sign-in to anyone who reaches \(publicOrigin.origin)")
+                }
                 Self.say("OpenCareKit is running at http://\(shown):\(bound)/ (Ctrl-C to stop)")
             },
             logger: logger)
@@ -73,6 +142,11 @@ struct ServeCommand: AsyncParsableCommand {
     /// Writes a line to standard output at once (print is buffered when the output is a file or a pipe).
     static func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes a line to standard error.
+    static func warn(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// "address already in use" rather than a NIO error dump.

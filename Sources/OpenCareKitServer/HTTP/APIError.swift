@@ -17,9 +17,13 @@ struct APIError: Error, Sendable, Encodable {
         try container.encode(message, forKey: .message)
     }
 
+    /// The error's JSON body.
+    var json: ByteBuffer {
+        ByteBuffer(bytes: (try? JSONEncoder().encode(["error": self])) ?? Data(#"{"error":{}}"#.utf8))
+    }
+
     var response: Response {
-        let body = (try? JSONEncoder().encode(["error": self])) ?? Data(#"{"error":{}}"#.utf8)
-        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: json))
     }
 }

@@ -57,12 +57,27 @@ struct FormFields: Sendable {
 
     func number(_ name: String, in range: ClosedRange<Double>) throws -> Double {
         let text = try string(name).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
-        guard let value = Double(text), value.isFinite else { throw FormError(field: name, reason: "must be a number") }
+        // Decimal numbers only: `Double("0x10")` is 16, and "1e3", "inf" and "nan" are not what a person types.
+        guard Self.isDecimal(text), let value = Double(text), value.isFinite else {
+            throw FormError(field: name, reason: "must be a number")
+        }
         guard range.contains(value) else {
             throw FormError(field: name, reason: "must be from \(HTML.fieldNumber(range.lowerBound)) to \(HTML.fieldNumber(range.upperBound))",
                             status: .unprocessableContent)
         }
         return value
+    }
+}
+
+extension FormFields {
+    /// Whether `text` is a decimal number: an optional sign, digits, and at most one point with digits on a side.
+    static func isDecimal(_ text: String) -> Bool {
+        var digits = text.utf8[...]
+        if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { digits = digits.dropFirst() }
+        let parts = digits.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        return !digits.isEmpty && parts.allSatisfy { $0.allSatisfy(isDigit) } && parts.contains { !$0.isEmpty }
+            && (parts.count == 1 || digits.count > 1)
     }
 }
 

@@ -1,5 +1,8 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
+import NIOHTTP1
 
 /// Adds the security headers to every response: a Content-Security-Policy that allows scripts, styles and
 /// connections only from this site and no inline script, no framing, no MIME sniffing, and no referrer sent to other
@@ -18,6 +21,11 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
             response = try await next(request, context)
         } catch let error as HTTPResponseError {
             response = try error.response(from: request, context: context)
+        } catch where Self.isClientGone(error) {
+            // The client went away mid-request (its body ended early): nothing is wrong here and nobody is left to
+            // answer; the answer is written to a closed connection, or not at all.
+            context.logger.debug("client disconnected during the request", metadata: ["error": "\(type(of: error))"])
+            response = APIError(status: .badRequest, field: nil, message: "The request ended early.").response
         } catch {
             // Whatever went wrong inside, the answer still carries the headers, and says nothing about the data.
             context.logger.error("request failed", metadata: ["error": "\(type(of: error))"])
@@ -31,20 +39,33 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
     }
 }
 
+extension SecurityHeadersMiddleware {
+    /// Whether `error` means the client disconnected or its request ended before its body did.
+    static func isClientGone(_ error: any Error) -> Bool {
+        error is HTTPParserError || error is ChannelError || error is IOError
+    }
+}
+
 extension HTTPField.Name {
     static let xFrameOptions = Self("X-Frame-Options")!
     static let referrerPolicy = Self("Referrer-Policy")!
 }
 
-/// Refuses requests that did not come from the app's own pages: a `Host` that is not one of the app's names (DNS
-/// rebinding), and writes whose `Origin` or `Sec-Fetch-Site` says another site (cross-site request forgery,
-/// including from another port of the same machine, which cookies alone cannot tell apart).
+/// Refuses requests that did not come from the app's own pages:
+/// - a `Host` that is not one of the app's names (DNS rebinding) — for an absolute-form request line
+///   (`GET http://other.example/care`), its authority (`RequestTargetHandler`) — or two `Host` headers (RFC 9112: 400);
+/// - writes whose `Origin` is not the app's own — scheme, host and port: the public origin when one is configured,
+///   else `http://` and the `Host` — or whose `Sec-Fetch-Site` says another site (cross-site request forgery,
+///   including from another port of the same machine, which cookies alone cannot tell apart).
 public struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Host names (without port) the app answers to; nil accepts any.
     public let allowedHosts: Set<String>?
+    /// The origin people reach the app at (`https://care.example.org`), when it is not the `Host` over plain HTTP.
+    public let publicOrigin: String?
 
-    public init(allowedHosts: Set<String>?) {
+    public init(allowedHosts: Set<String>?, publicOrigin: String? = nil) {
         self.allowedHosts = allowedHosts.map { Set($0.map { $0.lowercased() }) }
+        self.publicOrigin = publicOrigin.flatMap(Self.origin(of:))
     }
 
     /// The host name of a `Host` header: "localhost:8080" → "localhost", "[::1]:80" → "::1".
@@ -54,24 +75,48 @@ public struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
         return String(value.split(separator: ":", maxSplits: 1).first ?? "")
     }
 
+    /// An origin as `scheme://host[:port]`, lowercased, without the scheme's default port; nil unless `text` is an
+    /// http or https address with a host (and nothing but a path after it).
+    public static func origin(of text: String) -> String? {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host?.lowercased(), !host.isEmpty,
+              components.query == nil, components.fragment == nil else { return nil }
+        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        guard let port = components.port, port != (scheme == "https" ? 443 : 80) else { return "\(scheme)://\(shownHost)" }
+        return "\(scheme)://\(shownHost):\(port)"
+    }
+
+    static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        APIError(status: status, field: nil, message: message).response
+    }
+
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // A Host header left among the fields means the request had more than one (the first became the authority).
+        guard request.headers[.host] == nil else {
+            return Self.refusal(.badRequest, "A request has one Host header.")
+        }
+        let host = request.head.authority ?? ""
         if let allowedHosts {
-            guard let host = request.head.authority, allowedHosts.contains(Self.hostName(host)) else {
-                return APIError(status: .misdirectedRequest, field: nil, message: "This server does not answer to that host name.").response
+            guard !host.isEmpty, allowedHosts.contains(Self.hostName(host)) else {
+                return Self.refusal(.misdirectedRequest, "This server does not answer to that host name.")
             }
         }
         if request.method != .get, request.method != .head {
             if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site != "same-origin", site != "none" {
-                return APIError(status: .forbidden, field: nil, message: "Requests from other sites are refused.").response
+                return Self.refusal(.forbidden, "Requests from other sites are refused.")
             }
             if let origin = request.headers[.origin] {
-                let host = request.head.authority ?? ""
-                let originHost = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
-                guard originHost.lowercased() == host.lowercased() else {
-                    return APIError(status: .forbidden, field: nil, message: "Requests from other sites are refused.").response
+                let expected = publicOrigin ?? Self.origin(of: "http://\(host)")
+                guard let given = Self.origin(of: origin), given == expected else {
+                    return Self.refusal(.forbidden, "Requests from other sites are refused.")
                 }
             }
         }
         return try await next(request, context)
     }
 }
+
+extension HTTPField.Name {
+    static let host = Self("Host")!
+}
+

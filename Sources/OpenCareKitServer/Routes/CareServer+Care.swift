@@ -65,8 +65,8 @@ extension CareServer {
     func addCareRoutes(to router: Router<CareRequestContext>) {
         router.get("/") { _, _ in Response.redirect(to: "/care", type: .normal) }
         router.get("/care") { request, _ in try await carePage(request) }
-        router.get("/care/live") { request, _ in try await liveCare(request) }
-        router.get("/live/changes") { request, _ in try await liveChanges(request) }
+        router.get("/care/live") { request, context in try await liveCare(request, client: context.clientAddress) }
+        router.get("/live/changes") { request, context in try await liveChanges(request, client: context.clientAddress) }
         router.post("/care/events/toggle") { request, context in
             try await handleForm(request, context) { fields, event in
                 try await store.setEventCompletion(try fields.boolean("complete"), taskUUID: event.task.uuid,
@@ -76,6 +76,11 @@ extension CareServer {
         }
         router.post("/care/events/log") { request, context in
             try await handleForm(request, context) { _, event in
+                // Only log cards log; a checklist's or grid's event is completed, not appended to.
+                guard isLogCard(event.task) else {
+                    throw FormError(field: "task", reason: "has no log card: its events are completed, not logged",
+                                    status: .unprocessableContent)
+                }
                 var value = OCKOutcomeValue(true)
                 value.createdDate = configuration.now()
                 try await store.appendOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
@@ -105,6 +110,12 @@ extension CareServer {
                 return nil
             }
         }
+    }
+
+    /// Whether `task`'s card is a log card (its style, or CareKit's choice for a task that does not count towards
+    /// adherence).
+    func isLogCard(_ task: OCKTask) -> Bool {
+        (page.styles[task.id] ?? (task.impactsAdherence ? nil : .log)) == .log
     }
 
     /// The Care page: the week with its rings, links to move by day and week, and the day's cards.

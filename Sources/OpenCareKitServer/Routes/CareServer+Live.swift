@@ -50,8 +50,9 @@ extension CareServer {
 
     /// `GET /care/live?date=YYYY-MM-DD`: server-sent events with the day's cards and week after every change to
     /// the store, from this server, the JSON API or another process writing the same file.
-    func liveCare(_ request: Request) async throws -> Response {
+    func liveCare(_ request: Request, client: String) async throws -> Response {
         let context = renderContext(for: request)
+        guard let slot = liveSlots.take(for: client) else { return Self.tooManyStreams }
         let text = request.uri.queryParameters.get("date") ?? dayString(configuration.now())
         guard let day = day(from: text) else {
             return AppPage.error("The date must be a day written as YYYY-MM-DD.", status: .badRequest, context: context)
@@ -82,16 +83,38 @@ extension CareServer {
             return APIError(status: .serviceUnavailable, field: nil, message: "Too many days are followed at once.").response
         }
         // Reconnect after a second when the connection drops; the first update then catches the page up.
-        return Self.eventStream(first: "retry: 1000\n\n", updates.map(\.serverSentEvent))
+        return Self.eventStream(request, slot: slot, first: "retry: 1000\n\n", updates.map(\.serverSentEvent))
     }
 
-    /// A server-sent-event response from `messages`, with a comment every 15 seconds: writing to a closed
-    /// connection fails, which ends the stream and its subscription even when nothing changes.
-    static func eventStream<Messages: AsyncSequence & Sendable>(first: String, _ messages: Messages) -> Response
+    /// The answer to a client that has `LiveStreamSlots.perClient` live streams open already.
+    static var tooManyStreams: Response {
+        var response = APIError(status: .tooManyRequests, field: nil,
+                                message: "Too many live pages are open from this address (at most \(LiveStreamSlots.perClient)). Close some and reload.").response
+        response.headers[.retryAfter] = "5"
+        return response
+    }
+
+    /// A server-sent-event response from `messages`, with a comment every 15 seconds (which keeps proxies from
+    /// closing a quiet stream). The stream ends as soon as the client closes its connection, freeing `slot` and the
+    /// subscription behind `messages`.
+    static func eventStream<Messages: AsyncSequence & Sendable>(_ request: Request, slot: LiveStreamSlots.Slot, first: String,
+                                                                _ messages: Messages) -> Response
         where Messages.Element == String {
         let (merged, output) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(8))
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
                         body: ResponseBody { writer in
+            defer { withExtendedLifetime(slot) {} }
+            try await request.body.consumeWithCancellationOnInboundClose { _ in
+                try await stream(first: first, messages, merged: merged, output: output, to: &writer)
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    private static func stream<Messages: AsyncSequence & Sendable>(first: String, _ messages: Messages, merged: AsyncStream<String>,
+                                                                   output: AsyncStream<String>.Continuation,
+                                                                   to writer: inout any ResponseBodyWriter) async throws
+        where Messages.Element == String {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for try await message in messages { output.yield(message) }
@@ -109,16 +132,15 @@ extension CareServer {
                     try await writer.write(ByteBuffer(string: message))
                 }
             }
-            try await writer.finish(nil)
-        })
     }
 }
 
 extension CareServer {
     /// `GET /live/changes`: a server-sent event after each change to the store, for pages that refresh themselves
     /// as a whole (Insights, Contacts). Bursts collapse into one event.
-    func liveChanges(_ request: Request) async throws -> Response {
-        Self.eventStream(first: "retry: 1000\n\nevent: ready\ndata: {}\n\n",
-                         store.changeSignals().map { "event: changed\ndata: {}\n\n" })
+    func liveChanges(_ request: Request, client: String) async throws -> Response {
+        guard let slot = liveSlots.take(for: client) else { return Self.tooManyStreams }
+        return Self.eventStream(request, slot: slot, first: "retry: 1000\n\nevent: ready\ndata: {}\n\n",
+                                store.changeSignals().map { "event: changed\ndata: {}\n\n" })
     }
 }

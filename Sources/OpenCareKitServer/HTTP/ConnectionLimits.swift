@@ -1,0 +1,224 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import NIOCore
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+import Synchronization
+
+/// How long a connection may wait and how many may be open, so that slow or idle clients cannot hold the server.
+///
+/// - `headerTimeout`: from connecting to a request's complete head (a client that sends half its headers, or
+///   nothing, is closed; with a partial request it first gets 408 Request Timeout);
+/// - `bodyTimeout`: from a request's head to the end of its body (408, then closed);
+/// - `idleTimeout`: from the end of a response to the next request's head on a kept-alive connection (closed);
+/// - `maximumConnections`: open connections; one more is answered 503 Service Unavailable with `Retry-After` and
+///   closed at once, and past `maximumConnections + refusalReserve` the server stops accepting until one closes (the
+///   kernel's backlog waits), so a flood cannot use up the process's file descriptors.
+///
+/// A response in progress (a page being rendered, a live stream) has no time limit here: live streams end when the
+/// client goes, and `LiveCareHub` bounds them per client.
+public struct ConnectionLimits: Sendable, Hashable {
+    public var headerTimeout: Duration
+    public var bodyTimeout: Duration
+    public var idleTimeout: Duration
+    public var maximumConnections: Int
+    /// Connections over the limit that are still accepted, to be refused with a 503 rather than left waiting.
+    public var refusalReserve: Int
+
+    public init(headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30),
+                idleTimeout: Duration = .seconds(60), maximumConnections: Int = 1_000, refusalReserve: Int = 100) {
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        self.idleTimeout = idleTimeout
+        self.maximumConnections = maximumConnections
+        self.refusalReserve = refusalReserve
+    }
+
+    /// The HTTP/1.1 server with these limits, for `Application(router:server:configuration:)`.
+    public func httpServer() -> HTTPServerBuilder {
+        let counter = ConnectionCounter(limit: maximumConnections)
+        let limits = self
+        return .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counter: counter)]))
+    }
+
+    /// What stops accepting connections past `maximumConnections + refusalReserve`.
+    public var acceptLimit: some AvailableConnectionsDelegate {
+        MaximumAvailableConnections(maximumConnections + refusalReserve)
+    }
+}
+
+/// The open connections a server counts against its limit.
+final class ConnectionCounter: Sendable {
+    let limit: Int
+    private let open = Mutex(0)
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Counts a new connection, or returns false when the limit is reached.
+    func tryOpen() -> Bool {
+        open.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func close() {
+        open.withLock { $0 -= 1 }
+    }
+
+    var count: Int { open.withLock { $0 } }
+}
+
+/// Enforces `ConnectionLimits` on one connection: its timers and its place under the limit.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let limits: ConnectionLimits
+    private let counter: ConnectionCounter
+    private var started = false
+    private var counted = false
+    /// A request's head has arrived and its end has not.
+    private var readingRequest = false
+    /// The current response has begun (its head is written).
+    private var responding = false
+    /// The connection is being closed by this guard: later writes are dropped.
+    private var closing = false
+    private var timer: Scheduled<Void>?
+
+    init(limits: ConnectionLimits, counter: ConnectionCounter) {
+        self.limits = limits
+        self.counter = counter
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // The request line is checked before Hummingbird's conversion to HTTP types drops its authority.
+        let pipeline = context.pipeline.syncOperations
+        if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
+            try? pipeline.addHandler(RequestTargetHandler(), position: .before(codec))
+        }
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        finish()
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        guard !started else { return }
+        started = true
+        if counter.tryOpen() {
+            counted = true
+            arm(context, after: limits.headerTimeout, answer: .requestTimeout)
+        } else {
+            // After the channel's setup has finished: a channel closed while being set up is not closed at all.
+            context.eventLoop.assumeIsolated().execute { [self] in
+                refuse(context, status: .serviceUnavailable,
+                       message: "The server has too many open connections. Try again in a few seconds.")
+            }
+        }
+    }
+
+    private func finish() {
+        timer?.cancel()
+        timer = nil
+        if counted {
+            counted = false
+            counter.close()
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        switch unwrapInboundIn(data) {
+        case .head:
+            readingRequest = true
+            responding = false
+            arm(context, after: limits.bodyTimeout, answer: .requestTimeout)
+        case .body:
+            break
+        case .end:
+            readingRequest = false
+            disarm()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !closing else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        switch unwrapOutboundIn(data) {
+        case .head:
+            responding = true
+        case .body:
+            break
+        case .end:
+            responding = false
+            // Kept alive: the next request must begin within the idle time (a request still being read keeps its
+            // own timer).
+            if !readingRequest { arm(context, after: limits.idleTimeout, answer: nil) }
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// Starts the one timer: when it fires, the connection gets `answer` (if no response has begun) and is closed.
+    private func arm(_ context: ChannelHandlerContext, after delay: Duration, answer: HTTPResponse.Status?) {
+        disarm()
+        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [self] in
+            timer = nil
+            if let answer, !responding {
+                refuse(context, status: answer, message: "The request took too long to arrive.")
+            } else {
+                closing = true
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    private func disarm() {
+        timer?.cancel()
+        timer = nil
+    }
+
+    /// Answers `status` with a JSON error and closes the connection.
+    private func refuse(_ context: ChannelHandlerContext, status: HTTPResponse.Status, message: String) {
+        let body = APIError(status: status, field: nil, message: message).json
+        var head = HTTPResponse(status: status)
+        head.headerFields[.contentType] = "application/json"
+        head.headerFields[.contentLength] = String(body.readableBytes)
+        head.headerFields[.connection] = "close"
+        head.headerFields[.cacheControl] = "no-store"
+        if status == .serviceUnavailable { head.headerFields[.retryAfter] = "5" }
+        closing = true
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        // Closing with the client's unread request still buffered would reset the connection, and the client could
+        // lose the answer: end the output first, drop what arrives, and close for good a second later.
+        let channel = context.channel
+        context.eventLoop.assumeIsolated().execute {
+            channel.close(mode: .output, promise: nil)
+            channel.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+        }
+    }
+}
