@@ -14,9 +14,16 @@ from conftest import ROOT
 BINARY = os.environ.get("OPENCAREKIT_BIN", str(ROOT / ".build" / "debug" / "opencarekit"))
 
 
-def serve(directory, port=0):
+# The moment the app's clock starts at (`serve --now`), when set: the suite can run as on another day, for example
+# OPENCAREKIT_TEST_NOW=2027-03-14T09:30:00Z (a Sunday, on the day clocks change in New York).
+NOW = os.environ.get("OPENCAREKIT_TEST_NOW")
+ZONE = os.environ.get("OPENCAREKIT_TEST_ZONE")
+
+
+def serve(directory, port=0, args=()):
     """Starts the demo app on `port` (0: a free one); returns the process and its URL."""
-    process = subprocess.Popen([BINARY, "serve", "--demo", "--data", directory, "--port", str(port)],
+    clock = (["--now", NOW] if NOW else []) + (["--zone", ZONE] if ZONE else [])
+    process = subprocess.Popen([BINARY, "serve", "--demo", "--data", directory, "--port", str(port), *clock, *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for line in process.stdout:
         if "running at" in line:
@@ -25,14 +32,17 @@ def serve(directory, port=0):
 
 
 @contextlib.contextmanager
-def served(directory):
-    """`serve` whose process is stopped (and must exit cleanly) when the block ends."""
-    process, url = serve(directory)
+def served(directory, args=(), log=None):
+    """`serve` whose process is stopped (and must exit cleanly) when the block ends; its standard error is appended
+    to the list `log`, when given."""
+    process, url = serve(directory, args=args)
     try:
         yield url
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=10) == 0
+        if log is not None:
+            log.append(process.stderr.read())
 
 
 def hidden_fields(form):

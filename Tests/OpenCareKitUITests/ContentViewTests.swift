@@ -57,10 +57,10 @@ import Testing
         let html = OCKWeekCalendarView(days: days, selectedDate: day(18, hour: 9), now: day(19, hour: 10)).render(in: context).rendered
         #expect(html.hasPrefix(#"<nav aria-label="Week" class="ock-week-calendar"><ol>"#))
         #expect(html.components(separatedBy: "<li>").count == 8)
-        #expect(html.contains(#"<a aria-current="date" aria-label="Wednesday, November 18: 50% complete" class="ock-day ock-selected" href="/care?date=2026-11-18">"#))
+        #expect(html.contains(#"<a aria-current="date" aria-label="Wednesday, November 18: 50% complete" class="ock-day ock-selected" data-completion="0.5000" href="/care?date=2026-11-18">"#))
         #expect(html.contains(#"aria-label="Thursday, November 19: 75% complete, Today" class="ock-day ock-today""#))
-        #expect(html.contains(#"aria-label="Friday, November 20: no tasks" class="ock-day ock-future""#))
-        #expect(html.contains(#"aria-label="Monday, November 16: 0% complete" class="ock-day" href"#))
+        #expect(html.contains(#"aria-label="Friday, November 20: no tasks" class="ock-day ock-future" data-completion="""#))
+        #expect(html.contains(#"aria-label="Monday, November 16: 0% complete" class="ock-day" data-completion="0.0000" href"#))
         // Rings inside days are decoration; the day's link carries the label.
         #expect(!html.contains(#"role="img""#))
     }

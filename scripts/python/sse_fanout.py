@@ -9,8 +9,13 @@ import urllib.request
 import uuid
 
 
+# The server allows 16 live streams per client address; subscribers come from 127.0.0.2 and up, 16 each.
+PER_ADDRESS = 16
+
+
 async def subscribe(host, port, ready, received, index):
-    reader, writer = await asyncio.open_connection(host, port)
+    source = f"127.0.{(2 + index // PER_ADDRESS) // 256}.{(2 + index // PER_ADDRESS) % 256}"
+    reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
     writer.write(f"GET /care/live HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
     await writer.drain()
     updates = 0

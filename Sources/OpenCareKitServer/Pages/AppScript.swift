@@ -61,7 +61,8 @@ enum AppScript {
         var node = parse(card.html);
         var old = existing[card.id];
         delete existing[card.id];
-        if (old && old.outerHTML === node.outerHTML) { node = old; }
+        // A card whose content did not change stays as it is, with the error a refused form left on it.
+        if (old && withoutError(old) === node.outerHTML) { node = old; }
         if (container.children[index] !== node) { container.insertBefore(node, container.children[index] || null); }
         if (old && old !== node) { old.remove(); }
         if (window.OpenCareKitUI) { window.OpenCareKitUI.setUp(node); }
@@ -115,6 +116,13 @@ enum AppScript {
     source.addEventListener("update", function (event) { applyUpdate(JSON.parse(event.data)); });
     source.addEventListener("open", function () { document.documentElement.setAttribute("data-ock-live", "open"); });
     source.addEventListener("error", function () { document.documentElement.setAttribute("data-ock-live", "reconnecting"); });
+  }
+
+  function withoutError(card) {
+    if (!card.querySelector(".ock-form-error")) { return card.outerHTML; }
+    var copy = card.cloneNode(true);
+    copy.querySelectorAll(".ock-form-error").forEach(function (alert) { alert.remove(); });
+    return copy.outerHTML;
   }
 
   function showError(form, message) {

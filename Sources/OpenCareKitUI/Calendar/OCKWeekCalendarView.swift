@@ -64,6 +64,8 @@ public struct OCKWeekCalendarView: OCKComponent {
                 .element("span", ["class": "ock-day-number", "aria-hidden": "true"], [.text(l10n.dayOfMonth(day.date))]),
             ]
             var attributes = ["class": classes, "aria-label": label]
+            // The ring's value for scripts and tests: the fraction completed, or empty on a day without tasks.
+            attributes["data-completion"] = day.completion.map { String(format: "%.4f", min(max($0, 0), 1)) } ?? ""
             if isSelected { attributes["aria-current"] = "date" }
             let cell: HTML = if let url = day.url {
                 .element("a", attributes.merging(["href": url.description]) { $1 }, content)

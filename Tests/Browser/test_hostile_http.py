@@ -1,0 +1,141 @@
+"""What the hostile probe of `serve` found at the socket level, against the real process: slow and idle clients are
+timed out while normal requests are still served, a connection cap answers 503, live streams are bounded per client
+and freed as soon as the client goes, the request line and Host are checked, HEAD answers like GET, and off
+loopback a public URL is required and announced."""
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+from careapp import BINARY, served
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts" / "python"))
+import slow_clients  # noqa: E402
+
+LIMITS = ["--max-connections", "24", "--header-timeout", "1", "--body-timeout", "1", "--idle-timeout", "1"]
+
+
+def status(answer):
+    return int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/1.1 ") else None
+
+
+def test_slow_and_idle_clients_are_closed_while_others_are_served():
+    log = []
+    with tempfile.TemporaryDirectory() as directory, served(directory, LIMITS, log) as url:
+        held = {kind: [make(url) for _ in range(4)] for kind, make in slow_clients.KINDS.items()}
+        # Held connections do not slow anyone else down.
+        assert slow_clients.healthz_seconds(url) < 0.5
+        for kind, sockets in held.items():
+            for sock in sockets:
+                data, seconds, closed = slow_clients.read_until_closed(sock, timeout=5)
+                assert closed, f"{kind}: still open after 5 s"
+                assert seconds < 3, f"{kind}: closed after {seconds:.1f} s"
+                if kind in ("half head", "slow body"):
+                    assert status(data) == 408, (kind, data[:80])
+        assert slow_clients.healthz_seconds(url) < 0.5
+        # A client that leaves in the middle of its body is no server error.
+        sock = slow_clients.slow_body(url)
+        sock.close()
+        assert slow_clients.healthz_seconds(url) < 0.5
+    assert " error " not in log[0] and "error=" not in log[0], log[0]
+
+
+def test_connections_over_the_cap_are_refused_with_503_and_a_retry_time():
+    with tempfile.TemporaryDirectory() as directory, served(directory, LIMITS) as url:
+        held = [slow_clients.idle(url) for _ in range(24)]
+        try:
+            # Wait until the server has taken all 24 (accepting is asynchronous), then one more is refused.
+            deadline = time.monotonic() + 5
+            while True:
+                answer = slow_clients.request(url, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                if status(answer) == 503 or time.monotonic() > deadline:
+                    break
+            assert status(answer) == 503, answer[:100]
+            assert b"Retry-After: 5" in answer and b"too many open connections" in answer
+        finally:
+            for sock in held:
+                sock.close()
+        # Freed slots serve again.
+        deadline = time.monotonic() + 5
+        while status(slow_clients.request(url, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) != 200:
+            assert time.monotonic() < deadline
+
+
+def open_stream(url, day, source="127.0.0.1"):
+    sock = slow_clients.connect(url, source)
+    sock.sendall(f"GET /care/live?date=2020-01-{day:02d} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    sock.settimeout(5)
+    return sock, status(sock.recv(65536))
+
+
+def test_live_streams_are_bounded_per_client_and_freed_when_it_leaves():
+    with tempfile.TemporaryDirectory() as directory, served(directory) as url:
+        streams = [open_stream(url, day) for day in range(1, 17)]
+        assert [answer for _, answer in streams] == [200] * 16
+        sock, answer = open_stream(url, 17)
+        assert answer == 429
+        sock.close()
+        # Another client is not starved (127.0.0.2 is another address on the loopback interface).
+        other, answer = open_stream(url, 18, source="127.0.0.2")
+        assert answer == 200
+        other.close()
+        # A stream closed by its client frees its slot at once, not at the next 15-second keep-alive.
+        streams[0][0].close()
+        start = time.monotonic()
+        while True:
+            sock, answer = open_stream(url, 19)
+            sock.close()
+            if answer == 200:
+                break
+            assert time.monotonic() - start < 2, "the closed stream still holds its slot"
+        for sock, _ in streams[1:]:
+            sock.close()
+
+
+def test_the_request_line_and_host_are_checked_and_head_answers_like_get():
+    with tempfile.TemporaryDirectory() as directory, served(directory) as url:
+        port = url.rsplit(":", 1)[1]
+        absolute = slow_clients.request(url, b"GET http://evil.example/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert status(absolute) == 421  # served as evil.example before the fix
+        own = slow_clients.request(url, f"GET http://127.0.0.1:{port}/healthz HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+        assert status(own) == 200
+        two_hosts = slow_clients.request(url, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+        assert status(two_hosts) == 400
+        get = slow_clients.request(url, b"GET /care HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        head = slow_clients.request(url, b"HEAD /care HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert status(head) == 200 and head.endswith(b"\r\n\r\n")
+        get_head, _, get_body = get.partition(b"\r\n\r\n")
+        length = [line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")]
+        assert length and int(length[0].split(b":")[1]) == len(get_body)
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.2", 0))
+        return sock.getsockname()[1]
+
+
+def test_off_loopback_a_public_url_is_required_and_is_the_only_host_and_origin():
+    with tempfile.TemporaryDirectory() as directory:
+        refused = subprocess.run([BINARY, "serve", "--demo", "--data", directory, "--host", "127.0.0.2", "--port", "0"],
+                                 capture_output=True, text=True, timeout=30)
+        assert refused.returncode != 0 and "--public-url" in refused.stderr
+        port = free_port()
+        log = []
+        public = f"http://care.test:{port}"
+        with served(directory, ["--host", "127.0.0.2", "--port", str(port), "--public-url", public], log) as url:
+            assert url == f"http://127.0.0.2:{port}"
+            get = lambda host: slow_clients.request(url, f"GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+            assert status(get(f"care.test:{port}")) == 200
+            assert status(get("evil.example")) == 421  # accepted before the fix: DNS rebinding
+            assert status(get("127.0.0.2")) == 421
+            post = lambda origin: slow_clients.request(url, (
+                f"POST /api/v1/outcomes HTTP/1.1\r\nHost: care.test:{port}\r\nOrigin: {origin}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}").encode())
+            assert status(post("http://evil.example")) == 403
+            assert status(post(f"https://care.test:{port}")) == 403  # same host, another scheme
+            assert status(post(public)) == 400  # past the origin check: the empty body is what is wrong
+        warning = [line for line in log[0].splitlines() if line.startswith("warning:")]
+        assert warning == [f"warning: this care record is served without sign-in to anyone who reaches {public}"]

@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import OpenCareKit
+@testable import OpenCareKitServer
+import OpenCareKitStore
+import Testing
+
+/// Findings 6 and 7 of the hostile probe, in process (the socket-level ones are in Tests/Browser/test_hostile_http.py).
+@Suite struct HostileRequestTests {
+    func server(_ fixture: ServerFixture, hosts: Set<String>? = ["localhost"], publicOrigin: String? = nil) -> CareServer {
+        CareServer(store: fixture.store, configuration: .init(
+            timeZone: fixture.calendar.timeZone, cardStyles: OCKDemoCarePlan.cardStyles, allowedHosts: hosts,
+            publicOrigin: publicOrigin, now: { [now = fixture.now] in now }))
+    }
+
+    func toggle(_ client: any TestClientProtocol, _ fixture: ServerFixture, _ extra: HTTPFields) async throws -> HTTPResponse.Status {
+        let event = try await fixture.event("enoxaparin")
+        var headers = ServerFixture.formHeaders
+        headers.append(contentsOf: extra)
+        return try await client.execute(uri: "/care/events/toggle", method: .post, headers: headers,
+                                        body: ServerFixture.form(ServerFixture.fields(event, ["complete": "true"]))) { $0.status }
+    }
+
+    @Test func theOriginMustMatchInSchemeHostAndPort() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        try await Application(router: server(fixture).router()).test(.router) { client in
+            // The in-process client's authority is "localhost": its origin is http://localhost.
+            for foreign in ["https://localhost", "http://localhost:8443", "http://localhost.evil.example", "ftp://localhost",
+                            "http://user@evil.example"] {
+                let status = try await toggle(client, fixture, [.origin: foreign])
+                #expect(status == .forbidden, "\(foreign)")
+            }
+            #expect(try await fixture.event("enoxaparin").outcome == nil)
+            let status = try await toggle(client, fixture, [.origin: "http://LOCALHOST:80"])
+            #expect(status == .seeOther)
+        }
+    }
+
+    @Test func offLoopbackThePublicURLIsTheOnlyHostAndOrigin() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        // As serve sets it up with --public-url https://localhost (the test client's authority).
+        try await Application(router: server(fixture, hosts: ["localhost"], publicOrigin: "https://localhost").router()).test(.router) { client in
+            let plain = try await toggle(client, fixture, [.origin: "http://localhost"])
+            let otherPort = try await toggle(client, fixture, [.origin: "https://localhost:8443"])
+            #expect(plain == .forbidden && otherPort == .forbidden) // the scheme, then the port, differ
+            let same = try await toggle(client, fixture, [.origin: "https://localhost:443"])
+            #expect(same == .seeOther)
+        }
+        try await Application(router: server(fixture, hosts: ["care.example.org"], publicOrigin: "https://care.example.org").router())
+            .test(.router) { client in
+                // Host: localhost (or evil.example, by DNS rebinding) is not the public host.
+                try await client.execute(uri: "/care", method: .get) { #expect($0.status == .misdirectedRequest) }
+            }
+        #expect(SameOriginMiddleware<CareRequestContext>.origin(of: "HTTPS://Care.Example.org:443/") == "https://care.example.org")
+        #expect(SameOriginMiddleware<CareRequestContext>.origin(of: "http://[::1]:8080") == "http://[::1]:8080")
+        #expect(SameOriginMiddleware<CareRequestContext>.origin(of: "javascript:alert(1)") == nil)
+        #expect(SameOriginMiddleware<CareRequestContext>.origin(of: "null") == nil)
+    }
+
+    @Test func headAnswersLikeGetWithoutABodyAndTwoHostsAreRefused() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        try await Application(router: server(fixture).router()).test(.router) { client in
+            let get = try await client.execute(uri: "/care", method: .get) { ($0.status, $0.headers[.contentType], $0.body.readableBytes) }
+            try await client.execute(uri: "/care", method: .head) { response in
+                #expect(response.status == get.0 && response.status == .ok)
+                #expect(response.headers[.contentType] == get.1)
+                #expect(response.body.readableBytes == 0)
+            }
+            try await client.execute(uri: "/healthz", method: .head) { response in
+                #expect(response.status == .ok && response.headers[.contentLength] == "2" && response.body.readableBytes == 0)
+            }
+            try await client.execute(uri: "/api/v1/tasks", method: .head) { #expect($0.status == .ok) }
+            // A Host field beside the authority: the request had two.
+            try await client.execute(uri: "/care", method: .get, headers: [.host: "evil.example"]) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+
+    @Test func formNumbersAreDecimalOnly() async throws {
+        for text in ["0x10", "1e3", "inf", "nan", "+", "-.", ".", "1.2.3", "١٢", "12 3", "0x1p4"] {
+            #expect(!FormFields.isDecimal(text), "\(text)")
+        }
+        for text in ["16", "-1", "+2.5", "0.5", ".5", "5.", "72.3"] {
+            #expect(FormFields.isDecimal(text), "\(text)")
+        }
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let weigh = try await fixture.event("weigh-in")
+            for bad in ["0x10", "1e2"] {
+                try await client.execute(uri: "/care/events/record", method: .post, headers: ServerFixture.formHeaders,
+                                         body: ServerFixture.form(ServerFixture.fields(weigh, ["value": bad]))) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                }
+            }
+            #expect(try await fixture.event("weigh-in").outcome == nil)
+        }
+    }
+
+    @Test func onlyLogCardsAcceptLogPosts() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            // Ibuprofen is a checklist: a log post appended a value to a dose before this fix.
+            let dose = try await fixture.event("ibuprofen")
+            try await client.execute(uri: "/care/events/log", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(dose))) { response in
+                #expect(response.status == .unprocessableContent)
+            }
+            #expect(try await fixture.event("ibuprofen").outcome == nil)
+            let nausea = try await fixture.event("nausea")
+            try await client.execute(uri: "/care/events/log", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(nausea))) { response in
+                #expect(response.status == .seeOther)
+            }
+            #expect(try await fixture.event("nausea").outcome?.values.count == 1)
+        }
+    }
+
+    @Test func aClientLeavingMidBodyIsNotAServerError() {
+        #expect(SecurityHeadersMiddleware<CareRequestContext>.isClientGone(HTTPParserError.invalidEOFState))
+        #expect(SecurityHeadersMiddleware<CareRequestContext>.isClientGone(ChannelError.ioOnClosedChannel))
+        #expect(!SecurityHeadersMiddleware<CareRequestContext>.isClientGone(CancellationError()))
+    }
+}
