@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import Logging
 import OpenCareKit
@@ -92,7 +95,15 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port: must be from 0 to 65535") }
         guard let timeZone = TimeZone(identifier: zone) else { throw ValidationError("--zone: not a known time zone identifier") }
-        let limits = try connectionLimits()
+        let wanted = try connectionLimits()
+        let fileDescriptors = Self.raiseFileDescriptorLimit(to: wanted.maximumConnections + wanted.refusalReserve
+                                                            + ConnectionLimits.otherFileDescriptors)
+        guard let limits = wanted.fitted(toFileDescriptors: fileDescriptors) else {
+            throw ValidationError("this process may open only \(fileDescriptors) files: too few to serve (raise ulimit -n)")
+        }
+        if limits.maximumConnections < wanted.maximumConnections {
+            Self.warn("warning: this process may open only \(fileDescriptors) files, so at most \(limits.maximumConnections) connections are served (raise ulimit -n for more)")
+        }
         let publicOrigin = try publicOrigin()
         let clock = try clock()
         let directory = data.map { URL(fileURLWithPath: $0, isDirectory: true) }
@@ -142,6 +153,19 @@ struct ServeCommand: AsyncParsableCommand {
     /// Writes a line to standard output at once (print is buffered when the output is a file or a pipe).
     static func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Raises the soft limit on open files towards `wanted` (up to the hard limit); returns the limit in force.
+    static func raiseFileDescriptorLimit(to wanted: Int) -> Int {
+        let infinity = rlim_t.max // RLIM_INFINITY on Linux
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return wanted }
+        if limit.rlim_cur != infinity, limit.rlim_cur < rlim_t(wanted) {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max == infinity ? rlim_t(wanted) : min(limit.rlim_max, rlim_t(wanted))
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return limit.rlim_cur == infinity ? Int.max : Int(clamping: limit.rlim_cur)
     }
 
     /// Writes a line to standard error.

@@ -1,14 +1,16 @@
 """The care app end to end: `opencarekit serve --demo` in a real process, driven by Chromium."""
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import tempfile
+import urllib.request
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from careapp import BINARY, onboard, serve, served
+from careapp import BINARY, ZONE, onboard, serve, served
 from conftest import DESKTOP, PHONE, open_page, opened_page
 
 @pytest.fixture()
@@ -17,6 +19,25 @@ def app():
     with tempfile.TemporaryDirectory() as directory, served(directory) as url:
         onboard(url)
         yield {"url": url, "store": str(pathlib.Path(directory) / "opencarekit.sqlite")}
+
+
+def server_day(url):
+    """The day the server's Care page shows as today (`serve --now` may put it on another day than the browser's)."""
+    html = urllib.request.urlopen(url + "/care").read().decode()
+    return re.search(r'<meta content="/care/live\?date=([0-9-]+)" name="ock-live">', html).group(1)
+
+
+def server_midnight(url):
+    """The server's next local midnight, in milliseconds since 1970, as its Care page tells the script."""
+    html = urllib.request.urlopen(url + "/care").read().decode()
+    return int(re.search(r'<meta content="([0-9]+)" name="ock-next-midnight">', html).group(1))
+
+
+def log_with_the_tool(task, store, url, *extra):
+    """`opencarekit store log` on the day and in the zone the server shows."""
+    zone = ["--zone", ZONE] if ZONE else []
+    return subprocess.run([BINARY, "store", "log", task, "--store", store, "--date", server_day(url), *zone, *extra],
+                          capture_output=True, text=True)
 
 
 def wait_live(page):
@@ -67,7 +88,7 @@ def test_an_action_in_one_browser_shows_in_another_within_a_second(browser, app)
 def test_a_change_written_by_the_command_line_tool_shows_within_a_second(browser, app):
     with opened_page(browser, app["url"] + "/care") as (page, errors):
         wait_live(page)
-        result = subprocess.run([BINARY, "store", "log", "omeprazole", "--store", app["store"]], capture_output=True, text=True)
+        result = log_with_the_tool("omeprazole", app["store"], app["url"])
         assert result.returncode == 0, result.stderr
         page.wait_for_selector('#task-omeprazole .ock-grid-cell:nth-child(1) button[aria-pressed="true"]', timeout=1000)
         assert errors == []
@@ -98,6 +119,8 @@ def test_keyboard_focus_stays_on_the_control_after_an_update(browser, app):
 def test_bad_input_in_place_shows_the_error_on_the_card(browser, app):
     with opened_page(browser, app["url"] + "/care") as (page, errors):
         wait_live(page)
+        # The first live update must have come: it would otherwise restore the card this test changes.
+        page.wait_for_selector("html[data-ock-updates]", timeout=5000)
         page.evaluate("() => document.querySelector('#task-hydration input[name=value]').removeAttribute('max')")
         page.fill("#task-hydration input[name=value]", "500")
         page.click("#task-hydration .ock-value-save")
@@ -125,8 +148,7 @@ def test_insights_follow_the_store_and_read_with_the_keyboard(browser, app):
         wait_live(page)
         chart = "#insight-hydration"
         before = page.get_attribute(chart + " .ock-chart-column:last-child", "aria-label")
-        result = subprocess.run([BINARY, "store", "log", "hydration", "--value", "6", "--units", "glasses", "--store", app["store"]],
-                                capture_output=True, text=True)
+        result = log_with_the_tool("hydration", app["store"], app["url"], "--value", "6", "--units", "glasses")
         assert result.returncode == 0, result.stderr
         page.wait_for_function("(before) => document.querySelector('#insight-hydration .ock-chart-column:last-child').getAttribute('aria-label') !== before",
                                arg=before, timeout=1000)
@@ -188,13 +210,32 @@ def test_the_page_moves_to_the_new_day_at_local_midnight(browser, app):
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     try:
-        page.clock.install()
+        # The server's next midnight, whatever day the server believes it is (serve --now), is at most a day away.
+        midnight = server_midnight(app["url"])
+        # A browser whose clock is an hour before that midnight moves to the new day when it comes.
+        page.clock.install(time=(midnight - 3_600_000) / 1000)
         page.goto(app["url"] + "/care")
-        midnight = int(page.get_attribute('meta[name="ock-next-midnight"]', "content"))
         now = page.evaluate("() => Date.now()")
         assert 0 < midnight - now <= 86_400_000
         with page.expect_navigation():
             page.clock.run_for(midnight - now + 1500)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("skew_days", [-40, 2])
+def test_a_browser_clock_far_from_the_servers_does_not_reload_in_a_loop(browser, app, skew_days):
+    """A browser 40 days behind the server (a timer that long fires at once) or 2 days ahead (midnight is past)."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    try:
+        midnight = server_midnight(app["url"])
+        page.clock.install(time=(midnight + skew_days * 86_400_000) / 1000)
+        loads = []
+        page.on("load", lambda _: loads.append(1))
+        page.goto(app["url"] + "/care")
+        page.clock.run_for(50_000)
+        assert len(loads) == 1
     finally:
         context.close()
 
@@ -206,11 +247,14 @@ def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
             onboard(url)
             with opened_page(browser, url + "/care") as (page, _):
                 wait_live(page)
+                day = server_day(url)
                 server.send_signal(signal.SIGTERM)
                 assert server.wait(timeout=10) == 0
                 page.wait_for_selector('html[data-ock-live="reconnecting"]', timeout=5000)
                 store = str(pathlib.Path(directory) / "opencarekit.sqlite")
-                result = subprocess.run([BINARY, "store", "log", "enoxaparin", "--store", store], capture_output=True, text=True)
+                zone = ["--zone", ZONE] if ZONE else []
+                result = subprocess.run([BINARY, "store", "log", "enoxaparin", "--store", store, "--date", day, *zone],
+                                        capture_output=True, text=True)
                 assert result.returncode == 0, result.stderr
                 server, _ = serve(directory, url.rsplit(":", 1)[1])
                 page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=5000)

@@ -2,6 +2,7 @@
 timed out while normal requests are still served, a connection cap answers 503, live streams are bounded per client
 and freed as soon as the client goes, the request line and Host are checked, HEAD answers like GET, and off
 loopback a public URL is required and announced."""
+import resource
 import socket
 import subprocess
 import sys
@@ -139,3 +140,18 @@ def test_off_loopback_a_public_url_is_required_and_is_the_only_host_and_origin()
             assert status(post(public)) == 400  # past the origin check: the empty body is what is wrong
         warning = [line for line in log[0].splitlines() if line.startswith("warning:")]
         assert warning == [f"warning: this care record is served without sign-in to anyone who reaches {public}"]
+
+
+def test_with_few_files_allowed_the_connection_cap_shrinks_and_says_so():
+    with tempfile.TemporaryDirectory() as directory:
+        process = subprocess.Popen([BINARY, "serve", "--demo", "--data", directory, "--port", "0"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (400, 400)))
+        try:
+            url = next(word for line in process.stdout if "running at" in line
+                       for word in line.split() if word.startswith("http://")).rstrip("/")
+            assert slow_clients.healthz_seconds(url) < 1
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+        assert "at most 248 connections are served" in process.stderr.read()

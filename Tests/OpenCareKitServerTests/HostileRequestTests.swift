@@ -129,3 +129,14 @@ import Testing
         #expect(!SecurityHeadersMiddleware<CareRequestContext>.isClientGone(CancellationError()))
     }
 }
+
+@Suite struct ConnectionLimitsTests {
+    @Test func theConnectionCapFitsTheFilesTheProcessMayOpen() throws {
+        let limits = ConnectionLimits(maximumConnections: 1_000, refusalReserve: 100)
+        #expect(limits.fitted(toFileDescriptors: 20_000) == limits)
+        let fitted = try #require(limits.fitted(toFileDescriptors: 1_024))
+        #expect(fitted.maximumConnections + fitted.refusalReserve + ConnectionLimits.otherFileDescriptors <= 1_024)
+        #expect(fitted.maximumConnections > 700 && fitted.refusalReserve >= 1)
+        #expect(limits.fitted(toFileDescriptors: 100) == nil)
+    }
+}

@@ -36,6 +36,20 @@ public struct ConnectionLimits: Sendable, Hashable {
         self.refusalReserve = refusalReserve
     }
 
+    /// File descriptors the server needs beside its connections: the listening socket, the stores' files, logs.
+    public static let otherFileDescriptors = 128
+
+    /// These limits, with fewer connections if the process may open only `fileDescriptors` files, so that a flood of
+    /// connections is refused before the stores can no longer open their files; nil if that leaves no connection.
+    public func fitted(toFileDescriptors fileDescriptors: Int) -> ConnectionLimits? {
+        let available = fileDescriptors - Self.otherFileDescriptors
+        guard maximumConnections + refusalReserve > available else { return self }
+        var fitted = self
+        fitted.refusalReserve = max(1, available / 11)
+        fitted.maximumConnections = available - fitted.refusalReserve
+        return fitted.maximumConnections > 0 ? fitted : nil
+    }
+
     /// The HTTP/1.1 server with these limits, for `Application(router:server:configuration:)`.
     public func httpServer() -> HTTPServerBuilder {
         let counter = ConnectionCounter(limit: maximumConnections)

@@ -179,7 +179,12 @@ enum AppScript {
 
   // "Today" moves at the patient's local midnight.
   var midnight = Number(meta("ock-next-midnight"));
-  if (midnight > 0) { window.setTimeout(function () { window.location.reload(); }, Math.max(0, midnight - Date.now()) + 1000); }
+  // A browser clock ahead of the server's would see that moment as past: then try once a minute rather than reload
+  // again and again. One behind it waits at most a day (timers of more than 24.8 days fire at once).
+  if (midnight > 0) {
+    var wait = midnight - Date.now();
+    window.setTimeout(function () { window.location.reload(); }, wait >= 0 ? Math.min(wait + 1000, 86400000) : 60000);
+  }
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", listen); } else { listen(); }
 })();
