@@ -97,4 +97,27 @@ import Testing
             }
         }
     }
+
+    @Test func aDayWithMoreEventsThanAPageShowsIsRefusedClearly() async throws {
+        // 105 tasks at the limit of 48 a day: each valid, together 5,040 events on one page.
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let start = fixture.calendar.startOfDay(for: fixture.now)
+            let tasks = (0..<105).map { index in
+                OCKTask(id: "busy-\(index)", title: "Busy", carePlanUUID: nil, schedule: OCKSchedule(composing: [
+                    OCKScheduleElement(start: start, end: nil, interval: DateComponents(minute: 30), calendar: fixture.calendar),
+                ]))
+            }
+            try await fixture.store.addTasks(tasks)
+            try await client.execute(uri: "/care?date=2026-11-17", method: .get) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(String(buffer: response.body).contains("more than 5000 events"))
+                #expect(response.body.readableBytes < 1_000)
+            }
+            // The API lists the same day in pages.
+            try await client.execute(uri: "/api/v1/events?date=2026-11-17&limit=500", method: .get) { response in
+                #expect(response.status == .ok && response.headers[.link] != nil)
+            }
+        }
+    }
 }

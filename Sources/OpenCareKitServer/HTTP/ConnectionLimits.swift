@@ -164,7 +164,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head:
             readingRequest = true
-            responding = false
             arm(context, after: limits.bodyTimeout, answer: .requestTimeout)
         case .body:
             break

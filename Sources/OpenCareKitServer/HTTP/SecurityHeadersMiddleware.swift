@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import OpenCareKitStore
 
 /// Adds the security headers to every response: a Content-Security-Policy that allows scripts, styles and
 /// connections only from this site and no inline script, no framing, no MIME sniffing, and no referrer sent to other
@@ -21,6 +22,10 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
             response = try await next(request, context)
         } catch let error as HTTPResponseError {
             response = try error.response(from: request, context: context)
+        } catch let OCKStoreError.invalidValue(reason) {
+            // A store limit a route did not handle itself (a query over too many events): the reason says which,
+            // and never holds patient data.
+            response = APIError(status: .unprocessableContent, field: nil, message: reason).response
         } catch where Self.isClientGone(error) {
             // The client went away mid-request (its body ended early): nothing is wrong here and nobody is left to
             // answer; the answer is written to a closed connection, or not at all.

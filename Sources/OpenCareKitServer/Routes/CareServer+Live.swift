@@ -21,6 +21,10 @@ extension CareServer {
         }
     }
 
+    /// The most events one Care page shows (a hundred tasks at the schedule limit of 48 a day is 4,800); a day with
+    /// more is refused with a clear error rather than rendered.
+    static let maximumEventsPerPage = 5_000
+
     /// The changing parts of the Care page for `day`. Forms carry `token`; live updates pass an empty one for the
     /// page's script to fill with its own.
     func careParts(day: Date, context: OCKRenderContext, token: String) async throws -> CareParts {
@@ -28,6 +32,10 @@ extension CareServer {
         let isFuture = day > today
         let page = self.page
         let feed = try await page.feedEvents(on: day, today: today, in: store)
+        guard feed.events.count <= Self.maximumEventsPerPage else {
+            throw OCKStoreError.invalidValue(reason: "This day has more than \(Self.maximumEventsPerPage) events, more than "
+                                             + "one page shows: remove tasks or make their schedules sparser.")
+        }
         // Before onboarding, the card shown is today's onboarding, whatever day the page is.
         let cardDay = feed.isOnboarded ? day : today
         let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(cardDay)),
