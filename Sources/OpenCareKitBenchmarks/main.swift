@@ -16,12 +16,16 @@ do {
         if let index = arguments.firstIndex(of: "--outcomes"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
             benchmark.outcomeCount = count
         }
+        if let index = arguments.firstIndex(of: "--years"), index + 1 < arguments.count, let years = Int(arguments[index + 1]),
+           (1...50).contains(years) {
+            benchmark.years = years
+        }
         if let index = arguments.firstIndex(of: "--part"), index + 1 < arguments.count {
             benchmark.part = arguments[index + 1]
         }
         try await benchmark.run()
     default:
-        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--part insert|events]\n".utf8))
+        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--years N] [--part insert|events]\n".utf8))
         exit(2)
     }
 } catch {

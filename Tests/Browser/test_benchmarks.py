@@ -1,6 +1,7 @@
 """The benchmarks' smoke runs: each runs at a tiny size, so that a benchmark that stops measuring what it says (as
 the server benchmark did when onboarding began to gate the Care page) fails the suite."""
 import os
+import pathlib
 import re
 import subprocess
 
@@ -16,3 +17,24 @@ def test_the_server_benchmark_measures_the_care_feed_and_delivers_to_every_subsc
     assert re.search(r"/care \(demo store\)\s+\d+", result.stdout)
     fanout = re.search(r"one outcome write\s+(\d+)\s+(\d+)", result.stdout)
     assert fanout and fanout.group(1) == fanout.group(2) == "40", result.stdout
+
+
+def run(script):
+    result = subprocess.run([str(ROOT / "scripts" / script), "--smoke"], capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "OPENCAREKIT_BENCHMARKS": str(pathlib.Path(BINARY).parent / "OpenCareKitBenchmarks")})
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout
+
+
+def test_the_store_benchmark_compares_with_raw_sqlite_and_with_a_young_store():
+    output = run("bench-store")
+    assert re.search(r"OCKStore\.addOutcomes\s+[0-9.]+\s+\d+", output)
+    assert re.search(r"raw SQLite C API\s+[0-9.]+\s+\d+", output)
+    assert re.search(r"schedules began yesterday\s+\d+", output) and re.search(r"schedules began\s+1 years ago\s+\d+", output)
+
+
+def test_the_schedule_benchmark_matches_dateutil_and_times_both_ages():
+    output = run("bench-schedule")
+    assert "occurrence sets identical: yes" in output
+    assert re.search(r"python-dateutil 2\.9\s+\d+", output)
+    assert re.search(r"schedule age 10 years\s+[0-9.]+", output)
