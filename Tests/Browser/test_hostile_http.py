@@ -36,6 +36,13 @@ def test_slow_and_idle_clients_are_closed_while_others_are_served():
                 if kind in ("half head", "slow body"):
                     assert status(data) == 408, (kind, data[:80])
         assert slow_clients.healthz_seconds(url) < 0.5
+        # A request answered before its body ended, whose body then ends: the connection is idle from then on.
+        sock = slow_clients.connect(url)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\n\r\n")
+        assert status(slow_clients.read_response(sock)) == 200
+        sock.sendall(b"x")
+        data, seconds, closed = slow_clients.read_until_closed(sock, timeout=5)
+        assert closed and seconds < 3 and data == b"", (data[:80], seconds)
         # A client that leaves in the middle of its body is no server error.
         sock = slow_clients.slow_body(url)
         sock.close()

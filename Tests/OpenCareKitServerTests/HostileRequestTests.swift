@@ -139,4 +139,15 @@ import Testing
         #expect(fitted.maximumConnections > 700 && fitted.refusalReserve >= 1)
         #expect(limits.fitted(toFileDescriptors: 100) == nil)
     }
+
+    @Test func perClientLimitsCountAnIPv6HostByItsNetwork() throws {
+        let v6 = try SocketAddress(ipAddress: "2001:db8:1:2:3:4:5:6", port: 443)
+        let neighbour = try SocketAddress(ipAddress: "2001:db8:1:2:ffff::1", port: 80)
+        #expect(CareRequestContext.client(v6) == "2001:db8:1:2::/64")
+        #expect(CareRequestContext.client(neighbour) == CareRequestContext.client(v6))
+        #expect(CareRequestContext.client(try SocketAddress(ipAddress: "2001:db8:1:3::1", port: 80)) != CareRequestContext.client(v6))
+        #expect(CareRequestContext.client(try SocketAddress(ipAddress: "::ffff:192.0.2.7", port: 80)) == "192.0.2.7")
+        #expect(CareRequestContext.client(try SocketAddress(ipAddress: "192.0.2.7", port: 80)) == "192.0.2.7")
+        #expect(CareRequestContext.client(nil) == "unknown")
+    }
 }

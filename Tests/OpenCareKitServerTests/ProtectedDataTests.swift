@@ -91,6 +91,24 @@ import Testing
         }
     }
 
+    @Test func anOutcomeCannotBeMovedOntoASurveyTaskPastItsRule() async throws {
+        let fixture = ServerFixture(surveys: true)
+        try await fixture.test { _ in
+            // A plain Boolean on an ordinary task, then a version of it moved onto the onboarding's event.
+            let dose = try await fixture.event("enoxaparin")
+            let added = try await fixture.store.addOutcome(OCKOutcome(taskUUID: dose.task.uuid,
+                                                                      taskOccurrenceIndex: dose.scheduleEvent.occurrence,
+                                                                      values: [OCKOutcomeValue(true)]))
+            let onboarding = try await fixture.event("onboarding")
+            var moved = added
+            moved.taskUUID = onboarding.task.uuid
+            moved.taskOccurrenceIndex = onboarding.scheduleEvent.occurrence
+            await #expect(throws: OCKStoreError.self) { try await fixture.store.updateOutcome(moved) }
+            #expect(try await fixture.event("onboarding").outcome == nil)
+            #expect(try await fixture.event("enoxaparin").outcome == added)
+        }
+    }
+
     @Test func withoutSurveysNothingIsProtected() async throws {
         // The rule belongs to the app's surveys: a store without them keeps CareKit's behaviour.
         let fixture = ServerFixture(surveys: false)

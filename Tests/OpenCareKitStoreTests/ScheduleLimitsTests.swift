@@ -92,6 +92,17 @@ import Testing
         #expect(accepted > 40)
     }
 
+    @Test func calendarPartsThatCancelStillCountAsMovingTheWallClock() throws {
+        // +7 days then -7 is no move of the calendar, but it resolves the wall clock again: an hour's step can
+        // shrink to seconds when the clocks fall back. The bound allows for it, so it is refused.
+        let cancelling = element(DateComponents(day: -7, second: 3_601, weekOfYear: 1))
+        #expect(try #require(cancelling.shortestStep) < OCKScheduleElement.minimumInterval)
+        #expect(error { try cancelling.validate() }?.field == "interval")
+        // A schedule stored with an element that may not move has no bound on its events a day (and no overflow).
+        let stuck = OCKSchedule(composing: [element(DateComponents(day: 1, hour: -24)), element(DateComponents(hour: -1))])
+        #expect(stuck.maximumEventsOnOneDay == nil)
+    }
+
     @Test func clockIntervalsAreExactAndCalendarIntervalsAllowForClockChanges() throws {
         #expect(element(DateComponents(minute: 30)).shortestStep == 1_800)
         #expect(element(DateComponents(hour: 1, minute: 1)).shortestStep == 3_660)

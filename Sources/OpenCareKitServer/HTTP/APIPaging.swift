@@ -32,7 +32,7 @@ struct APIPaging: Sendable {
     func response<Item: Encodable>(_ items: some Collection<Item>, for request: Request,
                                    encode: ([Item], HTTPResponse.Status) -> Response) -> Response {
         var response = encode(Array(items.prefix(limit)), .ok)
-        if items.count > limit {
+        if items.count > limit, offset + limit <= Self.maximumOffset {
             var components = URLComponents()
             components.path = request.uri.path
             let others = request.uri.queryParameters.filter { $0.key != "limit" && $0.key != "offset" }

@@ -101,8 +101,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var counted = false
     /// A request's head has arrived and its end has not.
     private var readingRequest = false
-    /// The current response has begun (its head is written).
-    private var responding = false
+    /// Requests whose response has not ended (more than one when a client pipelines).
+    private var unanswered = 0
+    /// A response head has been written since the last request head: a timeout then closes without a 408.
+    private var answeredLatest = false
     /// The connection is being closed by this guard: later writes are dropped.
     private var closing = false
     private var timer: Scheduled<Void>?
@@ -164,12 +166,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head:
             readingRequest = true
+            unanswered += 1
+            answeredLatest = false
             arm(context, after: limits.bodyTimeout, answer: .requestTimeout)
         case .body:
             break
         case .end:
             readingRequest = false
             disarm()
+            // Answered before its body ended (a refusal, a redirect): the connection is idle from now.
+            armIdleIfIdle(context)
         }
         context.fireChannelRead(data)
     }
@@ -181,16 +187,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch unwrapOutboundIn(data) {
         case .head:
-            responding = true
+            answeredLatest = true
         case .body:
             break
         case .end:
-            responding = false
-            // Kept alive: the next request must begin within the idle time (a request still being read keeps its
-            // own timer).
-            if !readingRequest { arm(context, after: limits.idleTimeout, answer: nil) }
+            unanswered = max(0, unanswered - 1)
+            armIdleIfIdle(context)
         }
         context.write(data, promise: promise)
+    }
+
+    /// Kept alive with nothing to read or answer: the next request must begin within the idle time. (A request
+    /// being read keeps its body timer; one being answered has no limit here.)
+    private func armIdleIfIdle(_ context: ChannelHandlerContext) {
+        if !readingRequest, unanswered == 0 { arm(context, after: limits.idleTimeout, answer: nil) }
     }
 
     /// Starts the one timer: when it fires, the connection gets `answer` (if no response has begun) and is closed.
@@ -199,7 +209,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [self] in
             timer = nil
-            if let answer, !responding {
+            if let answer, !answeredLatest {
                 refuse(context, status: answer, message: "The request took too long to arrive.")
             } else {
                 closing = true

@@ -22,7 +22,7 @@ extension OCKSchedule {
     public static let maximumElements = 64
 
     /// An upper bound on the number of events that start on any one day of 24 hours, or nil if an element's step
-    /// cannot be bounded (see `OCKScheduleElement.shortestStep`).
+    /// cannot be bounded or may not move forward (see `OCKScheduleElement.shortestStep`).
     ///
     /// Exact for elements that repeat by whole days (weekly elements on different days do not add up); every other
     /// element counts as often as it can repeat in 24 hours.
@@ -30,13 +30,13 @@ extension OCKSchedule {
         var total = 0
         var cycles: [(period: Int, phase: Int)] = []
         for element in elements {
-            guard let bounds = element.stepBounds else { return nil }
+            guard let bounds = element.stepBounds, bounds.shortest > 0 else { return nil }
             if case let .days(period, _) = element.storage.plan, period > 1,
                element.calendar.timeZone == elements[0].calendar.timeZone,
                let day = element.engine.localDayAndTime(element.start)?.day {
                 cycles.append((period, day))
             } else {
-                total += bounds.eventsPerDay
+                total = total.addingReportingOverflow(bounds.eventsPerDay).overflow ? .max : total + bounds.eventsPerDay
             }
         }
         return total + Self.busiestDay(cycles)
@@ -126,10 +126,10 @@ extension OCKScheduleElement {
         let fixedDays = Double(7 * (value(.weekOfYear) + value(.weekOfMonth) + value(.weekdayOrdinal))
                                + value(.day) + value(.dayOfYear) + value(.weekday))
         let leastDays = years.0 + months.0 + fixedDays
-        let mostDays = years.1 + months.1 + fixedDays
         let clock = Double(value(.hour)) * 3_600 + Double(value(.minute)) * 60 + Double(value(.second))
             + Double(value(.nanosecond)) / 1e9
-        let hasCalendarPart = leastDays != 0 || mostDays != 0
+        // Any calendar part moves the wall clock, even when the parts cancel out (+7 days, then -7).
+        let hasCalendarPart = parts.prefix(8).contains { $0 != 0 }
         let shift = Self.largestOffsetChange
 
         // Calendar units keep the wall-clock time (a skipped hour only moves it later); clock units add elapsed

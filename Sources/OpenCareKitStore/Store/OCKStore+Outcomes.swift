@@ -57,6 +57,10 @@ extension OCKStore: OCKOutcomeStore {
             return try Self.uniqueOutcomes {
                 try VersionedWrites.update(outcomes, now: now, db, cache: cache, check: { current, proposed in
                     try rules.check(.updateOutcome(current: current, proposed: proposed, task: try events.task(current.taskUUID)))
+                    // A version that moves the outcome to another event is also a new outcome there.
+                    if proposed.taskUUID != current.taskUUID || proposed.taskOccurrenceIndex != current.taskOccurrenceIndex {
+                        try rules.check(.addOutcome(proposed, task: try events.task(proposed.taskUUID)))
+                    }
                 }, event: events.event)
             }
         }
