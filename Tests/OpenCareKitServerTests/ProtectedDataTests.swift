@@ -11,6 +11,13 @@ import Testing
 /// Finding 5 of the hostile probe: the signed consent is kept and a survey task's outcome comes from its survey,
 /// whoever writes — the JSON API as well as the pages, and anything writing through the same store.
 @Suite struct ProtectedDataTests {
+    /// Marks today's first event of `taskID` done with a plain Boolean, straight through the store.
+    func done(_ taskID: String, _ fixture: ServerFixture) async throws -> OCKOutcome {
+        let event = try await fixture.event(taskID)
+        return try await fixture.store.addOutcome(OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence,
+                                                             values: [OCKOutcomeValue(true)]))
+    }
+
     @Test func theAPICannotDeleteOrOverwriteTheSignedConsentNorDeleteTheOnboardingTask() async throws {
         let fixture = ServerFixture(surveys: true)
         try await fixture.test { client in
@@ -95,10 +102,7 @@ import Testing
         let fixture = ServerFixture(surveys: true)
         try await fixture.test { _ in
             // A plain Boolean on an ordinary task, then a version of it moved onto the onboarding's event.
-            let dose = try await fixture.event("enoxaparin")
-            let added = try await fixture.store.addOutcome(OCKOutcome(taskUUID: dose.task.uuid,
-                                                                      taskOccurrenceIndex: dose.scheduleEvent.occurrence,
-                                                                      values: [OCKOutcomeValue(true)]))
+            let added = try await done("enoxaparin", fixture)
             let onboarding = try await fixture.event("onboarding")
             var moved = added
             moved.taskUUID = onboarding.task.uuid
@@ -113,11 +117,7 @@ import Testing
         // The rule belongs to the app's surveys: a store without them keeps CareKit's behaviour.
         let fixture = ServerFixture(surveys: false)
         try await fixture.test { _ in
-            let onboarding = try await fixture.event("onboarding")
-            let added = try await fixture.store.addOutcome(OCKOutcome(taskUUID: onboarding.task.uuid,
-                                                                      taskOccurrenceIndex: onboarding.scheduleEvent.occurrence,
-                                                                      values: [OCKOutcomeValue(true)]))
-            try await fixture.store.deleteOutcome(added)
+            try await fixture.store.deleteOutcome(try await done("onboarding", fixture))
         }
     }
 }
