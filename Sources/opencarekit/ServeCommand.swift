@@ -61,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
         return ConnectionLimits(headerTimeout: try duration(headerTimeout, "--header-timeout"),
                                 bodyTimeout: try duration(bodyTimeout, "--body-timeout"),
                                 idleTimeout: try duration(idleTimeout, "--idle-timeout"),
-                                maximumConnections: maxConnections, refusalReserve: max(10, maxConnections / 10))
+                                maximumConnections: maxConnections)
     }
 
     /// The public origin (`scheme://host[:port]`) and host name from `--public-url`; required off loopback.

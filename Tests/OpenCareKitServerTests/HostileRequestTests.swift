@@ -132,7 +132,7 @@ import Testing
 
 @Suite struct ConnectionLimitsTests {
     @Test func theConnectionCapFitsTheFilesTheProcessMayOpen() throws {
-        let limits = ConnectionLimits(maximumConnections: 1_000, refusalReserve: 100)
+        let limits = ConnectionLimits(maximumConnections: 1_000)
         #expect(limits.fitted(toFileDescriptors: 20_000) == limits)
         let fitted = try #require(limits.fitted(toFileDescriptors: 1_024))
         #expect(fitted.maximumConnections + fitted.refusalReserve + ConnectionLimits.otherFileDescriptors <= 1_024)

@@ -18,23 +18,26 @@ import Synchronization
 ///   kernel's backlog waits), so a flood cannot use up the process's file descriptors.
 ///
 /// A response in progress (a page being rendered, a live stream) has no time limit here: live streams end when the
-/// client goes, and `LiveCareHub` bounds them per client.
+/// client goes, and `LiveStreamSlots` bounds them per client.
 public struct ConnectionLimits: Sendable, Hashable {
     public var headerTimeout: Duration
     public var bodyTimeout: Duration
     public var idleTimeout: Duration
     public var maximumConnections: Int
-    /// Connections over the limit that are still accepted, to be refused with a 503 rather than left waiting.
-    public var refusalReserve: Int
 
     public init(headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30),
-                idleTimeout: Duration = .seconds(60), maximumConnections: Int = 1_000, refusalReserve: Int = 100) {
+                idleTimeout: Duration = .seconds(60), maximumConnections: Int = 1_000) {
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
         self.idleTimeout = idleTimeout
         self.maximumConnections = maximumConnections
-        self.refusalReserve = refusalReserve
     }
+
+    /// Connections over the limit that are still accepted, to be refused with a 503 rather than left waiting: a
+    /// tenth of the limit, and at least ten.
+    public var refusalReserve: Int { Self.reserve(for: maximumConnections) }
+
+    private static func reserve(for connections: Int) -> Int { max(10, connections / 10) }
 
     /// File descriptors the server needs beside its connections: the listening socket, the stores' files, logs.
     public static let otherFileDescriptors = 128
@@ -43,10 +46,11 @@ public struct ConnectionLimits: Sendable, Hashable {
     /// connections is refused before the stores can no longer open their files; nil if that leaves no connection.
     public func fitted(toFileDescriptors fileDescriptors: Int) -> ConnectionLimits? {
         let available = fileDescriptors - Self.otherFileDescriptors
-        guard maximumConnections + refusalReserve > available else { return self }
         var fitted = self
-        fitted.refusalReserve = max(1, available / 11)
-        fitted.maximumConnections = available - fitted.refusalReserve
+        // The most connections that, with their reserve, fit (a loop once at start-up, not a hot path).
+        while fitted.maximumConnections > 0, fitted.maximumConnections + fitted.refusalReserve > available {
+            fitted.maximumConnections = min(fitted.maximumConnections - 1, available)
+        }
         return fitted.maximumConnections > 0 ? fitted : nil
     }
 
@@ -84,8 +88,6 @@ final class ConnectionCounter: Sendable {
     func close() {
         open.withLock { $0 -= 1 }
     }
-
-    var count: Int { open.withLock { $0 } }
 }
 
 /// Enforces `ConnectionLimits` on one connection: its timers and its place under the limit.

@@ -33,9 +33,6 @@ final class LiveStreamSlots: Sendable {
         }
     }
 
-    /// Open streams per client (for tests).
-    var counts: [String: Int] { open.withLock { $0 } }
-
     /// One stream's place: released when the stream ends, or when the response holding it is dropped unsent.
     final class Slot: Sendable {
         private let client: String
