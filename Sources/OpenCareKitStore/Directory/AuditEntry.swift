@@ -1,0 +1,143 @@
+import Crypto
+import Foundation
+
+/// One access to a care record, or a sign-in: who, when, which record, what, from where, and whether it was allowed.
+///
+/// Entries hold identifiers and route patterns only, never outcome values, names or notes. They are append-only and
+/// hash-chained: each entry's hash covers its fields and the previous entry's hash, so a changed or deleted entry
+/// breaks the chain (`CareDirectory.verifyAuditLog()`).
+public struct AuditEntry: Codable, Hashable, Sendable {
+    /// What was done, as FHIR's AuditEvent action codes.
+    public enum Action: String, Codable, Sendable, CaseIterable {
+        case create = "C", read = "R", update = "U", delete = "D", execute = "E"
+    }
+
+    /// How it ended.
+    public enum Outcome: String, Codable, Sendable, CaseIterable {
+        /// Allowed and done.
+        case allowed
+        /// Refused: no access, a wrong password, a locked account.
+        case denied
+    }
+
+    /// An entry before the log numbers and chains it.
+    public struct Draft: Codable, Hashable, Sendable {
+        public var recorded: Date
+        /// Who asked: an account, or nil before anyone signed in.
+        public var account: CareAccountID?
+        /// The access token used, if any.
+        public var token: RandomIdentifier?
+        public var record: CareRecordID?
+        /// What was touched: `care-page`, `api:Task`, `session`, `membership` …
+        public var resource: String
+        public var action: Action
+        public var outcome: Outcome
+        /// Where from: the client's address.
+        public var address: String
+        /// The route pattern or event, such as `GET /records/{record}/care`: never a value from the record.
+        public var detail: String
+
+        public init(recorded: Date, account: CareAccountID?, token: RandomIdentifier? = nil, record: CareRecordID?,
+                    resource: String, action: Action, outcome: Outcome, address: String, detail: String) {
+            self.recorded = Date(timeIntervalSince1970: (recorded.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+            self.account = account
+            self.token = token
+            self.record = record
+            self.resource = resource
+            self.action = action
+            self.outcome = outcome
+            self.address = address
+            self.detail = detail
+        }
+    }
+
+    /// Its place in the log, from 1.
+    public var sequence: Int64
+    public var draft: Draft
+    /// The hash of the entry before (64 zeros for the first).
+    public var previousHash: String
+    /// SHA-256 over `previousHash` and the entry's fields, hex.
+    public var hash: String
+
+    public init(sequence: Int64, draft: Draft, previousHash: String, hash: String) {
+        self.sequence = sequence
+        self.draft = draft
+        self.previousHash = previousHash
+        self.hash = hash
+    }
+
+    /// The entry numbered `sequence` after `previousHash`, with its hash.
+    public static func chained(_ draft: Draft, sequence: Int64, after previousHash: String) -> AuditEntry {
+        AuditEntry(sequence: sequence, draft: draft, previousHash: previousHash,
+                   hash: hash(of: draft, sequence: sequence, previousHash: previousHash))
+    }
+
+    /// The hash the entry should have.
+    public var expectedHash: String { Self.hash(of: draft, sequence: sequence, previousHash: previousHash) }
+
+    public static let firstPreviousHash = String(repeating: "0", count: 64)
+
+    static func hash(of draft: Draft, sequence: Int64, previousHash: String) -> String {
+        // Fields joined by the unit separator, which none of them may contain.
+        let fields: [String] = [
+            previousHash, String(sequence), String(Int64((draft.recorded.timeIntervalSince1970 * 1000).rounded())),
+            draft.account?.description ?? "", draft.token?.description ?? "", draft.record?.description ?? "",
+            draft.resource, draft.action.rawValue, draft.outcome.rawValue, draft.address, draft.detail,
+        ]
+        let digest = SHA256.hash(data: Data(fields.joined(separator: "\u{1F}").utf8))
+        return digest.map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// What checking the audit log's chain found.
+public struct AuditVerification: Sendable, Equatable {
+    /// How many entries were checked.
+    public var entries: Int64
+    /// The newest entry's hash: note it somewhere else to detect a log rewritten from the start.
+    public var headHash: String
+    /// The first problem, or nil when the chain is whole.
+    public var problem: String?
+
+    public var isIntact: Bool { problem == nil }
+
+    public init(entries: Int64, headHash: String, problem: String?) {
+        self.entries = entries
+        self.headHash = headHash
+        self.problem = problem
+    }
+}
+
+extension AuditEntry {
+    /// Checks `entries` (in order, from the first) continue each other, then that the log's recorded head is the last.
+    /// `entries` is read in batches by the caller; `state` carries over between batches.
+    struct ChainCheck {
+        var expectedSequence: Int64 = 1
+        var previousHash = AuditEntry.firstPreviousHash
+        var problem: String?
+
+        mutating func check(_ entry: AuditEntry) {
+            guard problem == nil else { return }
+            if entry.sequence != expectedSequence {
+                problem = entry.sequence > expectedSequence
+                    ? "entry \(expectedSequence) is missing (the next is \(entry.sequence))"
+                    : "entry \(entry.sequence) is out of order"
+            } else if entry.previousHash != previousHash {
+                problem = "entry \(entry.sequence) does not follow the entry before it (deleted or changed)"
+            } else if entry.hash != entry.expectedHash {
+                problem = "entry \(entry.sequence) was changed after it was written"
+            }
+            expectedSequence = entry.sequence + 1
+            previousHash = entry.hash
+        }
+
+        /// Compares the end of the chain with the head the log recorded at its last append.
+        mutating func finish(headSequence: Int64, headHash: String) {
+            guard problem == nil else { return }
+            if headSequence != expectedSequence - 1 || headHash != previousHash {
+                problem = headSequence > expectedSequence - 1
+                    ? "entries \(expectedSequence) to \(headSequence) are missing from the end"
+                    : "the log's head does not match its last entry"
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// What went wrong in the directory. Messages name no person and no record data.
+public struct CareDirectoryError: Error, Equatable, Sendable, LocalizedError {
+    public enum Kind: Sendable, Equatable {
+        /// An account with that email address exists already.
+        case emailTaken
+        /// The account, record, membership, invitation or token does not exist.
+        case notFound
+        /// The change would break a rule of the directory (a record without an owner, say).
+        case conflict
+        /// The directory's file cannot be read or written.
+        case storage
+    }
+
+    public let kind: Kind
+    public let reason: String
+
+    public init(_ kind: Kind, _ reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+
+    public var errorDescription: String? { reason }
+}
+
+/// The small database beside the care records: accounts, records, memberships, invitations, sessions, access
+/// tokens and the audit log. `SQLiteCareDirectory` keeps it in one SQLite file; another backend implements the same
+/// protocol and nothing above it changes.
+///
+/// For example:
+/// ```swift
+/// let directory = try SQLiteCareDirectory(path: dataDirectory.appending(path: "directory.sqlite").path)
+/// let account = CareAccount(email: "ana@example.org", name: "Ana", passwordHash: hash, createdDate: .now)
+/// try await directory.addAccount(account)
+/// ```
+public protocol CareDirectory: Sendable {
+    // MARK: Accounts
+    /// - Throws: `emailTaken` if another account has the email.
+    func addAccount(_ account: CareAccount) async throws
+    func account(_ id: CareAccountID) async throws -> CareAccount?
+    func account(email: String) async throws -> CareAccount?
+    /// Replaces the stored account with the same id.
+    func updateAccount(_ account: CareAccount) async throws
+    /// Counts a failed sign-in; after `threshold` in a row the account is locked until `now + lockout`.
+    /// - Returns: The account as it is now.
+    func noteFailedSignIn(_ id: CareAccountID, now: Date, threshold: Int, lockout: TimeInterval) async throws -> CareAccount?
+    /// Clears the failure count after a successful sign-in.
+    func noteSuccessfulSignIn(_ id: CareAccountID) async throws
+
+    // MARK: Records and memberships
+    /// Adds a record, with its first member (usually its owner).
+    func addRecord(_ record: CareRecord, member: CareMembership?) async throws
+    func record(_ id: CareRecordID) async throws -> CareRecord?
+    /// Every record, oldest first, `limit` at a time.
+    func records(limit: Int, after: CareRecordID?) async throws -> [CareRecord]
+    func recordCount() async throws -> Int
+    func membership(record: CareRecordID, account: CareAccountID) async throws -> CareMembership?
+    /// The records an account has access to, with its membership in each, ordered by patient name.
+    func memberships(of account: CareAccountID) async throws -> [(membership: CareMembership, record: CareRecord)]
+    /// Everyone with access to a record, with their accounts.
+    func members(of record: CareRecordID) async throws -> [(membership: CareMembership, account: CareAccount)]
+    /// Adds or replaces a membership.
+    /// - Throws: `conflict` if the record would be left without an owner.
+    func setMembership(_ membership: CareMembership) async throws
+    /// - Throws: `conflict` if it is the owner's membership.
+    func removeMembership(record: CareRecordID, account: CareAccountID) async throws
+
+    // MARK: Invitations
+    func addInvitation(_ invitation: CareInvitation) async throws
+    func invitation(secretHash: String) async throws -> CareInvitation?
+    func invitations(of record: CareRecordID) async throws -> [CareInvitation]
+    /// Uses the invitation once: if it is unused and unexpired at `now`, marks it accepted and gives `account` its role
+    /// (a person who has a role in the record already keeps theirs).
+    /// - Returns: The membership, or nil if the invitation was used, expired or never existed.
+    func acceptInvitation(secretHash: String, account: CareAccountID, now: Date) async throws -> CareMembership?
+    func removeInvitation(secretHash: String) async throws
+
+    // MARK: Sessions (keyed by a hash of the session id)
+    func session(keyHash: String, now: Date) async throws -> (value: Data, expiryDate: Date?)?
+    /// Stores a session; `expiryDate` nil keeps the stored one.
+    func setSession(keyHash: String, account: CareAccountID?, value: Data, expiryDate: Date?, now: Date) async throws
+    func removeSession(keyHash: String) async throws
+    /// Ends every session of an account ("sign out everywhere", a changed password, a removed account).
+    func removeSessions(of account: CareAccountID) async throws
+    /// Forgets sessions that expired before `now`.
+    func removeExpiredSessions(now: Date) async throws
+
+    // MARK: Access tokens
+    func addAccessToken(_ token: CareAccessToken) async throws
+    func accessToken(secretHash: String) async throws -> CareAccessToken?
+    func accessTokens(of account: CareAccountID) async throws -> [CareAccessToken]
+    /// Revokes one of the account's tokens; false if it has no such token.
+    func revokeAccessToken(_ id: RandomIdentifier, of account: CareAccountID, now: Date) async throws -> Bool
+    func noteAccessTokenUse(_ id: RandomIdentifier, now: Date) async throws
+
+    // MARK: Audit log
+    /// Numbers, chains and appends entries in one transaction.
+    func appendAudit(_ drafts: [AuditEntry.Draft]) async throws
+    /// A record's entries, newest first.
+    func auditEntries(record: CareRecordID, limit: Int, offset: Int) async throws -> [AuditEntry]
+    /// Entries in order after `sequence`, for export and verification.
+    func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry]
+    /// Checks the whole chain.
+    func verifyAuditLog() async throws -> AuditVerification
+}

@@ -1,0 +1,208 @@
+import Foundation
+
+/// A random identifier of 128 bits, written as 26 lowercase letters and digits (Crockford's base 32 without the
+/// letters that read like others): unguessable, safe in a URL path and a file name.
+public struct RandomIdentifier: Hashable, Sendable, Codable, Comparable, CustomStringConvertible, LosslessStringConvertible {
+    public let description: String
+
+    static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz")
+    static let length = 26
+
+    /// A new identifier from the system's random number generator.
+    public static func random() -> RandomIdentifier {
+        var generator = SystemRandomNumberGenerator()
+        return RandomIdentifier(uncheckedText: String((0..<length).map { index in
+            // 26 × 5 = 130 bits; the first character carries 3 (so 128 bits in all).
+            alphabet[Int.random(in: 0..<(index == 0 ? 8 : 32), using: &generator)]
+        }))
+    }
+
+    /// The identifier written as `text`, or nil unless it has exactly the form `random()` makes.
+    public init?(_ text: String) {
+        guard text.utf8.count == Self.length, let first = text.first, let value = Self.alphabet.firstIndex(of: first), value < 8,
+              text.allSatisfy({ Self.alphabet.contains($0) }) else { return nil }
+        description = text
+    }
+
+    init(uncheckedText: String) {
+        description = uncheckedText
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let identifier = RandomIdentifier(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "Not an identifier"))
+        }
+        self = identifier
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }
+}
+
+/// Identifies a care record: one patient's CareKit store.
+public typealias CareRecordID = RandomIdentifier
+/// Identifies an account: a person who signs in.
+public typealias CareAccountID = RandomIdentifier
+
+/// What a person may do in one care record.
+public enum CareRole: String, Codable, Sendable, CaseIterable, Comparable {
+    /// The person the record is about: sees everything, completes tasks, manages who has access.
+    case patient
+    /// Someone who cares for the patient: sees everything, completes tasks, logs and answers check-ins; does not
+    /// change the plan or who has access (unless they own a record that has no patient account).
+    case caregiver
+    /// A member of the clinical team: sees everything, edits tasks, schedules, contacts and notes; does not
+    /// complete tasks for the patient.
+    case clinician
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// A person who signs in with an email address and a password.
+public struct CareAccount: Codable, Hashable, Sendable {
+    public var id: CareAccountID
+    /// Lowercased; unique among accounts.
+    public var email: String
+    /// The name shown to the care team.
+    public var name: String
+    /// The bcrypt hash of the password.
+    public var passwordHash: String
+    /// The base-32 secret of two-step sign-in, once it is turned on.
+    public var totpSecret: String?
+    /// Hashes of the unused recovery codes of two-step sign-in.
+    public var recoveryCodeHashes: [String]
+    /// Failed sign-ins since the last successful one.
+    public var failedSignIns: Int
+    /// Sign-in is refused until then after too many failures.
+    public var lockedUntil: Date?
+    public var createdDate: Date
+
+    public init(id: CareAccountID = .random(), email: String, name: String, passwordHash: String, totpSecret: String? = nil,
+                recoveryCodeHashes: [String] = [], failedSignIns: Int = 0, lockedUntil: Date? = nil, createdDate: Date) {
+        self.id = id
+        self.email = email
+        self.name = name
+        self.passwordHash = passwordHash
+        self.totpSecret = totpSecret
+        self.recoveryCodeHashes = recoveryCodeHashes
+        self.failedSignIns = failedSignIns
+        self.lockedUntil = lockedUntil
+        self.createdDate = createdDate
+    }
+
+    /// `text` trimmed and lowercased if it reads as an email address (one `@`, no spaces, at most 254 characters).
+    public static func normalizedEmail(_ text: String) -> String? {
+        let email = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+              !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+              email.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f && !"<>\"'\\,;".unicodeScalars.contains($0) })
+        else { return nil }
+        return email
+    }
+}
+
+/// One patient's care record: which store holds it, and how it is shown.
+public struct CareRecord: Codable, Hashable, Sendable {
+    public var id: CareRecordID
+    /// The store's file name (without `.sqlite`) under the records folder, or a path relative to the data
+    /// directory for a store adopted from before records existed.
+    public var storeName: String
+    /// The patient's name as the care team sees it in lists.
+    public var patientName: String
+    /// The patient's IANA time zone: where the record's days begin and end.
+    public var timeZoneIdentifier: String
+    /// The built-in care plan the record follows (its surveys, card styles and charts), such as `demo`; nil for a
+    /// plan of its own.
+    public var carePlan: String?
+    public var createdDate: Date
+
+    public init(id: CareRecordID = .random(), storeName: String? = nil, patientName: String, timeZoneIdentifier: String,
+                carePlan: String? = nil, createdDate: Date) {
+        self.id = id
+        self.storeName = storeName ?? "records/\(id)"
+        self.patientName = patientName
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.carePlan = carePlan
+        self.createdDate = createdDate
+    }
+}
+
+/// A person's access to a record.
+public struct CareMembership: Codable, Hashable, Sendable {
+    public var record: CareRecordID
+    public var account: CareAccountID
+    public var role: CareRole
+    /// The owner manages who has access: the patient, or a caregiver of a record without a patient account.
+    public var isOwner: Bool
+    public var createdDate: Date
+
+    public init(record: CareRecordID, account: CareAccountID, role: CareRole, isOwner: Bool, createdDate: Date) {
+        self.record = record
+        self.account = account
+        self.role = role
+        self.isOwner = isOwner
+        self.createdDate = createdDate
+    }
+}
+
+/// A single-use link that gives its holder a role in a record.
+public struct CareInvitation: Codable, Hashable, Sendable {
+    /// The SHA-256 of the link's secret, hex; the secret itself is only in the link.
+    public var secretHash: String
+    public var record: CareRecordID
+    public var role: CareRole
+    public var invitedBy: CareAccountID
+    public var createdDate: Date
+    public var expiryDate: Date
+    public var acceptedDate: Date?
+    public var acceptedBy: CareAccountID?
+
+    public init(secretHash: String, record: CareRecordID, role: CareRole, invitedBy: CareAccountID, createdDate: Date,
+                expiryDate: Date, acceptedDate: Date? = nil, acceptedBy: CareAccountID? = nil) {
+        self.secretHash = secretHash
+        self.record = record
+        self.role = role
+        self.invitedBy = invitedBy
+        self.createdDate = createdDate
+        self.expiryDate = expiryDate
+        self.acceptedDate = acceptedDate
+        self.acceptedBy = acceptedBy
+    }
+}
+
+/// A personal access token for the JSON API: bound to one record and a SMART-style scope.
+public struct CareAccessToken: Codable, Hashable, Sendable {
+    public var id: RandomIdentifier
+    /// The SHA-256 of the token, hex; the token is shown once, when it is made.
+    public var secretHash: String
+    public var account: CareAccountID
+    public var record: CareRecordID
+    /// Such as `patient/*.rs`.
+    public var scope: String
+    /// What its owner calls it.
+    public var label: String
+    public var createdDate: Date
+    public var lastUsedDate: Date?
+    public var revokedDate: Date?
+
+    public init(id: RandomIdentifier = .random(), secretHash: String, account: CareAccountID, record: CareRecordID, scope: String,
+                label: String, createdDate: Date, lastUsedDate: Date? = nil, revokedDate: Date? = nil) {
+        self.id = id
+        self.secretHash = secretHash
+        self.account = account
+        self.record = record
+        self.scope = scope
+        self.label = label
+        self.createdDate = createdDate
+        self.lastUsedDate = lastUsedDate
+        self.revokedDate = revokedDate
+    }
+}

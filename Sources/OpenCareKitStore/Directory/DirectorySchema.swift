@@ -1,0 +1,101 @@
+import GRDB
+
+/// The directory's tables, created and upgraded by versioned migrations. Dates are seconds since 1970, but for the
+/// audit log's `recorded`, whole milliseconds (its hash covers them).
+///
+/// The audit log is append-only in the file too: triggers refuse to change or delete an entry, and `audit_head`
+/// keeps the last entry's number and hash, so an entry removed from the end is detected as well.
+enum DirectorySchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE account (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    email TEXT NOT NULL UNIQUE,
+                    name TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    totp_secret TEXT,
+                    recovery_codes TEXT NOT NULL DEFAULT '[]',
+                    failed_sign_ins INTEGER NOT NULL DEFAULT 0,
+                    locked_until REAL,
+                    created_date REAL NOT NULL
+                );
+                CREATE TABLE record (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    store_name TEXT NOT NULL UNIQUE,
+                    patient_name TEXT NOT NULL,
+                    time_zone TEXT NOT NULL,
+                    care_plan TEXT,
+                    created_date REAL NOT NULL
+                );
+                CREATE TABLE membership (
+                    record TEXT NOT NULL REFERENCES record(id) ON DELETE CASCADE,
+                    account TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    role TEXT NOT NULL,
+                    is_owner INTEGER NOT NULL,
+                    created_date REAL NOT NULL,
+                    PRIMARY KEY (record, account)
+                );
+                CREATE INDEX membership_by_account ON membership(account);
+                CREATE TABLE invitation (
+                    secret_hash TEXT PRIMARY KEY NOT NULL,
+                    record TEXT NOT NULL REFERENCES record(id) ON DELETE CASCADE,
+                    role TEXT NOT NULL,
+                    invited_by TEXT NOT NULL,
+                    created_date REAL NOT NULL,
+                    expiry_date REAL NOT NULL,
+                    accepted_date REAL,
+                    accepted_by TEXT
+                );
+                CREATE INDEX invitation_by_record ON invitation(record);
+                CREATE TABLE session (
+                    key_hash TEXT PRIMARY KEY NOT NULL,
+                    account TEXT,
+                    value BLOB NOT NULL,
+                    expiry_date REAL,
+                    updated_date REAL NOT NULL
+                );
+                CREATE INDEX session_by_account ON session(account);
+                CREATE INDEX session_by_expiry ON session(expiry_date);
+                CREATE TABLE access_token (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    secret_hash TEXT NOT NULL UNIQUE,
+                    account TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    record TEXT NOT NULL REFERENCES record(id) ON DELETE CASCADE,
+                    scope TEXT NOT NULL,
+                    label TEXT NOT NULL,
+                    created_date REAL NOT NULL,
+                    last_used_date REAL,
+                    revoked_date REAL
+                );
+                CREATE INDEX access_token_by_account ON access_token(account);
+                CREATE TABLE audit_entry (
+                    sequence INTEGER PRIMARY KEY NOT NULL,
+                    recorded INTEGER NOT NULL,
+                    account TEXT,
+                    token TEXT,
+                    record TEXT,
+                    resource TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    address TEXT NOT NULL,
+                    detail TEXT NOT NULL,
+                    previous_hash TEXT NOT NULL,
+                    hash TEXT NOT NULL
+                );
+                CREATE INDEX audit_entry_by_record ON audit_entry(record, sequence);
+                CREATE TABLE audit_head (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    sequence INTEGER NOT NULL,
+                    hash TEXT NOT NULL
+                );
+                CREATE TRIGGER audit_entry_is_append_only_update BEFORE UPDATE ON audit_entry
+                BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+                CREATE TRIGGER audit_entry_is_append_only_delete BEFORE DELETE ON audit_entry
+                BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+                """)
+        }
+        return migrator
+    }
+}
