@@ -6,14 +6,9 @@ import OpenCareKitStore
 import OpenCareKitSurveys
 import OpenCareKitUI
 
-/// The care app over HTTP: CareKit's daily tasks page, its forms and the assets, for one patient's store.
-///
-/// For example:
-/// ```swift
-/// let server = CareServer(store: store, configuration: .init(timeZone: .current))
-/// let app = Application(router: server.router(), configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
-/// try await app.runService()
-/// ```
+/// The care app of one care record: CareKit's daily tasks page, its forms, live updates and JSON API over one
+/// patient's store. `CareHost` serves many records, each under its base path, behind sign-in and authorization;
+/// a `CareServer` never answers a request that `CareHost` has not checked.
 public struct CareServer: Sendable {
     /// How the app shows the care plan.
     public struct Configuration: Sendable {
@@ -57,11 +52,17 @@ public struct CareServer: Sendable {
 
     public let store: OCKStore
     public let configuration: Configuration
-    let stylesheet: String
+    /// Where the record's pages live: `/records/{id}`.
+    public let basePath: String
+    /// The record's routes, bound to this server.
+    private(set) var routeTable = RecordRouteTable()
+    /// Watches the store file for other processes' writes while anything uses this server.
+    let lifetime: RecordLifetime?
     let hub = LiveCareHub()
     let pageCache = PageCache()
     let surveySessions = SurveySessions()
-    let liveSlots = LiveStreamSlots()
+    /// Live streams per client address, shared by every record a host serves.
+    let liveSlots: LiveStreamSlots
 
     /// The Gregorian calendar of the patient's time zone.
     let calendar: Calendar
@@ -71,19 +72,29 @@ public struct CareServer: Sendable {
     /// A server for `store`. The store gets the surveys' rule (`OCKSurveyStoreRule`), so every writer — this app's
     /// pages and API, and anything else writing through the same store — keeps the signed consent and records survey
     /// tasks only from their surveys.
-    public init(store: OCKStore, configuration: Configuration = Configuration()) {
+    ///
+    /// - Parameters:
+    ///   - basePath: Where the record's pages live, such as `/records/{id}`.
+    ///   - watchesExternalChanges: Whether live pages follow other processes' writes to the store file, checked
+    ///     four times a second while this server is in use.
+    ///   - liveSlots: The live streams each client may open, shared with the host's other records.
+    public init(store: OCKStore, configuration: Configuration = Configuration(), basePath: String = "",
+                watchesExternalChanges: Bool = true, liveSlots: LiveStreamSlots = LiveStreamSlots()) {
+        self.liveSlots = liveSlots
         self.store = store
         self.configuration = configuration
+        self.basePath = basePath
+        lifetime = watchesExternalChanges ? RecordLifetime(store: store) : nil
         if !configuration.surveys.isEmpty || configuration.onboardingTaskID != nil {
             store.addRule(OCKSurveyStoreRule(surveys: configuration.surveys, consentTaskID: configuration.onboardingTaskID))
         }
-        stylesheet = OCKStylesheet.css(configuration.styler) + OCKSurveyAssets.stylesheet
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = configuration.timeZone
         self.calendar = calendar
         renderContexts = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
             (language, OCKRenderContext(localization: OCKLocalization(language: language, timeZone: configuration.timeZone)))
         })
+        routeTable = Self.makeRouteTable(self)
     }
 
     /// The daily tasks page: the configured card styles, survey cards for survey tasks, and the onboarding gate.
@@ -97,48 +108,22 @@ public struct CareServer: Sendable {
         return page
     }
 
-    /// Every route of the app.
-    public func router() -> Router<CareRequestContext> {
-        // HEAD answers like GET without a body (RFC 9110 §9.3.2).
-        let router = Router(context: CareRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.middlewares.add(SecurityHeadersMiddleware())
-        router.middlewares.add(SameOriginMiddleware(allowedHosts: configuration.allowedHosts,
-                                                    publicOrigin: configuration.publicOrigin))
-        addAssetRoutes(to: router)
-        addCareRoutes(to: router)
-        addContactRoutes(to: router)
-        addInsightsRoutes(to: router)
-        addSurveyRoutes(to: router)
-        addAPIRoutes(to: router)
-        return router
+    /// `path` within the record: the record's base path, then `path`.
+    func url(_ path: String) -> String { basePath + path }
+
+    /// A page that explains what went wrong, with the way back to the record's Care page.
+    func errorPage(_ message: String, status: HTTPResponse.Status, context: OCKRenderContext) -> Response {
+        AppPage.error(message, status: status, context: context, back: url("/care"))
     }
 
-    func addAssetRoutes(to router: Router<CareRequestContext>) {
-        router.get("/healthz") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                     body: .init(byteBuffer: ByteBuffer(string: "ok")))
-        }
-        router.get("/assets/opencarekit.css") { _, _ in
-            Self.asset(stylesheet, type: "text/css; charset=utf-8")
-        }
-        router.get("/assets/opencarekit.js") { _, _ in
-            Self.asset(OCKScript.source, type: "text/javascript; charset=utf-8")
-        }
-        router.get("/assets/app.js") { _, _ in
-            Self.asset(AppScript.source, type: "text/javascript; charset=utf-8")
-        }
-        router.get("/assets/surveys.js") { _, _ in
-            Self.asset(OCKSurveyAssets.script, type: "text/javascript; charset=utf-8")
-        }
-        router.get("/assets/icon.svg") { _, _ in
-            Self.asset(Self.icon, type: "image/svg+xml")
-        }
+    /// The record's routes and their policies, answered by this server.
+    static func makeRouteTable(_ server: CareServer) -> RecordRouteTable {
+        var routes = RecordRouteTable()
+        server.addCareRoutes(to: &routes)
+        server.addContactRoutes(to: &routes)
+        server.addInsightsRoutes(to: &routes)
+        server.addSurveyRoutes(to: &routes)
+        server.addAPIRoutes(to: &routes)
+        return routes
     }
-
-    static func asset(_ text: String, type: String) -> Response {
-        Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=300"],
-                 body: .init(byteBuffer: ByteBuffer(string: text)))
-    }
-
-    static let icon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#0062cc"/><path d="M16 25s-8-5-8-11a4.5 4.5 0 0 1 8-2.8A4.5 4.5 0 0 1 24 14c0 6-8 11-8 11z" fill="#fff"/></svg>"##
 }

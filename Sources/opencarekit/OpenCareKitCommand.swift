@@ -7,7 +7,8 @@ struct OpenCareKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "opencarekit",
         abstract: "OpenCareKit: CareKit's care plans, schedules and stores for Linux and the web.",
-        subcommands: [ServeCommand.self, ScheduleCommand.self, StoreCommand.self, GalleryCommand.self])
+        subcommands: [ServeCommand.self, AccountCommand.self, RecordCommand.self, AuditCommand.self, ScheduleCommand.self,
+                      StoreCommand.self, GalleryCommand.self])
 
     /// Runs the command; errors print as one line on standard error with a non-zero exit status.
     static func main() async {

@@ -22,13 +22,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).")
     var port: Int = 8080
 
-    @Option(help: "The data directory holding opencarekit.sqlite (default: $OPENCAREKIT_DATA_DIR, else $XDG_DATA_HOME/opencarekit, else ~/.local/share/opencarekit).")
+    @Option(help: "The data directory holding the directory and the care records (default: $OPENCAREKIT_DATA_DIR, else $XDG_DATA_HOME/opencarekit, else ~/.local/share/opencarekit).")
     var data: String?
 
-    @Flag(help: "Add the demo care plan when the store is empty (onboarding first, then the care feed), and run its surveys and show its cards in their demo styles.")
+    @Flag(help: "Add the demo people (a patient, her caregiver daughter, a clinician) and the patient's record with the demo care plan, if they are missing; on loopback the sign-in page offers one-click sign-in as each.")
     var demo = false
 
-    @Option(help: "The patient's IANA time zone (default: this machine's).")
+    @Option(help: "The time zone of new records and of a record adopted from before records (default: this machine's).")
     var zone: String = TimeZone.current.identifier
 
     @Option(help: "The address people use to reach the app, such as https://care.example.org; required with a --host other than loopback. Its host becomes the only Host the app answers to, and its origin the only one allowed to write.")
@@ -106,41 +106,47 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let publicOrigin = try publicOrigin()
         let clock = try clock()
-        let directory = data.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let store = OCKStore(name: "opencarekit", type: .onDisk(), directory: directory)
+        let data = CareDataDirectory(path: self.data)
+        let directory: SQLiteCareDirectory
         do {
-            try store.open()
+            directory = try data.openDirectory()
         } catch {
-            throw ValidationError("cannot open the store in the data directory: \((error as? LocalizedError)?.errorDescription ?? "\(type(of: error))")")
+            throw ValidationError("cannot open the data directory: \((error as? CareDirectoryError)?.reason ?? "it is not a folder this process can write")")
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        if demo, try await store.fetchTasks(query: OCKTaskQuery()).isEmpty {
-            try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: clock())).seed(into: store)
-            Self.say("Added the demo care plan.")
+        if let adopted = try await data.adoptLegacyStore(into: directory, timeZone: timeZone, now: clock()) {
+            Self.say("Adopted the care record in opencarekit.sqlite as record \(adopted.id). Give someone access with:")
+            Self.say("  opencarekit record share \(adopted.id) --email EMAIL --role patient")
         }
+        if demo, try await DemoPeople.ensure(in: directory, data: data, calendar: calendar, now: clock()) {
+            Self.say("Added the demo people and the demo care plan.")
+        }
+        let isLoopback = Self.loopback.contains(host.lowercased())
         // Answer only to the names people use: loopback names on loopback, else the public URL's host, so that a
         // rebinding DNS name cannot reach the app.
-        let server = CareServer(store: store, configuration: .init(
-            timeZone: timeZone, cardStyles: demo ? OCKDemoCarePlan.cardStyles : [:], insights: demo ? OCKDemoCarePlan.insights : [],
-            surveys: demo ? OCKDemoSurveys.byTaskID : [:], onboardingTaskID: demo ? OCKDemoSurveys.onboardingTaskID : nil,
-            allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin, now: clock))
+        let careHost = CareHost(directory: directory, configuration: .init(
+            dataDirectory: data.url, allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin,
+            demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock))
         var logger = Logger(label: "opencarekit")
         logger.logLevel = .warning
         let host = self.host
+        let demo = self.demo
         let app = Application(
-            router: server.router(),
+            router: careHost.router(),
             server: limits.httpServer(),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenCareKit",
                                  availableConnectionsDelegate: limits.acceptLimit),
-            services: [ExternalChangeWatcher(store: store)],
+            services: [SessionSweeper(directory: directory, now: clock)],
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
-                if let publicOrigin {
-                    Self.warn("warning: this care record is served without sign-in to anyone who reaches \(publicOrigin.origin)")
-                }
                 Self.say("OpenCareKit is running at http://\(shown):\(bound)/ (Ctrl-C to stop)")
+                if demo {
+                    Self.say("Sign in as \(DemoPeople.patientEmail) (patient), \(DemoPeople.caregiverEmail) (caregiver) or "
+                             + "\(DemoPeople.clinicianEmail) (clinician), password \(DemoPeople.demoPassword)"
+                             + (isLoopback ? ", or in one click on the sign-in page." : "."))
+                }
             },
             logger: logger)
         do {

@@ -33,7 +33,11 @@ import Testing
                 #expect(document["openapi"] as? String == "3.1.0")
                 let paths = try #require(document["paths"] as? [String: [String: Any]])
                 for operation in OpenAPIDocument.operations {
-                    #expect(paths[operation.path]?[operation.method] != nil, "\(operation.method) \(operation.path)")
+                    let entry = paths["/records/{record}" + operation.path]?[operation.method] as? [String: Any]
+                    #expect(entry != nil, "\(operation.method) \(operation.path)")
+                    // Each operation names the token scope it needs.
+                    let security = entry?["security"] as? [[String: [String]]]
+                    #expect(security?.first?["bearer"]?.first?.hasPrefix("patient/") == true, "\(operation.method) \(operation.path)")
                 }
             }
             // Every documented operation is routed: none answers the router's own 404 for an unknown route.

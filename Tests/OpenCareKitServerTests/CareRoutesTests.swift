@@ -8,64 +8,6 @@ import OpenCareKitStore
 import OpenCareKitSurveys
 import Testing
 
-/// A server on an in-memory store with the demo plan, at noon on Monday 2026-11-16 in Seoul.
-struct ServerFixture {
-    let store = OCKStore(name: "server-\(UUID().uuidString)", type: .inMemory)
-    let calendar: Calendar
-    let now: Date
-    let server: CareServer
-    static let token = String(repeating: "ab", count: 32)
-    static let cookie: HTTPFields = [.cookie: "ock_csrf=\(token)"]
-
-    /// - Parameter surveys: Whether the app runs the demo's surveys, with onboarding gating the feed.
-    init(surveys: Bool = false) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "Asia/Seoul")!
-        self.calendar = calendar
-        let now = calendar.date(from: DateComponents(year: 2026, month: 11, day: 16, hour: 12))!
-        self.now = now
-        server = CareServer(store: store, configuration: .init(
-            timeZone: calendar.timeZone, cardStyles: OCKDemoCarePlan.cardStyles, insights: OCKDemoCarePlan.insights,
-            surveys: surveys ? OCKDemoSurveys.byTaskID : [:], onboardingTaskID: surveys ? OCKDemoSurveys.onboardingTaskID : nil,
-            now: { now }))
-    }
-
-    func seed() async throws {
-        try await OCKDemoCarePlan(calendar: calendar, start: calendar.date(byAdding: .day, value: -6, to: calendar.startOfDay(for: now))!)
-            .seed(into: store)
-    }
-
-    func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        try await seed()
-        try await Application(router: server.router()).test(.router, body)
-    }
-
-    /// The event of `taskID` today at `index`.
-    func event(_ taskID: String, _ index: Int = 0, daysFromToday: Int = 0) async throws -> OCKEvent<OCKTask, OCKOutcome> {
-        let day = calendar.date(byAdding: .day, value: daysFromToday, to: now)!
-        var query = OCKEventQuery(for: day, calendar: calendar)
-        query.taskIDs = [taskID]
-        let events = try await store.fetchEvents(query: query)
-        return events[index]
-    }
-
-    static func form(_ fields: [String: String]) -> ByteBuffer {
-        ByteBuffer(string: fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
-            .joined(separator: "&"))
-    }
-
-    static func fields(_ event: OCKEvent<OCKTask, OCKOutcome>, _ extra: [String: String] = [:]) -> [String: String] {
-        ["task": event.task.uuid.uuidString, "occurrence": "\(event.scheduleEvent.occurrence)", "date": "2026-11-16",
-         "csrf": token].merging(extra) { $1 }
-    }
-
-    static var formHeaders: HTTPFields {
-        var headers = cookie
-        headers[.contentType] = "application/x-www-form-urlencoded"
-        return headers
-    }
-}
-
 @Suite struct CareRoutesTests {
     @Test func healthAssetsAndSecurityHeaders() async throws {
         let fixture = ServerFixture()
@@ -86,7 +28,7 @@ struct ServerFixture {
             }
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .seeOther)
-                #expect(response.headers[.location] == "/care")
+                #expect(response.headers[.location] == client.recordBase + "/care")
             }
             try await client.execute(uri: "/nowhere", method: .get) { response in
                 #expect(response.status == .notFound)
@@ -110,7 +52,7 @@ struct ServerFixture {
                 }
                 #expect(html.contains("ock-checklist-task") && html.contains("ock-numeric-progress-task"))
                 #expect(html.contains(#"aria-label="Monday, November 16: 0% complete, Today""#))
-                #expect(html.contains(#"<a aria-current="date" class="ock-today-link" href="/care">Today</a>"#))
+                #expect(html.contains(#"<a aria-current="date" class="ock-today-link" href="\#(client.recordBase)/care">Today</a>"#))
                 let token = String(cookie.dropFirst("ock_csrf=".count).prefix(64))
                 #expect(html.contains(#"<input name="csrf" type="hidden" value="\#(token)">"#))
             }
@@ -156,7 +98,7 @@ struct ServerFixture {
             try await client.execute(uri: "/care/events/toggle", method: .post, headers: ServerFixture.formHeaders,
                                      body: ServerFixture.form(ServerFixture.fields(event, ["complete": "true"]))) { response in
                 #expect(response.status == .seeOther)
-                #expect(response.headers[.location] == "/care?date=2026-11-16#task-ibuprofen")
+                #expect(response.headers[.location] == client.recordBase + "/care?date=2026-11-16#task-ibuprofen")
             }
             #expect(try await fixture.event("ibuprofen", 1).outcome?.values.first?.booleanValue == true)
             // The same form again changes nothing; the page shows the button pressed.
@@ -319,7 +261,7 @@ struct ServerFixture {
         try await fixture.test { client in
             try await client.execute(uri: "/care", method: .get, headers: ServerFixture.cookie) { response in
                 let html = String(buffer: response.body)
-                #expect(html.contains(#"<meta content="/care/live?date=2026-11-16" name="ock-live">"#))
+                #expect(html.contains(#"<meta content="\#(client.recordBase)/care/live?date=2026-11-16" name="ock-live">"#))
                 #expect(html.contains(#"<meta content="\#(ServerFixture.token)" name="ock-csrf">"#))
                 let midnight = fixture.calendar.date(from: DateComponents(year: 2026, month: 11, day: 17))!
                 #expect(html.contains(#"<meta content="\#(Int64(midnight.timeIntervalSince1970 * 1000))" name="ock-next-midnight">"#))
@@ -342,10 +284,10 @@ struct ServerFixture {
                 let team = try #require(html.range(of: ">Care team</h2>"))
                 let family = try #require(html.range(of: ">Friends and family</h2>"))
                 #expect(team.upperBound < family.lowerBound)
-                #expect(html.contains(#"<a class="ock-contact-header ock-contact-link" href="/contacts/dr-okafor">"#)
-                    || html.contains(#"href="/contacts/dr%2Dokafor""#))
+                #expect(html.contains(#"<a class="ock-contact-header ock-contact-link" href="\#(client.recordBase)/contacts/dr-okafor">"#)
+                    || html.contains(#"href="\#(client.recordBase)/contacts/dr%2Dokafor""#))
                 #expect(html.contains(#"<h3 class="ock-contact-name">Chidi Okafor</h3>"#))
-                #expect(html.contains(#"<meta content="/contacts" name="ock-refresh">"#))
+                #expect(html.contains(#"<meta content="\#(client.recordBase)/contacts" name="ock-refresh">"#))
             }
             try await client.execute(uri: "/contacts/dr-okafor", method: .get) { response in
                 let html = String(buffer: response.body)
@@ -362,7 +304,7 @@ struct ServerFixture {
 
     @Test func insightsChartTheStoreOverWeekMonthAndYear() async throws {
         let fixture = ServerFixture()
-        let server = CareServer(store: fixture.store, configuration: .init(
+        let server = fixture.hosted(.init(
             timeZone: fixture.calendar.timeZone, insights: OCKDemoCarePlan.insights, now: { [now = fixture.now] in now }))
         try await fixture.seed()
         let ibuprofen = try await fixture.event("ibuprofen", 0)
@@ -371,7 +313,7 @@ struct ServerFixture {
         for _ in 0..<3 {
             try await fixture.store.appendOutcomeValue(OCKOutcomeValue(true), taskUUID: nausea.task.uuid, occurrence: nausea.scheduleEvent.occurrence)
         }
-        try await Application(router: server.router()).test(.router) { client in
+        try await server.test { client in
             try await client.execute(uri: "/insights", method: .get) { response in
                 #expect(response.status == .ok)
                 let html = String(buffer: response.body)
@@ -426,15 +368,15 @@ struct ServerFixture {
 
 @Suite struct SameOriginTests {
     /// The in-process test client always sends the authority "localhost".
-    func server(_ fixture: ServerFixture, hosts: Set<String>) -> CareServer {
-        CareServer(store: fixture.store, configuration: .init(timeZone: fixture.calendar.timeZone, allowedHosts: hosts,
+    func server(_ fixture: ServerFixture, hosts: Set<String>) -> TestHost {
+        fixture.hosted(.init(timeZone: fixture.calendar.timeZone, allowedHosts: hosts,
                                                               now: { [now = fixture.now] in now }))
     }
 
     @Test func crossSiteWritesAreRefused() async throws {
         let fixture = ServerFixture()
         try await fixture.seed()
-        try await Application(router: server(fixture, hosts: ["127.0.0.1", "localhost", "::1"]).router()).test(.router) { client in
+        try await server(fixture, hosts: ["127.0.0.1", "localhost", "::1"]).test { client in
             let event = try await fixture.event("enoxaparin")
             let body = ServerFixture.form(ServerFixture.fields(event, ["complete": "true"]))
             func post(_ extra: HTTPFields) async throws -> HTTPResponse.Status {
@@ -457,7 +399,7 @@ struct ServerFixture {
         let fixture = ServerFixture()
         try await fixture.seed()
         // As if "localhost" were a rebinding DNS name this server does not answer to.
-        try await Application(router: server(fixture, hosts: ["127.0.0.1"]).router()).test(.router) { client in
+        try await server(fixture, hosts: ["127.0.0.1"]).test { client in
             try await client.execute(uri: "/api/v1/tasks", method: .get) { response in
                 #expect(response.status == .misdirectedRequest)
                 #expect(response.headers[.contentSecurityPolicy] != nil)
@@ -477,7 +419,7 @@ struct ServerFixture {
                 return html.components(separatedBy: #"class="ock-contact-header ock-contact-link" href=""#).dropFirst().first?
                     .prefix { $0 != "\"" }.description ?? ""
             }
-            #expect(link.hasPrefix("/contacts/"))
+            #expect(link.hasPrefix(client.recordBase + "/contacts/"))
             try await client.execute(uri: link, method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("ock-detailed-contact"))

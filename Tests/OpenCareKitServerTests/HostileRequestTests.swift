@@ -11,8 +11,8 @@ import Testing
 
 /// Findings 6 and 7 of the hostile probe, in process (the socket-level ones are in Tests/Browser/test_hostile_http.py).
 @Suite struct HostileRequestTests {
-    func server(_ fixture: ServerFixture, hosts: Set<String>? = ["localhost"], publicOrigin: String? = nil) -> CareServer {
-        CareServer(store: fixture.store, configuration: .init(
+    func server(_ fixture: ServerFixture, hosts: Set<String>? = ["localhost"], publicOrigin: String? = nil) -> TestHost {
+        fixture.hosted(.init(
             timeZone: fixture.calendar.timeZone, cardStyles: OCKDemoCarePlan.cardStyles, allowedHosts: hosts,
             publicOrigin: publicOrigin, now: { [now = fixture.now] in now }))
     }
@@ -28,7 +28,7 @@ import Testing
     @Test func theOriginMustMatchInSchemeHostAndPort() async throws {
         let fixture = ServerFixture()
         try await fixture.seed()
-        try await Application(router: server(fixture).router()).test(.router) { client in
+        try await server(fixture).test { client in
             // The in-process client's authority is "localhost": its origin is http://localhost.
             for foreign in ["https://localhost", "http://localhost:8443", "http://localhost.evil.example", "ftp://localhost",
                             "http://user@evil.example"] {
@@ -45,15 +45,14 @@ import Testing
         let fixture = ServerFixture()
         try await fixture.seed()
         // As serve sets it up with --public-url https://localhost (the test client's authority).
-        try await Application(router: server(fixture, hosts: ["localhost"], publicOrigin: "https://localhost").router()).test(.router) { client in
+        try await server(fixture, hosts: ["localhost"], publicOrigin: "https://localhost").test { client in
             let plain = try await toggle(client, fixture, [.origin: "http://localhost"])
             let otherPort = try await toggle(client, fixture, [.origin: "https://localhost:8443"])
             #expect(plain == .forbidden && otherPort == .forbidden) // the scheme, then the port, differ
             let same = try await toggle(client, fixture, [.origin: "https://localhost:443"])
             #expect(same == .seeOther)
         }
-        try await Application(router: server(fixture, hosts: ["care.example.org"], publicOrigin: "https://care.example.org").router())
-            .test(.router) { client in
+        try await server(fixture, hosts: ["care.example.org"], publicOrigin: "https://care.example.org").test { client in
                 // Host: localhost (or evil.example, by DNS rebinding) is not the public host.
                 try await client.execute(uri: "/care", method: .get) { #expect($0.status == .misdirectedRequest) }
             }
@@ -66,7 +65,7 @@ import Testing
     @Test func headAnswersLikeGetWithoutABodyAndTwoHostsAreRefused() async throws {
         let fixture = ServerFixture()
         try await fixture.seed()
-        try await Application(router: server(fixture).router()).test(.router) { client in
+        try await server(fixture).test { client in
             let get = try await client.execute(uri: "/care", method: .get) { ($0.status, $0.headers[.contentType], $0.body.readableBytes) }
             try await client.execute(uri: "/care", method: .head) { response in
                 #expect(response.status == get.0 && response.status == .ok)

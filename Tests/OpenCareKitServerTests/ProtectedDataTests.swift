@@ -100,7 +100,9 @@ import Testing
 
     @Test func anOutcomeCannotBeMovedOntoASurveyTaskPastItsRule() async throws {
         let fixture = ServerFixture(surveys: true)
-        try await fixture.test { _ in
+        try await fixture.test { client in
+            // The record opens, and its store gets the app's rules, at its first request.
+            try await client.execute(uri: "/care", method: .get) { #expect($0.status == .ok) }
             // A plain Boolean on an ordinary task, then a version of it moved onto the onboarding's event.
             let added = try await done("enoxaparin", fixture)
             let onboarding = try await fixture.event("onboarding")
@@ -116,7 +118,9 @@ import Testing
     @Test func withoutSurveysNothingIsProtected() async throws {
         // The rule belongs to the app's surveys: a store without them keeps CareKit's behaviour.
         let fixture = ServerFixture(surveys: false)
-        try await fixture.test { _ in
+        try await fixture.test { client in
+            // The record opens, and its store gets the app's rules, at its first request.
+            try await client.execute(uri: "/care", method: .get) { #expect($0.status == .ok) }
             try await fixture.store.deleteOutcome(try await done("onboarding", fixture))
         }
     }

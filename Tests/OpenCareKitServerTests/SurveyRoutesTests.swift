@@ -94,7 +94,7 @@ struct SurveyWalker {
 
             // The steps, in order, with their progress.
             let survey = try await walker.start(onboarding)
-            #expect(survey.hasPrefix("/surveys/"))
+            #expect(survey.hasPrefix(client.recordBase + "/surveys/"))
             let first = try await walker.get(survey).html
             #expect(first.contains("Step 1 of 6") && first.contains("Welcome") && !first.contains(#"value="back""#))
             #expect(first.contains(#"src="/assets/surveys.js""#) && !first.contains("ock-tab-bar"))
@@ -115,12 +115,12 @@ struct SurveyWalker {
             #expect(completion.contains("Step 6 of 6") && completion.contains("Enrollment complete") && completion.contains(">Done<"))
             // Nothing is saved before the last step.
             #expect(try await fixture.event("onboarding").outcome == nil)
-            #expect(try await walker.post(survey, step: "completion").location == "/care?date=2026-11-16#task-onboarding")
+            #expect(try await walker.post(survey, step: "completion").location == client.recordBase + "/care?date=2026-11-16#task-onboarding")
 
             // The feed opens; the consent is kept with its hash, signer, date and drawing.
             let care = try await walker.get("/care").html
             #expect(care.contains(#"id="task-ibuprofen""#) && !care.contains(#"id="task-onboarding""#))
-            #expect(care.contains(#"href="/consent""#) && !care.contains("Finish onboarding"))
+            #expect(care.contains(#"href="\#(client.recordBase)/consent""#) && !care.contains("Finish onboarding"))
             let outcome = try #require(try await fixture.event("onboarding").outcome)
             let consent = try #require(OCKSignedConsent(values: outcome.values))
             #expect(consent.signerName == "Alex Rivera" && consent.documentVersion == "1.0" && consent.signedDate == fixture.now)
@@ -198,7 +198,7 @@ struct SurveyWalker {
             #expect(reply.status == .unprocessableContent)
             #expect(try await fixture.event("check-in").outcome == nil)
             reply = try await walker.post(survey, step: "exercises", [("answer", "true")])
-            #expect(reply.location == "/care?date=2026-11-16#task-check-in")
+            #expect(reply.location == client.recordBase + "/care?date=2026-11-16#task-check-in")
             // A replay is told apart and saves nothing twice.
             reply = try await walker.post(survey, step: "exercises", [("answer", "false")])
             #expect(reply.status == .conflict && reply.html.contains("already submitted"))
@@ -252,7 +252,7 @@ struct SurveyWalker {
             #expect(try await walker.start(try await fixture.event("onboarding")) == survey)
             #expect(try await walker.post(survey, step: "signature", [("fullName", "Alex Rivera"), ("agree", "true")]).location == survey)
             reply = try await walker.post(survey, step: "notifications", action: "cancel")
-            #expect(reply.location == "/care?date=2026-11-16#task-onboarding")
+            #expect(reply.location == client.recordBase + "/care?date=2026-11-16#task-onboarding")
             reply = try await walker.post(survey, step: "notifications", action: "skip")
             #expect(reply.status == .conflict && reply.html.contains("cancelled"))
             #expect(try await fixture.event("onboarding").outcome == nil)
@@ -291,7 +291,7 @@ struct SurveyWalker {
             #expect(care.contains(confirm) && care.contains("Delete answers"))
             let page = try await walker.get(confirm.replacingOccurrences(of: "&amp;", with: "&"))
             #expect(page.status == .ok && page.html.contains("Delete the answers to Daily Check-in?"))
-            #expect(page.html.contains(#"action="/care/events/survey/delete""#) && page.html.contains("Keep them"))
+            #expect(page.html.contains(#"action="\#(client.recordBase)/care/events/survey/delete""#) && page.html.contains("Keep them"))
             // Looking at the question deletes nothing.
             #expect(try await fixture.event("check-in").outcome != nil)
             try await client.execute(uri: "/care/events/survey/delete", method: .post, headers: ServerFixture.formHeaders,

@@ -40,6 +40,20 @@ import Testing
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
+    /// Signs in as the demo patient in one click, as the sign-in page offers on loopback; returns the page it leads
+    /// to and its address (cookies are kept by URLSession's shared storage).
+    func signInAsDemoPatient(_ url: String) async throws -> (status: Int, url: String, page: String) {
+        let (_, signIn) = try await get(url + "sign-in")
+        let token = try #require(signIn.firstMatch(of: #/name="csrf" type="hidden" value="([0-9a-f]{64})"/#)?.output.1)
+        var request = URLRequest(url: URL(string: url + "sign-in/demo")!)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("csrf=\(token)&email=alex%40example.org&next=%2F".utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        return (http?.statusCode ?? 0, http?.url?.absoluteString ?? "", String(decoding: data, as: UTF8.self))
+    }
+
     func run(_ arguments: [String]) throws -> CommandLineTests.Result {
         try CommandLineTests.run(["serve"] + arguments)
     }
@@ -48,26 +62,30 @@ import Testing
     func servesTheDemoAndStopsGracefully(signal: Int32) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try start(["--demo", "--data", directory.path, "--port", "0"])
-        #expect(server.output.contains("Added the demo care plan."))
+        #expect(server.output.contains("Added the demo people and the demo care plan."))
         #expect(server.url.hasPrefix("http://127.0.0.1:"))
         let (status, body) = try await get(server.url + "healthz")
         #expect(status == 200 && body == "ok")
-        let (pageStatus, page) = try await get(server.url + "care")
+        // Without signing in, a record's page sends the browser to sign in.
+        let (_, signInPage) = try await get(server.url + "records/00000000000000000000000000/care")
+        #expect(signInPage.contains(#"action="/sign-in""#))
+        let (pageStatus, pageURL, page) = try await signInAsDemoPatient(server.url)
         #expect(pageStatus == 200)
+        #expect(pageURL.contains("/records/") && pageURL.hasSuffix("/care"))
         // A fresh demo store meets the onboarding first: its card alone.
         #expect(page.contains("id=\"task-onboarding\"") && !page.contains("id=\"task-ibuprofen\""))
-        _ = try await get(server.url + "contacts")
-        _ = try await get(server.url + "api/v1/tasks")
+        _ = try await get(pageURL.replacingOccurrences(of: "/care", with: "/contacts"))
+        _ = try await get(pageURL.replacingOccurrences(of: "/care", with: "/api/v1/tasks"))
         kill(server.process.processIdentifier, signal)
         server.process.waitUntilExit()
         #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
-        // Nothing about the patient reaches the output: only the two start-up lines.
+        // Nothing about the patient reaches the output: only the start-up lines.
         let log = server.output + String(decoding: (server.process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data(),
                                          as: UTF8.self)
         for secret in ["Ibuprofen", "Okafor", "Rivera", "Alex", "Penicillin", "knee"] { #expect(!log.contains(secret), "\(secret)") }
         // The store persists: a second start does not add the plan again.
         let again = try start(["--demo", "--data", directory.path, "--port", "0"])
-        #expect(!again.output.contains("Added the demo care plan."))
+        #expect(!again.output.contains("Added the demo"))
         kill(again.process.processIdentifier, SIGTERM)
         again.process.waitUntilExit()
     }
@@ -87,7 +105,7 @@ import Testing
         try Data("x".utf8).write(to: file)
         let bad = try run(["--data", file.path, "--port", "0"])
         #expect(bad.status != 0)
-        #expect(bad.errors.hasPrefix("opencarekit: cannot open the store"))
+        #expect(bad.errors.hasPrefix("opencarekit: cannot open the data directory"))
         #expect(bad.errors.split(separator: "\n").count == 1)
         #expect(try run(["--port", "70000"]).errors.contains("--port"))
     }

@@ -1,16 +1,23 @@
 import Hummingbird
+import HummingbirdAuth
 import NIOCore
+import OpenCareKitStore
 
 /// The request context of the care app: Hummingbird's core storage, with request bodies capped at 64 KiB (larger
-/// ones get 413), and who is connected.
-public struct CareRequestContext: RequestContext {
+/// ones get 413), who is connected, their session and who they are.
+public struct CareRequestContext: RequestContext, AuthRequestContext, SessionRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The signed-in person (from the session cookie) or the holder of an access token (from `Authorization`).
+    public var identity: CareIdentity?
+    /// The session behind the cookie, loaded and saved by `SessionMiddleware`.
+    public let sessions = SessionContext<CareSession>()
     /// The connected client, as per-client limits count it: its IPv4 address, or the /64 network of its IPv6 address
     /// (one host usually holds a whole /64); "unknown" when there is none, as in in-process tests.
     public let clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        identity = nil
         clientAddress = Self.client(source.channel.remoteAddress)
     }
 

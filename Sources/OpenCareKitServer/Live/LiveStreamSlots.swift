@@ -5,14 +5,14 @@ import Synchronization
 /// stream (or, through the days it follows, every one of `LiveCareHub`'s channels) and starve the others. A
 /// stream's slot is freed when its response ends — at once when the client goes, since streams end on the
 /// connection's close rather than at the next keep-alive.
-final class LiveStreamSlots: Sendable {
+public final class LiveStreamSlots: Sendable {
     /// The most live streams one client address may have open: a person's tabs and windows, with room to spare.
-    static let perClient = 16
+    public static let perClient = 16
 
     private let open = Mutex<[String: Int]>([:])
     let limit: Int
 
-    init(limit: Int = LiveStreamSlots.perClient) {
+    public init(limit: Int = LiveStreamSlots.perClient) {
         self.limit = limit
     }
 

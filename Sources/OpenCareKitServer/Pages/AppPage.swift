@@ -19,6 +19,9 @@ enum AppTab: String, CaseIterable {
 /// Page chrome shared by the app's pages: a skip link, the tab bar and the main landmark.
 struct AppPage {
     var title: String
+    /// The record's base path (`/records/{id}`) that the tabs and live updates start with; empty for pages that
+    /// belong to no record.
+    var base = ""
     var tab: AppTab?
     var main: [HTML]
     /// Values for the page's script: the CSRF token, the live-update address, the next local midnight.
@@ -29,16 +32,18 @@ struct AppPage {
     var scripts: [SafeURL] = []
 
     func render(in context: OCKRenderContext) -> String {
+        var metadata = self.metadata
+        if !base.isEmpty { metadata["ock-changes"] = base + "/live/changes" }
         let tabs = HTML.element("nav", ["class": "ock-tab-bar", "aria-label": context.string(.sections)], [
             .element("ul", [:], AppTab.allCases.map { item in
-                var attributes = ["class": "ock-tab", "href": item.path]
+                var attributes = ["class": "ock-tab", "href": base + item.path]
                 if item == tab { attributes["aria-current"] = "page" }
                 return .element("li", [:], [.element("a", attributes, [.text(context.string(item.title))])])
             }),
         ])
         let body: [any OCKComponent] = [
             HTML.element("a", ["class": "ock-skip-link", "href": "#main"], [.text(context.string(.skipToContent))]),
-            showsTabs ? tabs : HTML.empty,
+            showsTabs && !base.isEmpty ? tabs : HTML.empty,
             HTML.element("main", ["class": "ock-page-main", "id": "main"], main),
         ]
         return OCKPage(title: title, body: body, stylesheet: SafeURL("/assets/opencarekit.css")!,
@@ -57,11 +62,11 @@ struct AppPage {
     }
 
     /// A page that explains what went wrong, with the way back.
-    static func error(_ message: String, status: HTTPResponse.Status, context: OCKRenderContext) -> Response {
+    static func error(_ message: String, status: HTTPResponse.Status, context: OCKRenderContext, back: String = "/") -> Response {
         let page = AppPage(title: context.string(.errorTitle), tab: nil, main: [
             .element("h1", [:], [.text(context.string(.errorTitle))]),
             .element("p", ["class": "ock-notice", "role": "alert"], [.text(message)]),
-            .element("p", [:], [.element("a", ["href": "/care", "class": "ock-link-row"], [.text(context.string(.backToCare))])]),
+            .element("p", [:], [.element("a", ["href": back, "class": "ock-link-row"], [.text(context.string(.backToCare))])]),
         ])
         return response(page.render(in: context), status: status)
     }

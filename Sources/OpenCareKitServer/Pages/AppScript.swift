@@ -83,8 +83,9 @@ enum AppScript {
   // main content, keeping focus where it was.
   function refreshOnChange() {
     var address = meta("ock-refresh");
-    if (!address || !window.EventSource || !window.fetch) { return; }
-    source = new EventSource("/live/changes");
+    var changes = meta("ock-changes");
+    if (!address || !changes || !window.EventSource || !window.fetch) { return; }
+    source = new EventSource(changes);
     var connected = false;
     function refresh() {
       fetch(address, { credentials: "same-origin" }).then(function (response) { return response.text(); }).then(function (html) {
@@ -141,7 +142,7 @@ enum AppScript {
     var form = event.target;
     var action = form.getAttribute("action") || "";
     // Only the cards' forms post in place; others (confirming a deletion) navigate.
-    if (form.method.toLowerCase() !== "post" || action.indexOf("/care/events/") !== 0 || !form.closest("#care-cards") || !window.fetch) { return; }
+    if (form.method.toLowerCase() !== "post" || action.indexOf("/care/events/") < 0 || !form.closest("#care-cards") || !window.fetch) { return; }
     event.preventDefault();
     fillTokens(form);
     var body = new URLSearchParams(new FormData(form));

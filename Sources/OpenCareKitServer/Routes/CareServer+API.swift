@@ -16,16 +16,11 @@ struct EventResource: Encodable, Sendable {
 /// in pages (`APIPaging`). Schedules are held to the store's limits (`OCKSchedule.maximumEventsPerDay`), which a
 /// body breaking them learns as a 422 naming the field.
 extension CareServer {
-    func addAPIRoutes(to router: Router<CareRequestContext>) {
-        router.get("/api/openapi.json") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
-        }
-        let api = router.group("api/v1")
-        api.get("patients") { _, _ in try await apiCall { json(try await store.fetchPatients(query: OCKPatientQuery())) } }
-        api.get("careplans") { _, _ in try await apiCall { json(try await store.fetchCarePlans(query: OCKCarePlanQuery())) } }
-        api.get("contacts") { _, _ in try await apiCall { json(try await store.fetchContacts(query: OCKContactQuery())) } }
-        api.get("contacts/:id") { _, context in
+    func addAPIRoutes(to routes: inout RecordRouteTable) {
+        routes.get("/api/v1/patients", .api(.read, ["Patient"], "s")) { _, _ in try await apiCall { json(try await store.fetchPatients(query: OCKPatientQuery())) } }
+        routes.get("/api/v1/careplans", .api(.read, ["CarePlan"], "s")) { _, _ in try await apiCall { json(try await store.fetchCarePlans(query: OCKCarePlanQuery())) } }
+        routes.get("/api/v1/contacts", .api(.read, ["CareTeam"], "s")) { _, _ in try await apiCall { json(try await store.fetchContacts(query: OCKContactQuery())) } }
+        routes.get("/api/v1/contacts/:id", .api(.read, ["CareTeam"], "r")) { _, context in
             try await apiCall {
                 var query = OCKContactQuery()
                 query.ids = [try pathID(context)]
@@ -33,7 +28,7 @@ extension CareServer {
                 return json(contact)
             }
         }
-        api.get("tasks") { request, _ in
+        routes.get("/api/v1/tasks", .api(.read, ["CarePlan"], "s")) { request, _ in
             try await apiCall {
                 let paging = try APIPaging(request)
                 var query = try taskQuery(request)
@@ -41,16 +36,16 @@ extension CareServer {
                 return paging.response(try await store.fetchTasks(query: query), for: request, encode: json)
             }
         }
-        api.get("tasks/:id") { _, context in
+        routes.get("/api/v1/tasks/:id", .api(.read, ["CarePlan"], "r")) { _, context in
             try await apiCall { json(try await newestTask(try pathID(context))) }
         }
-        api.post("tasks") { request, context in
+        routes.post("/api/v1/tasks", .api(.editPlan, ["CarePlan"], "c")) { request, context in
             try await apiCall {
                 let task = try await decode(OCKTask.self, request, context)
                 return json(try await store.addTask(task), status: .created)
             }
         }
-        api.put("tasks/:id") { request, context in
+        routes.put("/api/v1/tasks/:id", .api(.editPlan, ["CarePlan"], "u")) { request, context in
             try await apiCall {
                 let task = try await decode(OCKTask.self, request, context)
                 guard task.id == (try pathID(context)) else {
@@ -60,13 +55,13 @@ extension CareServer {
                 return json(try await store.updateTask(task))
             }
         }
-        api.delete("tasks/:id") { _, context in
+        routes.delete("/api/v1/tasks/:id", .api(.editPlan, ["CarePlan"], "d")) { _, context in
             try await apiCall {
                 _ = try await store.deleteTask(try await newestTask(try pathID(context)))
                 return Response(status: .noContent)
             }
         }
-        api.get("outcomes") { request, _ in
+        routes.get("/api/v1/outcomes", .api(.read, ["Observation"], "s")) { request, _ in
             try await apiCall {
                 let paging = try APIPaging(request)
                 var query = OCKOutcomeQuery()
@@ -76,7 +71,7 @@ extension CareServer {
                 return paging.response(try await store.fetchOutcomes(query: query), for: request, encode: json)
             }
         }
-        api.post("outcomes") { request, context in
+        routes.post("/api/v1/outcomes", .api(.completeTasks, ["Observation"], "c")) { request, context in
             try await apiCall {
                 let outcome = try await decode(OCKOutcome.self, request, context)
                 let event = try await store.fetchEvent(taskUUID: outcome.taskUUID, occurrence: outcome.taskOccurrenceIndex)
@@ -88,7 +83,7 @@ extension CareServer {
                 return json(try await store.addOutcome(outcome), status: .created)
             }
         }
-        api.delete("outcomes/:uuid") { _, context in
+        routes.delete("/api/v1/outcomes/:uuid", .api(.completeTasks, ["Observation"], "d")) { _, context in
             try await apiCall {
                 guard let uuid = UUID(uuidString: try pathID(context, name: "uuid")) else {
                     throw APIError(status: .badRequest, field: "uuid", message: "The address must end in an outcome's UUID.")
@@ -100,7 +95,7 @@ extension CareServer {
                 return Response(status: .noContent)
             }
         }
-        api.get("events") { request, _ in
+        routes.get("/api/v1/events", .api(.read, ["CarePlan", "Observation"], "s")) { request, _ in
             try await apiCall {
                 let paging = try APIPaging(request)
                 var query = OCKEventQuery(dateInterval: page.day(containing: try dayParameter(request) ?? configuration.now()))

@@ -9,12 +9,14 @@ import OpenCareKitUI
 struct ServerActions: OCKEventActions {
     let token: String
     let day: String
+    /// The record's base path, which every form's address starts with.
+    let base: String
 
     func form(_ path: String, _ event: OCKAnyEvent, _ extra: [String: String] = [:]) -> OCKFormAction {
         var fields = ["task": event.task.uuid.uuidString, "occurrence": String(event.scheduleEvent.occurrence),
                       "date": day, CSRF.fieldName: token]
         fields.merge(extra) { $1 }
-        return OCKFormAction(url: SafeURL(path)!, fields: fields)
+        return OCKFormAction(url: SafeURL(base + path)!, fields: fields)
     }
 
     func toggle(_ event: OCKAnyEvent) -> OCKFormAction {
@@ -35,7 +37,7 @@ struct ServerActions: OCKEventActions {
     func startSurvey(_ event: OCKAnyEvent) -> OCKFormAction? { form("/surveys/start", event) }
 
     func deleteSurveyAnswers(_ event: OCKAnyEvent) -> SafeURL? {
-        SafeURL("/care/events/survey/delete?task=\(event.task.uuid.uuidString)&occurrence=\(event.scheduleEvent.occurrence)&date=\(day)")
+        SafeURL(base + "/care/events/survey/delete?task=\(event.task.uuid.uuidString)&occurrence=\(event.scheduleEvent.occurrence)&date=\(day)")
     }
 }
 
@@ -62,19 +64,19 @@ extension CareServer {
             ?? OCKRenderContext(localization: OCKLocalization(language: language, timeZone: configuration.timeZone))
     }
 
-    func addCareRoutes(to router: Router<CareRequestContext>) {
-        router.get("/") { _, _ in Response.redirect(to: "/care", type: .normal) }
-        router.get("/care") { request, _ in try await carePage(request) }
-        router.get("/care/live") { request, context in try await liveCare(request, client: context.clientAddress) }
-        router.get("/live/changes") { request, context in try await liveChanges(request, client: context.clientAddress) }
-        router.post("/care/events/toggle") { request, context in
+    func addCareRoutes(to routes: inout RecordRouteTable) {
+        routes.get("", .page("care-page")) { _, _ in Response.redirect(to: url("/care"), type: .normal) }
+        routes.get("/care", .page("care-page")) { request, _ in try await carePage(request) }
+        routes.get("/care/live", .page("care-page")) { request, context in try await liveCare(request, client: context.clientAddress) }
+        routes.get("/live/changes", .page("live-changes")) { request, context in try await liveChanges(request, client: context.clientAddress) }
+        routes.post("/care/events/toggle", .page("outcome", .completeTasks, action: .update)) { request, context in
             try await handleForm(request, context) { fields, event in
                 try await store.setEventCompletion(try fields.boolean("complete"), taskUUID: event.task.uuid,
                                                    occurrence: event.scheduleEvent.occurrence, now: configuration.now())
                 return nil
             }
         }
-        router.post("/care/events/log") { request, context in
+        routes.post("/care/events/log", .page("outcome", .completeTasks, action: .update)) { request, context in
             try await handleForm(request, context) { _, event in
                 // Only log cards log; a checklist's or grid's event is completed, not appended to.
                 guard isLogCard(event.task) else {
@@ -87,7 +89,7 @@ extension CareServer {
                 return nil
             }
         }
-        router.post("/care/events/log/delete") { request, context in
+        routes.post("/care/events/log/delete", .page("outcome", .completeTasks, action: .update)) { request, context in
             try await handleForm(request, context) { fields, event in
                 let index = try fields.integer("index", in: 0...10_000)
                 // The value must still be the one the page showed at that position (another tab may have deleted one).
@@ -100,7 +102,7 @@ extension CareServer {
                 return nil
             }
         }
-        router.post("/care/events/record") { request, context in
+        routes.post("/care/events/record", .page("outcome", .completeTasks, action: .update)) { request, context in
             try await handleForm(request, context) { fields, event in
                 let target = event.scheduleEvent.element.targetValues.first
                 let number = try fields.number("value", in: 0...OCKNumericEntryRange.maximum(for: target))
@@ -126,7 +128,7 @@ extension CareServer {
         var day = today
         if let text = request.uri.queryParameters.get("date") {
             guard let parsed = self.day(from: text) else {
-                return AppPage.error("The date must be a day written as YYYY-MM-DD.", status: .badRequest, context: context)
+                return errorPage("The date must be a day written as YYYY-MM-DD.", status: .badRequest, context: context)
             }
             day = parsed
         }
@@ -146,15 +148,15 @@ extension CareServer {
                 .element("div", ["class": "ock-page-grid", "id": "care-cards"], parts.cards.map(\.html)),
             ] + (configuration.onboardingTaskID != nil && parts.isOnboarded ? [
                 .element("p", ["class": "ock-care-footer"], [
-                    .element("a", ["class": "ock-link-row", "href": "/consent"], [.text(context.string(.viewConsent))]),
+                    .element("a", ["class": "ock-link-row", "href": url("/consent")], [.text(context.string(.viewConsent))]),
                 ]),
             ] : [])
             let nextMidnight = calendar.date(byAdding: .day, value: 1, to: today) ?? today
             let metadata = [
-                "ock-csrf": token, "ock-live": "/care/live?date=\(dayString(day))",
+                "ock-csrf": token, "ock-live": url("/care/live?date=\(dayString(day))"),
                 "ock-next-midnight": String(Int64(nextMidnight.timeIntervalSince1970 * 1000)),
             ]
-            return AppPage(title: context.string(.careTab), tab: .care, main: main, metadata: metadata).render(in: context)
+            return AppPage(title: context.string(.careTab), base: basePath, tab: .care, main: main, metadata: metadata).render(in: context)
         }
         var response = AppPage.response(html)
         if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
@@ -165,12 +167,12 @@ extension CareServer {
     func dayNavigation(day: Date, today: Date, context: OCKRenderContext) -> HTML {
         func link(_ offset: Int, _ arrow: String, _ key: OCKStringKey) -> HTML {
             let target = calendar.date(byAdding: .day, value: offset, to: day) ?? day
-            return .element("li", [:], [.element("a", ["href": "/care?date=\(dayString(target))", "class": "ock-day-step"], [
+            return .element("li", [:], [.element("a", ["href": url("/care?date=\(dayString(target))"), "class": "ock-day-step"], [
                 .element("span", ["aria-hidden": "true"], [.text(arrow)]),
                 .element("span", ["class": "ock-visually-hidden"], [.text(context.string(key))]),
             ])])
         }
-        var todayLink = ["href": "/care", "class": "ock-today-link"]
+        var todayLink = ["href": url("/care"), "class": "ock-today-link"]
         if calendar.isDate(day, inSameDayAs: today) { todayLink["aria-current"] = "date" }
         return .element("nav", ["class": "ock-day-nav", "aria-label": context.string(.dayNavigation)], [
             .element("ul", [:], [
@@ -192,7 +194,7 @@ extension CareServer {
         let wantsJSON = request.headers[.accept]?.contains("application/json") == true
         func failure(_ message: String, _ status: HTTPResponse.Status, field: String? = nil) -> Response {
             wantsJSON ? APIError(status: status, field: field, message: message).response
-                : AppPage.error(message, status: status, context: render)
+                : errorPage(message, status: status, context: render)
         }
         let fields = try await FormFields.read(request, context: context)
         guard CSRF.isValid(fields, request: request) else {
@@ -222,7 +224,7 @@ extension CareServer {
             }
             if let response = try await change(fields, event) { return response }
             if wantsJSON { return Response(status: .noContent) }
-            return Response.redirect(to: "/care?date=\(dayString(day))#\(cardIdentifier(forTaskID: event.task.id))", type: .normal)
+            return Response.redirect(to: url("/care?date=\(dayString(day))#\(cardIdentifier(forTaskID: event.task.id))"), type: .normal)
         } catch let error as FormError {
             return failure(error.message, error.status, field: error.field)
         } catch let error as OCKStoreError {

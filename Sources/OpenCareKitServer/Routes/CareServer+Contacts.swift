@@ -5,9 +5,9 @@ import OpenCareKitStore
 import OpenCareKitUI
 
 extension CareServer {
-    func addContactRoutes(to router: Router<CareRequestContext>) {
-        router.get("/contacts") { request, _ in try await contactsPage(request) }
-        router.get("/contacts/:id") { request, context in
+    func addContactRoutes(to routes: inout RecordRouteTable) {
+        routes.get("/contacts", .page("contacts")) { request, _ in try await contactsPage(request) }
+        routes.get("/contacts/:id", .page("contacts")) { request, context in
             try await contactPage(request, id: (context.parameters.get("id") ?? "").removingPercentEncoding ?? "")
         }
     }
@@ -20,7 +20,7 @@ extension CareServer {
         let contacts = try await store.fetchContacts(query: query)
         let environment = OCKSynchronizationEnvironment(render: context, actions: nil)
         let synchronizer = OCKSimpleContactViewSynchronizer { id in
-            SafeURL("/contacts/" + (id.addingPercentEncoding(withAllowedCharacters: CareServer.pathSegmentAllowed) ?? ""))
+            SafeURL(url("/contacts/") + (id.addingPercentEncoding(withAllowedCharacters: CareServer.pathSegmentAllowed) ?? ""))
         }
         let groups: [(OCKStringKey, [OCKContact])] = [
             (.careTeam, contacts.filter { $0.category == .careProvider }),
@@ -39,8 +39,8 @@ extension CareServer {
                 }),
             ]))
         }
-        return AppPage.response(AppPage(title: context.string(.contactsTab), tab: .contacts, main: main,
-                                        metadata: ["ock-refresh": "/contacts"]).render(in: context))
+        return AppPage.response(AppPage(title: context.string(.contactsTab), base: basePath, tab: .contacts, main: main,
+                                        metadata: ["ock-refresh": url("/contacts")]).render(in: context))
     }
 
     /// One contact in detail.
@@ -49,14 +49,14 @@ extension CareServer {
         var query = OCKContactQuery(for: configuration.now(), calendar: calendar)
         query.ids = [id]
         guard let contact = try await store.fetchContacts(query: query).first else {
-            return AppPage.error("There is no such contact.", status: .notFound, context: context)
+            return errorPage("There is no such contact.", status: .notFound, context: context)
         }
         let view = OCKDetailedContactViewSynchronizer().view(for: contact, environment: OCKSynchronizationEnvironment(render: context, actions: nil))
         let main: [HTML] = [
-            .element("p", [:], [.element("a", ["href": "/contacts", "class": "ock-link-row"], [.text("‹ " + context.string(.contactsTab))])]),
+            .element("p", [:], [.element("a", ["href": url("/contacts"), "class": "ock-link-row"], [.text("‹ " + context.string(.contactsTab))])]),
             .element("h1", ["class": "ock-visually-hidden"], [.text(view.contact.name)]),
             view.render(in: context),
         ]
-        return AppPage.response(AppPage(title: view.contact.name, tab: .contacts, main: main).render(in: context))
+        return AppPage.response(AppPage(title: view.contact.name, base: basePath, tab: .contacts, main: main).render(in: context))
     }
 }

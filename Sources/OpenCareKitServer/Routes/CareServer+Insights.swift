@@ -26,8 +26,8 @@ enum InsightsPeriod: String, CaseIterable {
 }
 
 extension CareServer {
-    func addInsightsRoutes(to router: Router<CareRequestContext>) {
-        router.get("/insights") { request, _ in try await insightsPage(request) }
+    func addInsightsRoutes(to routes: inout RecordRouteTable) {
+        routes.get("/insights", .page("insights")) { request, _ in try await insightsPage(request) }
     }
 
     /// The days of `period` ending today.
@@ -66,12 +66,12 @@ extension CareServer {
         let context = renderContext(for: request)
         let text = request.uri.queryParameters.get("period") ?? "week"
         guard let period = InsightsPeriod(rawValue: text) else {
-            return AppPage.error("The period must be week, month or year.", status: .badRequest, context: context)
+            return errorPage("The period must be week, month or year.", status: .badRequest, context: context)
         }
         let charts = try await insightCharts(period: period, context: context)
         let periods = HTML.element("nav", ["class": "ock-day-nav", "aria-label": context.string(.period)], [
             .element("ul", [:], InsightsPeriod.allCases.map { item in
-                var attributes = ["href": "/insights?period=\(item.rawValue)"]
+                var attributes = ["href": url("/insights?period=\(item.rawValue)")]
                 if item == period { attributes["aria-current"] = "page" }
                 return .element("li", [:], [.element("a", attributes, [.text(context.string(item.title))])])
             }),
@@ -83,7 +83,7 @@ extension CareServer {
             ]),
             .element("div", ["class": "ock-page-grid"], charts.map { $0.render(in: context) }),
         ]
-        return AppPage.response(AppPage(title: context.string(.insightsTab), tab: .insights, main: main,
-                                        metadata: ["ock-refresh": "/insights?period=\(period.rawValue)"]).render(in: context))
+        return AppPage.response(AppPage(title: context.string(.insightsTab), base: basePath, tab: .insights, main: main,
+                                        metadata: ["ock-refresh": url("/insights?period=\(period.rawValue)")]).render(in: context))
     }
 }

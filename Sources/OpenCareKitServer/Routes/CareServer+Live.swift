@@ -38,7 +38,7 @@ extension CareServer {
         }
         // Before onboarding, the card shown is today's onboarding, whatever day the page is.
         let cardDay = feed.isOnboarded ? day : today
-        let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(cardDay)),
+        let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(cardDay), base: basePath),
                                                         isReadOnly: cardDay > today)
         let cards = page.cards(for: feed.events, environment: environment).map { card in
             (id: cardIdentifier(forTaskID: card.taskID), html: card.view.render(in: context))
@@ -49,7 +49,7 @@ extension CareServer {
                              notice: context.string(.finishOnboarding), isOnboarded: false)
         }
         let week = try await page.week(containing: day, in: store).map { day, completion in
-            OCKWeekCalendarView.Day(date: day, completion: completion, url: SafeURL("/care?date=\(dayString(day))"))
+            OCKWeekCalendarView.Day(date: day, completion: completion, url: SafeURL(url("/care?date=\(dayString(day))")))
         }
         let calendarView = OCKWeekCalendarView(days: week, selectedDate: day, now: configuration.now(), identifier: "week")
         let notice = isFuture ? context.string(.readOnlyDay) : cards.isEmpty ? context.string(.noTasksForDay) : nil
@@ -63,7 +63,7 @@ extension CareServer {
         guard let slot = liveSlots.take(for: client) else { return Self.tooManyStreams }
         let text = request.uri.queryParameters.get("date") ?? dayString(configuration.now())
         guard let day = day(from: text) else {
-            return AppPage.error("The date must be a day written as YYYY-MM-DD.", status: .badRequest, context: context)
+            return errorPage("The date must be a day written as YYYY-MM-DD.", status: .badRequest, context: context)
         }
         let key = LiveCareHub.Key(day: dayString(day), language: context.localization.language,
                                   today: dayString(configuration.now()))

@@ -13,13 +13,13 @@ extension CareServer {
     /// form-encoded.
     static let surveyFormLimit = 1024 * 1024
 
-    func addSurveyRoutes(to router: Router<CareRequestContext>) {
-        router.post("/surveys/start") { request, context in
+    func addSurveyRoutes(to routes: inout RecordRouteTable) {
+        routes.post("/surveys/start", .page("survey", .completeTasks, action: .create)) { request, context in
             try await handleForm(request, context, forSurvey: true) { fields, event in
                 try await startSurvey(event, fields: fields, request: request)
             }
         }
-        router.get("/surveys/:id") { request, context in
+        routes.get("/surveys/:id", .page("survey", .completeTasks)) { request, context in
             let render = renderContext(for: request)
             let id = context.parameters.get("id") ?? ""
             switch await surveySessions.lookup(id, owner: CSRF.token(of: request), now: configuration.now()) {
@@ -28,9 +28,9 @@ extension CareServer {
             case .unknown: return Self.unknownSurvey(render: render)
             }
         }
-        router.post("/surveys/:id") { request, context in try await submitSurvey(request, context) }
-        router.get("/care/events/survey/delete") { request, _ in try await confirmDeletingAnswers(request) }
-        router.post("/care/events/survey/delete") { request, context in
+        routes.post("/surveys/:id", .page("survey", .completeTasks, action: .update)) { request, context in try await submitSurvey(request, context) }
+        routes.get("/care/events/survey/delete", .page("survey", .completeTasks)) { request, _ in try await confirmDeletingAnswers(request) }
+        routes.post("/care/events/survey/delete", .page("survey", .completeTasks, action: .delete)) { request, context in
             try await handleForm(request, context, forSurvey: true) { _, event in
                 guard event.task.id != configuration.onboardingTaskID else {
                     throw FormError(field: "task", reason: "keeps a signed consent, which is never deleted", status: .unprocessableContent)
@@ -39,18 +39,18 @@ extension CareServer {
                 return nil
             }
         }
-        router.get("/consent") { request, _ in try await consentPage(request) }
-        router.get("/consent/:outcome/signature.png") { request, context in
+        routes.get("/consent", .page("consent")) { request, _ in try await consentPage(request) }
+        routes.get("/consent/:outcome/signature.png", .page("consent")) { request, context in
             guard let consent = try await signedConsent(context.parameters.get("outcome")), let image = consent.signatureImage else {
-                return AppPage.error("There is no such signature.", status: .notFound, context: renderContext(for: request))
+                return errorPage("There is no such signature.", status: .notFound, context: renderContext(for: request))
             }
             return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(bytes: image)))
         }
-        router.get("/consent/:outcome/download") { request, context in
+        routes.get("/consent/:outcome/download", .page("consent", action: .execute)) { request, context in
             let render = renderContext(for: request)
             guard let consent = try await signedConsent(context.parameters.get("outcome")) else {
-                return AppPage.error("There is no such consent.", status: .notFound, context: render)
+                return errorPage("There is no such consent.", status: .notFound, context: render)
             }
             let document = OCKSignedConsentView(consent: consent, signatureImage: nil).document(in: render)
             let version = consent.documentVersion.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
@@ -78,7 +78,7 @@ extension CareServer {
                                          taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
                                          day: try fields.string("date"), lastUsed: configuration.now())
         let id = await surveySessions.open(entry)
-        return Response.redirect(to: "/surveys/\(id)", type: .normal)
+        return Response.redirect(to: url("/surveys/\(id)"), type: .normal)
     }
 
     /// The survey's current step, with its result so far, or with `showing`: a refused submission, shown again
@@ -89,10 +89,10 @@ extension CareServer {
         let step = session.currentStep
         let view = OCKSurveyStepView(survey: session.survey, step: step, progress: session.progress,
                                      result: showing ?? session.results[step.id],
-                                     error: error, action: OCKFormAction(url: SafeURL("/surveys/\(id)")!,
+                                     error: error, action: OCKFormAction(url: SafeURL(url("/surveys/\(id)"))!,
                                                                          fields: [CSRF.fieldName: entry.owner]))
         let progress = render.string(.stepProgress, String(session.progress.step), String(session.progress.of))
-        let page = AppPage(title: "\(progress) – \(session.survey.title)", tab: nil, main: [view.render(in: render)],
+        let page = AppPage(title: "\(progress) – \(session.survey.title)", base: basePath, tab: nil, main: [view.render(in: render)],
                            showsTabs: false, scripts: [SafeURL("/assets/surveys.js")!])
         return AppPage.response(page.render(in: render), status: status)
     }
@@ -118,11 +118,11 @@ extension CareServer {
             let limit = if case .signature = step.kind { Self.surveyFormLimit } else { context.maxUploadSize }
             fields = try await FormFields.read(request, context: context, limit: limit)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            return AppPage.error("The form is too large. A signature drawing may be at most 256 KiB.", status: .contentTooLarge,
+            return errorPage("The form is too large. A signature drawing may be at most 256 KiB.", status: .contentTooLarge,
                                  context: render)
         }
         guard CSRF.isValid(fields, request: request) else {
-            return AppPage.error("The form has expired or did not come from this app. Reload the page and try again.",
+            return errorPage("The form has expired or did not come from this app. Reload the page and try again.",
                                  status: .forbidden, context: render)
         }
         guard let stepID = fields.values["step"], session.survey.step(stepID) != nil else {
@@ -165,7 +165,7 @@ extension CareServer {
             return surveyPage(current, id: id, error: message, status: .unprocessableContent, render: render, showing: submitted)
         }
         await surveySessions.update(id, session, now: now)
-        return Response.redirect(to: "/surveys/\(id)", type: .normal)
+        return Response.redirect(to: url("/surveys/\(id)"), type: .normal)
     }
 
     /// Saves the finished survey as the event's outcome, once: the session closes first, so a replayed or
@@ -181,7 +181,7 @@ extension CareServer {
             let event = try await store.fetchEvent(taskUUID: entry.taskUUID, occurrence: entry.occurrence)
             guard event.outcome == nil else {
                 await surveySessions.mark(id, as: .discarded)
-                return AppPage.error(notSaved, status: .conflict, context: render)
+                return errorPage(notSaved, status: .conflict, context: render)
             }
             try await store.addOutcome(OCKOutcome(taskUUID: entry.taskUUID, taskOccurrenceIndex: entry.occurrence, values: values))
         } catch let error as OCKStoreError {
@@ -190,7 +190,7 @@ extension CareServer {
                 // Answered elsewhere meanwhile (the store keeps one outcome per event), or the task version is gone:
                 // trying again cannot help.
                 await surveySessions.mark(id, as: .discarded)
-                return AppPage.error(notSaved, status: .conflict, context: render)
+                return errorPage(notSaved, status: .conflict, context: render)
             default:
                 var reopened = claimed
                 reopened.session = session
@@ -204,7 +204,7 @@ extension CareServer {
 
     /// Back to the survey card on the Care page.
     func careRedirect(_ entry: SurveySessions.Entry) -> Response {
-        Response.redirect(to: "/care?date=\(entry.day)#\(cardIdentifier(forTaskID: entry.taskID))", type: .normal)
+        Response.redirect(to: url("/care?date=\(entry.day)#\(cardIdentifier(forTaskID: entry.taskID))"), type: .normal)
     }
 
     static func closedSurvey(_ how: SurveySessions.Closed, render: OCKRenderContext) -> Response {
@@ -234,24 +234,24 @@ extension CareServer {
         guard let taskText = query.get("task"), let task = UUID(uuidString: taskText),
               let occurrenceText = query.get("occurrence"), let occurrence = Int(occurrenceText), occurrence >= 0,
               let date = query.get("date"), day(from: date) != nil else {
-            return AppPage.error("The address must name a task, an occurrence and a day.", status: .badRequest, context: render)
+            return errorPage("The address must name a task, an occurrence and a day.", status: .badRequest, context: render)
         }
         let event: OCKEvent<OCKTask, OCKOutcome>
         do {
             event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
         } catch OCKStoreError.fetchFailed {
-            return AppPage.error("That event does not exist.", status: .notFound, context: render)
+            return errorPage("That event does not exist.", status: .notFound, context: render)
         }
-        let back = "/care?date=\(date)#\(cardIdentifier(forTaskID: event.task.id))"
+        let back = url("/care?date=\(date)#\(cardIdentifier(forTaskID: event.task.id))")
         guard configuration.surveys[event.task.id] != nil, event.task.id != configuration.onboardingTaskID, event.outcome != nil else {
-            return AppPage.error("That event has no survey answers that can be deleted.", status: .notFound, context: render)
+            return errorPage("That event has no survey answers that can be deleted.", status: .notFound, context: render)
         }
         let token = CSRF.token(of: request) ?? CSRF.newToken()
-        let form = OCKFormAction(url: SafeURL("/care/events/survey/delete")!, fields: [
+        let form = OCKFormAction(url: SafeURL(url("/care/events/survey/delete"))!, fields: [
             "task": task.uuidString, "occurrence": String(occurrence), "date": date, CSRF.fieldName: token,
         ])
         let title = render.string(.confirmDeleteTitle, event.task.title ?? "")
-        let page = AppPage(title: title, tab: .care, main: [
+        let page = AppPage(title: title, base: basePath, tab: .care, main: [
             .element("h1", [:], [.text(title)]),
             .element("p", [:], [.text(render.string(.confirmDeleteBody))]),
             .element("div", ["class": "ock-confirm-actions"], [
@@ -289,9 +289,9 @@ extension CareServer {
         let main: [HTML] = [.element("h1", [:], [.text(render.string(.consentTitle))])] + (consents.isEmpty
             ? [.element("p", ["class": "ock-notice"], [.text(render.string(.noConsent))])]
             : consents.map { uuid, consent in
-                OCKSignedConsentView(consent: consent, signatureImage: SafeURL("/consent/\(uuid.uuidString)/signature.png"),
-                                     downloadURL: SafeURL("/consent/\(uuid.uuidString)/download")).render(in: render)
+                OCKSignedConsentView(consent: consent, signatureImage: SafeURL(url("/consent/\(uuid.uuidString)/signature.png")),
+                                     downloadURL: SafeURL(url("/consent/\(uuid.uuidString)/download"))).render(in: render)
             })
-        return AppPage.response(AppPage(title: render.string(.consentTitle), tab: nil, main: main).render(in: render))
+        return AppPage.response(AppPage(title: render.string(.consentTitle), base: basePath, tab: nil, main: main).render(in: render))
     }
 }

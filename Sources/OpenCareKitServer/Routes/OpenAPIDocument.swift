@@ -34,7 +34,10 @@ enum OpenAPIDocument {
             let schema = schemaOf[operation.path] ?? "Task"
             let isList = !operation.path.hasSuffix("}") && operation.method == "get"
             var entry: [String: Any] = ["summary": operation.summary, "operationId": operationID(operation)]
-            var parameters: [[String: Any]] = []
+            var parameters: [[String: Any]] = [[
+                "name": "record", "in": "path", "required": true, "description": "The care record's id",
+                "schema": ["type": "string", "pattern": "^[0-7][0-9a-hjkmnp-tv-z]{25}$"],
+            ]]
             if operation.path.contains("{id}") {
                 parameters.append(["name": "id", "in": "path", "required": true, "schema": ["type": "string"]])
             }
@@ -56,8 +59,15 @@ enum OpenAPIDocument {
                 parameters.append(["name": "offset", "in": "query", "required": false,
                                    "schema": ["type": "integer", "minimum": 0, "maximum": APIPaging.maximumOffset, "default": 0]])
             }
-            if !parameters.isEmpty { entry["parameters"] = parameters }
-            var responses: [String: Any] = ["400": error]
+            entry["parameters"] = parameters
+            var responses: [String: Any] = [
+                "400": error,
+                "401": ["description": "No valid access token (or session).", "content": ["application/json": ["schema": ref("Error")]]],
+                "403": ["description": "The token's scope or the person's role does not allow this.",
+                        "content": ["application/json": ["schema": ref("Error")]]],
+                "404": ["description": "No such record or entity, or no access to the record.",
+                        "content": ["application/json": ["schema": ref("Error")]]],
+            ]
             switch operation.method {
             case "get":
                 let body: [String: Any] = isList ? ["type": "array", "items": ref(schema)] : ref(schema)
@@ -75,9 +85,9 @@ enum OpenAPIDocument {
             default:
                 responses["204"] = ["description": "Deleted"]
             }
-            if operation.path.hasSuffix("}") { responses["404"] = error }
             entry["responses"] = responses
-            paths[operation.path, default: [:]][operation.method] = entry
+            entry["security"] = [["bearer": [scope(operation)]], ["session": []]]
+            paths[Self.recordPrefix + operation.path, default: [:]][operation.method] = entry
         }
         let entity: [String: Any] = ["type": "object", "description": "CareKit's JSON for the entity.", "additionalProperties": true]
         return [
@@ -85,7 +95,11 @@ enum OpenAPIDocument {
             "info": ["title": "OpenCareKit", "version": "1.0.0",
                      "description": "A patient's care record in CareKit's JSON: tasks, outcomes, events, contacts."],
             "paths": paths,
-            "components": ["schemas": [
+            "components": ["securitySchemes": [
+                "bearer": ["type": "http", "scheme": "bearer",
+                           "description": "A personal access token (made in the account page), bound to one record and a SMART scope such as patient/*.rs; the scope each operation needs is named in its security requirement."],
+                "session": ["type": "apiKey", "in": "cookie", "name": "ock_session", "description": "A signed-in browser's session."],
+            ], "schemas": [
                 "Patient": entity.merging(["required": ["id", "name"]]) { $1 },
                 "CarePlan": entity.merging(["required": ["id", "title"]]) { $1 },
                 "Contact": entity.merging(["required": ["id", "name"]]) { $1 },
@@ -102,6 +116,16 @@ enum OpenAPIDocument {
                 ]]],
             ]],
         ]
+    }
+
+    /// Where each record's API lives.
+    static let recordPrefix = "/records/{record}"
+
+    /// The SMART scope an operation needs, as its route's policy says.
+    static func scope(_ operation: (method: String, path: String, summary: String)) -> String {
+        let path = operation.path.replacingOccurrences(of: "{id}", with: ":id").replacingOccurrences(of: "{uuid}", with: ":uuid")
+        let route = CareHost.apiPolicies["\(operation.method.uppercased()) \(path)"]
+        return route.map { access in access.resourceTypes.map { "patient/\($0).\(access.operation)" }.joined(separator: " ") } ?? ""
     }
 
     static func operationID(_ operation: (method: String, path: String, summary: String)) -> String {

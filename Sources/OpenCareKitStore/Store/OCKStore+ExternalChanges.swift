@@ -38,3 +38,9 @@ extension OCKStore {
         }
     }
 }
+
+extension OCKStore {
+    /// The directory stores live in when the caller does not choose one: `$OPENCAREKIT_DATA_DIR`, else
+    /// `$XDG_DATA_HOME/opencarekit`, else `~/.local/share/opencarekit`.
+    public static var defaultDirectory: URL { StoreFile.defaultDirectory() }
+}

@@ -1,0 +1,79 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdAuth
+import OpenCareKitStore
+
+/// Finds who is asking: the holder of a valid access token in `Authorization: Bearer`, or the person of a complete
+/// session. A session's idle time restarts when the person does something (not for live updates or a page's own
+/// background refresh), at most once a minute, which also renews the cookie.
+struct CareAuthenticator: RouterMiddleware {
+    typealias Context = CareRequestContext
+    let host: CareHost
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        if let authorization = request.headers[.authorization] {
+            context.identity = try await host.identity(authorization: authorization)
+        } else if let session = context.sessions.session, session.isComplete {
+            if let account = try await host.directory.account(session.account) {
+                context.identity = CareIdentity(account: account, token: nil)
+                let now = host.configuration.now()
+                if Self.isPersonActive(request), now.timeIntervalSince(session.lastActiveDate) >= 60 {
+                    let idle = host.configuration.idleTimeout
+                    context.sessions.withLockedSession { data in
+                        data?.lastActiveDate = now
+                        data?.expiresIn = idle
+                    }
+                }
+            } else {
+                context.sessions.clearSession()
+            }
+        }
+        return try await next(request, context)
+    }
+
+    /// Whether the request comes from something the person did, rather than a live stream or a page refreshing
+    /// itself after a change (`X-OCK-Background`).
+    static func isPersonActive(_ request: Request) -> Bool {
+        let path = request.uri.path
+        return !path.hasSuffix("/live") && !path.hasSuffix("/live/changes") && request.headers[.ockBackground] == nil
+    }
+}
+
+extension HTTPField.Name {
+    static let ockBackground = Self("X-OCK-Background")!
+}
+
+extension CareHost {
+    /// The identity of a bearer token, or nil if the header is not a valid, unrevoked token of an existing account.
+    func identity(authorization: String) async throws -> CareIdentity? {
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", let secret = AccessTokens.secret(String(parts[1])) else { return nil }
+        guard let token = try await directory.accessToken(secretHash: AccessTokens.hash(secret)), token.revokedDate == nil,
+              let account = try await directory.account(token.account) else { return nil }
+        let now = configuration.now()
+        if token.lastUsedDate.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
+            try await directory.noteAccessTokenUse(token.id, now: now)
+        }
+        return CareIdentity(account: account, token: token)
+    }
+}
+
+/// Personal access tokens: `ock_` and 52 random letters and digits (256 bits), stored as their SHA-256.
+enum AccessTokens {
+    static func make() -> String { "ock_\(RandomIdentifier.random())\(RandomIdentifier.random())" }
+
+    /// The token if `text` has a token's form.
+    static func secret(_ text: String) -> String? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard text.hasPrefix("ock_"), text.utf8.count == 56,
+              RandomIdentifier(String(text.dropFirst(4).prefix(26))) != nil, RandomIdentifier(String(text.suffix(26))) != nil else { return nil }
+        return text
+    }
+
+    static func hash(_ secret: String) -> String {
+        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,67 @@
+import Crypto
+import Foundation
+import Hummingbird
+import OpenCareKitStore
+
+/// A signed-in browser's session, kept in the directory under a hash of its cookie's id.
+public struct CareSession: Codable, Sendable, Equatable {
+    /// Who signed in.
+    public var account: CareAccountID
+    /// False between the password and the second step of a two-step sign-in: such a session opens nothing.
+    public var isComplete: Bool
+    public var signedInDate: Date
+    /// The last time the person did something (not a live update): the idle sign-out counts from here.
+    public var lastActiveDate: Date
+
+    public init(account: CareAccountID, isComplete: Bool, signedInDate: Date) {
+        self.account = account
+        self.isComplete = isComplete
+        self.signedInDate = signedInDate
+        lastActiveDate = signedInDate
+    }
+}
+
+/// Who is asking: a signed-in person, or the holder of one of their access tokens.
+public struct CareIdentity: Sendable {
+    public let account: CareAccount
+    /// The token the request came with; nil for a browser session.
+    public let token: CareAccessToken?
+}
+
+/// Hummingbird's session storage over the directory, so that sessions survive a restart and are shared by every
+/// server on one directory. Keys are stored as SHA-256 hashes: the directory alone does not give anyone a session.
+struct DirectorySessionDriver: PersistDriver {
+    let directory: any CareDirectory
+    let now: @Sendable () -> Date
+
+    static func hash(_ key: String) -> String {
+        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
+        if try await directory.session(keyHash: Self.hash(key), now: now()) != nil { throw PersistError.duplicate }
+        try await set(key: key, value: value, expires: expires)
+    }
+
+    func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
+        let now = now()
+        let expiry = expires.map { now.addingTimeInterval(Double($0.components.seconds)) }
+        try await directory.setSession(keyHash: Self.hash(key), account: (value as? CareSession)?.account,
+                                       value: try JSONEncoder().encode(value), expiryDate: expiry, now: now)
+    }
+
+    func get<Object: Codable & Sendable>(key: String, as: Object.Type) async throws -> Object? {
+        try await getWithTTL(key: key, as: Object.self)?.object
+    }
+
+    func getWithTTL<Object: Codable & Sendable>(key: String, as: Object.Type) async throws -> (object: Object, ttl: Duration?)? {
+        let now = now()
+        guard let stored = try await directory.session(keyHash: Self.hash(key), now: now) else { return nil }
+        guard let object = try? JSONDecoder().decode(Object.self, from: stored.value) else { throw PersistError.invalidConversion }
+        return (object, stored.expiryDate.map { .seconds(max(0, $0.timeIntervalSince(now))) })
+    }
+
+    func remove(key: String) async throws {
+        try await directory.removeSession(keyHash: Self.hash(key))
+    }
+}

@@ -1,0 +1,61 @@
+/// An access token's scope in SMART App Launch v2's form, `patient/<Resource|*>.<cruds>`: which FHIR resource types
+/// (or all, `*`) and which of create, read, update, delete and search. A token is bound to one record, so its
+/// scopes are patient scopes. SMART v1's `.read` and `.write` are read as `.rs` and `.cud`.
+///
+/// For example: `patient/*.rs` reads everything; `patient/Observation.crs` also records outcomes.
+public struct SMARTScope: Sendable, Hashable, CustomStringConvertible {
+    /// A FHIR resource type, or `*`.
+    public let resourceType: String
+    /// A subset of `cruds`, in that order.
+    public let operations: String
+
+    public static let resourceTypes = ["Patient", "CarePlan", "CareTeam", "Observation"]
+
+    public struct ParseError: Error, Equatable, Sendable {
+        public let message: String
+    }
+
+    /// Parses one scope.
+    /// - Throws: `ParseError` naming what is wrong.
+    public init(_ text: String) throws {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == "patient" else {
+            throw ParseError(message: "A scope starts with patient/ (a token opens one record).")
+        }
+        let rest = parts[1].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard rest.count == 2, !rest[0].isEmpty else { throw ParseError(message: "A scope has the form patient/Resource.cruds.") }
+        let type = String(rest[0])
+        guard type == "*" || Self.resourceTypes.contains(type) else {
+            throw ParseError(message: "A scope names * or one of \(Self.resourceTypes.joined(separator: ", ")).")
+        }
+        var letters = String(rest[1])
+        if letters == "read" { letters = "rs" } else if letters == "write" { letters = "cud" }
+        let order = Array("cruds")
+        var last = -1
+        for letter in letters {
+            guard let position = order.firstIndex(of: letter), position > last else {
+                throw ParseError(message: "A scope's operations are letters of cruds, in that order, each at most once.")
+            }
+            last = position
+        }
+        guard !letters.isEmpty else { throw ParseError(message: "A scope names at least one of c, r, u, d, s.") }
+        resourceType = type
+        operations = letters
+    }
+
+    public var description: String { "patient/\(resourceType).\(operations)" }
+
+    /// Parses space-separated scopes.
+    public static func parseList(_ text: String) throws -> [SMARTScope] {
+        let scopes = try text.split(separator: " ").map { try SMARTScope(String($0)) }
+        guard !scopes.isEmpty, scopes.count <= 16 else { throw ParseError(message: "Give from 1 to 16 scopes.") }
+        return scopes
+    }
+
+    /// Whether `scopes` together allow `operation` on every resource type of `access`.
+    static func allows(_ scopes: [SMARTScope], _ access: RecordRoutePolicy.TokenAccess) -> Bool {
+        access.resourceTypes.allSatisfy { type in
+            scopes.contains { ($0.resourceType == "*" || $0.resourceType == type) && $0.operations.contains(access.operation) }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import OpenCareKitStore
+
+/// Appends to the directory's audit log with group commit: a request waits until its entry is written, and every
+/// entry that arrives while a write is under way goes into the next one transaction, so that auditing every request
+/// costs one transaction per burst rather than one per request.
+actor AuditLog {
+    let directory: any CareDirectory
+    private var pending: [(draft: AuditEntry.Draft, done: CheckedContinuation<Void, any Error>)] = []
+    private var isWriting = false
+
+    init(directory: any CareDirectory) {
+        self.directory = directory
+    }
+
+    /// Appends `draft`; returns once it is in the directory.
+    /// - Throws: The directory's error, when the entry could not be written (the caller then refuses the access).
+    func record(_ draft: AuditEntry.Draft) async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            pending.append((draft, continuation))
+            if !isWriting {
+                isWriting = true
+                Task { await self.drain() }
+            }
+        }
+    }
+
+    private func drain() async {
+        while !pending.isEmpty {
+            let batch = pending
+            pending = []
+            do {
+                try await directory.appendAudit(batch.map(\.draft))
+                for entry in batch { entry.done.resume() }
+            } catch {
+                for entry in batch { entry.done.resume(throwing: error) }
+            }
+        }
+        isWriting = false
+    }
+}

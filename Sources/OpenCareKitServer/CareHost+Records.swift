@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import OpenCareKitStore
+
+/// The routes of care records: `/records/{id}/…`. Before a record's server is opened, each request is checked, in
+/// order: a well-formed record id; someone signed in (or an access token, on JSON API routes only, for its own
+/// record and within its scope); a membership in the record; a role holding the route's permission. A person who
+/// is not a member gets the same 404 whether or not the record exists, so record ids cannot be probed. Every
+/// decision is written to the audit log before the answer.
+extension CareHost {
+    static let recordPrefix = "/records/:record"
+
+    /// What an access token needs for each JSON API route (`"GET /api/v1/tasks"`), for the OpenAPI document.
+    static let apiPolicies: [String: RecordRoutePolicy.TokenAccess] = {
+        let routes = CareServer(store: OCKStore(name: "route-table", type: .inMemory), watchesExternalChanges: false).routeTable.routes
+        return Dictionary(uniqueKeysWithValues: routes.compactMap { route in route.policy.tokenAccess.map { (route.key, $0) } })
+    }()
+
+    func addRecordRoutes(to routes: inout HostRoutes) {
+        for route in recordRoutes {
+            let host = self
+            routes.record(route.method, Self.recordPrefix + route.path, route.policy) { request, context in
+                try await host.answer(route, request, context)
+            }
+        }
+    }
+
+    /// The route pattern as the audit log records it: `GET /records/{record}/contacts/{id}`.
+    static func auditDetail(_ route: RecordRouteTable.Route) -> String {
+        let path = (recordPrefix + route.path).split(separator: "/", omittingEmptySubsequences: false).map { part in
+            part.hasPrefix(":") ? "{\(part.dropFirst())}" : String(part)
+        }.joined(separator: "/")
+        return "\(route.method.rawValue) \(path)"
+    }
+
+    func answer(_ route: RecordRouteTable.Route, _ request: Request, _ context: CareRequestContext) async throws -> Response {
+        let isAPI = route.policy.tokenAccess != nil
+        guard let text = context.parameters.get("record"), let recordID = CareRecordID(text) else {
+            return noSuchRecord(request, isAPI: isAPI)
+        }
+        guard let identity = context.identity else {
+            if request.headers[.authorization] != nil || isAPI {
+                var response = APIError(status: .unauthorized, field: nil,
+                                        message: "Sign in, or send a valid access token as Authorization: Bearer.").response
+                response.headers[.wwwAuthenticate] = "Bearer realm=\"OpenCareKit\""
+                return response
+            }
+            return Self.signInRequired(request)
+        }
+        func audit(_ outcome: AuditEntry.Outcome) async throws {
+            try await self.audit.record(AuditEntry.Draft(
+                recorded: configuration.now(), account: identity.account.id, token: identity.token?.id, record: recordID,
+                resource: route.policy.resource, action: route.policy.action, outcome: outcome, address: context.clientAddress,
+                detail: Self.auditDetail(route)))
+        }
+        if let token = identity.token {
+            // A token opens only its own record's JSON API, within its scope.
+            guard token.record == recordID, let access = route.policy.tokenAccess else {
+                try await audit(.denied)
+                return noSuchRecord(request, isAPI: true)
+            }
+            guard let scope = try? SMARTScope.parseList(token.scope), SMARTScope.allows(scope, access) else {
+                try await audit(.denied)
+                return APIError(status: .forbidden, field: nil,
+                                message: "The access token's scope does not allow this (it needs \(access.resourceTypes.map { "patient/\($0).\(access.operation)" }.joined(separator: " and "))).").response
+            }
+        }
+        guard let membership = try await directory.membership(record: recordID, account: identity.account.id) else {
+            try await audit(.denied)
+            return noSuchRecord(request, isAPI: isAPI)
+        }
+        guard route.policy.permission.isGranted(to: membership) else {
+            try await audit(.denied)
+            let message = "Your role in this record (\(membership.role.rawValue)) does not allow this."
+            return isAPI || request.wantsJSON ? APIError(status: .forbidden, field: nil, message: message).response
+                : AppPage.error(message, status: .forbidden, context: renderContext(for: request), back: "/records/\(recordID)/care")
+        }
+        try await audit(.allowed)
+        guard let server = try await records.server(for: recordID, load: { try await directory.record(recordID) }),
+              let handler = server.routeTable.handlers[route.key] else {
+            return noSuchRecord(request, isAPI: isAPI)
+        }
+        return try await handler(request, context)
+    }
+
+    /// The answer for a record that does not exist or that the person has no access to: the same for both.
+    func noSuchRecord(_ request: Request, isAPI: Bool) -> Response {
+        let message = "There is no such care record, or you have no access to it."
+        if isAPI || request.wantsJSON { return APIError(status: .notFound, field: nil, message: message).response }
+        return AppPage.error(message, status: .notFound, context: renderContext(for: request))
+    }
+
+    /// Sends a browser to sign in and back; a script gets 401.
+    static func signInRequired(_ request: Request) -> Response {
+        if request.wantsJSON || request.headers[.accept]?.contains("text/event-stream") == true {
+            return APIError(status: .unauthorized, field: nil, message: "Sign in first.").response
+        }
+        let next = request.method == .get ? request.uri.description : nil
+        return Response.redirect(to: "/sign-in" + (next.map { "?next=" + SafeRedirect.encode($0) } ?? ""), type: .normal)
+    }
+}
+
+extension Request {
+    /// Whether a script asked for JSON.
+    var wantsJSON: Bool { headers[.accept]?.contains("application/json") == true }
+}

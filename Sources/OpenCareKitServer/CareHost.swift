@@ -1,0 +1,221 @@
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+import OpenCareKitStore
+import OpenCareKitSurveys
+import OpenCareKitUI
+import Synchronization
+
+/// A care server for a family or a clinic: many care records, people who sign in, their roles in each record, and
+/// an audit log. Every route that touches a record checks who is asking, and what their role allows, before the
+/// record's store is opened; a person without access to a record gets 404 for all of its addresses.
+///
+/// For example:
+/// ```swift
+/// let directory = try SQLiteCareDirectory(path: data.appending(path: "directory.sqlite").path)
+/// let host = CareHost(directory: directory, configuration: .init(dataDirectory: data))
+/// let app = Application(router: host.router(), configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
+/// try await app.runService()
+/// ```
+public struct CareHost: Sendable {
+    public struct Configuration: Sendable {
+        /// Where the records' store files are (`records/{id}.sqlite`); nil keeps them in memory (tests).
+        public var dataDirectory: URL?
+        /// Host names the app answers to (DNS-rebinding protection); nil accepts any.
+        public var allowedHosts: Set<String>?
+        /// The origin people reach the app at, such as `https://care.example.org`: the only one allowed to write;
+        /// with https, cookies are `Secure`.
+        public var publicOrigin: String?
+        /// A session ends after this long without the person doing anything (HIPAA's automatic logoff).
+        public var idleTimeout: Duration
+        /// bcrypt's cost for new passwords (each step doubles the work; 12 by default).
+        public var passwordCost: UInt8
+        /// At most this many records are open at once.
+        public var openRecordLimit: Int
+        /// Email addresses the sign-in page offers one-click sign-in as, without a password (`serve --demo` on
+        /// loopback only).
+        public var demoAccounts: [String]
+        public var styler: OCKStyler
+        /// The current moment; tests pass a fixed one.
+        public var now: @Sendable () -> Date
+
+        public init(dataDirectory: URL? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
+                    idleTimeout: Duration = .seconds(15 * 60), passwordCost: UInt8 = 12, openRecordLimit: Int = 64,
+                    demoAccounts: [String] = [], styler: OCKStyler = OCKStyler(), now: @escaping @Sendable () -> Date = Date.init) {
+            self.dataDirectory = dataDirectory
+            self.allowedHosts = allowedHosts
+            self.publicOrigin = publicOrigin
+            self.idleTimeout = idleTimeout
+            self.passwordCost = passwordCost
+            self.openRecordLimit = openRecordLimit
+            self.demoAccounts = demoAccounts
+            self.styler = styler
+            self.now = now
+        }
+
+        /// Whether cookies must be `Secure`: the public origin is https.
+        var usesSecureCookies: Bool { publicOrigin?.hasPrefix("https://") == true }
+    }
+
+    public let directory: any CareDirectory
+    public let configuration: Configuration
+    let records: CareRecordPool
+    let audit: AuditLog
+    let signInLimiter = SignInLimiter()
+    /// A bcrypt hash to check unknown emails against (`dummyPasswordHash()`), made on first use.
+    let dummyHash = DummyHash()
+    let sessionDriver: DirectorySessionDriver
+    let stylesheet: String
+    let renderContexts: [OCKLanguage: OCKRenderContext]
+    /// The routes every record answers, with their policies.
+    let recordRoutes: [RecordRouteTable.Route]
+
+    /// A host over `directory`.
+    ///
+    /// - Parameters:
+    ///   - openStore: Opens a record's store; by default its file under the data directory (in memory without one).
+    ///   - recordConfiguration: How a record's app is set up; by default from its care plan (`CarePlanCatalog`),
+    ///     with the host's names, origin, styler and clock.
+    public init(directory: any CareDirectory, configuration: Configuration = Configuration(),
+                openStore: (@Sendable (CareRecord) throws -> OCKStore)? = nil,
+                recordConfiguration: (@Sendable (CareRecord) -> CareServer.Configuration)? = nil) {
+        self.directory = directory
+        self.configuration = configuration
+        audit = AuditLog(directory: directory)
+        sessionDriver = DirectorySessionDriver(directory: directory, now: configuration.now)
+        stylesheet = OCKStylesheet.css(configuration.styler) + OCKSurveyAssets.stylesheet
+        renderContexts = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
+            (language, OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)))
+        })
+        let liveSlots = LiveStreamSlots()
+        let openStore = openStore ?? { [dataDirectory = configuration.dataDirectory] record in
+            try Self.defaultStore(for: record, in: dataDirectory)
+        }
+        let recordConfiguration = recordConfiguration ?? { [configuration] record in
+            var settings = CarePlanCatalog.configuration(for: record)
+            settings.allowedHosts = configuration.allowedHosts
+            settings.publicOrigin = configuration.publicOrigin
+            settings.styler = configuration.styler
+            settings.now = configuration.now
+            return settings
+        }
+        records = CareRecordPool(capacity: configuration.openRecordLimit) { record in
+            let settings = recordConfiguration(record)
+            return CareServer(store: try openStore(record), configuration: settings, basePath: "/records/\(record.id)",
+                              liveSlots: liveSlots)
+        }
+        // The table is the same for every record; this server only lists it and never answers.
+        recordRoutes = CareServer(store: OCKStore(name: "route-table", type: .inMemory), basePath: "/records/:record",
+                                  watchesExternalChanges: false).routeTable.routes
+    }
+
+    /// A record's store: its file in the data directory, or in memory without one.
+    static func defaultStore(for record: CareRecord, in dataDirectory: URL?) throws -> OCKStore {
+        guard let dataDirectory else { return OCKStore(name: "record-\(record.id)", type: .inMemory) }
+        return try CareDataDirectory(path: dataDirectory.path).store(for: record)
+    }
+
+    /// Every route of the server.
+    public func router() -> Router<CareRequestContext> {
+        makeRouter().router
+    }
+
+    /// The router, and for each of its routes (`"GET /path"`) who may reach it: the route walk of the tests checks
+    /// that no route is outside this catalog.
+    func makeRouter() -> (router: Router<CareRequestContext>, catalog: [String: RouteAccess]) {
+        let router = Router(context: CareRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.middlewares.add(SecurityHeadersMiddleware())
+        router.middlewares.add(SameOriginMiddleware(allowedHosts: configuration.allowedHosts, publicOrigin: configuration.publicOrigin))
+        router.middlewares.add(SessionMiddleware(storage: sessionDriver, configuration: SessionMiddlewareConfiguration(
+            sessionCookieParameters: SessionCookieParameters(name: Self.sessionCookie, path: "/", secure: configuration.usesSecureCookies,
+                                                             sameSite: .lax),
+            keyPrefix: "session.", defaultSessionExpiration: configuration.idleTimeout)))
+        router.middlewares.add(CareAuthenticator(host: self))
+        var routes = HostRoutes(router: router)
+        addAssetRoutes(to: &routes)
+        addAccountRoutes(to: &routes)
+        addRecordRoutes(to: &routes)
+        return (router, routes.catalog)
+    }
+
+    static let sessionCookie = "ock_session"
+
+    func addAssetRoutes(to routes: inout HostRoutes) {
+        routes.public(.get, "/healthz") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(string: "ok")))
+        }
+        let assets: [(String, String, String)] = [
+            ("/assets/opencarekit.css", stylesheet, "text/css; charset=utf-8"),
+            ("/assets/opencarekit.js", OCKScript.source, "text/javascript; charset=utf-8"),
+            ("/assets/app.js", AppScript.source, "text/javascript; charset=utf-8"),
+            ("/assets/surveys.js", OCKSurveyAssets.script, "text/javascript; charset=utf-8"),
+            ("/assets/icon.svg", Self.icon, "image/svg+xml"),
+        ]
+        for (path, text, type) in assets {
+            routes.public(.get, path) { _, _ in Self.asset(text, type: type) }
+        }
+        routes.public(.get, "/api/openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
+        }
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=300"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static let icon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#0062cc"/><path d="M16 25s-8-5-8-11a4.5 4.5 0 0 1 8-2.8A4.5 4.5 0 0 1 24 14c0 6-8 11-8 11z" fill="#fff"/></svg>"##
+
+    func renderContext(for request: Request) -> OCKRenderContext {
+        let language = request.preferredLanguage
+        return renderContexts[language] ?? OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current))
+    }
+}
+
+/// Who may reach a route of the host.
+enum RouteAccess: Equatable, Sendable {
+    /// Anyone: sign-in, assets, health.
+    case `public`
+    /// A signed-in person; the route touches no record (home, account).
+    case account
+    /// A member of the record in the path whose role holds the policy's permission.
+    case record(RecordRoutePolicy)
+}
+
+/// Registers the host's routes, each with who may reach it; there is no way here to add a route without saying so.
+struct HostRoutes {
+    let router: Router<CareRequestContext>
+    private(set) var catalog: [String: RouteAccess] = [:]
+
+    init(router: Router<CareRequestContext>) {
+        self.router = router
+    }
+
+    typealias Handler = @Sendable (Request, CareRequestContext) async throws -> Response
+
+    mutating func `public`(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
+        add(method, path, .public, handler)
+    }
+
+    /// A route for signed-in people: without a session it redirects to sign-in (or answers 401 to a script).
+    mutating func account(_ method: HTTPRequest.Method, _ path: String,
+                          _ handler: @escaping @Sendable (Request, CareRequestContext, CareIdentity) async throws -> Response) {
+        add(method, path, .account) { request, context in
+            guard let identity = context.identity, identity.token == nil else {
+                return CareHost.signInRequired(request)
+            }
+            return try await handler(request, context, identity)
+        }
+    }
+
+    mutating func record(_ method: HTTPRequest.Method, _ path: String, _ policy: RecordRoutePolicy, _ handler: @escaping Handler) {
+        add(method, path, .record(policy), handler)
+    }
+
+    private mutating func add(_ method: HTTPRequest.Method, _ path: String, _ access: RouteAccess, _ handler: @escaping Handler) {
+        catalog["\(method.rawValue) \(path)"] = access
+        router.on(RouterPath(path), method: method, use: handler)
+    }
+}

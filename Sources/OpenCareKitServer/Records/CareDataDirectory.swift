@@ -1,0 +1,62 @@
+import Foundation
+import OpenCareKitStore
+import OpenCareKitSurveys
+
+/// A server's data directory: the directory file (`directory.sqlite`) and the records' stores
+/// (`records/{id}.sqlite`). `serve` and the `account`, `record` and `audit` commands find it the same way.
+public struct CareDataDirectory: Sendable {
+    public let url: URL
+
+    /// The directory at `path`, or the default one (`OCKStore.defaultDirectory`).
+    public init(path: String?) {
+        url = path.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? OCKStore.defaultDirectory
+    }
+
+    /// The store file of the one record of a data directory from before records existed.
+    public var legacyStoreFile: URL { url.appending(path: "opencarekit.sqlite") }
+
+    /// Opens (creating if needed) the directory file.
+    public func openDirectory() throws -> SQLiteCareDirectory {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return try SQLiteCareDirectory(path: url.appending(path: "directory.sqlite").path)
+    }
+
+    /// The store of `record`: `records/{id}.sqlite`, or the adopted file its `storeName` names.
+    public func store(for record: CareRecord) throws -> OCKStore {
+        let parts = record.storeName.split(separator: "/").map(String.init)
+        guard let name = parts.last, !parts.contains(".."), !parts.contains("."), !record.storeName.hasPrefix("/") else {
+            throw CareDirectoryError(.storage, "The record's store name is not a path inside the data directory.")
+        }
+        let folder = parts.dropLast().reduce(url) { $0.appending(path: $1, directoryHint: .isDirectory) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return OCKStore(name: name, type: .onDisk(), directory: folder)
+    }
+
+    /// Adopts the store of a data directory from before records (`opencarekit.sqlite`) as a record without members,
+    /// leaving the file where it is, so nothing is lost or moved. Does nothing when there is no such store or it was
+    /// adopted already.
+    ///
+    /// - Returns: The adopted record, if this call adopted one.
+    public func adoptLegacyStore(into directory: any CareDirectory, timeZone: TimeZone, now: Date) async throws -> CareRecord? {
+        guard FileManager.default.fileExists(atPath: legacyStoreFile.path) else { return nil }
+        var after: CareRecordID?
+        while true {
+            let page = try await directory.records(limit: 500, after: after)
+            if page.contains(where: { $0.storeName == "opencarekit" }) { return nil }
+            guard let last = page.last else { break }
+            after = last.id
+        }
+        let store = OCKStore(name: "opencarekit", type: .onDisk(), directory: url)
+        try store.open()
+        let patient = try await store.fetchPatients(query: OCKPatientQuery()).first
+        let name = patient.map { [$0.name.givenName, $0.name.familyName].compactMap { $0 }.joined(separator: " ") } ?? ""
+        var query = OCKTaskQuery()
+        query.ids = [OCKDemoSurveys.onboardingTaskID]
+        let followsDemo = try await !store.fetchTasks(query: query).isEmpty
+        let record = CareRecord(storeName: "opencarekit", patientName: name.isEmpty ? "Care record" : name,
+                                timeZoneIdentifier: timeZone.identifier, carePlan: followsDemo ? CarePlanCatalog.demo : nil,
+                                createdDate: now)
+        try await directory.addRecord(record, member: nil)
+        return record
+    }
+}

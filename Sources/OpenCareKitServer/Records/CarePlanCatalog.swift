@@ -1,0 +1,18 @@
+import Foundation
+import OpenCareKit
+import OpenCareKitStore
+import OpenCareKitSurveys
+
+/// The built-in care plans a record can follow (`CareRecord.carePlan`): what the app shows with them.
+public enum CarePlanCatalog {
+    /// The demo's knee-recovery plan, with its onboarding and check-in surveys, card styles and charts.
+    public static let demo = "demo"
+
+    /// The app configuration of a record following `carePlan`, in the record's time zone, before the host's settings.
+    static func configuration(for record: CareRecord) -> CareServer.Configuration {
+        let timeZone = TimeZone(identifier: record.timeZoneIdentifier) ?? TimeZone(identifier: "UTC")!
+        guard record.carePlan == demo else { return CareServer.Configuration(timeZone: timeZone) }
+        return CareServer.Configuration(timeZone: timeZone, cardStyles: OCKDemoCarePlan.cardStyles, insights: OCKDemoCarePlan.insights,
+                                        surveys: OCKDemoSurveys.byTaskID, onboardingTaskID: OCKDemoSurveys.onboardingTaskID)
+    }
+}

@@ -1,0 +1,68 @@
+import OpenCareKitStore
+
+/// What a route of a care record lets a person do. Each role holds some of these (`isGranted(to:)`).
+public enum RecordPermission: String, Sendable, CaseIterable {
+    /// See the record: pages, live updates, the consent, API reads.
+    case read
+    /// Complete tasks, log, record values and answer surveys for the patient.
+    case completeTasks
+    /// Change the care plan: tasks, schedules, contacts, notes.
+    case editPlan
+    /// Invite people, change their roles, remove them.
+    case manageSharing
+    /// Read who viewed or changed the record.
+    case readAuditLog
+
+    /// Whether `membership` holds this permission. A patient does everything; a caregiver sees and completes, and
+    /// manages sharing only as the owner of a record without a patient account; a clinician sees and changes the
+    /// plan, and never completes tasks for the patient.
+    public func isGranted(to membership: CareMembership) -> Bool {
+        switch self {
+        case .read: true
+        case .completeTasks: membership.role != .clinician
+        case .editPlan: membership.role != .caregiver
+        case .manageSharing, .readAuditLog: membership.isOwner
+        }
+    }
+}
+
+/// Who may reach a route of a care record, and how the audit log names it.
+public struct RecordRoutePolicy: Sendable, Equatable {
+    /// What the route does with the record.
+    public var permission: RecordPermission
+    /// The audit log's resource name: `care-page`, `insights`, `api:Task` …
+    public var resource: String
+    public var action: AuditEntry.Action
+    /// For JSON API routes, what an access token's scope must allow: the FHIR resource type and the SMART letter
+    /// (c, r, u, d or s). Routes without one are for browsers only.
+    public var tokenAccess: TokenAccess?
+
+    public struct TokenAccess: Sendable, Equatable {
+        public var resourceTypes: [String]
+        public var operation: Character
+    }
+
+    public init(_ permission: RecordPermission, resource: String, action: AuditEntry.Action, tokenAccess: TokenAccess? = nil) {
+        self.permission = permission
+        self.resource = resource
+        self.action = action
+        self.tokenAccess = tokenAccess
+    }
+
+    /// A page or form for browsers.
+    static func page(_ resource: String, _ permission: RecordPermission = .read, action: AuditEntry.Action = .read) -> Self {
+        Self(permission, resource: resource, action: action)
+    }
+
+    /// A JSON API route over FHIR `types` with SMART letter `operation`.
+    static func api(_ permission: RecordPermission, _ types: [String], _ operation: Character) -> Self {
+        let action: AuditEntry.Action = switch operation {
+        case "c": .create
+        case "u": .update
+        case "d": .delete
+        default: .read
+        }
+        return Self(permission, resource: "api:" + types.joined(separator: "+"), action: action,
+                    tokenAccess: TokenAccess(resourceTypes: types, operation: operation))
+    }
+}

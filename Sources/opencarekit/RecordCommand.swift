@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import OpenCareKit
+import OpenCareKitServer
+import OpenCareKitStore
+
+/// `opencarekit record …`: care records and who has access to them.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record", abstract: "Add care records, share them and list them.",
+        subcommands: [RecordAdd.self, RecordShare.self, RecordList.self])
+}
+
+extension CareRole: ExpressibleByArgument {}
+
+struct RecordAdd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a care record; prints its id.")
+    @OptionGroup var options: DataOptions
+    @Option(help: "The patient's name, as the care team sees it in lists.") var patientName: String
+    @Option(help: "The email of the account that owns the record and manages who has access.") var owner: String
+    @Option(help: "The owner's role: patient (the record is theirs), or caregiver (for a patient without an account).")
+    var ownerRole: CareRole = .patient
+    @Flag(help: "Seed the demo care plan, onboarding included.") var demoPlan = false
+    @Option(help: "The patient's IANA time zone (default: this machine's).") var zone: String = TimeZone.current.identifier
+
+    func run() async throws {
+        let name = patientName.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.count <= 200 else { throw ValidationError("--patient-name: from 1 to 200 characters") }
+        guard let timeZone = TimeZone(identifier: zone) else { throw ValidationError("--zone: not a known time zone identifier") }
+        guard ownerRole != .clinician else { throw ValidationError("--owner-role: patient or caregiver") }
+        let directory = try options.openDirectory()
+        let account = try await options.account(owner, in: directory)
+        let now = Date()
+        let record = CareRecord(patientName: name, timeZoneIdentifier: timeZone.identifier,
+                                carePlan: demoPlan ? CarePlanCatalog.demo : nil, createdDate: now)
+        let store = try options.dataDirectory.store(for: record)
+        try store.open()
+        if demoPlan {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: now)).seed(into: store)
+        }
+        try await directory.addRecord(record, member: CareMembership(record: record.id, account: account.id, role: ownerRole,
+                                                                     isOwner: true, createdDate: now))
+        print(record.id)
+    }
+}
+
+struct RecordShare: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "share", abstract: "Give an account a role in a record (or change its role).")
+    @OptionGroup var options: DataOptions
+    @Argument(help: "The record's id.") var record: String
+    @Option(help: "The email of the account to share with.") var email: String
+    @Option(help: "caregiver, clinician, or patient (for a record adopted without one).") var role: CareRole
+
+    func run() async throws {
+        guard let id = CareRecordID(record) else { throw ValidationError("RECORD: not a record id") }
+        let directory = try options.openDirectory()
+        guard try await directory.record(id) != nil else { throw ValidationError("there is no such record") }
+        let account = try await options.account(email, in: directory)
+        let members = try await directory.members(of: id)
+        let existing = members.first { $0.account.id == account.id }?.membership
+        // The first patient or caregiver of a record without an owner (one adopted from before records) owns it.
+        let ownsIt = existing?.isOwner ?? (!members.contains { $0.membership.isOwner } && role != .clinician)
+        do {
+            try await directory.setMembership(CareMembership(record: id, account: account.id, role: role, isOwner: ownsIt,
+                                                             createdDate: existing?.createdDate ?? Date()))
+        } catch let error as CareDirectoryError {
+            throw ValidationError(error.reason)
+        }
+        print("\(email) is now \(role.rawValue)\(ownsIt ? " and owner" : "") of record \(id).")
+    }
+}
+
+struct RecordList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the records: id, patient, time zone, members.")
+    @OptionGroup var options: DataOptions
+
+    func run() async throws {
+        let directory = try options.openDirectory()
+        var after: CareRecordID?
+        while true {
+            let page = try await directory.records(limit: 500, after: after)
+            for record in page {
+                let members = try await directory.members(of: record.id).map { member in
+                    "\(member.account.email) (\(member.membership.role.rawValue)\(member.membership.isOwner ? ", owner" : ""))"
+                }
+                print([record.id.description, record.patientName, record.timeZoneIdentifier,
+                       members.isEmpty ? "no members" : members.joined(separator: ", ")].joined(separator: "\t"))
+            }
+            guard let last = page.last else { break }
+            after = last.id
+        }
+    }
+}

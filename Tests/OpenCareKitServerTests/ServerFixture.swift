@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import OpenCareKit
+@testable import OpenCareKitServer
+import OpenCareKitStore
+import OpenCareKitSurveys
+import Testing
+
+/// A server on an in-memory store with the demo plan, at noon on Monday 2026-11-16 in Seoul.
+struct ServerFixture {
+    let store = OCKStore(name: "server-\(UUID().uuidString)", type: .inMemory)
+    let calendar: Calendar
+    let now: Date
+    let configuration: CareServer.Configuration
+    static let token = String(repeating: "ab", count: 32)
+    static let cookie: HTTPFields = [.cookie: "ock_csrf=\(token)"]
+
+    /// - Parameter surveys: Whether the app runs the demo's surveys, with onboarding gating the feed.
+    init(surveys: Bool = false) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Asia/Seoul")!
+        self.calendar = calendar
+        let now = calendar.date(from: DateComponents(year: 2026, month: 11, day: 16, hour: 12))!
+        self.now = now
+        configuration = .init(
+            timeZone: calendar.timeZone, cardStyles: OCKDemoCarePlan.cardStyles, insights: OCKDemoCarePlan.insights,
+            surveys: surveys ? OCKDemoSurveys.byTaskID : [:], onboardingTaskID: surveys ? OCKDemoSurveys.onboardingTaskID : nil,
+            now: { now })
+    }
+
+    func seed() async throws {
+        try await OCKDemoCarePlan(calendar: calendar, start: calendar.date(byAdding: .day, value: -6, to: calendar.startOfDay(for: now))!)
+            .seed(into: store)
+    }
+
+    /// Seeds the demo plan, then runs `body` against the app as `serve` runs it, signed in as the record's patient.
+    func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await seed()
+        try await hosted().test(body)
+    }
+
+    /// The app on this fixture's store, as one record of a host; `configuration` replaces the fixture's.
+    func hosted(_ configuration: CareServer.Configuration? = nil, role: CareRole = .patient) -> TestHost {
+        TestHost(fixture: self, configuration: configuration ?? self.configuration, role: role)
+    }
+
+    /// The event of `taskID` today at `index`.
+    func event(_ taskID: String, _ index: Int = 0, daysFromToday: Int = 0) async throws -> OCKEvent<OCKTask, OCKOutcome> {
+        let day = calendar.date(byAdding: .day, value: daysFromToday, to: now)!
+        var query = OCKEventQuery(for: day, calendar: calendar)
+        query.taskIDs = [taskID]
+        let events = try await store.fetchEvents(query: query)
+        return events[index]
+    }
+
+    static func form(_ fields: [String: String]) -> ByteBuffer {
+        ByteBuffer(string: fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+            .joined(separator: "&"))
+    }
+
+    static func fields(_ event: OCKEvent<OCKTask, OCKOutcome>, _ extra: [String: String] = [:]) -> [String: String] {
+        ["task": event.task.uuid.uuidString, "occurrence": "\(event.scheduleEvent.occurrence)", "date": "2026-11-16",
+         "csrf": token].merging(extra) { $1 }
+    }
+
+    static var formHeaders: HTTPFields {
+        var headers = cookie
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        return headers
+    }
+}
+
+/// A host with one record on a fixture's store and one person with `role` in it, signed in.
+struct TestHost {
+    let fixture: ServerFixture
+    let configuration: CareServer.Configuration
+    let role: CareRole
+    let record = CareRecordID.random()
+    let session = CSRF.newToken()
+
+    /// The record's pages start with this.
+    var base: String { "/records/\(record)" }
+
+    func makeHost() async throws -> CareHost {
+        let directory = try SQLiteCareDirectory(path: nil)
+        let now = fixture.now
+        let account = CareAccount(email: "\(role.rawValue)@example.org", name: "Person", passwordHash: "-", createdDate: now)
+        try await directory.addAccount(account)
+        try await directory.addRecord(CareRecord(id: record, patientName: "Patient", timeZoneIdentifier: fixture.calendar.timeZone.identifier,
+                                                 createdDate: now),
+                                      member: CareMembership(record: record, account: account.id, role: role, isOwner: role != .clinician,
+                                                             createdDate: now))
+        try await directory.setSession(keyHash: DirectorySessionDriver.hash("session." + session), account: account.id,
+                                       value: try JSONEncoder().encode(CareSession(account: account.id, isComplete: true, signedInDate: now)),
+                                       expiryDate: now.addingTimeInterval(3600), now: now)
+        let store = fixture.store, configuration = self.configuration
+        return CareHost(directory: directory, configuration: .init(allowedHosts: configuration.allowedHosts,
+                                                                   publicOrigin: configuration.publicOrigin, passwordCost: 4,
+                                                                   now: configuration.now),
+                        openStore: { _ in store }, recordConfiguration: { _ in configuration })
+    }
+
+    /// Runs `body` with a client whose record paths (`/care`, `/api/v1/tasks` …) go to the record, signed in.
+    func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let host = try await makeHost()
+        let (base, session) = (self.base, self.session)
+        try await Application(router: host.router()).test(.router) { client in
+            try await body(RecordClient(client: client, base: base, session: session))
+        }
+    }
+}
+
+/// Sends the record's paths under its base, with the session cookie.
+struct RecordClient: TestClientProtocol {
+    let client: any TestClientProtocol
+    let base: String
+    let session: String
+
+    static let hostPaths = ["/records/", "/healthz", "/assets/", "/api/openapi.json", "/sign-in", "/sign-out", "/account", "/session/"]
+
+    func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
+        let path = Self.hostPaths.contains { uri.hasPrefix($0) } ? uri : uri == "/" ? base : base + uri
+        var headers = headers
+        let cookies = (headers[.cookie].map { [$0] } ?? []) + ["\(CareHost.sessionCookie)=\(session)"]
+        headers[.cookie] = cookies.joined(separator: "; ")
+        return try await client.executeRequest(uri: path, method: method, headers: headers, body: body)
+    }
+
+    var port: Int? { client.port }
+}
+
+extension TestClientProtocol {
+    /// The record's base path when this is a `RecordClient`.
+    var recordBase: String { (self as? RecordClient)?.base ?? "" }
+}
