@@ -195,6 +195,18 @@ struct HostRoutes {
 
     typealias Handler = @Sendable (Request, CareRequestContext) async throws -> Response
 
+    /// How the catalog names a route: `GET /records/{record}/care` as the router describes its path.
+    static func key(_ method: HTTPRequest.Method, _ path: RouterPath) -> String { "\(method.rawValue) \(path)" }
+
+    /// The routes of `router` that the catalog does not cover: each is reachable without an authorization policy.
+    static func unguardedRoutes(of router: Router<CareRequestContext>, catalog: [String: RouteAccess]) -> [String] {
+        router.routes.map { key($0.method, $0.path) }.filter { route in
+            // HEAD answers as GET does (the router makes it), so it has GET's policy.
+            let asGet = route.hasPrefix("HEAD ") ? "GET " + route.dropFirst(5) : route
+            return catalog[asGet] == nil
+        }
+    }
+
     mutating func `public`(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
         add(method, path, .public, handler)
     }
@@ -215,7 +227,7 @@ struct HostRoutes {
     }
 
     private mutating func add(_ method: HTTPRequest.Method, _ path: String, _ access: RouteAccess, _ handler: @escaping Handler) {
-        catalog["\(method.rawValue) \(path)"] = access
+        catalog[Self.key(method, RouterPath(path))] = access
         router.on(RouterPath(path), method: method, use: handler)
     }
 }

@@ -1,0 +1,152 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import OpenCareKit
+@testable import OpenCareKitServer
+import OpenCareKitStore
+import Testing
+
+/// Deny by default: every route has a policy, and each role, stranger and token gets what its policy says — and no
+/// refusal carries the record's data.
+@Suite struct AuthorizationTests {
+    /// The only routes anyone may reach without signing in.
+    static let publicRoutes: Set<String> = [
+        "GET /healthz", "GET /assets/opencarekit.css", "GET /assets/opencarekit.js", "GET /assets/app.js",
+        "GET /assets/surveys.js", "GET /assets/icon.svg", "GET /api/openapi.json", "GET /sign-in", "POST /sign-in",
+        "POST /sign-in/demo",
+    ]
+
+    @Test func everyRouteHasAPolicyAndOnlyTheShortListIsPublic() throws {
+        let host = CareHost(directory: try SQLiteCareDirectory(path: nil))
+        let (router, catalog) = host.makeRouter()
+        #expect(HostRoutes.unguardedRoutes(of: router, catalog: catalog).isEmpty)
+        #expect(Set(catalog.filter { $0.value == .public }.keys) == Self.publicRoutes)
+        for (route, access) in catalog {
+            if case .record = access { #expect(route.contains(" /records/{record}") || route.contains(" /records/:record"), "\(route)") }
+        }
+        #expect(catalog.values.filter { if case .record = $0 { true } else { false } }.count == host.recordRoutes.count)
+        // A route added straight to the router, without a policy, is caught.
+        router.get("/records/:record/leak") { _, _ in "data" }
+        let unguarded = HostRoutes.unguardedRoutes(of: router, catalog: catalog)
+        #expect(!unguarded.isEmpty && unguarded.allSatisfy { $0.hasSuffix("/leak") })
+    }
+
+    /// Who asks, in the matrix.
+    enum Asker: String, CaseIterable {
+        case nobody, stranger, patient, caregiver, clinician, otherPatient
+        case tokenReadAll, tokenEverything, tokenObservations, tokenOtherRecord
+    }
+
+    struct World {
+        let host: CareHost
+        let directory: SQLiteCareDirectory
+        let record: CareRecordID
+        let sessions: [Asker: String]
+        let tokens: [Asker: String]
+    }
+
+    func makeWorld(_ fixture: ServerFixture) async throws -> World {
+        let directory = try SQLiteCareDirectory(path: nil)
+        let now = fixture.now
+        let (record, other) = (CareRecordID.random(), CareRecordID.random())
+        var sessions: [Asker: String] = [:], tokens: [Asker: String] = [:], accounts: [Asker: CareAccountID] = [:]
+        for asker in [Asker.stranger, .patient, .caregiver, .clinician, .otherPatient] {
+            let account = CareAccount(email: "\(asker.rawValue.lowercased())@example.org", name: asker.rawValue, passwordHash: "-", createdDate: now)
+            try await directory.addAccount(account)
+            accounts[asker] = account.id
+            let session = CSRF.newToken()
+            try await directory.setSession(keyHash: DirectorySessionDriver.hash("session." + session), account: account.id,
+                                           value: try JSONEncoder().encode(CareSession(account: account.id, isComplete: true, signedInDate: now)),
+                                           expiryDate: now.addingTimeInterval(3600), now: now)
+            sessions[asker] = session
+        }
+        func member(_ asker: Asker, _ role: CareRole, of id: CareRecordID, owner: Bool = false) -> CareMembership {
+            CareMembership(record: id, account: accounts[asker]!, role: role, isOwner: owner, createdDate: now)
+        }
+        try await directory.addRecord(CareRecord(id: record, patientName: "Alex Rivera", timeZoneIdentifier: "Asia/Seoul", createdDate: now),
+                                      member: member(.patient, .patient, of: record, owner: true))
+        try await directory.setMembership(member(.caregiver, .caregiver, of: record))
+        try await directory.setMembership(member(.clinician, .clinician, of: record))
+        try await directory.addRecord(CareRecord(id: other, patientName: "Other", timeZoneIdentifier: "Asia/Seoul", createdDate: now),
+                                      member: member(.otherPatient, .patient, of: other, owner: true))
+        for (asker, scope, id, owner) in [(Asker.tokenReadAll, "patient/*.rs", record, Asker.patient),
+                                          (.tokenEverything, "patient/*.cruds", record, .patient),
+                                          (.tokenObservations, "patient/Observation.rs", record, .patient),
+                                          (.tokenOtherRecord, "patient/*.cruds", other, .otherPatient)] {
+            let secret = AccessTokens.make()
+            try await directory.addAccessToken(CareAccessToken(secretHash: AccessTokens.hash(secret), account: accounts[owner]!,
+                                                               record: id, scope: scope, label: asker.rawValue, createdDate: now))
+            tokens[asker] = secret
+        }
+        let store = fixture.store, configuration = fixture.configuration
+        let host = CareHost(directory: directory, configuration: .init(passwordCost: 4, now: configuration.now),
+                            openStore: { _ in store }, recordConfiguration: { _ in configuration })
+        return World(host: host, directory: directory, record: record, sessions: sessions, tokens: tokens)
+    }
+
+    /// What the policy says `asker` gets on `route`: nil when the route's own handler answers.
+    static func expectedRefusal(_ asker: Asker, _ route: RecordRouteTable.Route) -> HTTPResponse.Status? {
+        let policy = route.policy
+        let isAPI = policy.tokenAccess != nil
+        switch asker {
+        case .nobody: return isAPI ? .unauthorized : .seeOther
+        case .stranger, .otherPatient, .tokenOtherRecord: return .notFound
+        case .patient: return nil
+        case .caregiver, .clinician:
+            let membership = CareMembership(record: .random(), account: .random(), role: asker == .caregiver ? .caregiver : .clinician,
+                                            isOwner: false, createdDate: .now)
+            return policy.permission.isGranted(to: membership) ? nil : .forbidden
+        case .tokenReadAll, .tokenEverything, .tokenObservations:
+            guard let access = policy.tokenAccess else { return .notFound }
+            let scope = asker == .tokenReadAll ? "patient/*.rs" : asker == .tokenEverything ? "patient/*.cruds" : "patient/Observation.rs"
+            return SMARTScope.allows(try! SMARTScope.parseList(scope), access) ? nil : .forbidden
+        }
+    }
+
+    @Test func theRoleAndRouteMatrix() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        let world = try await makeWorld(fixture)
+        let ibuprofen = try await fixture.event("ibuprofen")
+        let routes = world.host.recordRoutes
+        try await Application(router: world.host.router()).test(.router) { client in
+            for route in routes {
+                let path = "/records/\(world.record)" + route.path
+                    .replacingOccurrences(of: ":id", with: "ibuprofen").replacingOccurrences(of: ":uuid", with: UUID().uuidString)
+                    .replacingOccurrences(of: ":outcome", with: UUID().uuidString)
+                for asker in Asker.allCases {
+                    var headers: HTTPFields = [.accept: "text/html"]
+                    var cookies = ["ock_csrf=\(ServerFixture.token)"]
+                    if let session = world.sessions[asker] { cookies.append("ock_session=\(session)") }
+                    headers[.cookie] = cookies.joined(separator: "; ")
+                    if let token = world.tokens[asker] { headers[.authorization] = "Bearer \(token)" }
+                    let isForm = route.method == .post && route.policy.tokenAccess == nil
+                    headers[.contentType] = isForm ? "application/x-www-form-urlencoded" : "application/json"
+                    let body = isForm ? ServerFixture.form(ServerFixture.fields(ibuprofen, ["complete": "true"])) : ByteBuffer(string: "{}")
+                    let expected = Self.expectedRefusal(asker, route)
+                    // Live streams would stay open: only their refusals are asked for here (their answers are tested with SSE).
+                    if expected == nil, route.path.hasSuffix("/live") || route.path.hasSuffix("/live/changes") { continue }
+                    try await client.execute(uri: path, method: route.method, headers: headers, body: body) { response in
+                        let text = String(buffer: response.body)
+                        let cell = "\(asker.rawValue) \(route.method) \(route.path)"
+                        if let expected {
+                            #expect(response.status == expected, "\(cell): \(response.status)")
+                            // A refusal carries nothing of the record.
+                            for secret in ["Alex", "Rivera", "Ibuprofen", "ibuprofen", "Okafor"] {
+                                #expect(!text.contains(secret), "\(cell) leaks \(secret)")
+                            }
+                        } else {
+                            #expect(![HTTPResponse.Status.unauthorized, .forbidden].contains(response.status), "\(cell): \(response.status)")
+                            #expect(!text.contains("no such care record") && !text.contains("does not allow"), "\(cell)")
+                        }
+                    }
+                }
+            }
+        }
+        // Every refusal of a signed-in person or a token is in the audit log.
+        let entries = try await world.directory.auditEntries(after: 0, limit: 100_000)
+        #expect(entries.contains { $0.draft.outcome == .denied && $0.draft.record == world.record })
+        #expect(try await world.directory.verifyAuditLog().isIntact)
+    }
+}
