@@ -141,6 +141,9 @@ struct ServeCommand: AsyncParsableCommand {
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
+                if let publicOrigin, publicOrigin.origin.hasPrefix("http://"), !isLoopback {
+                    Self.warn("warning: \(publicOrigin.origin) is plain http: passwords and sessions cross the network unencrypted (serve behind an https proxy and give its https address)")
+                }
                 Self.say("OpenCareKit is running at http://\(shown):\(bound)/ (Ctrl-C to stop)")
                 if demo {
                     Self.say("Sign in as \(DemoPeople.patientEmail) (patient), \(DemoPeople.caregiverEmail) (caregiver) or "

@@ -9,7 +9,7 @@ import subprocess
 import urllib.parse
 import urllib.request
 
-from conftest import ROOT
+from conftest import ROOT, SESSIONS
 
 BINARY = os.environ.get("OPENCAREKIT_BIN", str(ROOT / ".build" / "debug" / "opencarekit"))
 
@@ -45,15 +45,66 @@ def served(directory, args=(), log=None):
             log.append(process.stderr.read())
 
 
+DEMO_PATIENT = "alex@example.org"
+DEMO_CAREGIVER = "sam@example.org"
+DEMO_CLINICIAN = "jordan.lee@example.org"
+
+
+def origin_of(url):
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def cookie(name, value, origin):
+    host = urllib.parse.urlsplit(origin).hostname
+    return http.cookiejar.Cookie(0, name, value, None, False, host, False, False, "/", True, False, None, False, None, None, {})
+
+
+def opener_for(url):
+    """A urllib opener with a cookie jar holding the session signed in on `url`'s server (if any)."""
+    jar = http.cookiejar.CookieJar()
+    origin = origin_of(url)
+    if origin in SESSIONS:
+        jar.set_cookie(cookie("ock_session", SESSIONS[origin], origin))
+    return urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)), jar
+
+
+def urlopen(url, data=None, headers=None):
+    """urllib's urlopen, signed in as the session of `url`'s server."""
+    opener, _ = opener_for(url)
+    return opener.open(urllib.request.Request(url, data=data, headers=headers or {}))
+
+
+def sign_in(url, email=DEMO_PATIENT):
+    """Signs in on the server at `url` in one click as a demo person (as the sign-in page offers on loopback); the
+    session is then used by every page `conftest.open_page` opens and every `urlopen` on that server. Returns the
+    address the person lands on (the patient's record's Care page for the demo patient)."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(url + "/sign-in").read().decode()
+    token = re.search(r'name="csrf" type="hidden" value="([0-9a-f]{64})"', page).group(1)
+    response = opener.open(url + "/sign-in/demo", urllib.parse.urlencode({"csrf": token, "email": email, "next": "/"}).encode())
+    SESSIONS[origin_of(url)] = next(c.value for c in jar if c.name == "ock_session")
+    return response.geturl()
+
+
+def record_base(url, email=DEMO_PATIENT):
+    """Signs in as the demo patient and returns her record's base address (…/records/ID)."""
+    landed = sign_in(url, email)
+    assert "/records/" in landed, landed
+    return landed.rsplit("/care", 1)[0]
+
+
 def hidden_fields(form):
     return dict(re.findall(r'<input name="([^"]+)" type="hidden" value="([^"]*)"', form))
 
 
 def onboard(url, name="Alex Rivera"):
-    """Completes the demo onboarding as a browser without JavaScript would: the typed name signs."""
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    """Completes the demo onboarding of the record at `url` (its base address), signed in, as a browser without
+    JavaScript would: the typed name signs."""
+    opener, _ = opener_for(url)
     care = opener.open(url + "/care").read().decode()
-    start = re.search(r'<form action="/surveys/start"[^>]*>(.*?)</form>', care, re.S)
+    start = re.search(r'<form action="[^"]*/surveys/start"[^>]*>(.*?)</form>', care, re.S)
     assert start, "the onboarding card has no Start survey form"
     response = opener.open(url + "/surveys/start", urllib.parse.urlencode(hidden_fields(start.group(1))).encode())
     survey = response.geturl()

@@ -17,6 +17,8 @@ SCREENSHOTS = ROOT / ".screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 CHROMIUM = os.environ.get("OPENCAREKIT_CHROMIUM", "/usr/bin/chromium")
+# The session signed in on each served app, by origin (`careapp.sign_in`): every page opened on it is signed in.
+SESSIONS = {}
 
 
 @pytest.fixture(scope="session")
@@ -56,9 +58,18 @@ def phone_page(browser):
     context.close()
 
 
+def new_context(browser, url, **options):
+    """A browser context signed in as the session of `url`'s server, if `careapp.sign_in` made one."""
+    context = browser.new_context(**options)
+    origin = "/".join(url.split("/")[:3])
+    if origin in SESSIONS:
+        context.add_cookies([{"name": "ock_session", "value": SESSIONS[origin], "url": origin}])
+    return context
+
+
 def open_page(browser, url, viewport=PHONE, failed_requests=False, **options):
     """A page in a new browser context, collecting console errors and page errors (and, if asked, failed requests)."""
-    context = browser.new_context(viewport=viewport, **options)
+    context = new_context(browser, url, viewport=viewport, **options)
     page = context.new_page()
     errors = []
     page.on("console", lambda message: errors.append(f"{message.text} {message.location.get('url', '')}")

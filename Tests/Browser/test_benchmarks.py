@@ -14,7 +14,8 @@ def test_the_server_benchmark_measures_the_care_feed_and_delivers_to_every_subsc
                             timeout=300, env={**os.environ, "OPENCAREKIT_BIN": BINARY})
     assert result.returncode == 0, result.stderr[-2000:]
     assert re.search(r"/healthz \(plaintext\)\s+\d+", result.stdout)
-    assert re.search(r"/care \(demo store\)\s+\d+", result.stdout)
+    assert re.search(r"Care page \(signed in\)\s+\d+", result.stdout)
+    assert re.search(r"POST /sign-in \(bcrypt\)\s+[0-9.]+", result.stdout)
     fanout = re.search(r"one outcome write\s+(\d+)\s+(\d+)", result.stdout)
     assert fanout and fanout.group(1) == fanout.group(2) == "40", result.stdout
 

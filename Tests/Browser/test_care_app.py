@@ -10,26 +10,28 @@ import urllib.request
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from careapp import BINARY, ZONE, onboard, serve, served
-from conftest import DESKTOP, PHONE, open_page, opened_page
+from careapp import BINARY, ZONE, onboard, record_base, serve, served, urlopen
+from conftest import DESKTOP, PHONE, new_context, open_page, opened_page
 
 @pytest.fixture()
 def app():
     """A fresh data directory with the demo plan, onboarded, served on a free port."""
-    with tempfile.TemporaryDirectory() as directory, served(directory) as url:
+    with tempfile.TemporaryDirectory() as directory, served(directory) as origin:
+        url = record_base(origin)
         onboard(url)
-        yield {"url": url, "store": str(pathlib.Path(directory) / "opencarekit.sqlite")}
+        record = url.rsplit("/", 1)[1]
+        yield {"url": url, "origin": origin, "store": str(pathlib.Path(directory) / "records" / f"{record}.sqlite")}
 
 
 def server_day(url):
     """The day the server's Care page shows as today (`serve --now` may put it on another day than the browser's)."""
-    html = urllib.request.urlopen(url + "/care").read().decode()
-    return re.search(r'<meta content="/care/live\?date=([0-9-]+)" name="ock-live">', html).group(1)
+    html = urlopen(url + "/care").read().decode()
+    return re.search(r'<meta content="[^"]*/care/live\?date=([0-9-]+)" name="ock-live">', html).group(1)
 
 
 def server_midnight(url):
     """The server's next local midnight, in milliseconds since 1970, as its Care page tells the script."""
-    html = urllib.request.urlopen(url + "/care").read().decode()
+    html = urlopen(url + "/care").read().decode()
     return int(re.search(r'<meta content="([0-9]+)" name="ock-next-midnight">', html).group(1))
 
 
@@ -173,7 +175,7 @@ def test_a_change_through_the_json_api_shows_within_a_second(browser, app):
     import urllib.request
     with opened_page(browser, app["url"] + "/care") as (page, errors):
         wait_live(page)
-        with urllib.request.urlopen(app["url"] + "/api/v1/events?taskID=enoxaparin") as response:
+        with urlopen(app["url"] + "/api/v1/events?taskID=enoxaparin") as response:
             event = json.load(response)[0]
         import time
         import uuid
@@ -182,9 +184,8 @@ def test_a_change_through_the_json_api_shows_within_a_second(browser, app):
                    "taskUUID": event["task"]["uuid"], "taskOccurrenceIndex": event["scheduleEvent"]["occurrence"],
                    "values": [{"type": "boolean", "createdDate": now, "value": True}],
                    "effectiveDate": now, "createdDate": now, "timezone": {"identifier": "UTC"}}
-        request = urllib.request.Request(app["url"] + "/api/v1/outcomes", data=json.dumps(outcome).encode(),
-                                         headers={"Content-Type": "application/json"}, method="POST")
-        with urllib.request.urlopen(request) as response:
+        with urlopen(app["url"] + "/api/v1/outcomes", data=json.dumps(outcome).encode(),
+                     headers={"Content-Type": "application/json"}) as response:
             assert response.status == 201
         page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=1000)
         assert errors == []
@@ -207,7 +208,7 @@ def test_a_swipe_moves_to_the_next_and_previous_day(browser, app):
 
 
 def test_the_page_moves_to_the_new_day_at_local_midnight(browser, app):
-    context = browser.new_context(viewport=PHONE)
+    context = new_context(browser, app["url"], viewport=PHONE)
     page = context.new_page()
     try:
         # The server's next midnight, whatever day the server believes it is (serve --now), is at most a day away.
@@ -226,7 +227,7 @@ def test_the_page_moves_to_the_new_day_at_local_midnight(browser, app):
 @pytest.mark.parametrize("skew_days", [-40, 2])
 def test_a_browser_clock_far_from_the_servers_does_not_reload_in_a_loop(browser, app, skew_days):
     """A browser 40 days behind the server (a timer that long fires at once) or 2 days ahead (midnight is past)."""
-    context = browser.new_context(viewport=PHONE)
+    context = new_context(browser, app["url"], viewport=PHONE)
     page = context.new_page()
     try:
         midnight = server_midnight(app["url"])
@@ -242,8 +243,9 @@ def test_a_browser_clock_far_from_the_servers_does_not_reload_in_a_loop(browser,
 
 def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
     with tempfile.TemporaryDirectory() as directory:
-        server, url = serve(directory)
+        server, origin = serve(directory)
         try:
+            url = record_base(origin)
             onboard(url)
             with opened_page(browser, url + "/care") as (page, _):
                 wait_live(page)
@@ -251,12 +253,13 @@ def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
                 server.send_signal(signal.SIGTERM)
                 assert server.wait(timeout=10) == 0
                 page.wait_for_selector('html[data-ock-live="reconnecting"]', timeout=5000)
-                store = str(pathlib.Path(directory) / "opencarekit.sqlite")
+                store = str(pathlib.Path(directory) / "records" / (url.rsplit("/", 1)[1] + ".sqlite"))
                 zone = ["--zone", ZONE] if ZONE else []
                 result = subprocess.run([BINARY, "store", "log", "enoxaparin", "--store", store, "--date", day, *zone],
                                         capture_output=True, text=True)
                 assert result.returncode == 0, result.stderr
-                server, _ = serve(directory, url.rsplit(":", 1)[1])
+                # The session is in the directory: the page stays signed in across the restart.
+                server, _ = serve(directory, origin.rsplit(":", 1)[1])
                 page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=5000)
         finally:
             server.send_signal(signal.SIGTERM)
@@ -272,12 +275,12 @@ def test_a_form_posted_from_another_site_is_refused(browser, app):
         form = page.eval_on_selector(ENOXAPARIN, "button => button.closest('form').outerHTML")
         token = page.get_attribute('meta[name="ock-csrf"]', "content")
         other = context.new_page()
-        other.set_content("<!DOCTYPE html><html><body>" + form.replace('action="/', 'action="' + app["url"] + '/') + "</body></html>")
+        other.set_content("<!DOCTYPE html><html><body>" + form.replace('action="/', 'action="' + app["origin"] + '/') + "</body></html>")
         assert token in form
         with other.expect_navigation():
             other.click("button")
         assert "403" in other.title() or other.locator("text=refused").count() > 0 or "other sites" in other.content()
-        with urllib.request.urlopen(app["url"] + "/api/v1/events?taskID=enoxaparin") as response:
+        with urlopen(app["url"] + "/api/v1/events?taskID=enoxaparin") as response:
             assert json.load(response)[0].get("outcome") is None
     finally:
         context.close()
@@ -287,7 +290,19 @@ def test_the_json_api_never_answers_generated_input_with_a_server_error(app):
     """Schemathesis generates requests from /api/openapi.json (valid and invalid ones) and checks none gets a 5xx."""
     import sys
     st = str(pathlib.Path(sys.executable).parent / "st")  # installed beside the interpreter running the tests
-    result = subprocess.run([st, "run", app["url"] + "/api/openapi.json", "--checks", "not_a_server_error",
-                             "--max-examples", "25", "--seed", "20261122"], capture_output=True, text=True, timeout=600)
+    import json
+    from conftest import SESSIONS
+    # The document describes every record's API; the run targets the demo record, signed in as its patient.
+    record = app["url"].rsplit("/", 1)[1]
+    document = json.load(urlopen(app["origin"] + "/api/openapi.json"))
+    document["paths"] = {path.replace("{record}", record): {method: {**operation, "parameters": [
+        p for p in operation["parameters"] if p["name"] != "record"]} for method, operation in item.items()}
+        for path, item in document["paths"].items()}
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as schema:
+        json.dump(document, schema)
+        schema.flush()
+        result = subprocess.run([st, "run", schema.name, "--url", app["origin"], "--checks", "not_a_server_error",
+                                 "-H", f"Cookie: ock_session={SESSIONS[app['origin']]}",
+                                 "--max-examples", "25", "--seed", "20261122"], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:]
     assert " passed" in result.stdout and "13/13" in result.stdout

@@ -8,9 +8,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 
-from careapp import BINARY, served
-from conftest import ROOT
+from careapp import BINARY, record_base, served
+from conftest import ROOT, SESSIONS
 
 sys.path.insert(0, str(ROOT / "scripts" / "python"))
 import slow_clients  # noqa: E402
@@ -71,29 +72,37 @@ def test_connections_over_the_cap_are_refused_with_503_and_a_retry_time():
             assert time.monotonic() < deadline
 
 
-def open_stream(url, day, source="127.0.0.1"):
+def signed_in(url):
+    """The demo record's path and the patient's session cookie."""
+    base = record_base(url)
+    return urllib.parse.urlsplit(base).path, f"ock_session={SESSIONS[url]}"
+
+
+def open_stream(url, day, record, source="127.0.0.1"):
+    path, session = record
     sock = slow_clients.connect(url, source)
-    sock.sendall(f"GET /care/live?date=2020-01-{day:02d} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    sock.sendall(f"GET {path}/care/live?date=2020-01-{day:02d} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {session}\r\n\r\n".encode())
     sock.settimeout(5)
     return sock, status(sock.recv(65536))
 
 
 def test_live_streams_are_bounded_per_client_and_freed_when_it_leaves():
     with tempfile.TemporaryDirectory() as directory, served(directory) as url:
-        streams = [open_stream(url, day) for day in range(1, 17)]
+        record = signed_in(url)
+        streams = [open_stream(url, day, record) for day in range(1, 17)]
         assert [answer for _, answer in streams] == [200] * 16
-        sock, answer = open_stream(url, 17)
+        sock, answer = open_stream(url, 17, record)
         assert answer == 429
         sock.close()
         # Another client is not starved (127.0.0.2 is another address on the loopback interface).
-        other, answer = open_stream(url, 18, source="127.0.0.2")
+        other, answer = open_stream(url, 18, record, source="127.0.0.2")
         assert answer == 200
         other.close()
         # A stream closed by its client frees its slot at once, not at the next 15-second keep-alive.
         streams[0][0].close()
         start = time.monotonic()
         while True:
-            sock, answer = open_stream(url, 19)
+            sock, answer = open_stream(url, 19, record)
             sock.close()
             if answer == 200:
                 break
@@ -111,8 +120,9 @@ def test_the_request_line_and_host_are_checked_and_head_answers_like_get():
         assert status(own) == 200
         two_hosts = slow_clients.request(url, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
         assert status(two_hosts) == 400
-        get = slow_clients.request(url, b"GET /care HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        head = slow_clients.request(url, b"HEAD /care HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        path, session = signed_in(url)
+        get = slow_clients.request(url, f"GET {path}/care HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {session}\r\nConnection: close\r\n\r\n".encode())
+        head = slow_clients.request(url, f"HEAD {path}/care HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {session}\r\nConnection: close\r\n\r\n".encode())
         assert status(head) == 200 and head.endswith(b"\r\n\r\n")
         get_head, _, get_body = get.partition(b"\r\n\r\n")
         length = [line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")]
@@ -140,13 +150,13 @@ def test_off_loopback_a_public_url_is_required_and_is_the_only_host_and_origin()
             assert status(get("evil.example")) == 421  # accepted before the fix: DNS rebinding
             assert status(get("127.0.0.2")) == 421
             post = lambda origin: slow_clients.request(url, (
-                f"POST /api/v1/outcomes HTTP/1.1\r\nHost: care.test:{port}\r\nOrigin: {origin}\r\n"
+                f"POST /records/00000000000000000000000000/api/v1/outcomes HTTP/1.1\r\nHost: care.test:{port}\r\nOrigin: {origin}\r\n"
                 "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}").encode())
             assert status(post("http://evil.example")) == 403
             assert status(post(f"https://care.test:{port}")) == 403  # same host, another scheme
-            assert status(post(public)) == 400  # past the origin check: the empty body is what is wrong
+            assert status(post(public)) == 401  # past the origin check: nobody signed in
         warning = [line for line in log[0].splitlines() if line.startswith("warning:")]
-        assert warning == [f"warning: this care record is served without sign-in to anyone who reaches {public}"]
+        assert warning == [f"warning: {public} is plain http: passwords and sessions cross the network unencrypted (serve behind an https proxy and give its https address)"]
 
 
 def test_with_few_files_allowed_the_connection_cap_shrinks_and_says_so():

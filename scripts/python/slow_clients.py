@@ -30,15 +30,15 @@ def idle(url):
 def half_head(url):
     """A request whose head never ends."""
     sock = connect(url)
-    sock.sendall(b"GET /care HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    sock.sendall(b"GET /sign-in HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
     return sock
 
 
 def slow_body(url):
-    """A request that promises 1,000 bytes of body and sends one."""
+    """A sign-in form that promises 1,000 bytes of body and sends one (the route reads its body: anyone may post it)."""
     sock = connect(url)
-    sock.sendall(b"POST /api/v1/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                 b"Content-Length: 1000\r\n\r\n{")
+    sock.sendall(b"POST /sign-in HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                 b"Content-Length: 1000\r\n\r\ne")
     return sock
 
 

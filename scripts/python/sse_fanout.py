@@ -13,10 +13,11 @@ import uuid
 PER_ADDRESS = 16
 
 
-async def subscribe(host, port, ready, received, index):
+async def subscribe(host, port, path, session, ready, received, index):
     source = f"127.0.{(2 + index // PER_ADDRESS) // 256}.{(2 + index // PER_ADDRESS) % 256}"
     reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
-    writer.write(f"GET /care/live HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    writer.write(f"GET {path}/care/live HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n"
+                 f"Cookie: ock_session={session}\r\n\r\n".encode())
     await writer.drain()
     updates = 0
     buffer = b""
@@ -37,8 +38,9 @@ async def subscribe(host, port, ready, received, index):
                     return
 
 
-def post_outcome(base):
-    with urllib.request.urlopen(base + "/api/v1/events?taskID=enoxaparin") as response:
+def post_outcome(base, session):
+    cookie = {"Cookie": f"ock_session={session}"}
+    with urllib.request.urlopen(urllib.request.Request(base + "/api/v1/events?taskID=enoxaparin", headers=cookie)) as response:
         event = json.load(response)[0]
     now = time.time() - 978307200
     outcome = {"id": str(uuid.uuid4()), "uuid": str(uuid.uuid4()), "previousVersionUUIDs": [], "nextVersionUUIDs": [],
@@ -46,7 +48,7 @@ def post_outcome(base):
                "values": [{"type": "boolean", "createdDate": now, "value": True}],
                "effectiveDate": now, "createdDate": now, "timezone": {"identifier": "UTC"}}
     request = urllib.request.Request(base + "/api/v1/outcomes", data=json.dumps(outcome).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
+                                     headers={"Content-Type": "application/json", **cookie}, method="POST")
     with urllib.request.urlopen(request) as response:
         assert response.status == 201, response.status
 
@@ -56,15 +58,18 @@ def percentile(values, share):
     return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
-async def main(base, count):
-    host, port = base.removeprefix("http://").split(":")
+async def main(base, count, session):
+    """`base` is the record's address (http://host:port/records/ID); `session` a session cookie of its patient."""
+    origin, _, path = base.removeprefix("http://").partition("/")
+    host, port = origin.split(":")
+    path = "/" + path
     ready = asyncio.Semaphore(0)
     received = [None] * count
-    tasks = [asyncio.create_task(subscribe(host, int(port), ready, received, index)) for index in range(count)]
+    tasks = [asyncio.create_task(subscribe(host, int(port), path, session, ready, received, index)) for index in range(count)]
     for _ in range(count):
         await asyncio.wait_for(ready.acquire(), timeout=120)
     start = time.perf_counter()
-    await asyncio.to_thread(post_outcome, base)
+    await asyncio.to_thread(post_outcome, base, session)
     write_done = time.perf_counter()
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=60)
     delays = [(moment - start) * 1000 for moment in received if moment is not None]
@@ -77,4 +82,4 @@ async def main(base, count):
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1000))
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
