@@ -15,7 +15,13 @@ extension CareHost {
 
     func addAccountRoutes(to routes: inout HostRoutes) {
         let host = self
-        routes.public(.get, "/sign-in") { request, _ in host.signInPage(request) }
+        routes.public(.get, "/sign-in") { request, context in
+            // Someone still signed in (another tab kept the session alive) goes on to where they were.
+            if context.identity != nil, context.identity?.token == nil {
+                return Response.redirect(to: SafeRedirect.path(request.uri.queryParameters.get("next")), type: .normal)
+            }
+            return host.signInPage(request)
+        }
         routes.public(.post, "/sign-in") { request, context in try await host.signIn(request, context) }
         routes.public(.post, "/sign-in/demo") { request, context in try await host.demoSignIn(request, context) }
         routes.account(.get, "/") { request, _, identity in try await host.homePage(request, identity) }
@@ -62,10 +68,11 @@ extension CareHost {
     }
 
     /// A page of the host (no record, no tabs) with the reader's CSRF token in its forms.
-    func hostPage(_ request: Request, title: String, status: HTTPResponse.Status = .ok,
+    func hostPage(_ request: Request, title: String, status: HTTPResponse.Status = .ok, signedIn: Bool = true,
                   main: (String) -> [HTML]) -> Response {
         let token = CSRF.token(of: request) ?? CSRF.newToken()
-        let html = AppPage(title: title, tab: nil, main: main(token)).render(in: renderContext(for: request))
+        let html = AppPage(title: title, idleSeconds: signedIn ? Int(configuration.idleTimeout.components.seconds) : nil, tab: nil,
+                           main: main(token), metadata: ["ock-csrf": token]).render(in: renderContext(for: request))
         var response = AppPage.response(html, status: status)
         if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
         return response
@@ -95,7 +102,7 @@ extension CareHost {
         let parameters = request.uri.queryParameters
         let message = error ?? (parameters.get("expired") != nil ? HostText.signedOutIdle.text(language)
                                 : parameters.get("signed-out") != nil ? HostText.signedOut.text(language) : nil)
-        return hostPage(request, title: HostText.signInTitle.text(language), status: status) { token in
+        return hostPage(request, title: HostText.signInTitle.text(language), status: status, signedIn: false) { token in
             var main: [HTML] = [
                 .element("h1", [:], [.text(HostText.signInTitle.text(language))]),
                 Self.notice(message, isError: error != nil),

@@ -33,54 +33,78 @@ extension CareHost {
         return "\(route.method.rawValue) \(path)"
     }
 
-    func answer(_ route: RecordRouteTable.Route, _ request: Request, _ context: CareRequestContext) async throws -> Response {
-        let isAPI = route.policy.tokenAccess != nil
+    /// Who is asking, in which record, with which membership: what `authorize` found.
+    struct RecordAccess: Sendable {
+        let identity: CareIdentity
+        let record: CareRecordID
+        let membership: CareMembership
+    }
+
+    /// Checks who asks for `policy` on the record in the path, in the order above, and writes the decision to the audit
+    /// log: the access, or the refusal to answer with.
+    func authorize(_ policy: RecordRoutePolicy, detail: String, _ request: Request,
+                   _ context: CareRequestContext) async throws -> Result<RecordAccess, Refusal> {
+        let isAPI = policy.tokenAccess != nil
         guard let text = context.parameters.get("record"), let recordID = CareRecordID(text) else {
-            return noSuchRecord(request, isAPI: isAPI)
+            return .failure(Refusal(response: noSuchRecord(request, isAPI: isAPI)))
         }
         guard let identity = context.identity else {
             if request.headers[.authorization] != nil || isAPI {
                 var response = APIError(status: .unauthorized, field: nil,
                                         message: "Sign in, or send a valid access token as Authorization: Bearer.").response
                 response.headers[.wwwAuthenticate] = "Bearer realm=\"OpenCareKit\""
-                return response
+                return .failure(Refusal(response: response))
             }
-            return Self.signInRequired(request)
+            return .failure(Refusal(response: Self.signInRequired(request)))
         }
         func audit(_ outcome: AuditEntry.Outcome) async throws {
             try await self.audit.record(AuditEntry.Draft(
                 recorded: configuration.now(), account: identity.account.id, token: identity.token?.id, record: recordID,
-                resource: route.policy.resource, action: route.policy.action, outcome: outcome, address: context.clientAddress,
-                detail: Self.auditDetail(route)))
+                resource: policy.resource, action: policy.action, outcome: outcome, address: context.clientAddress, detail: detail))
         }
         if let token = identity.token {
             // A token opens only its own record's JSON API, within its scope.
-            guard token.record == recordID, let access = route.policy.tokenAccess else {
+            guard token.record == recordID, let access = policy.tokenAccess else {
                 try await audit(.denied)
-                return noSuchRecord(request, isAPI: true)
+                return .failure(Refusal(response: noSuchRecord(request, isAPI: true)))
             }
             guard let scope = try? SMARTScope.parseList(token.scope), SMARTScope.allows(scope, access) else {
                 try await audit(.denied)
-                return APIError(status: .forbidden, field: nil,
-                                message: "The access token's scope does not allow this (it needs \(access.resourceTypes.map { "patient/\($0).\(access.operation)" }.joined(separator: " and "))).").response
+                let needed = access.resourceTypes.map { "patient/\($0).\(access.operation)" }.joined(separator: " and ")
+                return .failure(Refusal(response: APIError(status: .forbidden, field: nil,
+                                                           message: "The access token's scope does not allow this (it needs \(needed)).").response))
             }
         }
         guard let membership = try await directory.membership(record: recordID, account: identity.account.id) else {
             try await audit(.denied)
-            return noSuchRecord(request, isAPI: isAPI)
+            return .failure(Refusal(response: noSuchRecord(request, isAPI: isAPI)))
         }
-        guard route.policy.permission.isGranted(to: membership) else {
+        guard policy.permission.isGranted(to: membership) else {
             try await audit(.denied)
             let message = "Your role in this record (\(membership.role.rawValue)) does not allow this."
-            return isAPI || request.wantsJSON ? APIError(status: .forbidden, field: nil, message: message).response
-                : AppPage.error(message, status: .forbidden, context: renderContext(for: request), back: "/records/\(recordID)/care")
+            return .failure(Refusal(response: isAPI || request.wantsJSON ? APIError(status: .forbidden, field: nil, message: message).response
+                : AppPage.error(message, status: .forbidden, context: renderContext(for: request), back: "/records/\(recordID)/care")))
         }
         try await audit(.allowed)
-        guard let server = try await records.server(for: recordID, load: { try await directory.record(recordID) }),
-              let handler = server.routeTable.handlers[route.key] else {
-            return noSuchRecord(request, isAPI: isAPI)
+        return .success(RecordAccess(identity: identity, record: recordID, membership: membership))
+    }
+
+    /// A refusal to answer with.
+    struct Refusal: Error {
+        let response: Response
+    }
+
+    func answer(_ route: RecordRouteTable.Route, _ request: Request, _ context: CareRequestContext) async throws -> Response {
+        switch try await authorize(route.policy, detail: Self.auditDetail(route), request, context) {
+        case let .failure(refusal):
+            return refusal.response
+        case let .success(access):
+            guard let server = try await records.server(for: access.record, load: { try await directory.record(access.record) }),
+                  let handler = server.routeTable.handlers[route.key] else {
+                return noSuchRecord(request, isAPI: route.policy.tokenAccess != nil)
+            }
+            return try await handler(request, context)
         }
-        return try await handler(request, context)
     }
 
     /// The answer for a record that does not exist or that the person has no access to: the same for both.

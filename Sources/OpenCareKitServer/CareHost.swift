@@ -83,7 +83,7 @@ public struct CareHost: Sendable {
         self.configuration = configuration
         audit = AuditLog(directory: directory)
         sessionDriver = DirectorySessionDriver(directory: directory, now: configuration.now)
-        stylesheet = OCKStylesheet.css(configuration.styler) + OCKSurveyAssets.stylesheet
+        stylesheet = OCKStylesheet.css(configuration.styler) + OCKSurveyAssets.stylesheet + HostStyles.css
         renderContexts = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
             (language, OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)))
         })
@@ -97,6 +97,7 @@ public struct CareHost: Sendable {
             settings.publicOrigin = configuration.publicOrigin
             settings.styler = configuration.styler
             settings.now = configuration.now
+            settings.signOutAfter = configuration.idleTimeout
             return settings
         }
         records = CareRecordPool(capacity: configuration.openRecordLimit) { record in
@@ -135,6 +136,8 @@ public struct CareHost: Sendable {
         addAssetRoutes(to: &routes)
         addAccountRoutes(to: &routes)
         addRecordRoutes(to: &routes)
+        addSharingRoutes(to: &routes)
+        addActivityRoutes(to: &routes)
         return (router, routes.catalog)
     }
 

@@ -32,6 +32,8 @@ public struct CareServer: Sendable {
         public var onboardingTaskID: String?
         /// The current moment; tests pass a fixed one.
         public var now: @Sendable () -> Date
+        /// Pages sign out after this long without activity, warning a minute before; nil: they do not.
+        public var signOutAfter: Duration?
 
         public init(timeZone: TimeZone = .current, styler: OCKStyler = OCKStyler(),
                     cardStyles: [String: OCKDailyTasksPage.CardStyle] = [:], insights: [OCKCartesianChartViewSynchronizer] = [],
@@ -107,6 +109,9 @@ public struct CareServer: Sendable {
         }
         return page
     }
+
+    /// Seconds without activity after which the record's pages sign out.
+    var idleSeconds: Int? { configuration.signOutAfter.map { Int($0.components.seconds) } }
 
     /// `path` within the record: the record's base path, then `path`.
     func url(_ path: String) -> String { basePath + path }

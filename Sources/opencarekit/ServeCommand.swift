@@ -46,6 +46,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a kept-alive connection may wait for its next request (default 60).")
     var idleTimeout: Double = 60
 
+    @Option(help: "Minutes without activity after which a person is signed out, with a warning in the page a minute before (default 15, HIPAA's automatic logoff).")
+    var signOutAfter: Double = 15
+
     @Option(help: .hidden)
     var now: String?
 
@@ -104,6 +107,9 @@ struct ServeCommand: AsyncParsableCommand {
         if limits.maximumConnections < wanted.maximumConnections {
             Self.warn("warning: this process may open only \(fileDescriptors) files, so at most \(limits.maximumConnections) connections are served (raise ulimit -n for more)")
         }
+        guard signOutAfter.isFinite, (1...720).contains(signOutAfter) else {
+            throw ValidationError("--sign-out-after: must be from 1 to 720 minutes")
+        }
         let publicOrigin = try publicOrigin()
         let clock = try clock()
         let data = CareDataDirectory(path: self.data)
@@ -127,7 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
         // rebinding DNS name cannot reach the app.
         let careHost = CareHost(directory: directory, configuration: .init(
             dataDirectory: data.url, allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin,
-            demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock))
+            idleTimeout: .milliseconds(Int64(signOutAfter * 60_000)), demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock))
         var logger = Logger(label: "opencarekit")
         logger.logLevel = .warning
         let host = self.host

@@ -20,7 +20,9 @@ struct CareAuthenticator: RouterMiddleware {
             if let account = try await host.directory.account(session.account) {
                 context.identity = CareIdentity(account: account, token: nil)
                 let now = host.configuration.now()
-                if Self.isPersonActive(request), now.timeIntervalSince(session.lastActiveDate) >= 60 {
+                // A page's "Stay signed in" always restarts the idle time.
+                let isKeepAlive = request.uri.path == "/session/keep-alive"
+                if Self.isPersonActive(request), isKeepAlive || now.timeIntervalSince(session.lastActiveDate) >= 60 {
                     let idle = host.configuration.idleTimeout
                     context.sessions.withLockedSession { data in
                         data?.lastActiveDate = now

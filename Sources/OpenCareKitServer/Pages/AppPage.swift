@@ -22,6 +22,9 @@ struct AppPage {
     /// The record's base path (`/records/{id}`) that the tabs and live updates start with; empty for pages that
     /// belong to no record.
     var base = ""
+    /// Seconds without activity after which the page signs out (warning a minute before); nil for pages of nobody
+    /// signed in.
+    var idleSeconds: Int?
     var tab: AppTab?
     var main: [HTML]
     /// Values for the page's script: the CSRF token, the live-update address, the next local midnight.
@@ -34,6 +37,19 @@ struct AppPage {
     func render(in context: OCKRenderContext) -> String {
         var metadata = self.metadata
         if !base.isEmpty { metadata["ock-changes"] = base + "/live/changes" }
+        if let idleSeconds {
+            metadata["ock-idle-seconds"] = String(idleSeconds)
+            metadata["ock-idle-warning"] = HostText.idleWarning.text(context.localization.language)
+            metadata["ock-idle-stay"] = HostText.staySignedIn.text(context.localization.language)
+        }
+        let language = context.localization.language
+        let recordLinks = HTML.element("nav", ["class": "ock-record-links", "aria-label": HostText.account.text(language)], [
+            .element("ul", [:], [
+                .element("li", [:], [.element("a", ["href": "/", "class": "ock-link-row"], [.text(HostText.allRecords.text(language))])]),
+                .element("li", [:], [.element("a", ["href": base + "/sharing", "class": "ock-link-row"], [.text(HostText.sharingLink.text(language))])]),
+                .element("li", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text(HostText.account.text(language))])]),
+            ]),
+        ])
         let tabs = HTML.element("nav", ["class": "ock-tab-bar", "aria-label": context.string(.sections)], [
             .element("ul", [:], AppTab.allCases.map { item in
                 var attributes = ["class": "ock-tab", "href": base + item.path]
@@ -45,6 +61,7 @@ struct AppPage {
             HTML.element("a", ["class": "ock-skip-link", "href": "#main"], [.text(context.string(.skipToContent))]),
             showsTabs && !base.isEmpty ? tabs : HTML.empty,
             HTML.element("main", ["class": "ock-page-main", "id": "main"], main),
+            showsTabs && !base.isEmpty ? recordLinks : HTML.empty,
         ]
         return OCKPage(title: title, body: body, stylesheet: SafeURL("/assets/opencarekit.css")!,
                        scripts: [SafeURL("/assets/opencarekit.js")!, SafeURL("/assets/app.js")!] + scripts,

@@ -88,7 +88,8 @@ enum AppScript {
     source = new EventSource(changes);
     var connected = false;
     function refresh() {
-      fetch(address, { credentials: "same-origin" }).then(function (response) { return response.text(); }).then(function (html) {
+      // A refresh after a change is not the person doing something: it does not keep the session alive.
+      fetch(address, { credentials: "same-origin", headers: { "X-OCK-Background": "1" } }).then(function (response) { return response.text(); }).then(function (html) {
         var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
         var main = document.querySelector("main");
         if (!next || !main || next.innerHTML === main.innerHTML) { return; }
@@ -185,6 +186,73 @@ enum AppScript {
   if (midnight > 0) {
     var wait = midnight - Date.now();
     window.setTimeout(function () { window.location.reload(); }, wait >= 0 ? Math.min(wait + 1000, 86400000) : 60000);
+  }
+
+  // Automatic sign-out after a while without activity in any of the app's tabs (they share the last moment of
+  // activity through localStorage), with a warning and a "Stay signed in" button a minute before.
+  var idle = Number(meta("ock-idle-seconds")) * 1000;
+  if (idle > 0 && window.fetch) {
+    var warnFor = Math.min(60000, idle / 2);
+    var warning = null;
+    var lastPing = Date.now();
+    var post = function (address) {
+      return fetch(address, { method: "POST", credentials: "same-origin", body: new URLSearchParams({ csrf: token || "" }) });
+    };
+    var lastActive = function () {
+      var shared = 0;
+      try { shared = Number(window.localStorage.getItem("ock-last-active") || 0); } catch (error) { shared = 0; }
+      return Math.max(shared, lastPing);
+    };
+    var hideWarning = function () {
+      if (warning) { warning.remove(); warning = null; }
+    };
+    var markActive = function () {
+      var now = Date.now();
+      try { window.localStorage.setItem("ock-last-active", String(now)); } catch (error) { /* private mode */ }
+      // Activity that sends nothing to the server (reading a chart) still keeps the session, once a minute.
+      if (now - lastPing > 60000) { lastPing = now; post("/session/keep-alive"); }
+      hideWarning();
+    };
+    var showWarning = function () {
+      if (warning) { return; }
+      warning = document.createElement("div");
+      warning.className = "ock-idle-warning";
+      warning.setAttribute("role", "alert");
+      var text = document.createElement("p");
+      text.textContent = meta("ock-idle-warning");
+      var stay = document.createElement("button");
+      stay.type = "button";
+      stay.className = "ock-button";
+      stay.textContent = meta("ock-idle-stay");
+      stay.addEventListener("click", function () {
+        lastPing = Date.now();
+        post("/session/keep-alive");
+        markActive();
+      });
+      warning.appendChild(text);
+      warning.appendChild(stay);
+      document.body.appendChild(warning);
+      stay.focus();
+    };
+    var check = function () {
+      var quiet = Date.now() - lastActive();
+      if (quiet >= idle) {
+        var here = window.location.pathname + window.location.search;
+        post("/sign-out").finally(function () {
+          window.location.href = "/sign-in?expired=1&next=" + encodeURIComponent(here);
+        });
+        return;
+      }
+      if (quiet >= idle - warnFor) { showWarning(); } else { hideWarning(); }
+      window.setTimeout(check, 1000);
+    };
+    ["click", "keydown", "submit", "touchstart"].forEach(function (name) {
+      document.addEventListener(name, function (event) {
+        if (!warning || !warning.contains(event.target)) { markActive(); }
+      }, true);
+    });
+    markActive();
+    window.setTimeout(check, 1000);
   }
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", listen); } else { listen(); }

@@ -156,7 +156,7 @@ extension CareServer {
                 "ock-csrf": token, "ock-live": url("/care/live?date=\(dayString(day))"),
                 "ock-next-midnight": String(Int64(nextMidnight.timeIntervalSince1970 * 1000)),
             ]
-            return AppPage(title: context.string(.careTab), base: basePath, tab: .care, main: main, metadata: metadata).render(in: context)
+            return AppPage(title: context.string(.careTab), base: basePath, idleSeconds: idleSeconds, tab: .care, main: main, metadata: metadata).render(in: context)
         }
         var response = AppPage.response(html)
         if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }

@@ -39,7 +39,7 @@ extension CareServer {
                 }),
             ]))
         }
-        return AppPage.response(AppPage(title: context.string(.contactsTab), base: basePath, tab: .contacts, main: main,
+        return AppPage.response(AppPage(title: context.string(.contactsTab), base: basePath, idleSeconds: idleSeconds, tab: .contacts, main: main,
                                         metadata: ["ock-refresh": url("/contacts")]).render(in: context))
     }
 
@@ -57,6 +57,6 @@ extension CareServer {
             .element("h1", ["class": "ock-visually-hidden"], [.text(view.contact.name)]),
             view.render(in: context),
         ]
-        return AppPage.response(AppPage(title: view.contact.name, base: basePath, tab: .contacts, main: main).render(in: context))
+        return AppPage.response(AppPage(title: view.contact.name, base: basePath, idleSeconds: idleSeconds, tab: .contacts, main: main).render(in: context))
     }
 }

@@ -83,7 +83,7 @@ extension CareServer {
             ]),
             .element("div", ["class": "ock-page-grid"], charts.map { $0.render(in: context) }),
         ]
-        return AppPage.response(AppPage(title: context.string(.insightsTab), base: basePath, tab: .insights, main: main,
+        return AppPage.response(AppPage(title: context.string(.insightsTab), base: basePath, idleSeconds: idleSeconds, tab: .insights, main: main,
                                         metadata: ["ock-refresh": url("/insights?period=\(period.rawValue)")]).render(in: context))
     }
 }

@@ -92,7 +92,7 @@ extension CareServer {
                                      error: error, action: OCKFormAction(url: SafeURL(url("/surveys/\(id)"))!,
                                                                          fields: [CSRF.fieldName: entry.owner]))
         let progress = render.string(.stepProgress, String(session.progress.step), String(session.progress.of))
-        let page = AppPage(title: "\(progress) – \(session.survey.title)", base: basePath, tab: nil, main: [view.render(in: render)],
+        let page = AppPage(title: "\(progress) – \(session.survey.title)", base: basePath, idleSeconds: idleSeconds, tab: nil, main: [view.render(in: render)],
                            showsTabs: false, scripts: [SafeURL("/assets/surveys.js")!])
         return AppPage.response(page.render(in: render), status: status)
     }
@@ -251,7 +251,7 @@ extension CareServer {
             "task": task.uuidString, "occurrence": String(occurrence), "date": date, CSRF.fieldName: token,
         ])
         let title = render.string(.confirmDeleteTitle, event.task.title ?? "")
-        let page = AppPage(title: title, base: basePath, tab: .care, main: [
+        let page = AppPage(title: title, base: basePath, idleSeconds: idleSeconds, tab: .care, main: [
             .element("h1", [:], [.text(title)]),
             .element("p", [:], [.text(render.string(.confirmDeleteBody))]),
             .element("div", ["class": "ock-confirm-actions"], [
@@ -292,6 +292,6 @@ extension CareServer {
                 OCKSignedConsentView(consent: consent, signatureImage: SafeURL(url("/consent/\(uuid.uuidString)/signature.png")),
                                      downloadURL: SafeURL(url("/consent/\(uuid.uuidString)/download"))).render(in: render)
             })
-        return AppPage.response(AppPage(title: render.string(.consentTitle), base: basePath, tab: nil, main: main).render(in: render))
+        return AppPage.response(AppPage(title: render.string(.consentTitle), base: basePath, idleSeconds: idleSeconds, tab: nil, main: main).render(in: render))
     }
 }

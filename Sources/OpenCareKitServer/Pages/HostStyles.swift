@@ -1,0 +1,32 @@
+/// The styles of the host's own pages (sign-in, home, account, sharing, activity) and of the idle warning, on
+/// OpenCareKitUI's custom properties so a styler's colours and dark mode apply.
+enum HostStyles {
+    static let css = """
+
+    .ock-account-form { display: grid; gap: var(--ock-spacing); max-width: 28rem; }
+    .ock-field { display: grid; gap: 0.25rem; margin: 0; }
+    .ock-field input, .ock-field select, .ock-inline-form select, .ock-copy-field { min-height: 44px; font: inherit; padding: 0 0.5rem;
+      border: 1px solid var(--ock-color-separator); border-radius: 8px; background: var(--ock-color-card); color: inherit; }
+    .ock-copy-field { width: 100%; box-sizing: border-box; }
+    .ock-button { min-height: 44px; min-width: 44px; padding: 0 1rem; font: inherit; border-radius: 8px; border: 0;
+      background: var(--ock-color-tint); color: var(--ock-color-on-tint); cursor: pointer; }
+    .ock-member-list, .ock-record-list, .ock-demo-people, .ock-record-links ul { list-style: none; padding: 0; margin: 0; }
+    .ock-member { display: flex; flex-wrap: wrap; gap: var(--ock-spacing); align-items: center; padding: 0.5rem 0;
+      border-bottom: 1px solid var(--ock-color-separator); }
+    .ock-member-name { font-weight: 600; flex: 1 1 10rem; }
+    .ock-inline-form { display: flex; gap: 0.5rem; align-items: center; margin: 0; }
+    .ock-record-list .ock-link-row { justify-content: space-between; }
+    .ock-record-role { color: var(--ock-color-secondary-label); }
+    .ock-demo-people li { margin: 0.5rem 0; }
+    .ock-record-links { max-width: 60rem; margin: 1rem auto 5rem; padding: 0 1rem; }
+    .ock-record-links ul { display: flex; flex-wrap: wrap; gap: 0 1.5rem; }
+    .ock-table-scroll { overflow-x: auto; }
+    .ock-activity { border-collapse: collapse; width: 100%; }
+    .ock-activity th, .ock-activity td { text-align: start; padding: 0.5rem; border-bottom: 1px solid var(--ock-color-separator); }
+    .ock-activity .ock-denied td:last-child { font-weight: 700; }
+    .ock-idle-warning { position: fixed; inset: auto 1rem 1rem 1rem; z-index: 20; padding: 1rem; border-radius: 12px;
+      background: var(--ock-color-card); color: var(--ock-color-label); box-shadow: 0 4px 24px rgba(0, 0, 0, 0.3);
+      display: flex; flex-wrap: wrap; gap: var(--ock-spacing); align-items: center; }
+    .ock-idle-warning p { margin: 0; flex: 1 1 14rem; }
+    """
+}

@@ -1,0 +1,250 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import OpenCareKit
+@testable import OpenCareKitServer
+import OpenCareKitStore
+import Synchronization
+import Testing
+
+/// A browser's cookies over the in-process test client: what `Set-Cookie` sets is sent back, and forms carry the
+/// CSRF token.
+final class TestBrowser: Sendable {
+    let client: any TestClientProtocol
+    private let cookies = Mutex<[String: String]>([:])
+
+    init(_ client: any TestClientProtocol) {
+        self.client = client
+    }
+
+    func cookie(_ name: String) -> String? { cookies.withLock { $0[name] } }
+
+    @discardableResult
+    func send(_ uri: String, _ method: HTTPRequest.Method = .get, form: [String: String]? = nil,
+              headers extra: HTTPFields = [:]) async throws -> TestResponse {
+        var headers = extra
+        let jar = cookies.withLock { $0 }
+        if !jar.isEmpty { headers[.cookie] = jar.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
+        var body: ByteBuffer?
+        if var form {
+            if form["csrf"] == nil { form["csrf"] = jar["ock_csrf"] ?? "" }
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            body = ServerFixture.form(form)
+        }
+        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
+        for header in response.headers[values: .setCookie] {
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { continue }
+            let expired = header.lowercased().contains("max-age=0") || header.contains("1970")
+                || (header.lowercased().contains("expires=") && pair[1].isEmpty)
+            cookies.withLock { $0[pair[0]] = expired ? nil : pair[1] }
+        }
+        return response
+    }
+
+    /// Opens the sign-in page (for its CSRF cookie) and signs in.
+    @discardableResult
+    func signIn(_ email: String, _ password: String, next: String = "/") async throws -> TestResponse {
+        try await send("/sign-in")
+        return try await send("/sign-in", .post, form: ["email": email, "password": password, "next": next])
+    }
+}
+
+@Suite struct AccountRoutesTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let password = "correct horse battery"
+
+    struct Setup {
+        let host: CareHost
+        let directory: SQLiteCareDirectory
+        let record: CareRecordID
+    }
+
+    /// A host with Ana, the patient who owns a record, and Ben, who has no access yet (passwords at bcrypt's lowest cost).
+    func setup() async throws -> Setup {
+        let directory = try SQLiteCareDirectory(path: nil)
+        let hash = try await Passwords.hash(Self.password, cost: 4)
+        let ana = CareAccount(email: "ana@example.org", name: "Ana Kim", passwordHash: hash, createdDate: now)
+        let ben = CareAccount(email: "ben@example.org", name: "Ben Park", passwordHash: hash, createdDate: now)
+        try await directory.addAccount(ana)
+        try await directory.addAccount(ben)
+        let record = CareRecord(patientName: "Ana Kim", timeZoneIdentifier: "Asia/Seoul", createdDate: now)
+        try await directory.addRecord(record, member: CareMembership(record: record.id, account: ana.id, role: .patient, isOwner: true, createdDate: now))
+        let host = CareHost(directory: directory, configuration: .init(passwordCost: 4, now: { [now] in now }))
+        return Setup(host: host, directory: directory, record: record.id)
+    }
+
+    @Test func signInMakesANewSessionAndItsErrorsDoNotTellWhichEmailsExist() async throws {
+        let setup = try await setup()
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let browser = TestBrowser(client)
+            let known = try await browser.signIn("ana@example.org", "wrong password!")
+            let unknown = try await browser.signIn("nobody@example.org", "wrong password!")
+            #expect(known.status == .unauthorized && unknown.status == .unauthorized)
+            #expect(String(buffer: known.body).contains("The email or password is not right."))
+            #expect(String(buffer: known.body) == String(buffer: unknown.body))
+            // A session from before sign-in (fixation) is replaced, and the old id no longer works.
+            let planted = CSRF.newToken()
+            try await setup.directory.setSession(keyHash: DirectorySessionDriver.hash("session." + planted), account: nil,
+                                                 value: Data("{}".utf8), expiryDate: now.addingTimeInterval(600), now: now)
+            let signedIn = try await TestBrowser(client).signIn("ana@example.org", Self.password)
+            #expect(signedIn.status == .seeOther && signedIn.headers[.location] == "/")
+            let session = try #require(signedIn.headers[values: .setCookie].first { $0.hasPrefix("ock_session=") })
+            #expect(session.contains("HttpOnly") && session.lowercased().contains("samesite=lax"))
+            let fixated = TestBrowser(client)
+            try await fixated.send("/sign-in")
+            let response = try await client.executeRequest(uri: "/sign-in", method: .post, headers: [
+                .cookie: "ock_session=\(planted); ock_csrf=\(ServerFixture.token)", .contentType: "application/x-www-form-urlencoded",
+            ], body: ServerFixture.form(["email": "ana@example.org", "password": Self.password, "csrf": ServerFixture.token]))
+            let issued = try #require(response.headers[values: .setCookie].first { $0.hasPrefix("ock_session=") })
+            #expect(!issued.contains(planted))
+            #expect(try await setup.directory.session(keyHash: DirectorySessionDriver.hash("session." + planted), now: now) == nil)
+        }
+        // Failed sign-ins are audited, without the password or the typed email.
+        let entries = try await setup.directory.auditEntries(after: 0, limit: 100)
+        #expect(entries.filter { $0.draft.detail == "sign-in" && $0.draft.outcome == .denied }.count == 2)
+        #expect(entries.allSatisfy { !$0.draft.detail.contains("@") && !$0.draft.detail.contains("wrong") })
+    }
+
+    @Test func tenFailuresLockTheAccountAndAnyEmailAlike() async throws {
+        let setup = try await setup()
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let browser = TestBrowser(client)
+            for _ in 0..<10 {
+                #expect(try await browser.signIn("ana@example.org", "wrong password!").status == .unauthorized)
+                #expect(try await browser.signIn("nobody@example.org", "wrong password!").status == .unauthorized)
+            }
+            let locked = try await browser.signIn("ana@example.org", Self.password)
+            #expect(locked.status == .tooManyRequests)
+            #expect(Int(locked.headers[.retryAfter] ?? "") ?? 0 > 0)
+            let unknown = try await browser.signIn("nobody@example.org", Self.password)
+            #expect(unknown.status == .tooManyRequests)
+            #expect(String(buffer: locked.body).contains("Too many failed sign-ins"))
+        }
+        #expect(try await setup.directory.account(email: "ana@example.org")?.lockedUntil != nil)
+    }
+
+    @Test func nextNeverLeavesTheSite() async throws {
+        for (next, expected) in [("/records/x/care?date=2026-11-16", "/records/x/care?date=2026-11-16"), ("//evil.example/", "/"),
+                                 ("https://evil.example/", "/"), ("/\\evil.example", "/"), ("javascript:alert(1)", "/"),
+                                 ("/%0d%0aSet-Cookie:x", "/%0d%0aSet-Cookie:x"), ("/a b", "/")] {
+            #expect(SafeRedirect.path(next) == expected, "\(next)")
+        }
+        let setup = try await setup()
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let response = try await TestBrowser(client).signIn("ana@example.org", Self.password, next: "//evil.example/steal")
+            #expect(response.headers[.location] == "/")
+        }
+    }
+
+    @Test func formsWithoutTheirTokenChangeNothing() async throws {
+        let setup = try await setup()
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let browser = TestBrowser(client)
+            try await browser.signIn("ana@example.org", Self.password)
+            for (path, form) in [("/sign-out", [String: String]()), ("/sign-out/everywhere", [:]),
+                                 ("/account/password", ["current": Self.password, "new": "another long one", "repeat": "another long one"]),
+                                 ("/records/\(setup.record)/sharing/invitations", ["role": "caregiver"])] {
+                var forged = form
+                forged["csrf"] = String(repeating: "0", count: 64)
+                #expect(try await browser.send(path, .post, form: forged).status == .forbidden, "\(path)")
+            }
+            #expect(try await setup.directory.invitations(of: setup.record).isEmpty)
+            #expect(try await browser.send("/account").status == .ok)
+        }
+    }
+
+    @Test func signingOutEverywhereEndsEverySession() async throws {
+        let setup = try await setup()
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let (phone, laptop) = (TestBrowser(client), TestBrowser(client))
+            try await phone.signIn("ana@example.org", Self.password)
+            try await laptop.signIn("ana@example.org", Self.password)
+            #expect(try await phone.send("/records/\(setup.record)/sharing").status == .ok)
+            try await laptop.send("/sign-out/everywhere", .post, form: [:])
+            let after = try await phone.send("/records/\(setup.record)/sharing")
+            #expect(after.status == .seeOther && after.headers[.location]?.hasPrefix("/sign-in") == true)
+        }
+    }
+
+    @Test func anInvitationAddsACaregiverOnceAndTheOwnerCanRemoveHer() async throws {
+        let setup = try await setup()
+        let base = "/records/\(setup.record)"
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana@example.org", Self.password)
+            let page = String(buffer: try await ana.send(base + "/sharing/invitations", .post, form: ["role": "caregiver"]).body)
+            let link = try #require(page.firstMatch(of: #/value="http://localhost(/invitations/[0-9a-z]{52})"/#)?.output.1)
+            // A stranger with the link creates her account and lands in the record.
+            let cho = TestBrowser(client)
+            let invitation = try await cho.send(String(link))
+            #expect(String(buffer: invitation.body).contains("Ana Kim invites you to the care record of Ana Kim as Caregiver."))
+            let weak = try await cho.send(String(link), .post, form: ["name": "Cho", "email": "cho@example.org", "password": "short"])
+            #expect(weak.status == .unprocessableContent)
+            let joined = try await cho.send(String(link), .post, form: ["name": "Cho Lee", "email": "cho@example.org", "password": "a long password"])
+            #expect(joined.status == .seeOther && joined.headers[.location] == base + "/care")
+            #expect(try await cho.send(base + "/sharing").status == .ok)
+            // The link works once.
+            let again = TestBrowser(client)
+            #expect(try await again.send(String(link)).status == .gone)
+            try await again.send("/sign-in")  // a page that sets the CSRF cookie, so the form below is a real one
+            #expect(try await again.send(String(link), .post, form: ["name": "Eve", "email": "eve@example.org", "password": "a long password"])
+                .status == .gone)
+            #expect(try await setup.directory.account(email: "eve@example.org") == nil)
+            // A caregiver does not manage sharing.
+            #expect(try await cho.send(base + "/sharing/invitations", .post, form: ["role": "clinician"]).status == .forbidden)
+            // The owner removes her: her old session no longer opens the record.
+            let choID = try #require(try await setup.directory.account(email: "cho@example.org")?.id)
+            #expect(try await ana.send(base + "/sharing/members/remove", .post, form: ["account": choID.description]).status == .seeOther)
+            #expect(try await cho.send(base + "/sharing").status == .notFound)
+            #expect(try await cho.send(base + "/care").status == .notFound)
+        }
+    }
+
+    @Test func anExpiredInvitationIsRefused() async throws {
+        let setup = try await setup()
+        let secret = "\(RandomIdentifier.random())\(RandomIdentifier.random())"
+        let ana = try #require(try await setup.directory.account(email: "ana@example.org"))
+        try await setup.directory.addInvitation(CareInvitation(secretHash: AccessTokens.hash(secret), record: setup.record, role: .caregiver,
+                                                               invitedBy: ana.id, createdDate: now.addingTimeInterval(-8 * 86_400),
+                                                               expiryDate: now.addingTimeInterval(-86_400)))
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let ben = TestBrowser(client)
+            try await ben.signIn("ben@example.org", Self.password)
+            #expect(try await ben.send("/invitations/\(secret)").status == .gone)
+            #expect(try await ben.send("/invitations/\(secret)", .post, form: [:]).status == .gone)
+            #expect(try await ben.send("/records/\(setup.record)/care").status == .notFound)
+        }
+    }
+
+    @Test func theOwnerSeesWhoViewedTheRecordAndExportsItAsFHIR() async throws {
+        let setup = try await setup()
+        let base = "/records/\(setup.record)"
+        let ben = try #require(try await setup.directory.account(email: "ben@example.org"))
+        try await setup.directory.setMembership(CareMembership(record: setup.record, account: ben.id, role: .clinician, isOwner: false, createdDate: now))
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let clinician = TestBrowser(client)
+            try await clinician.signIn("ben@example.org", Self.password)
+            #expect(try await clinician.send(base + "/sharing").status == .ok)
+            #expect(try await clinician.send(base + "/activity").status == .forbidden)
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana@example.org", Self.password)
+            let page = String(buffer: try await ana.send(base + "/activity").body)
+            #expect(page.contains("Ben Park (ben@example.org)"))
+            #expect(page.contains("GET /records/{record}/sharing") && page.contains("GET /records/{record}/activity"))
+            let export = try await ana.send(base + "/activity/fhir")
+            #expect(export.headers[.contentType] == "application/fhir+json")
+            let bundle = try #require(try JSONSerialization.jsonObject(with: Data(buffer: export.body)) as? [String: Any])
+            #expect(bundle["resourceType"] as? String == "Bundle")
+            let events = try #require(bundle["entry"] as? [[String: Any]]).compactMap { $0["resource"] as? [String: Any] }
+            #expect(!events.isEmpty)
+            for event in events {
+                #expect(event["resourceType"] as? String == "AuditEvent")
+                #expect(event["recorded"] is String && event["type"] is [String: Any] && event["source"] is [String: Any])
+                #expect((event["agent"] as? [[String: Any]])?.first?["requestor"] as? Bool == true)
+            }
+            #expect(events.contains { $0["outcome"] as? String == "4" })  // the clinician's refused look at the log
+        }
+    }
+}
