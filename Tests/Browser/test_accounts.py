@@ -1,0 +1,180 @@
+"""Records, accounts and the care team end to end: an invitation by link, a caregiver whose action reaches the
+patient's open page live, a stranger who gets 404 on every address of the record, the idle sign-out, the activity
+page, and accessibility of every new page."""
+import re
+import subprocess
+import tempfile
+import urllib.error
+import urllib.parse
+
+import pytest
+
+from careapp import BINARY, DEMO_CLINICIAN, onboard, origin_of, record_base, served, sign_in
+from conftest import DESKTOP, PHONE, SESSIONS, opened_page
+from test_surveys import assert_accessible
+
+ENOXAPARIN = '#task-enoxaparin button[aria-pressed]'
+
+
+@pytest.fixture()
+def team():
+    """The demo, onboarded, with the patient signed in; the data directory for the command line tool."""
+    with tempfile.TemporaryDirectory() as directory, served(directory) as origin:
+        base = record_base(origin)
+        onboard(base)
+        yield {"origin": origin, "base": base, "data": directory, "patient": SESSIONS[origin]}
+
+
+def invite(browser, team, role="caregiver"):
+    """The patient makes an invitation link on the sharing page; returns the link."""
+    with opened_page(browser, team["base"] + "/sharing") as (page, errors):
+        page.select_option("#invite-role", role)
+        page.click("text=Create invitation link")
+        link = page.input_value("#invitation-link")
+        assert errors == []
+    assert re.fullmatch(re.escape(team["origin"]) + r"/invitations/[0-9a-z]{52}", link), link
+    return link
+
+
+def fresh_context(browser, **options):
+    """A browser context with nobody signed in."""
+    return browser.new_context(viewport=PHONE, **options)
+
+
+def test_an_invited_caregiver_completes_a_task_and_the_patients_page_updates_live(browser, team):
+    link = invite(browser, team)
+    with opened_page(browser, team["base"] + "/care") as (patient, patient_errors):
+        patient.wait_for_selector('html[data-ock-live="open"]', timeout=5000)
+        context = fresh_context(browser)
+        try:
+            sam = context.new_page()
+            sam.goto(link)
+            assert "invites you to the care record of Alex Rivera as Caregiver" in sam.text_content("main")
+            sam.fill("#name", "Samira Rivera")
+            sam.fill("#email", "samira@example.org")
+            sam.fill("#password", "a long enough password")
+            sam.click("button:has-text('Create an account')")
+            sam.wait_for_url(team["base"] + "/care")
+            sam.wait_for_selector('html[data-ock-live="open"]', timeout=5000)
+            sam.click(ENOXAPARIN)
+            patient.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=2000)
+            # The link worked once.
+            other = fresh_context(browser)
+            try:
+                again = other.new_page()
+                response = again.goto(link)
+                assert response.status == 410
+            finally:
+                other.close()
+        finally:
+            context.close()
+        assert patient_errors == []
+    # The owner sees the caregiver's visit.
+    with opened_page(browser, team["base"] + "/activity") as (page, _):
+        rows = page.text_content("table")
+        assert "Samira Rivera (samira@example.org)" in rows and "GET /records/{record}/care" in rows
+
+
+def test_a_stranger_gets_404_on_every_address_of_the_record(browser, team):
+    link = invite(browser, team)
+    # The caregiver's pages, forms, live channels and API: every address of the record she meets.
+    context = fresh_context(browser)
+    addresses = set()
+    try:
+        sam = context.new_page()
+        sam.goto(link)
+        sam.fill("#name", "Sam Lee")
+        sam.fill("#email", "sam.lee@example.org")
+        sam.fill("#password", "a long enough password")
+        sam.click("button:has-text('Create an account')")
+        sam.wait_for_url(team["base"] + "/care")
+        for path in ["/care", "/insights", "/contacts", "/sharing", "/consent"]:
+            sam.goto(team["base"] + path)
+            addresses.update(map(tuple, sam.evaluate("""() => [
+                ...Array.from(document.querySelectorAll("a[href]"), a => ["get", a.getAttribute("href")]),
+                ...Array.from(document.querySelectorAll("form[action]"), f => [f.method, f.getAttribute("action")]),
+                ...Array.from(document.querySelectorAll('meta[name="ock-live"], meta[name="ock-changes"]'),
+                              m => ["get", m.getAttribute("content")])]""")))
+        addresses.update({("get", "/api/v1/tasks"), ("get", "/api/v1/events"), ("post", "/api/v1/outcomes")})
+    finally:
+        context.close()
+    record_path = urllib.parse.urlsplit(team["base"]).path
+    owned = sorted({(method, path if path.startswith("/records/") else record_path + path)
+                    for method, path in addresses if path.startswith(record_path) or path.startswith("/api/")})
+    assert len(owned) >= 15, owned
+    # A stranger with an account of her own, signed in.
+    subprocess.run([BINARY, "account", "add", "eve@example.org", "--name", "Eve", "--data", team["data"]],
+                   input="eve's own password\n", text=True, check=True, capture_output=True)
+    context = fresh_context(browser)
+    try:
+        eve = context.new_page()
+        eve.goto(team["origin"] + "/sign-in")
+        eve.fill("#email", "eve@example.org")
+        eve.fill("#password", "eve's own password")
+        eve.click("button:has-text('Sign in')")
+        eve.wait_for_url(team["origin"] + "/")
+        token = eve.get_attribute('meta[name="ock-csrf"]', "content")
+        for method, path in owned:
+            url = team["origin"] + path.split("#")[0]
+            if method == "get":
+                status = eve.request.get(url, headers={"Accept": "text/html"}).status
+            else:
+                status = eve.request.post(url, form={"csrf": token}).status
+            assert status == 404, (method, path, status)
+    finally:
+        context.close()
+
+
+def test_the_idle_sign_out_warns_then_signs_out(browser, team):
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "ock_session", "value": team["patient"], "url": team["origin"]}])
+    page = context.new_page()
+    try:
+        page.clock.install()
+        page.goto(team["base"] + "/care")
+        page.clock.run_for(13 * 60_000 + 30_000)
+        assert page.locator(".ock-idle-warning").count() == 0
+        page.clock.run_for(60_000)
+        warning = page.locator(".ock-idle-warning[role=alert]")
+        assert warning.is_visible() and "signed out in one minute" in warning.text_content()
+        # Staying signed in puts the warning away and starts the time again.
+        page.click("text=Stay signed in")
+        assert page.locator(".ock-idle-warning").count() == 0
+        page.clock.run_for(14 * 60_000 + 30_000)
+        assert page.locator(".ock-idle-warning").is_visible()
+        with page.expect_navigation():
+            page.clock.run_for(60_000)
+        page.wait_for_url(re.compile(r".*/sign-in\?.*"))
+        assert "signed out after a while without activity" in page.text_content("main")
+        # The session really ended: the record's page asks to sign in again.
+        page.goto(team["base"] + "/care")
+        assert "/sign-in" in page.url
+    finally:
+        context.close()
+
+
+def test_every_new_page_is_accessible_at_phone_and_desktop_sizes(browser, team):
+    link = invite(browser, team, role="clinician")
+    clinician_origin_session = None
+    for viewport, size in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        context = browser.new_context(viewport=viewport)
+        try:
+            page = context.new_page()
+            page.goto(team["origin"] + "/sign-in")
+            assert_accessible(page, f"sign-in {size}")
+            page.goto(link)
+            assert_accessible(page, f"invitation {size}")
+        finally:
+            context.close()
+        for path in ("/sharing", "/activity", "/care"):
+            with opened_page(browser, team["base"] + path, viewport=viewport) as (page, errors):
+                assert_accessible(page, f"{path} {size}")
+                assert errors == []
+        with opened_page(browser, team["origin"] + "/account", viewport=viewport) as (page, errors):
+            assert_accessible(page, f"account {size}")
+    # The clinician's home lists her records.
+    landed = sign_in(team["origin"], DEMO_CLINICIAN)
+    assert landed == team["origin"] + "/"
+    with opened_page(browser, team["origin"] + "/", viewport=PHONE) as (page, errors):
+        assert page.locator(".ock-record-list a").count() >= 1
+        assert_accessible(page, "home")
