@@ -248,6 +248,7 @@ extension CareHost {
                     .element("button", ["type": "submit", "class": "ock-button"], [.text(HostText.changePassword.text(language))]),
                 ]),
             ]),
+            .element("p", [:], [.element("a", ["href": "/account/tokens", "class": "ock-link-row"], [.text("Access tokens for the JSON API")])]),
             .element("section", ["aria-labelledby": "sessions-heading"], [
                 .element("h2", ["id": "sessions-heading"], [.text(HostText.signOutEverywhere.text(language))]),
                 .element("p", [:], [.text(HostText.signOutEverywhereHint.text(language))]),

@@ -138,6 +138,7 @@ public struct CareHost: Sendable {
         addRecordRoutes(to: &routes)
         addSharingRoutes(to: &routes)
         addActivityRoutes(to: &routes)
+        addTokenRoutes(to: &routes)
         return (router, routes.catalog)
     }
 

@@ -247,4 +247,37 @@ final class TestBrowser: Sendable {
             #expect(events.contains { $0["outcome"] as? String == "4" })  // the clinician's refused look at the log
         }
     }
+
+    @Test func anAccessTokenIsShownOnceOpensOnlyItsRecordsAPIWithinItsScopeAndCanBeRevoked() async throws {
+        let setup = try await setup()
+        let base = "/records/\(setup.record)"
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana@example.org", Self.password)
+            #expect(try await ana.send("/account/tokens", .post, form: ["label": "Phone", "record": setup.record.description,
+                                                                           "scope": "user/*.rs"]).status == .unprocessableContent)
+            #expect(try await ana.send("/account/tokens", .post, form: ["label": "Phone", "record": RandomIdentifier.random().description,
+                                                                           "scope": "patient/*.rs"]).status == .unprocessableContent)
+            let page = String(buffer: try await ana.send("/account/tokens", .post, form: [
+                "label": "Phone", "record": setup.record.description, "scope": "patient/*.rs"]).body)
+            let secret = try #require(page.firstMatch(of: #/value="(ock_[0-9a-z]{52})"/#)?.output.1)
+            // Shown once: the list names it, never the secret again.
+            let list = String(buffer: try await ana.send("/account/tokens").body)
+            #expect(list.contains("Phone") && !list.contains(String(secret)))
+            let bearer: HTTPFields = [.authorization: "Bearer \(secret)", .accept: "application/json"]
+            func status(_ uri: String, _ method: HTTPRequest.Method = .get) async throws -> HTTPResponse.Status {
+                try await client.executeRequest(uri: uri, method: method, headers: bearer, body: ByteBuffer(string: "{}")).status
+            }
+            #expect(try await status(base + "/api/v1/tasks") == .ok)
+            #expect(try await status(base + "/api/v1/tasks", .post) == .forbidden)  // read-only scope
+            #expect(try await status(base + "/care") == .notFound)  // pages are for browsers
+            #expect(try await status(base + "/sharing") == .notFound)
+            #expect(try await status("/records/\(RandomIdentifier.random())/api/v1/tasks") == .notFound)
+            #expect(try await status("/account") == .unauthorized)  // a token is not a session
+            let account = try #require(try await setup.directory.account(email: "ana@example.org"))
+            let id = try #require(try await setup.directory.accessTokens(of: account.id).first?.id)
+            try await ana.send("/account/tokens/revoke", .post, form: ["token": id.description])
+            #expect(try await status(base + "/api/v1/tasks") == .unauthorized)
+        }
+    }
 }
