@@ -103,7 +103,31 @@ extension CareHost {
                   let handler = server.routeTable.handlers[route.key] else {
                 return noSuchRecord(request, isAPI: route.policy.tokenAccess != nil)
             }
+            var context = context
+            context.accessCheck = AccessCheck(interval: configuration.liveAccessInterval) { [self] in
+                await self.isStillAllowed(request, access: access, policy: route.policy)
+            }
             return try await handler(request, context)
+        }
+    }
+
+    /// Whether the person of `access` may still do what `policy` allows: their session (or token) is still valid
+    /// and their membership still grants it. A failure to look counts as no.
+    func isStillAllowed(_ request: Request, access: RecordAccess, policy: RecordRoutePolicy) async -> Bool {
+        do {
+            if let authorization = request.headers[.authorization] {
+                guard try await identity(authorization: authorization) != nil else { return false }
+            } else {
+                guard let id = request.cookies[Self.sessionCookie]?.value,
+                      let session = try await sessionDriver.get(key: "session." + id, as: CareSession.self),
+                      session.isComplete, session.account == access.identity.account.id else { return false }
+            }
+            guard let membership = try await directory.membership(record: access.record, account: access.identity.account.id) else {
+                return false
+            }
+            return policy.permission.isGranted(to: membership)
+        } catch {
+            return false
         }
     }
 

@@ -38,6 +38,9 @@ public struct CareHost: Sendable {
         public var styler: OCKStyler
         /// The current moment; tests pass a fixed one.
         public var now: @Sendable () -> Date
+        /// How often a live stream checks that its person may still see the record (signed in, still a member);
+        /// it ends when not.
+        public var liveAccessInterval: Duration = .seconds(15)
 
         public init(dataDirectory: URL? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
                     idleTimeout: Duration = .seconds(15 * 60), passwordCost: UInt8 = 12, openRecordLimit: Int = 64,

@@ -62,7 +62,7 @@ final class TestBrowser: Sendable {
     }
 
     /// A host with Ana, the patient who owns a record, and Ben, who has no access yet (passwords at bcrypt's lowest cost).
-    func setup() async throws -> Setup {
+    func setup(liveAccessInterval: Duration = .seconds(15)) async throws -> Setup {
         let directory = try SQLiteCareDirectory(path: nil)
         let hash = try await Passwords.hash(Self.password, cost: 4)
         let ana = CareAccount(email: "ana@example.org", name: "Ana Kim", passwordHash: hash, createdDate: now)
@@ -71,7 +71,9 @@ final class TestBrowser: Sendable {
         try await directory.addAccount(ben)
         let record = CareRecord(patientName: "Ana Kim", timeZoneIdentifier: "Asia/Seoul", createdDate: now)
         try await directory.addRecord(record, member: CareMembership(record: record.id, account: ana.id, role: .patient, isOwner: true, createdDate: now))
-        let host = CareHost(directory: directory, configuration: .init(passwordCost: 4, now: { [now] in now }))
+        var configuration = CareHost.Configuration(passwordCost: 4, now: { [now] in now })
+        configuration.liveAccessInterval = liveAccessInterval
+        let host = CareHost(directory: directory, configuration: configuration)
         return Setup(host: host, directory: directory, record: record.id)
     }
 
@@ -278,6 +280,35 @@ final class TestBrowser: Sendable {
             let id = try #require(try await setup.directory.accessTokens(of: account.id).first?.id)
             try await ana.send("/account/tokens/revoke", .post, form: ["token": id.description])
             #expect(try await status(base + "/api/v1/tasks") == .unauthorized)
+        }
+    }
+
+    @Test func aLiveStreamEndsWhenItsPersonIsRemoved() async throws {
+        let setup = try await setup(liveAccessInterval: .milliseconds(100))
+        let ben = try #require(try await setup.directory.account(email: "ben@example.org"))
+        try await setup.directory.setMembership(CareMembership(record: setup.record, account: ben.id, role: .caregiver, isOwner: false, createdDate: now))
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let browser = TestBrowser(client)
+            try await browser.signIn("ben@example.org", Self.password)
+            try await withThrowingTaskGroup(of: String?.self) { group in
+                group.addTask { String(buffer: try await browser.send("/records/\(setup.record)/care/live").body) }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(20))
+                    return nil
+                }
+                // Once the stream follows the record, Ben is removed.
+                while true {
+                    if setup.host.records.isOpen(setup.record),
+                       let server = try await setup.host.records.server(for: setup.record, load: { nil }),
+                       await !server.hub.subscriberCounts.isEmpty { break }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                try await setup.directory.removeMembership(record: setup.record, account: ben.id)
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                let body = try #require(first, "the stream outlived the membership")
+                #expect(body.hasPrefix("retry: 1000"))
+            }
         }
     }
 }

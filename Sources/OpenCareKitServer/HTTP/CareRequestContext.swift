@@ -11,6 +11,9 @@ public struct CareRequestContext: RequestContext, AuthRequestContext, SessionReq
     public var identity: CareIdentity?
     /// The session behind the cookie, loaded and saved by `SessionMiddleware`.
     public let sessions = SessionContext<CareSession>()
+    /// Set by `CareHost` for record routes: whether the person may still see the record (their session or token is
+    /// valid and they are still a member), and how often a live stream asks.
+    var accessCheck: AccessCheck?
     /// The connected client, as per-client limits count it: its IPv4 address, or the /64 network of its IPv6 address
     /// (one host usually holds a whole /64); "unknown" when there is none, as in in-process tests.
     public let clientAddress: String
@@ -37,4 +40,10 @@ public struct CareRequestContext: RequestContext, AuthRequestContext, SessionReq
         }
         return address.ipAddress ?? "unknown"
     }
+}
+
+/// A live stream's recurring question: may the person still see the record?
+struct AccessCheck: Sendable {
+    let interval: Duration
+    let isAllowed: @Sendable () async -> Bool
 }

@@ -58,7 +58,7 @@ extension CareServer {
 
     /// `GET /care/live?date=YYYY-MM-DD`: server-sent events with the day's cards and week after every change to
     /// the store, from this server, the JSON API or another process writing the same file.
-    func liveCare(_ request: Request, client: String) async throws -> Response {
+    func liveCare(_ request: Request, client: String, accessCheck: AccessCheck? = nil) async throws -> Response {
         let context = renderContext(for: request)
         guard let slot = liveSlots.take(for: client) else { return Self.tooManyStreams }
         let text = request.uri.queryParameters.get("date") ?? dayString(configuration.now())
@@ -91,7 +91,7 @@ extension CareServer {
             return APIError(status: .serviceUnavailable, field: nil, message: "Too many days are followed at once.").response
         }
         // Reconnect after a second when the connection drops; the first update then catches the page up.
-        return Self.eventStream(request, slot: slot, first: "retry: 1000\n\n", updates.map(\.serverSentEvent))
+        return Self.eventStream(request, slot: slot, first: "retry: 1000\n\n", updates.map(\.serverSentEvent), accessCheck: accessCheck)
     }
 
     /// The answer to a client that has `LiveStreamSlots.perClient` live streams open already.
@@ -104,23 +104,24 @@ extension CareServer {
 
     /// A server-sent-event response from `messages`, with a comment every 15 seconds (which keeps proxies from
     /// closing a quiet stream). The stream ends as soon as the client closes its connection, freeing `slot` and the
-    /// subscription behind `messages`.
+    /// subscription behind `messages`, and as soon as `accessCheck` finds the person no longer may see the record
+    /// (signed out, removed, token revoked).
     static func eventStream<Messages: AsyncSequence & Sendable>(_ request: Request, slot: LiveStreamSlots.Slot, first: String,
-                                                                _ messages: Messages) -> Response
+                                                                _ messages: Messages, accessCheck: AccessCheck? = nil) -> Response
         where Messages.Element == String {
         let (merged, output) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(8))
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
                         body: ResponseBody { writer in
             defer { withExtendedLifetime(slot) {} }
             try await request.body.consumeWithCancellationOnInboundClose { _ in
-                try await stream(first: first, messages, merged: merged, output: output, to: &writer)
+                try await stream(first: first, messages, merged: merged, output: output, accessCheck: accessCheck, to: &writer)
             }
             try await writer.finish(nil)
         })
     }
 
     private static func stream<Messages: AsyncSequence & Sendable>(first: String, _ messages: Messages, merged: AsyncStream<String>,
-                                                                   output: AsyncStream<String>.Continuation,
+                                                                   output: AsyncStream<String>.Continuation, accessCheck: AccessCheck?,
                                                                    to writer: inout any ResponseBodyWriter) async throws
         where Messages.Element == String {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -132,6 +133,17 @@ extension CareServer {
                     while !Task.isCancelled {
                         try await Task.sleep(for: .seconds(15))
                         output.yield(": ping\n\n")
+                    }
+                }
+                if let accessCheck {
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try await Task.sleep(for: accessCheck.interval)
+                            if await !accessCheck.isAllowed() {
+                                output.finish()
+                                return
+                            }
+                        }
                     }
                 }
                 defer { group.cancelAll() }
@@ -146,9 +158,9 @@ extension CareServer {
 extension CareServer {
     /// `GET /live/changes`: a server-sent event after each change to the store, for pages that refresh themselves
     /// as a whole (Insights, Contacts). Bursts collapse into one event.
-    func liveChanges(_ request: Request, client: String) async throws -> Response {
+    func liveChanges(_ request: Request, client: String, accessCheck: AccessCheck? = nil) async throws -> Response {
         guard let slot = liveSlots.take(for: client) else { return Self.tooManyStreams }
         return Self.eventStream(request, slot: slot, first: "retry: 1000\n\nevent: ready\ndata: {}\n\n",
-                                store.changeSignals().map { "event: changed\ndata: {}\n\n" })
+                                store.changeSignals().map { "event: changed\ndata: {}\n\n" }, accessCheck: accessCheck)
     }
 }
