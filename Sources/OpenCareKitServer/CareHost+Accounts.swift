@@ -165,11 +165,17 @@ extension CareHost {
         return response
     }
 
-    /// Signs `account` in with a new session id (the old session, if any, is ended) and goes to `next`.
-    func startSession(for account: CareAccount, _ request: Request, _ context: CareRequestContext, next: String?) async throws -> Response {
+    /// Signs `account` in with a new session id (the old session, if any, is ended) and goes to `next`; with two-step
+    /// sign-in on and its second step still to do, the new session opens only that step.
+    func startSession(for account: CareAccount, _ request: Request, _ context: CareRequestContext, next: String?,
+                      secondStepDone: Bool = false) async throws -> Response {
         if let old = request.cookies[Self.sessionCookie]?.value { try await sessionDriver.remove(key: "session." + old) }
-        context.sessions.createSession(CareSession(account: account.id, isComplete: true, signedInDate: configuration.now()),
-                                       expiresIn: configuration.idleTimeout)
+        let complete = account.totpSecret == nil || secondStepDone
+        context.sessions.createSession(CareSession(account: account.id, isComplete: complete, signedInDate: configuration.now()),
+                                       expiresIn: complete ? configuration.idleTimeout : .seconds(300))
+        guard complete else {
+            return Response.redirect(to: "/sign-in/two-step?next=" + SafeRedirect.encode(SafeRedirect.path(next)), type: .normal)
+        }
         try await auditSession("sign-in", account: account.id, outcome: .allowed, context: context)
         return Response.redirect(to: SafeRedirect.path(next), type: .normal)
     }
@@ -249,6 +255,8 @@ extension CareHost {
                 ]),
             ]),
             .element("p", [:], [.element("a", ["href": "/account/tokens", "class": "ock-link-row"], [.text("Access tokens for the JSON API")])]),
+            .element("p", [:], [.element("a", ["href": "/account/two-step", "class": "ock-link-row"],
+                                         [.text("Two-step sign-in: " + (identity.account.totpSecret == nil ? "off" : "on"))])]),
             .element("section", ["aria-labelledby": "sessions-heading"], [
                 .element("h2", ["id": "sessions-heading"], [.text(HostText.signOutEverywhere.text(language))]),
                 .element("p", [:], [.text(HostText.signOutEverywhereHint.text(language))]),

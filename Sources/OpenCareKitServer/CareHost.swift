@@ -38,6 +38,8 @@ public struct CareHost: Sendable {
         public var styler: OCKStyler
         /// The current moment; tests pass a fixed one.
         public var now: @Sendable () -> Date
+        /// Whether every clinician must turn on two-step sign-in before anything else.
+        public var requiresTwoStepForClinicians = false
         /// How often a live stream checks that its person may still see the record (signed in, still a member);
         /// it ends when not.
         public var liveAccessInterval: Duration = .seconds(15)
@@ -142,6 +144,7 @@ public struct CareHost: Sendable {
         addSharingRoutes(to: &routes)
         addActivityRoutes(to: &routes)
         addTokenRoutes(to: &routes)
+        addTwoStepRoutes(to: &routes)
         return (router, routes.catalog)
     }
 

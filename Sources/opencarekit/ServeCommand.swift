@@ -49,6 +49,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Minutes without activity after which a person is signed out, with a warning in the page a minute before (default 15, HIPAA's automatic logoff).")
     var signOutAfter: Double = 15
 
+    @Flag(help: "Require every clinician to turn on two-step sign-in (an authenticator app) before anything else.")
+    var requireTwoStepForClinicians = false
+
     @Option(help: .hidden)
     var now: String?
 
@@ -131,9 +134,11 @@ struct ServeCommand: AsyncParsableCommand {
         let isLoopback = Self.loopback.contains(host.lowercased())
         // Answer only to the names people use: loopback names on loopback, else the public URL's host, so that a
         // rebinding DNS name cannot reach the app.
-        let careHost = CareHost(directory: directory, configuration: .init(
+        var settings = CareHost.Configuration(
             dataDirectory: data.url, allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin,
-            idleTimeout: .milliseconds(Int64(signOutAfter * 60_000)), demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock))
+            idleTimeout: .milliseconds(Int64(signOutAfter * 60_000)), demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock)
+        settings.requiresTwoStepForClinicians = requireTwoStepForClinicians
+        let careHost = CareHost(directory: directory, configuration: settings)
         var logger = Logger(label: "opencarekit")
         logger.logLevel = .warning
         let host = self.host

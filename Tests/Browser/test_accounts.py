@@ -178,3 +178,51 @@ def test_every_new_page_is_accessible_at_phone_and_desktop_sizes(browser, team):
     with opened_page(browser, team["origin"] + "/", viewport=PHONE) as (page, errors):
         assert page.locator(".ock-record-list a").count() >= 1
         assert_accessible(page, "home")
+
+
+def totp(key, moment=None):
+    """RFC 6238's code (6 digits, 30 s, SHA-1) for a base-32 key, as an authenticator app computes it."""
+    import base64
+    import hashlib
+    import hmac
+    import struct
+    import time
+    secret = base64.b32decode(key.replace(" ", "") + "=" * (-len(key.replace(" ", "")) % 8))
+    digest = hmac.new(secret, struct.pack(">Q", int((moment or time.time()) // 30)), hashlib.sha1).digest()
+    offset = digest[-1] & 0x0F
+    return "%06d" % ((struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000)
+
+
+def test_two_step_sign_in_with_the_qr_code_an_app_reads(browser, team, tmp_path):
+    import zxingcpp
+    from PIL import Image
+    with opened_page(browser, team["origin"] + "/account/two-step", viewport=DESKTOP) as (page, errors):
+        key = page.text_content("#two-step-key")
+        page.locator("svg.ock-qr-code").screenshot(path=str(tmp_path / "qr.png"))
+        codes = zxingcpp.read_barcodes(Image.open(tmp_path / "qr.png"))
+        assert [code.format.name for code in codes] == ["QRCode"]
+        address = codes[0].text
+        assert urllib.parse.unquote(address).startswith("otpauth://totp/OpenCareKit:alex@example.org?secret=") and "issuer=OpenCareKit" in address
+        assert urllib.parse.parse_qs(urllib.parse.urlsplit(address).query)["secret"] == [key.replace(" ", "")]
+        assert_accessible(page, "two-step setup")
+        page.fill("#code", totp(key))
+        page.click("button:has-text('Turn on')")
+        assert page.locator(".ock-recovery-codes li").count() == 10
+        assert errors == []
+    context = fresh_context(browser)
+    try:
+        page = context.new_page()
+        page.goto(team["base"] + "/care")
+        page.fill("#email", "alex@example.org")
+        page.fill("#password", "opencarekit-demo")
+        page.click("button:has-text('Sign in')")
+        page.wait_for_url(re.compile(r".*/sign-in/two-step.*"))
+        assert_accessible(page, "second step")
+        page.fill("#code", "000000" if totp(key) != "000000" else "111111")
+        page.click("button:has-text('Sign in')")
+        assert "That code is not right." in page.text_content("main")
+        page.fill("#code", totp(key))
+        page.click("button:has-text('Sign in')")
+        page.wait_for_url(team["base"] + "/care")
+    finally:
+        context.close()

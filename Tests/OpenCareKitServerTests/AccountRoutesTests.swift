@@ -62,7 +62,7 @@ final class TestBrowser: Sendable {
     }
 
     /// A host with Ana, the patient who owns a record, and Ben, who has no access yet (passwords at bcrypt's lowest cost).
-    func setup(liveAccessInterval: Duration = .seconds(15)) async throws -> Setup {
+    func setup(liveAccessInterval: Duration = .seconds(15), clinicianTwoStep: Bool = false) async throws -> Setup {
         let directory = try SQLiteCareDirectory(path: nil)
         let hash = try await Passwords.hash(Self.password, cost: 4)
         let ana = CareAccount(email: "ana@example.org", name: "Ana Kim", passwordHash: hash, createdDate: now)
@@ -73,6 +73,7 @@ final class TestBrowser: Sendable {
         try await directory.addRecord(record, member: CareMembership(record: record.id, account: ana.id, role: .patient, isOwner: true, createdDate: now))
         var configuration = CareHost.Configuration(passwordCost: 4, now: { [now] in now })
         configuration.liveAccessInterval = liveAccessInterval
+        configuration.requiresTwoStepForClinicians = clinicianTwoStep
         let host = CareHost(directory: directory, configuration: configuration)
         return Setup(host: host, directory: directory, record: record.id)
     }
@@ -309,6 +310,76 @@ final class TestBrowser: Sendable {
                 let body = try #require(first, "the stream outlived the membership")
                 #expect(body.hasPrefix("retry: 1000"))
             }
+        }
+    }
+
+    /// The secret behind a typed base-32 key.
+    static func secret(fromKey key: String) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        var bits = 0, value = 0, bytes: [UInt8] = []
+        for character in key where character != " " {
+            value = value << 5 | (alphabet.firstIndex(of: character) ?? 0)
+            bits += 5
+            if bits >= 8 {
+                bytes.append(UInt8(value >> (bits - 8) & 0xFF))
+                bits -= 8
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func twoStepSignInAsksForACodeAndARecoveryCodeWorksOnce() async throws {
+        let setup = try await setup()
+        let base = "/records/\(setup.record)"
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana@example.org", Self.password)
+            let page = String(buffer: try await ana.send("/account/two-step").body)
+            #expect(page.contains(#"<svg aria-label="QR code for your authenticator app""#) || page.contains("QR code for your authenticator app"))
+            let key = try #require(page.firstMatch(of: #/<code id="two-step-key">([A-Z2-7 ]+)</code>/#)?.output.1)
+            let secret = Self.secret(fromKey: String(key))
+            #expect(secret.count == 32)
+            #expect(try await ana.send("/account/two-step/confirm", .post, form: ["code": "000000"]).status == .unprocessableContent)
+            let confirmed = String(buffer: try await ana.send("/account/two-step/confirm", .post,
+                                                              form: ["code": TwoStep.code(secret: secret, at: now)]).body)
+            let codes = confirmed.matches(of: #/<code>([0-9a-z]{5}-[0-9a-z]{5})</code>/#).map { String($0.output.1) }
+            #expect(codes.count == 10)
+            try await ana.send("/sign-out", .post, form: [:])
+
+            // The password alone opens only the second step.
+            let phone = TestBrowser(client)
+            let first = try await phone.signIn("ana@example.org", Self.password, next: base + "/care")
+            #expect(first.headers[.location]?.hasPrefix("/sign-in/two-step") == true)
+            #expect(try await phone.send(base + "/care").status == .seeOther)
+            #expect(try await phone.send("/sign-in/two-step", .post, form: ["code": "123456", "next": base + "/care"]).status == .unauthorized)
+            let second = try await phone.send("/sign-in/two-step", .post, form: ["code": TwoStep.code(secret: secret, at: now), "next": base + "/care"])
+            #expect(second.status == .seeOther && second.headers[.location] == base + "/care")
+            #expect(try await phone.send(base + "/sharing").status == .ok)
+
+            // A recovery code signs in once.
+            for expected in [HTTPResponse.Status.seeOther, .unauthorized] {
+                let lost = TestBrowser(client)
+                try await lost.signIn("ana@example.org", Self.password)
+                let answer = try await lost.send("/sign-in/two-step", .post, form: ["code": codes[0].uppercased(), "next": "/"])
+                #expect(answer.status == expected)
+            }
+        }
+    }
+
+    @Test func aServerCanRequireTwoStepSignInOfClinicians() async throws {
+        let setup = try await setup(clinicianTwoStep: true)
+        let ben = try #require(try await setup.directory.account(email: "ben@example.org"))
+        try await setup.directory.setMembership(CareMembership(record: setup.record, account: ben.id, role: .clinician, isOwner: false, createdDate: now))
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let clinician = TestBrowser(client)
+            try await clinician.signIn("ben@example.org", Self.password)
+            let care = try await clinician.send("/records/\(setup.record)/care")
+            #expect(care.status == .seeOther && care.headers[.location] == "/account/two-step?required=1")
+            #expect(try await clinician.send("/account/two-step?required=1").status == .ok)
+            // The patient is not a clinician: nothing is asked of her.
+            let patient = TestBrowser(client)
+            try await patient.signIn("ana@example.org", Self.password)
+            #expect(try await patient.send("/records/\(setup.record)/sharing").status == .ok)
         }
     }
 }

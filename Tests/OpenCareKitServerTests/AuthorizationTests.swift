@@ -15,6 +15,7 @@ import Testing
         "GET /healthz", "GET /assets/opencarekit.css", "GET /assets/opencarekit.js", "GET /assets/app.js",
         "GET /assets/surveys.js", "GET /assets/icon.svg", "GET /api/openapi.json", "GET /sign-in", "POST /sign-in",
         "POST /sign-in/demo", "GET /invitations/{secret}", "POST /invitations/{secret}",
+        "GET /sign-in/two-step", "POST /sign-in/two-step",
     ]
 
     /// A catalog key with its parameters written `{name}` (the router writes `:name`).

@@ -33,6 +33,12 @@ struct CareAuthenticator: RouterMiddleware {
                 context.sessions.clearSession()
             }
         }
+        if let identity = context.identity, try await host.mustTurnOnTwoStep(identity, path: request.uri.path) {
+            if identity.token != nil || request.wantsJSON {
+                return APIError(status: .forbidden, field: nil, message: "This server asks clinicians to use two-step sign-in: turn it on in the account page.").response
+            }
+            return Response.redirect(to: "/account/two-step?required=1", type: .normal)
+        }
         return try await next(request, context)
     }
 
@@ -49,6 +55,16 @@ extension HTTPField.Name {
 }
 
 extension CareHost {
+    /// Whether the server requires two-step sign-in of clinicians and `identity` is a clinician without it, asking for
+    /// anything but turning it on, the account page or signing out.
+    func mustTurnOnTwoStep(_ identity: CareIdentity, path: String) async throws -> Bool {
+        guard configuration.requiresTwoStepForClinicians, identity.account.totpSecret == nil,
+              !path.hasPrefix("/account"), !path.hasPrefix("/sign-out"), !path.hasPrefix("/assets/"), path != "/session/keep-alive" else {
+            return false
+        }
+        return try await directory.memberships(of: identity.account.id).contains { $0.membership.role == .clinician }
+    }
+
     /// The identity of a bearer token, or nil if the header is not a valid, unrevoked token of an existing account.
     func identity(authorization: String) async throws -> CareIdentity? {
         let parts = authorization.split(separator: " ", maxSplits: 1)

@@ -12,6 +12,8 @@ public struct CareSession: Codable, Sendable, Equatable {
     public var signedInDate: Date
     /// The last time the person did something (not a live update): the idle sign-out counts from here.
     public var lastActiveDate: Date
+    /// The secret of two-step sign-in being set up, until a code from the authenticator app confirms it.
+    public var pendingTwoStepSecret: String?
 
     public init(account: CareAccountID, isComplete: Bool, signedInDate: Date) {
         self.account = account

@@ -1,0 +1,148 @@
+import Foundation
+import Hummingbird
+import OpenCareKitStore
+import OpenCareKitUI
+
+/// Two-step sign-in: any account turns it on from its account page (the secret as text and as a QR code, confirmed
+/// by a code from the app, then ten single-use recovery codes shown once); sign-in then asks for a code after the
+/// password. Wrong codes count as failed sign-ins. `requiresTwoStepForClinicians` sends every clinician without it to
+/// turn it on before anything else.
+extension CareHost {
+    func addTwoStepRoutes(to routes: inout HostRoutes) {
+        let host = self
+        routes.public(.get, "/sign-in/two-step") { request, context in
+            guard let session = context.sessions.session, !session.isComplete else { return Response.redirect(to: "/sign-in", type: .normal) }
+            return host.secondStepPage(request)
+        }
+        routes.public(.post, "/sign-in/two-step") { request, context in try await host.secondStep(request, context) }
+        routes.account(.get, "/account/two-step") { request, context, identity in host.twoStepPage(request, context, identity) }
+        routes.account(.post, "/account/two-step/confirm") { request, context, identity in
+            try await host.checkedForm(request, context) { fields in
+                guard identity.account.totpSecret == nil, let secret = context.sessions.session?.pendingTwoStepSecret else {
+                    return Response.redirect(to: "/account/two-step", type: .normal)
+                }
+                guard TwoStep.isValid(fields.values["code"] ?? "", secret: secret, now: host.configuration.now()) else {
+                    return host.twoStepPage(request, context, identity, message: "That code is not right: type the 6 digits the app shows now.",
+                                            status: .unprocessableContent)
+                }
+                let codes = TwoStep.newRecoveryCodes()
+                var account = identity.account
+                account.totpSecret = secret
+                account.recoveryCodeHashes = codes.map(TwoStep.hash(recoveryCode:))
+                try await host.directory.updateAccount(account)
+                context.sessions.withLockedSession { $0?.pendingTwoStepSecret = nil }
+                try await host.auditSession("two-step-on", account: account.id, outcome: .allowed, context: context)
+                return host.hostPage(request, title: "Two-step sign-in is on") { _ in [
+                    .element("h1", [:], [.text("Two-step sign-in is on")]),
+                    .element("p", [:], [.text("Keep these recovery codes somewhere safe. Each signs you in once if you lose your phone; they are not shown again.")]),
+                    .element("ul", ["class": "ock-recovery-codes"], codes.map { .element("li", [:], [.element("code", [:], [.text($0)])]) }),
+                    .element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text("Account")])]),
+                ] }
+            }
+        }
+        routes.account(.post, "/account/two-step/disable") { request, context, identity in
+            try await host.checkedForm(request, context) { fields in
+                guard try await Passwords.verify(fields.values["password"] ?? "", hash: identity.account.passwordHash) else {
+                    return host.twoStepPage(request, context, identity, message: "The password is not right.", status: .unprocessableContent)
+                }
+                var account = identity.account
+                account.totpSecret = nil
+                account.recoveryCodeHashes = []
+                try await host.directory.updateAccount(account)
+                try await host.auditSession("two-step-off", account: account.id, outcome: .allowed, context: context)
+                return Response.redirect(to: "/account/two-step", type: .normal)
+            }
+        }
+    }
+
+    func secondStepPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+        let next = SafeRedirect.path(request.uri.queryParameters.get("next"))
+        return hostPage(request, title: "Two-step sign-in", status: status, signedIn: false) { token in [
+            .element("h1", [:], [.text("Two-step sign-in")]),
+            Self.notice(error),
+            .element("form", ["method": "post", "action": "/sign-in/two-step", "class": "ock-account-form"], [
+                Self.hidden(CSRF.fieldName, token), Self.hidden("next", next),
+                .element("p", ["class": "ock-field"], [
+                    .element("label", ["for": "code"], [.text("The code from your authenticator app, or a recovery code")]),
+                    .element("input", ["id": "code", "name": "code", "type": "text", "autocomplete": "one-time-code",
+                                       "required": "required", "maxlength": "20"], []),
+                ]),
+                .element("button", ["type": "submit", "class": "ock-button"], [.text("Sign in")]),
+            ]),
+        ] }
+    }
+
+    func secondStep(_ request: Request, _ context: CareRequestContext) async throws -> Response {
+        try await checkedForm(request, context) { fields in
+            guard let session = context.sessions.session, !session.isComplete,
+                  var account = try await directory.account(session.account), let secret = account.totpSecret else {
+                return Response.redirect(to: "/sign-in", type: .normal)
+            }
+            let now = configuration.now()
+            if let wait = signInLimiter.retryAfter(email: account.email, address: context.clientAddress, now: now) {
+                return tooManyFailures(request, wait: wait)
+            }
+            if let locked = account.lockedUntil, locked > now { return tooManyFailures(request, wait: locked.timeIntervalSince(now)) }
+            let code = fields.values["code"] ?? ""
+            var valid = TwoStep.isValid(code, secret: secret, now: now)
+            if !valid, let index = account.recoveryCodeHashes.firstIndex(of: TwoStep.hash(recoveryCode: code)) {
+                // A recovery code works once.
+                account.recoveryCodeHashes.remove(at: index)
+                try await directory.updateAccount(account)
+                valid = true
+            }
+            guard valid else {
+                signInLimiter.noteFailure(email: account.email, address: context.clientAddress, now: now)
+                _ = try await directory.noteFailedSignIn(account.id, now: now, threshold: Self.lockThreshold, lockout: Self.lockDuration)
+                try await auditSession("sign-in-second-step", account: account.id, outcome: .denied, context: context)
+                return secondStepPage(request, error: "That code is not right.", status: .unauthorized)
+            }
+            signInLimiter.reset(email: account.email)
+            try await directory.noteSuccessfulSignIn(account.id)
+            return try await startSession(for: account, request, context, next: fields.values["next"], secondStepDone: true)
+        }
+    }
+
+    func twoStepPage(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity, message: String? = nil,
+                     status: HTTPResponse.Status = .ok) -> Response {
+        let required = request.uri.queryParameters.get("required") != nil
+            ? "This server asks clinicians to use two-step sign-in: turn it on to go on." : nil
+        if identity.account.totpSecret != nil {
+            return hostPage(request, title: "Two-step sign-in", status: status) { token in [
+                .element("h1", [:], [.text("Two-step sign-in")]),
+                Self.notice(message),
+                .element("p", [:], [.text("Two-step sign-in is on. Unused recovery codes: \(identity.account.recoveryCodeHashes.count).")]),
+                .element("form", ["method": "post", "action": "/account/two-step/disable", "class": "ock-account-form"], [
+                    Self.hidden(CSRF.fieldName, token),
+                    Self.field("Password", name: "password", type: "password", autocomplete: "current-password", id: "password"),
+                    .element("button", ["type": "submit", "class": "ock-button"], [.text("Turn two-step sign-in off")]),
+                ]),
+                .element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text("Account")])]),
+            ] }
+        }
+        let secret = context.sessions.session?.pendingTwoStepSecret ?? {
+            let secret = TwoStep.newSecret()
+            context.sessions.withLockedSession { $0?.pendingTwoStepSecret = secret }
+            return secret
+        }()
+        let url = TwoStep.authenticatorURL(secret: secret, email: identity.account.email)
+        let qr = (try? QRCode(url))?.svg(label: "QR code for your authenticator app") ?? .empty
+        return hostPage(request, title: "Turn on two-step sign-in", status: status) { token in [
+            .element("h1", [:], [.text("Turn on two-step sign-in")]),
+            Self.notice(message ?? required),
+            .element("p", [:], [.text("Scan the code with an authenticator app, or type the key into it, then enter the 6 digits it shows.")]),
+            .element("figure", ["class": "ock-qr"], [qr]),
+            .element("p", [:], [.text("Key: "), .element("code", ["id": "two-step-key"], [.text(TwoStep.typedSecret(url))])]),
+            .element("form", ["method": "post", "action": "/account/two-step/confirm", "class": "ock-account-form"], [
+                Self.hidden(CSRF.fieldName, token),
+                .element("p", ["class": "ock-field"], [
+                    .element("label", ["for": "code"], [.text("Code from the app")]),
+                    .element("input", ["id": "code", "name": "code", "type": "text", "inputmode": "numeric", "autocomplete": "one-time-code",
+                                       "required": "required", "maxlength": "6"], []),
+                ]),
+                .element("button", ["type": "submit", "class": "ock-button"], [.text("Turn on")]),
+            ]),
+            .element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text("Account")])]),
+        ] }
+    }
+}
