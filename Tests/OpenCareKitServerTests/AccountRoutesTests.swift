@@ -383,3 +383,43 @@ final class TestBrowser: Sendable {
         }
     }
 }
+
+@Suite struct RecordPoolAndAdoptionTests {
+    @Test func thePoolKeepsTheMostRecentlyUsedRecordsOpen() async throws {
+        let opened = Mutex(0)
+        let pool = CareRecordPool(capacity: 2) { record in
+            opened.withLock { $0 += 1 }
+            return CareServer(store: OCKStore(name: "pool-\(record.id)", type: .inMemory), watchesExternalChanges: false)
+        }
+        let records = (0..<3).map { _ in CareRecord(patientName: "P", timeZoneIdentifier: "UTC", createdDate: .now) }
+        for record in records { _ = try await pool.server(for: record.id, load: { record }) }
+        #expect(pool.openCount == 2 && !pool.isOpen(records[0].id) && pool.isOpen(records[2].id))
+        _ = try await pool.server(for: records[1].id, load: { records[1] })  // used: now the most recent
+        _ = try await pool.server(for: records[0].id, load: { records[0] })  // reopened: the least recent (2) goes
+        #expect(pool.isOpen(records[1].id) && !pool.isOpen(records[2].id))
+        #expect(opened.withLock { $0 } == 4)
+        #expect(try await pool.server(for: .random(), load: { nil }) == nil)
+    }
+
+    @Test func aStoreFromBeforeRecordsIsAdoptedInPlaceOnce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "adopt-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = CareDataDirectory(path: folder.path)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let legacy = OCKStore(name: "opencarekit", type: .onDisk(), directory: folder)
+        try legacy.open()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Asia/Seoul")!
+        try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: .now)).seed(into: legacy)
+        let tasks = try await legacy.fetchTasks(query: OCKTaskQuery()).count
+        let directory = try data.openDirectory()
+        let adopted = try #require(try await data.adoptLegacyStore(into: directory, timeZone: calendar.timeZone, now: .now))
+        #expect(adopted.storeName == "opencarekit" && adopted.patientName == "Alex Rivera" && adopted.timeZoneIdentifier == "Asia/Seoul")
+        #expect(try await data.adoptLegacyStore(into: directory, timeZone: calendar.timeZone, now: .now) == nil)
+        #expect(try await directory.members(of: adopted.id).isEmpty)
+        // The record opens the same file: nothing moved, nothing lost.
+        let store = try data.store(for: adopted)
+        #expect(try await store.fetchTasks(query: OCKTaskQuery()).count == tasks)
+        #expect(store.fileURL?.lastPathComponent == "opencarekit.sqlite")
+    }
+}

@@ -10,7 +10,7 @@ import Testing
 
     struct Result { var status: Int32; var output: String; var errors: String }
 
-    static func run(_ arguments: [String], timeZone: String = "UTC") throws -> Result {
+    static func run(_ arguments: [String], timeZone: String = "UTC", input: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -18,7 +18,11 @@ import Testing
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        let stdin = Pipe()
+        process.standardInput = stdin
         try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+import Testing
+
+/// `opencarekit account`, `record` and `audit`: the data directory found as `serve` finds it, passwords only from
+/// standard input, clear one-line errors, and tampering with the audit log detected.
+@Suite(.serialized) struct RecordCommandLineTests {
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("ock-records-\(UUID().uuidString)").path
+
+    func run(_ arguments: [String], input: String? = nil) throws -> CommandLineTests.Result {
+        try CommandLineTests.run(arguments + ["--data", data], input: input)
+    }
+
+    @Test func accountsRecordsAndSharingFromTheCommandLine() throws {
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let added = try run(["account", "add", "ana@example.org", "--name", "Ana Kim"], input: "a long password\n")
+        #expect(added.status == 0, "\(added.errors)")
+        #expect(try run(["account", "add", "ana@example.org", "--name", "Ana"], input: "a long password\n").errors
+            .contains("exists already"))
+        #expect(try run(["account", "add", "ben@example.org", "--name", "Ben"], input: "short\n").errors.contains("at least 10 characters"))
+        #expect(try run(["account", "add", "not-an-email", "--name", "X"], input: "a long password\n").status != 0)
+        #expect(try run(["account", "add", "ben@example.org", "--name", "Ben Park"], input: "another long one\n").status == 0)
+
+        let record = try run(["record", "add", "--patient-name", "Ana Kim", "--owner", "ana@example.org", "--demo-plan", "--zone", "Asia/Seoul"])
+        #expect(record.status == 0, "\(record.errors)")
+        let id = record.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(id.count == 26)
+        #expect(FileManager.default.fileExists(atPath: data + "/records/\(id).sqlite"))
+        #expect(try run(["record", "add", "--patient-name", "X", "--owner", "nobody@example.org"]).errors.contains("no account"))
+
+        let shared = try run(["record", "share", id, "--email", "ben@example.org", "--role", "clinician"])
+        #expect(shared.status == 0 && shared.output.contains("clinician"))
+        #expect(try run(["record", "share", id, "--email", "ben@example.org", "--role", "doctor"]).status != 0)
+        #expect(try run(["record", "share", "00000000000000000000000000", "--email", "ben@example.org", "--role", "caregiver"])
+            .errors.contains("no such record"))
+
+        let list = try run(["record", "list"])
+        #expect(list.output.contains(id) && list.output.contains("ana@example.org (patient, owner)")
+                && list.output.contains("ben@example.org (clinician)") && list.output.contains("Asia/Seoul"))
+    }
+
+    @Test func auditVerifyFailsOnATamperedLog() async throws {
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        #expect(try run(["audit", "verify"]).output.contains("intact: 0 entries"))
+        // A few entries, written as the server writes them.
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: data + "/directory.sqlite")
+        _ = try run(["audit", "verify"])  // creates the directory's tables
+        try await queue.write { db in
+            var previous = String(repeating: "0", count: 64)
+            for sequence in 1...3 {
+                // Hashes that cannot match: verification must say which entry is wrong, not crash.
+                let hash = String(repeating: String(sequence), count: 64)
+                try db.execute(sql: """
+                    INSERT INTO audit_entry (sequence, recorded, resource, action, outcome, address, detail, previous_hash, hash)
+                    VALUES (?, 0, 'care-page', 'R', 'allowed', '127.0.0.1', 'GET /records/{record}/care', ?, ?)
+                    """, arguments: [sequence, previous, hash])
+                previous = hash
+            }
+        }
+        let result = try run(["audit", "verify"])
+        #expect(result.status == 1)
+        #expect(result.errors.hasPrefix("opencarekit: the audit log was tampered with: entry 1 was changed"))
+    }
+}
