@@ -138,7 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
             dataDirectory: data.url, allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin,
             idleTimeout: .milliseconds(Int64(signOutAfter * 60_000)), demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock)
         settings.requiresTwoStepForClinicians = requireTwoStepForClinicians
-        let careHost = CareHost(directory: directory, configuration: settings)
+        let careHost = CareHost(directory: CachingCareDirectory(directory), configuration: settings)
         var logger = Logger(label: "opencarekit")
         logger.logLevel = .warning
         let host = self.host

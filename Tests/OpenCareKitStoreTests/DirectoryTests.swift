@@ -199,3 +199,44 @@ import Testing
         #expect(try await reopened.verifyAuditLog().entries == 1)
     }
 }
+
+@Suite struct CachingDirectoryTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func lookupsAreRememberedUntilAWriteThroughItOrTheirFreshnessEnds() async throws {
+        let base = try SQLiteCareDirectory(path: nil)
+        let cached = CachingCareDirectory(base, freshness: 3600)
+        let ana = CareAccount(email: "ana@example.org", name: "Ana", passwordHash: "-", createdDate: now)
+        try await cached.addAccount(ana)
+        let record = CareRecord(patientName: "Ana", timeZoneIdentifier: "UTC", createdDate: now)
+        try await cached.addRecord(record, member: CareMembership(record: record.id, account: ana.id, role: .patient, isOwner: true, createdDate: now))
+        try await cached.setSession(keyHash: "s", account: ana.id, value: Data("1".utf8), expiryDate: now.addingTimeInterval(60), now: now)
+        #expect(try await cached.session(keyHash: "s", now: now) != nil)
+        #expect(try await cached.membership(record: record.id, account: ana.id)?.role == .patient)
+        #expect(try await cached.account(ana.id)?.name == "Ana")
+        // Changed behind its back (another server): still remembered while fresh…
+        try await base.removeSession(keyHash: "s")
+        #expect(try await cached.session(keyHash: "s", now: now) != nil)
+        // …but never past the session's own expiry, and forgotten when the change goes through it.
+        #expect(try await cached.session(keyHash: "s", now: now.addingTimeInterval(60)) == nil)
+        try await cached.removeSessions(of: ana.id)
+        #expect(try await cached.session(keyHash: "s", now: now) == nil)
+        var renamed = ana
+        renamed.name = "Ana Kim"
+        try await cached.updateAccount(renamed)
+        #expect(try await cached.account(ana.id)?.name == "Ana Kim")
+        let ben = CareAccount(email: "ben@example.org", name: "Ben", passwordHash: "-", createdDate: now)
+        try await cached.addAccount(ben)
+        #expect(try await cached.membership(record: record.id, account: ben.id) == nil)
+        try await cached.setMembership(CareMembership(record: record.id, account: ben.id, role: .caregiver, isOwner: false, createdDate: now))
+        #expect(try await cached.membership(record: record.id, account: ben.id)?.role == .caregiver)
+        try await cached.removeMembership(record: record.id, account: ben.id)
+        #expect(try await cached.membership(record: record.id, account: ben.id) == nil)
+        // With no freshness at all, every lookup asks the directory.
+        let uncached = CachingCareDirectory(base, freshness: 0)
+        try await base.setMembership(CareMembership(record: record.id, account: ben.id, role: .clinician, isOwner: false, createdDate: now))
+        #expect(try await uncached.membership(record: record.id, account: ben.id)?.role == .clinician)
+        try await base.removeMembership(record: record.id, account: ben.id)
+        #expect(try await uncached.membership(record: record.id, account: ben.id) == nil)
+    }
+}

@@ -92,6 +92,6 @@ enum AccessTokens {
     }
 
     static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(secret.utf8)).hexEncoded
     }
 }

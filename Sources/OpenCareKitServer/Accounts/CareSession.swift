@@ -37,7 +37,7 @@ struct DirectorySessionDriver: PersistDriver {
     let now: @Sendable () -> Date
 
     static func hash(_ key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(key.utf8)).hexEncoded
     }
 
     func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {

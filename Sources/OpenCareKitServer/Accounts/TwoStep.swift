@@ -49,6 +49,6 @@ enum TwoStep {
 
     static func hash(recoveryCode code: String) -> String {
         let normalized = code.lowercased().filter { $0.isLetter || $0.isNumber }
-        return SHA256.hash(data: Data(normalized.utf8)).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: Data(normalized.utf8)).hexEncoded
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import OpenCareKitStore
 
 /// Cross-site request forgery protection by double submission: every page sets a random token in a SameSite=Lax,
 /// HttpOnly cookie and puts the same token in its forms; a POST is accepted only when the two match. (Lax, so that
@@ -18,7 +19,7 @@ enum CSRF {
     /// A new random token: 32 bytes as hex.
     static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        return (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }.hexEncoded
     }
 
     static func cookie(_ token: String) -> Cookie {

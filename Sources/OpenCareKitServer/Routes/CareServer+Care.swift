@@ -45,7 +45,12 @@ extension CareServer {
     /// `YYYY-MM-DD` for the day containing `date` in the patient's zone.
     func dayString(_ date: Date) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        // Padded by hand: String(format:) showed in the server's profile.
+        func padded(_ value: Int?, _ width: Int) -> String {
+            let digits = String(value ?? 0)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(parts.year, 4))-\(padded(parts.month, 2))-\(padded(parts.day, 2))"
     }
 
     /// The start of the day named `YYYY-MM-DD`, or nil for anything else (including days that do not exist).
@@ -134,7 +139,8 @@ extension CareServer {
             }
             day = parsed
         }
-        let token = CSRF.token(of: request) ?? CSRF.newToken()
+        let readerToken = CSRF.token(of: request)
+        let token = readerToken ?? CSRF.newToken()
         let key = PageCache.Key(path: "/care?date=\(dayString(day))", language: context.localization.languageTag,
                                 today: dayString(today), generation: store.changeCount)
         let html = try await pageCache.page(key, token: token) { token in
@@ -161,7 +167,7 @@ extension CareServer {
             return AppPage(title: context.string(.careTab), base: basePath, idleSeconds: idleSeconds, tab: .care, main: main, metadata: metadata).render(in: context)
         }
         var response = AppPage.response(html)
-        if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
+        if readerToken == nil { response.setCookie(CSRF.cookie(token)) }
         return response
     }
 

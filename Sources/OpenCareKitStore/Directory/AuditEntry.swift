@@ -85,7 +85,7 @@ public struct AuditEntry: Codable, Hashable, Sendable {
             draft.resource, draft.action.rawValue, draft.outcome.rawValue, draft.address, draft.detail,
         ]
         let digest = SHA256.hash(data: Data(fields.joined(separator: "\u{1F}").utf8))
-        return digest.map { String(format: "%02x", $0) }.joined()
+        return digest.hexEncoded
     }
 }
 

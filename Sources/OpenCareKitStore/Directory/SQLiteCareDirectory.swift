@@ -1,7 +1,11 @@
 import Foundation
 import GRDB
 
-/// The directory in one SQLite file (WAL, `synchronous = FULL`), beside the records' store files.
+/// The directory in one SQLite file, beside the records' store files: WAL with `synchronous = NORMAL`, so a commit
+/// is in the file (it survives the process crashing) before the call returns, and reaches the disk at the next
+/// checkpoint; an operating-system crash or a power cut may lose the last commits, never the chain's order or the
+/// file's integrity. (The records' stores, which hold the patient's data, use `FULL`.) Waiting for the disk at each
+/// commit would make every audited request wait for it.
 ///
 /// For example:
 /// ```swift
@@ -17,7 +21,7 @@ public final class SQLiteCareDirectory: CareDirectory {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         do {
             let database: any DatabaseWriter = if let path {

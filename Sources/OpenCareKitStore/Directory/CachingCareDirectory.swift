@@ -1,0 +1,170 @@
+import Foundation
+import Synchronization
+
+/// A directory that remembers, for `freshness` (2 s by default), the lookups every request makes — its session, its
+/// account, its membership in the record — and forgets one as soon as a write through it changes it. A change made
+/// elsewhere (another server on the same directory, the command line tool) is seen within `freshness`: a removed
+/// member or a revoked session keeps access at most that long on this server. At most `capacity` entries of each
+/// kind are kept.
+///
+/// For example:
+/// ```swift
+/// let directory = CachingCareDirectory(try SQLiteCareDirectory(path: path))
+/// ```
+public final class CachingCareDirectory: CareDirectory {
+    public let base: any CareDirectory
+    public let freshness: TimeInterval
+    public let capacity: Int
+
+    private struct Entry<Value: Sendable>: Sendable {
+        let value: Value
+        let fetched: ContinuousClock.Instant
+    }
+
+    private struct MembershipKey: Hashable, Sendable {
+        let record: CareRecordID
+        let account: CareAccountID
+    }
+
+    private let sessions = Mutex<[String: Entry<(value: Data, expiryDate: Date?)?>]>([:])
+    private let accounts = Mutex<[CareAccountID: Entry<CareAccount?>]>([:])
+    private let memberships = Mutex<[MembershipKey: Entry<CareMembership?>]>([:])
+
+    public init(_ base: any CareDirectory, freshness: TimeInterval = 2, capacity: Int = 10_000) {
+        self.base = base
+        self.freshness = freshness
+        self.capacity = capacity
+    }
+
+    private func fresh<Key: Hashable & Sendable, Value: Sendable>(_ cache: borrowing Mutex<[Key: Entry<Value>]>, _ key: Key) -> Entry<Value>? {
+        cache.withLock { entries in
+            guard let entry = entries[key] else { return nil }
+            guard ContinuousClock.now - entry.fetched < .milliseconds(Int64(freshness * 1000)) else {
+                entries[key] = nil
+                return nil
+            }
+            return entry
+        }
+    }
+
+    private func remember<Key: Hashable & Sendable, Value: Sendable>(_ cache: borrowing Mutex<[Key: Entry<Value>]>, _ key: Key, _ value: Value) {
+        cache.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = Entry(value: value, fetched: .now)
+        }
+    }
+
+    // MARK: Cached reads
+
+    public func session(keyHash: String, now: Date) async throws -> (value: Data, expiryDate: Date?)? {
+        let stored: (value: Data, expiryDate: Date?)?
+        if let entry = fresh(sessions, keyHash) {
+            stored = entry.value
+        } else {
+            stored = try await base.session(keyHash: keyHash, now: now)
+            remember(sessions, keyHash, stored)
+        }
+        guard let stored else { return nil }
+        if let expiry = stored.expiryDate, expiry <= now { return nil }
+        return (stored.value, stored.expiryDate)
+    }
+
+    public func account(_ id: CareAccountID) async throws -> CareAccount? {
+        if let entry = fresh(accounts, id) { return entry.value }
+        let account = try await base.account(id)
+        remember(accounts, id, account)
+        return account
+    }
+
+    public func membership(record: CareRecordID, account: CareAccountID) async throws -> CareMembership? {
+        let key = MembershipKey(record: record, account: account)
+        if let entry = fresh(memberships, key) { return entry.value }
+        let membership = try await base.membership(record: record, account: account)
+        remember(memberships, key, membership)
+        return membership
+    }
+
+    // MARK: Writes, which forget what they change
+
+    private func forgetAccount(_ id: CareAccountID) { accounts.withLock { _ = $0.removeValue(forKey: id) } }
+    private func forgetMemberships(record: CareRecordID) { memberships.withLock { $0 = $0.filter { $0.key.record != record } } }
+    private func forgetMemberships(account: CareAccountID) { memberships.withLock { $0 = $0.filter { $0.key.account != account } } }
+
+    public func addAccount(_ account: CareAccount) async throws { try await base.addAccount(account) }
+    public func account(email: String) async throws -> CareAccount? { try await base.account(email: email) }
+    public func updateAccount(_ account: CareAccount) async throws {
+        defer { forgetAccount(account.id) }
+        try await base.updateAccount(account)
+    }
+    public func noteFailedSignIn(_ id: CareAccountID, now: Date, threshold: Int, lockout: TimeInterval) async throws -> CareAccount? {
+        defer { forgetAccount(id) }
+        return try await base.noteFailedSignIn(id, now: now, threshold: threshold, lockout: lockout)
+    }
+    public func noteSuccessfulSignIn(_ id: CareAccountID) async throws {
+        defer { forgetAccount(id) }
+        try await base.noteSuccessfulSignIn(id)
+    }
+
+    public func addRecord(_ record: CareRecord, member: CareMembership?) async throws {
+        defer { forgetMemberships(record: record.id) }
+        try await base.addRecord(record, member: member)
+    }
+    public func record(_ id: CareRecordID) async throws -> CareRecord? { try await base.record(id) }
+    public func records(limit: Int, after: CareRecordID?) async throws -> [CareRecord] { try await base.records(limit: limit, after: after) }
+    public func recordCount() async throws -> Int { try await base.recordCount() }
+    public func memberships(of account: CareAccountID) async throws -> [(membership: CareMembership, record: CareRecord)] {
+        try await base.memberships(of: account)
+    }
+    public func members(of record: CareRecordID) async throws -> [(membership: CareMembership, account: CareAccount)] {
+        try await base.members(of: record)
+    }
+    public func setMembership(_ membership: CareMembership) async throws {
+        defer { forgetMemberships(record: membership.record) }
+        try await base.setMembership(membership)
+    }
+    public func removeMembership(record: CareRecordID, account: CareAccountID) async throws {
+        defer { forgetMemberships(record: record) }
+        try await base.removeMembership(record: record, account: account)
+    }
+
+    public func addInvitation(_ invitation: CareInvitation) async throws { try await base.addInvitation(invitation) }
+    public func invitation(secretHash: String) async throws -> CareInvitation? { try await base.invitation(secretHash: secretHash) }
+    public func invitations(of record: CareRecordID) async throws -> [CareInvitation] { try await base.invitations(of: record) }
+    public func acceptInvitation(secretHash: String, account: CareAccountID, now: Date) async throws -> CareMembership? {
+        defer { forgetMemberships(account: account) }
+        return try await base.acceptInvitation(secretHash: secretHash, account: account, now: now)
+    }
+    public func removeInvitation(secretHash: String) async throws { try await base.removeInvitation(secretHash: secretHash) }
+
+    public func setSession(keyHash: String, account: CareAccountID?, value: Data, expiryDate: Date?, now: Date) async throws {
+        defer { sessions.withLock { _ = $0.removeValue(forKey: keyHash) } }
+        try await base.setSession(keyHash: keyHash, account: account, value: value, expiryDate: expiryDate, now: now)
+    }
+    public func removeSession(keyHash: String) async throws {
+        defer { sessions.withLock { _ = $0.removeValue(forKey: keyHash) } }
+        try await base.removeSession(keyHash: keyHash)
+    }
+    public func removeSessions(of account: CareAccountID) async throws {
+        // Cached sessions do not say whose they are: forget them all.
+        defer { sessions.withLock { $0.removeAll() } }
+        try await base.removeSessions(of: account)
+    }
+    public func removeExpiredSessions(now: Date) async throws { try await base.removeExpiredSessions(now: now) }
+
+    public func addAccessToken(_ token: CareAccessToken) async throws { try await base.addAccessToken(token) }
+    public func accessToken(secretHash: String) async throws -> CareAccessToken? { try await base.accessToken(secretHash: secretHash) }
+    public func accessTokens(of account: CareAccountID) async throws -> [CareAccessToken] { try await base.accessTokens(of: account) }
+    public func revokeAccessToken(_ id: RandomIdentifier, of account: CareAccountID, now: Date) async throws -> Bool {
+        try await base.revokeAccessToken(id, of: account, now: now)
+    }
+    public func noteAccessTokenUse(_ id: RandomIdentifier, now: Date) async throws { try await base.noteAccessTokenUse(id, now: now) }
+
+    public func appendAudit(_ drafts: [AuditEntry.Draft]) async throws { try await base.appendAudit(drafts) }
+    public func auditEntries(record: CareRecordID, limit: Int, offset: Int) async throws -> [AuditEntry] {
+        try await base.auditEntries(record: record, limit: limit, offset: offset)
+    }
+    public func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry] {
+        try await base.auditEntries(after: sequence, limit: limit)
+    }
+    public func verifyAuditLog() async throws -> AuditVerification { try await base.verifyAuditLog() }
+}
