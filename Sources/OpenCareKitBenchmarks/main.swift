@@ -1,6 +1,6 @@
 import Foundation
 
-/// Benchmarks: `OpenCareKitBenchmarks schedule [--python PATH]`. Run through scripts/bench-schedule, which builds in
+/// Benchmarks: `OpenCareKitBenchmarks schedule [--python PATH]`, `store …`, `records --data DIR [--count N]`. Run through scripts/bench-schedule, which builds in
 /// release mode and installs python-dateutil into .venv.
 let arguments = Array(CommandLine.arguments.dropFirst())
 var python = ProcessInfo.processInfo.environment["OPENCAREKIT_PYTHON"] ?? "/usr/bin/python3"
@@ -24,8 +24,17 @@ do {
             benchmark.part = arguments[index + 1]
         }
         try await benchmark.run()
+    case "records":
+        guard let index = arguments.firstIndex(of: "--data"), index + 1 < arguments.count else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        var benchmark = RecordsBenchmark(data: URL(fileURLWithPath: arguments[index + 1], isDirectory: true))
+        if let index = arguments.firstIndex(of: "--count"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
+            benchmark.count = count
+        }
+        try await benchmark.run()
     default:
-        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--years N] [--part insert|events]\n".utf8))
+        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--years N] [--part insert|events] | records --data DIR [--count N]\n".utf8))
         exit(2)
     }
 } catch {

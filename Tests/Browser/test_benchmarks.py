@@ -39,3 +39,13 @@ def test_the_schedule_benchmark_matches_dateutil_and_times_both_ages():
     assert "occurrence sets identical: yes" in output
     assert re.search(r"python-dateutil 2\.9\s+\d+", output)
     assert re.search(r"schedule age 10 years\s+[0-9.]+", output)
+
+
+def test_the_records_benchmark_starts_servers_with_many_records_and_one():
+    result = subprocess.run([str(ROOT / "scripts" / "bench-records"), "--smoke"], capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "OPENCAREKIT_BIN": BINARY,
+                                 "OPENCAREKIT_BENCHMARKS": str(pathlib.Path(BINARY).parent / "OpenCareKitBenchmarks")})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert re.search(r"1 record \(reference\)\s+\d+", result.stdout)
+    assert re.search(r"50 records\s+\d+", result.stdout)
+    assert "added 50 records" in result.stderr
