@@ -10,11 +10,14 @@ import OpenCareKitStore
 extension CareHost {
     static let recordPrefix = "/records/:record"
 
+    /// The routes every record answers, with their policies: made once, from a server that only lists them and never
+    /// answers (each open record answers with its own server's handlers).
+    static let recordRouteList: [RecordRouteTable.Route] =
+        CareServer(store: OCKStore(name: "route-table", type: .inMemory), watchesExternalChanges: false).routeTable.routes
+
     /// What an access token needs for each JSON API route (`"GET /api/v1/tasks"`), for the OpenAPI document.
-    static let apiPolicies: [String: RecordRoutePolicy.TokenAccess] = {
-        let routes = CareServer(store: OCKStore(name: "route-table", type: .inMemory), watchesExternalChanges: false).routeTable.routes
-        return Dictionary(uniqueKeysWithValues: routes.compactMap { route in route.policy.tokenAccess.map { (route.key, $0) } })
-    }()
+    static let apiPolicies: [String: RecordRoutePolicy.TokenAccess] =
+        Dictionary(uniqueKeysWithValues: recordRouteList.compactMap { route in route.policy.tokenAccess.map { (route.key, $0) } })
 
     func addRecordRoutes(to routes: inout HostRoutes) {
         for route in recordRoutes {

@@ -110,9 +110,7 @@ public struct CareHost: Sendable {
             return CareServer(store: try openStore(record), configuration: settings, basePath: "/records/\(record.id)",
                               liveSlots: liveSlots)
         }
-        // The table is the same for every record; this server only lists it and never answers.
-        recordRoutes = CareServer(store: OCKStore(name: "route-table", type: .inMemory), basePath: "/records/:record",
-                                  watchesExternalChanges: false).routeTable.routes
+        recordRoutes = Self.recordRouteList
     }
 
     /// A record's store: its file in the data directory, or in memory without one.

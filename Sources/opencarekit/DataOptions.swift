@@ -11,8 +11,13 @@ struct DataOptions: ParsableArguments {
     var dataDirectory: CareDataDirectory { CareDataDirectory(path: data) }
 
     func openDirectory() throws -> SQLiteCareDirectory {
+        try Self.openDirectory(of: dataDirectory)
+    }
+
+    /// The directory of `data`, or an error in one line.
+    static func openDirectory(of data: CareDataDirectory) throws -> SQLiteCareDirectory {
         do {
-            return try dataDirectory.openDirectory()
+            return try data.openDirectory()
         } catch {
             throw ValidationError("cannot open the data directory: \((error as? CareDirectoryError)?.reason ?? "it is not a folder this process can write")")
         }

@@ -116,12 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
         let publicOrigin = try publicOrigin()
         let clock = try clock()
         let data = CareDataDirectory(path: self.data)
-        let directory: SQLiteCareDirectory
-        do {
-            directory = try data.openDirectory()
-        } catch {
-            throw ValidationError("cannot open the data directory: \((error as? CareDirectoryError)?.reason ?? "it is not a folder this process can write")")
-        }
+        let directory = try DataOptions.openDirectory(of: data)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         if let adopted = try await data.adoptLegacyStore(into: directory, timeZone: timeZone, now: clock()) {

@@ -159,11 +159,7 @@ public final class SQLiteCareDirectory: CareDirectory {
                 SELECT membership.record, membership.account, membership.role, membership.is_owner, membership.created_date AS membership_created,
                 record.* FROM membership JOIN record ON record.id = membership.record WHERE membership.account = ?
                 ORDER BY record.patient_name, record.id
-                """, arguments: [account.description]).map { row in
-                var membership = Self.membership(row)
-                membership.createdDate = Date(timeIntervalSince1970: row["membership_created"])
-                return (membership, Self.record(row))
-            }
+                """, arguments: [account.description]).map { row in (Self.joinedMembership(row), Self.record(row)) }
         }
     }
 
@@ -174,11 +170,7 @@ public final class SQLiteCareDirectory: CareDirectory {
                 account.* FROM membership JOIN account ON account.id = membership.account WHERE membership.record = ?
                 ORDER BY membership.is_owner DESC, CASE membership.role WHEN 'patient' THEN 0 WHEN 'caregiver' THEN 1 ELSE 2 END,
                 account.name, account.id
-                """, arguments: [record.description]).map { row in
-                var membership = Self.membership(row)
-                membership.createdDate = Date(timeIntervalSince1970: row["membership_created"])
-                return (membership, Self.account(row))
-            }
+                """, arguments: [record.description]).map { row in (Self.joinedMembership(row), Self.account(row)) }
         }
     }
 
@@ -201,6 +193,13 @@ public final class SQLiteCareDirectory: CareDirectory {
                 throw CareDirectoryError(.conflict, "The record's owner cannot be removed.")
             }
         }
+    }
+
+    /// A membership read from a join, whose own `created_date` is named `membership_created`.
+    static func joinedMembership(_ row: Row) -> CareMembership {
+        var membership = membership(row)
+        membership.createdDate = Date(timeIntervalSince1970: row["membership_created"])
+        return membership
     }
 
     static func hasOwner(_ record: CareRecordID, in db: Database) throws -> Bool {
