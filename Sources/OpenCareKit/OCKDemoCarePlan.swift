@@ -7,6 +7,9 @@ import OpenCareKitStore
 public struct OCKDemoCarePlan: Sendable {
     public let calendar: Calendar
     public let start: Date
+    /// The patient's names (Alex Rivera by default).
+    public var givenName = "Alex"
+    public var familyName = "Rivera"
 
     /// A plan whose schedules begin on the day containing `start`, in `calendar`'s time zone.
     public init(calendar: Calendar, start: Date) {
@@ -49,7 +52,7 @@ public struct OCKDemoCarePlan: Sendable {
 
     /// Adds everything to an empty store, reporting each step.
     public func seed(into store: OCKStore, progress: (String) -> Void = { _ in }) async throws {
-        var patient = OCKPatient(id: "patient", givenName: "Alex", familyName: "Rivera")
+        var patient = OCKPatient(id: "patient", givenName: givenName, familyName: familyName)
         patient.birthday = calendar.date(from: DateComponents(year: 1968, month: 4, day: 12))
         patient.sex = .other("unspecified")
         patient.allergies = ["Penicillin"]

@@ -24,7 +24,7 @@ extension CareHost {
         }
         routes.public(.post, "/sign-in") { request, context in try await host.signIn(request, context) }
         routes.public(.post, "/sign-in/demo") { request, context in try await host.demoSignIn(request, context) }
-        routes.account(.get, "/") { request, _, identity in try await host.homePage(request, identity) }
+        routes.account(.get, "/") { request, context, identity in try await host.homePage(request, context, identity) }
         routes.account(.post, "/sign-out") { request, context, identity in
             try await host.checkedForm(request, context) { _ in
                 context.sessions.clearSession()
@@ -69,10 +69,10 @@ extension CareHost {
 
     /// A page of the host (no record, no tabs) with the reader's CSRF token in its forms.
     func hostPage(_ request: Request, title: String, status: HTTPResponse.Status = .ok, signedIn: Bool = true,
-                  main: (String) -> [HTML]) -> Response {
+                  metadata: [String: String] = [:], main: (String) -> [HTML]) -> Response {
         let token = CSRF.token(of: request) ?? CSRF.newToken()
         let html = AppPage(title: title, idleSeconds: signedIn ? Int(configuration.idleTimeout.components.seconds) : nil, tab: nil,
-                           main: main(token), metadata: ["ock-csrf": token]).render(in: renderContext(for: request))
+                           main: main(token), metadata: metadata.merging(["ock-csrf": token]) { $1 }).render(in: renderContext(for: request))
         var response = AppPage.response(html, status: status)
         if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
         return response
@@ -201,28 +201,36 @@ extension CareHost {
 
     // MARK: Home and account
 
-    func homePage(_ request: Request, _ identity: CareIdentity) async throws -> Response {
+    func homePage(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity) async throws -> Response {
         let language = renderContext(for: request).localization.language
         let memberships = try await directory.memberships(of: identity.account.id)
-        if memberships.count == 1, let only = memberships.first, only.membership.role != .clinician {
+        if memberships.contains(where: { $0.membership.role == .clinician }) {
+            return try await clinicianHome(request, context, identity, memberships: memberships)
+        }
+        if memberships.count == 1, let only = memberships.first {
             return Response.redirect(to: "/records/\(only.record.id)/care", type: .normal)
         }
         return hostPage(request, title: HostText.homeTitle.text(language)) { token in [
             .element("h1", [:], [.text(HostText.homeTitle.text(language))]),
             memberships.isEmpty ? .element("p", [:], [.text(HostText.noRecords.text(language))])
-                : .element("ul", ["class": "ock-record-list"], memberships.map { item in
-                    let role = HostText.role(item.membership.role).text(language)
-                        + (item.membership.isOwner ? " · " + HostText.owner.text(language) : "")
-                    return .element("li", [:], [
-                        .element("a", ["href": "/records/\(item.record.id)/care", "class": "ock-link-row",
-                                       "aria-label": HostText.openRecord.text(language, item.record.patientName)], [
-                            .element("span", ["class": "ock-record-name"], [.text(item.record.patientName)]),
-                            .element("span", ["class": "ock-record-role"], [.text(role)]),
-                        ]),
-                    ])
-                }),
+                : recordList(memberships, language: language),
             accountLinks(token: token, language: language, identity: identity),
         ] }
+    }
+
+    /// Links to `memberships`' records, each with the person's role in it.
+    func recordList(_ memberships: [(membership: CareMembership, record: CareRecord)], language: OCKLanguage) -> HTML {
+        .element("ul", ["class": "ock-record-list"], memberships.map { item in
+            let role = HostText.role(item.membership.role).text(language)
+                + (item.membership.isOwner ? " · " + HostText.owner.text(language) : "")
+            return .element("li", [:], [
+                .element("a", ["href": "/records/\(item.record.id)/care", "class": "ock-link-row",
+                               "aria-label": HostText.openRecord.text(language, item.record.patientName)], [
+                    .element("span", ["class": "ock-record-name"], [.text(item.record.patientName)]),
+                    .element("span", ["class": "ock-record-role"], [.text(role)]),
+                ]),
+            ])
+        })
     }
 
     func accountLinks(token: String, language: OCKLanguage, identity: CareIdentity) -> HTML {
@@ -299,6 +307,10 @@ extension CareHost {
 extension HostText {
     func text(_ language: OCKLanguage, _ argument: String) -> String {
         text(language).replacingOccurrences(of: "{0}", with: argument)
+    }
+
+    func text(_ language: OCKLanguage, _ first: String, _ second: String) -> String {
+        text(language, first).replacingOccurrences(of: "{1}", with: second)
     }
 }
 

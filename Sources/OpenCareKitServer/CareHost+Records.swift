@@ -118,17 +118,26 @@ extension CareHost {
     /// and their membership still grants it. A failure to look counts as no.
     func isStillAllowed(_ request: Request, access: RecordAccess, policy: RecordRoutePolicy) async -> Bool {
         do {
-            if let authorization = request.headers[.authorization] {
-                guard try await identity(authorization: authorization) != nil else { return false }
-            } else {
-                guard let id = request.cookies[Self.sessionCookie]?.value,
-                      let session = try await sessionDriver.get(key: "session." + id, as: CareSession.self),
-                      session.isComplete, session.account == access.identity.account.id else { return false }
-            }
+            guard await isStillSignedIn(request, account: access.identity.account.id) else { return false }
             guard let membership = try await directory.membership(record: access.record, account: access.identity.account.id) else {
                 return false
             }
             return policy.permission.isGranted(to: membership)
+        } catch {
+            return false
+        }
+    }
+
+    /// Whether the session (or access token) `request` came with is still valid, for `account`. A failure to look
+    /// counts as no.
+    func isStillSignedIn(_ request: Request, account: CareAccountID) async -> Bool {
+        do {
+            if let authorization = request.headers[.authorization] {
+                return try await identity(authorization: authorization)?.account.id == account
+            }
+            guard let id = request.cookies[Self.sessionCookie]?.value,
+                  let session = try await sessionDriver.get(key: "session." + id, as: CareSession.self) else { return false }
+            return session.isComplete && session.account == account
         } catch {
             return false
         }

@@ -43,6 +43,11 @@ public struct CareHost: Sendable {
         /// How often a live stream checks that its person may still see the record (signed in, still a member);
         /// it ends when not.
         public var liveAccessInterval: Duration = .seconds(15)
+        /// When a clinician's home flags a patient as needing attention.
+        public var flagRules = ClinicianFlagRules()
+        /// The most patients a clinician's home summarizes (500); a clinician of more sees the first ones by record id
+        /// and a note saying so.
+        public var clinicianHomeLimit = 500
 
         public init(dataDirectory: URL? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
                     idleTimeout: Duration = .seconds(15 * 60), passwordCost: UInt8 = 12, openRecordLimit: Int = 64,
@@ -74,6 +79,15 @@ public struct CareHost: Sendable {
     let renderContexts: [OCKLanguage: OCKRenderContext]
     /// The routes every record answers, with their policies.
     let recordRoutes: [RecordRouteTable.Route]
+    /// Opens a record's store (the pool's servers, and the clinicians' summaries of records not open).
+    let openRecordStore: @Sendable (CareRecord) throws -> OCKStore
+    /// Which open record just changed, for the clinicians' live homes.
+    let changeFeed = RecordChangeFeed()
+    let summaries = PatientSummaries()
+    let summaryAudits: SummaryViewAudits
+    let zoneContexts = ZoneRenderContexts()
+    /// Live streams per client address, shared by every record and the homes.
+    let liveSlots = LiveStreamSlots()
 
     /// A host over `directory`.
     ///
@@ -92,7 +106,7 @@ public struct CareHost: Sendable {
         renderContexts = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
             (language, OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)))
         })
-        let liveSlots = LiveStreamSlots()
+        let liveSlots = self.liveSlots
         let openStore = openStore ?? { [dataDirectory = configuration.dataDirectory] record in
             try Self.defaultStore(for: record, in: dataDirectory)
         }
@@ -105,11 +119,13 @@ public struct CareHost: Sendable {
             settings.signOutAfter = configuration.idleTimeout
             return settings
         }
-        records = CareRecordPool(capacity: configuration.openRecordLimit) { record in
+        openRecordStore = openStore
+        records = CareRecordPool(capacity: configuration.openRecordLimit) { [changeFeed] record in
             let settings = recordConfiguration(record)
             return CareServer(store: try openStore(record), configuration: settings, basePath: "/records/\(record.id)",
-                              liveSlots: liveSlots)
+                              liveSlots: liveSlots, onChange: { changeFeed.publish(record.id) })
         }
+        summaryAudits = SummaryViewAudits(interval: TimeInterval(configuration.idleTimeout.components.seconds))
         recordRoutes = Self.recordRouteList
     }
 
@@ -143,6 +159,7 @@ public struct CareHost: Sendable {
         addActivityRoutes(to: &routes)
         addTokenRoutes(to: &routes)
         addTwoStepRoutes(to: &routes)
+        addClinicianRoutes(to: &routes)
         return (router, routes.catalog)
     }
 

@@ -58,7 +58,8 @@ public struct CareServer: Sendable {
     public let basePath: String
     /// The record's routes, bound to this server.
     private(set) var routeTable = RecordRouteTable()
-    /// Watches the store file for other processes' writes while anything uses this server.
+    /// Watches the store file for other processes' writes, and tells the host of changes, while anything uses this
+    /// server.
     let lifetime: RecordLifetime?
     let hub = LiveCareHub()
     let pageCache = PageCache()
@@ -80,13 +81,15 @@ public struct CareServer: Sendable {
     ///   - watchesExternalChanges: Whether live pages follow other processes' writes to the store file, checked
     ///     four times a second while this server is in use.
     ///   - liveSlots: The live streams each client may open, shared with the host's other records.
+    ///   - onChange: Called after each change to the store while this server is in use (the host's record feed).
     public init(store: OCKStore, configuration: Configuration = Configuration(), basePath: String = "",
-                watchesExternalChanges: Bool = true, liveSlots: LiveStreamSlots = LiveStreamSlots()) {
+                watchesExternalChanges: Bool = true, liveSlots: LiveStreamSlots = LiveStreamSlots(),
+                onChange: (@Sendable () -> Void)? = nil) {
         self.liveSlots = liveSlots
         self.store = store
         self.configuration = configuration
         self.basePath = basePath
-        lifetime = watchesExternalChanges ? RecordLifetime(store: store) : nil
+        lifetime = RecordLifetime(store: store, interval: watchesExternalChanges ? .milliseconds(250) : nil, onChange: onChange)
         if !configuration.surveys.isEmpty || configuration.onboardingTaskID != nil {
             store.addRule(OCKSurveyStoreRule(surveys: configuration.surveys, consentTaskID: configuration.onboardingTaskID))
         }

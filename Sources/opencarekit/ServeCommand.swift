@@ -28,6 +28,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Add the demo people (a patient, her caregiver daughter, a clinician) and the patient's record with the demo care plan, if they are missing; on loopback the sign-in page offers one-click sign-in as each.")
     var demo = false
 
+    @Option(help: "With --demo: how many patients the demo clinician follows besides the demo patient, each with a few weeks of history (default 12, at most 1000).")
+    var demoPatients: Int = DemoPeople.defaultClinicSize
+
+    @Option(help: "Flag a patient on the clinician's home after missed doses on this many of the last days (default 2; 0 turns the rule off).")
+    var flagMissedDoseDays: Int = 2
+
+    @Option(help: "Flag a patient on the clinician's home after a check-in pain score at or above this in the last 7 days (default 7; 0 turns the rule off).")
+    var flagPainScore: Double = 7
+
     @Option(help: "The time zone of new records and of a record adopted from before records (default: this machine's).")
     var zone: String = TimeZone.current.identifier
 
@@ -113,6 +122,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard signOutAfter.isFinite, (1...720).contains(signOutAfter) else {
             throw ValidationError("--sign-out-after: must be from 1 to 720 minutes")
         }
+        guard (0...DemoPeople.maximumClinicSize).contains(demoPatients) else {
+            throw ValidationError("--demo-patients: must be from 0 to \(DemoPeople.maximumClinicSize)")
+        }
+        guard (0...7).contains(flagMissedDoseDays) else { throw ValidationError("--flag-missed-dose-days: must be from 0 to 7") }
+        guard flagPainScore.isFinite, (0...10).contains(flagPainScore) else { throw ValidationError("--flag-pain-score: must be from 0 to 10") }
         let publicOrigin = try publicOrigin()
         let clock = try clock()
         let data = CareDataDirectory(path: self.data)
@@ -123,7 +137,8 @@ struct ServeCommand: AsyncParsableCommand {
             Self.say("Adopted the care record in opencarekit.sqlite as record \(adopted.id). Give someone access with:")
             Self.say("  opencarekit record share \(adopted.id) --email EMAIL --role patient")
         }
-        if demo, try await DemoPeople.ensure(in: directory, data: data, calendar: calendar, now: clock()) {
+        if demo, try await DemoPeople.ensure(in: directory, data: data, calendar: calendar, now: clock(),
+                                                    clinicSize: demoPatients) {
             Self.say("Added the demo people and the demo care plan.")
         }
         let isLoopback = Self.loopback.contains(host.lowercased())
@@ -133,6 +148,8 @@ struct ServeCommand: AsyncParsableCommand {
             dataDirectory: data.url, allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin,
             idleTimeout: .milliseconds(Int64(signOutAfter * 60_000)), demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock)
         settings.requiresTwoStepForClinicians = requireTwoStepForClinicians
+        settings.flagRules = ClinicianFlagRules(missedDoseDays: flagMissedDoseDays == 0 ? nil : flagMissedDoseDays,
+                                                painScore: flagPainScore == 0 ? nil : flagPainScore)
         let careHost = CareHost(directory: CachingCareDirectory(directory), configuration: settings)
         var logger = Logger(label: "opencarekit")
         logger.logLevel = .warning

@@ -18,6 +18,8 @@ def test_the_server_benchmark_measures_the_care_feed_and_delivers_to_every_subsc
     assert re.search(r"POST /sign-in \(bcrypt\)\s+[0-9.]+", result.stdout)
     fanout = re.search(r"one outcome write\s+(\d+)\s+(\d+)", result.stdout)
     assert fanout and fanout.group(1) == fanout.group(2) == "40", result.stdout
+    assert re.search(r"first view \(makes every summary\)\s+[0-9.]+", result.stdout)
+    assert re.search(r"Clinician home with 5 patients: p50 [0-9.]+ ms", result.stdout), result.stdout
 
 
 def run(script):

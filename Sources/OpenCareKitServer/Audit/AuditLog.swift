@@ -6,7 +6,7 @@ import OpenCareKitStore
 /// costs one transaction per burst rather than one per request.
 actor AuditLog {
     let directory: any CareDirectory
-    private var pending: [(draft: AuditEntry.Draft, done: CheckedContinuation<Void, any Error>)] = []
+    private var pending: [(drafts: [AuditEntry.Draft], done: CheckedContinuation<Void, any Error>)] = []
     private var isWriting = false
 
     init(directory: any CareDirectory) {
@@ -16,8 +16,14 @@ actor AuditLog {
     /// Appends `draft`; returns once it is in the directory.
     /// - Throws: The directory's error, when the entry could not be written (the caller then refuses the access).
     func record(_ draft: AuditEntry.Draft) async throws {
+        try await record([draft])
+    }
+
+    /// Appends `drafts`, in order; returns once they are in the directory.
+    func record(_ drafts: [AuditEntry.Draft]) async throws {
+        guard !drafts.isEmpty else { return }
         try await withCheckedThrowingContinuation { continuation in
-            pending.append((draft, continuation))
+            pending.append((drafts, continuation))
             if !isWriting {
                 isWriting = true
                 Task { await self.drain() }
@@ -30,7 +36,7 @@ actor AuditLog {
             let batch = pending
             pending = []
             do {
-                try await directory.appendAudit(batch.map(\.draft))
+                try await directory.appendAudit(batch.flatMap(\.drafts))
                 for entry in batch { entry.done.resume() }
             } catch {
                 for entry in batch { entry.done.resume(throwing: error) }

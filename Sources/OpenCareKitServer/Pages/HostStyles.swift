@@ -28,5 +28,17 @@ enum HostStyles {
       background: var(--ock-color-card); color: var(--ock-color-label); box-shadow: 0 4px 24px rgba(0, 0, 0, 0.3);
       display: flex; flex-wrap: wrap; gap: var(--ock-spacing); align-items: center; }
     .ock-idle-warning p { margin: 0; flex: 1 1 14rem; }
+    .ock-patients { list-style: none; padding: 0; margin: 0; }
+    .ock-patient { display: grid; grid-template-columns: 1fr auto; gap: 0.25rem var(--ock-spacing); align-items: center;
+      padding: 0.75rem 0; border-bottom: 1px solid var(--ock-color-separator); }
+    .ock-patient-name { font-weight: 600; color: var(--ock-color-tint); min-height: 44px; display: flex; align-items: center; }
+    .ock-patient-week { display: flex; gap: 0.25rem; grid-row: span 2; }
+    .ock-patient-day { display: grid; justify-items: center; font-size: 0.75rem; color: var(--ock-color-secondary-label); }
+    .ock-patient-day .ock-ring { width: 1.5rem; height: 1.5rem; }
+    .ock-patient-activity { margin: 0; color: var(--ock-color-secondary-label); }
+    .ock-flags { grid-column: 1 / -1; list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 0.5rem; }
+    .ock-flag { padding: 0.125rem 0.5rem; border-radius: 6px; border: 1px solid var(--ock-color-friends-family);
+      color: var(--ock-color-friends-family); font-weight: 600; }
+    @media (max-width: 30rem) { .ock-patient { grid-template-columns: 1fr; } .ock-patient-week { grid-row: auto; } }
     """
 }

@@ -8,7 +8,9 @@ enum HostText: String, CaseIterable, Sendable {
          demoSignInAs, homeTitle, noRecords, openRecord, rolePatient, roleCaregiver, roleClinician, owner, accountTitle,
          signOut, signOutEverywhere, signOutEverywhereHint, changePassword, currentPassword, newPassword,
          repeatPassword, passwordChanged, passwordsDiffer, wrongPassword, account, signedInAs,
-         sharingTitle, whoHasAccess, role, changeRole, remove, removeNamed, roleOf, invite, inviteHint, createInvitation, invitationLink, pendingInvitations, expires, revoke, invitationTitle, invitationBody, accept, invitationGone, haveAccount, createAccount, yourName, emailTaken, activityTitle, activityLink, when, who, what, whereFrom, result, allowed, denied, exportFHIR, olderEntries, someoneElse, sharingLink, allRecords, idleWarning, staySignedIn, you
+         sharingTitle, whoHasAccess, role, changeRole, remove, removeNamed, roleOf, invite, inviteHint, createInvitation, invitationLink, pendingInvitations, expires, revoke, invitationTitle, invitationBody, accept, invitationGone, haveAccount, createAccount, yourName, emailTaken, activityTitle, activityLink, when, who, what, whereFrom, result, allowed, denied, exportFHIR, olderEntries, someoneElse, sharingLink, allRecords, idleWarning, staySignedIn, you,
+         patientsTitle, needAttention, showingFirstPatients, otherRecords, lastSevenDays, lastSevenDaysNothing, flagMissedDoses,
+         flagPain, needsAttention, noActivity, today, yesterday, daysAgo, lastActivity
 
     func text(_ language: OCKLanguage) -> String {
         switch language {
@@ -88,6 +90,20 @@ enum HostText: String, CaseIterable, Sendable {
         case .idleWarning: "For your privacy you will be signed out in one minute without activity."
         case .staySignedIn: "Stay signed in"
         case .you: "you"
+        case .patientsTitle: "Patients"
+        case .needAttention: "{0} of {1} patients need attention."
+        case .showingFirstPatients: "Showing {0} of your {1} patients."
+        case .otherRecords: "Your other care records"
+        case .lastSevenDays: "Last 7 days: {0} of tasks done"
+        case .lastSevenDaysNothing: "Last 7 days: nothing to do"
+        case .flagMissedDoses: "Missed doses on {0} days"
+        case .flagPain: "Pain {0} of 10"
+        case .needsAttention: "Needs attention"
+        case .noActivity: "No activity yet"
+        case .today: "today"
+        case .yesterday: "yesterday"
+        case .daysAgo: "{0} days ago"
+        case .lastActivity: "Last activity: {0}"
         }
     }
 
@@ -162,6 +178,20 @@ enum HostText: String, CaseIterable, Sendable {
         case .idleWarning: "개인정보 보호를 위해 1분 동안 활동이 없으면 로그아웃됩니다."
         case .staySignedIn: "로그인 유지"
         case .you: "나"
+        case .patientsTitle: "환자"
+        case .needAttention: "환자 {1}명 중 {0}명이 주의가 필요합니다."
+        case .showingFirstPatients: "환자 {1}명 중 {0}명을 보여 줍니다."
+        case .otherRecords: "내 다른 돌봄 기록"
+        case .lastSevenDays: "최근 7일: 할 일 {0} 완료"
+        case .lastSevenDaysNothing: "최근 7일: 할 일 없음"
+        case .flagMissedDoses: "{0}일 동안 복용을 놓침"
+        case .flagPain: "통증 {0}/10"
+        case .needsAttention: "주의 필요"
+        case .noActivity: "아직 활동 없음"
+        case .today: "오늘"
+        case .yesterday: "어제"
+        case .daysAgo: "{0}일 전"
+        case .lastActivity: "마지막 활동: {0}"
         }
     }
 

@@ -23,13 +23,29 @@ public struct CareDataDirectory: Sendable {
 
     /// The store of `record`: `records/{id}.sqlite`, or the adopted file its `storeName` names.
     public func store(for record: CareRecord) throws -> OCKStore {
+        let (folder, name) = try location(of: record)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return OCKStore(name: name, type: .onDisk(), directory: folder)
+    }
+
+    /// A store that only reads `record`'s existing file and writes nothing to it (`OCKStore.reading`).
+    public func readingStore(for record: CareRecord) throws -> OCKStore {
+        let (folder, name) = try location(of: record)
+        return OCKStore.reading(name: name, directory: folder)
+    }
+
+    /// The path of `record`'s store file, which may not exist yet.
+    public func storeFile(for record: CareRecord) throws -> String {
+        let (folder, name) = try location(of: record)
+        return folder.appending(path: name + ".sqlite").path
+    }
+
+    private func location(of record: CareRecord) throws -> (folder: URL, name: String) {
         let parts = record.storeName.split(separator: "/").map(String.init)
         guard let name = parts.last, !parts.contains(".."), !parts.contains("."), !record.storeName.hasPrefix("/") else {
             throw CareDirectoryError(.storage, "The record's store name is not a path inside the data directory.")
         }
-        let folder = parts.dropLast().reduce(url) { $0.appending(path: $1, directoryHint: .isDirectory) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return OCKStore(name: name, type: .onDisk(), directory: folder)
+        return (parts.dropLast().reduce(url) { $0.appending(path: $1, directoryHint: .isDirectory) }, name)
     }
 
     /// Adopts the store of a data directory from before records (`opencarekit.sqlite`) as a record without members,

@@ -45,6 +45,9 @@ final class CareRecordPool: Sendable {
         return entry.server
     }
 
+    /// The server of record `id` if it is open, without counting as a use.
+    func openServer(_ id: CareRecordID) -> CareServer? { state.withLock { $0.servers[id]?.server } }
+
     /// How many records are open.
     var openCount: Int { state.withLock { $0.servers.count } }
 

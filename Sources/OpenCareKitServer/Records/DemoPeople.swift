@@ -3,7 +3,9 @@ import OpenCareKit
 import OpenCareKitStore
 
 /// The people of `serve --demo`: Alex, a patient recovering from knee surgery; Sam, her daughter and caregiver;
-/// and Dr. Jordan Lee, her clinician. All share the password `demoPassword`.
+/// and Dr. Jordan Lee, her clinician, who also follows a dozen other patients on the same plan, each with a few
+/// weeks of history and habits of their own (some keep to the plan, some miss doses, some report high pain), and
+/// each owning their record. All share the password `demoPassword`.
 public enum DemoPeople {
     public static let patientEmail = "alex@example.org"
     public static let caregiverEmail = "sam@example.org"
@@ -11,15 +13,55 @@ public enum DemoPeople {
     /// Printed by `serve --demo`, which offers one-click sign-in on loopback anyway.
     public static let demoPassword = "opencarekit-demo"
 
+    /// The people the sign-in page offers one-click sign-in as.
     public static var emails: [String] { [patientEmail, caregiverEmail, clinicianEmail] }
 
-    /// Creates the demo people and Alex's record with the demo care plan, unless they exist.
+    /// How many patients Dr. Lee follows besides Alex, by default.
+    public static var defaultClinicSize: Int { clinicPatients.count }
+    /// The most `serve --demo-patients` makes.
+    public static let maximumClinicSize = 1_000
+
+    /// Dr. Lee's other patients: given and family name, time zone (nil: the server's), days on the plan, habits.
+    static let clinicPatients: [(given: String, family: String, zone: String?, days: Int, habits: DemoHistory.Habits)] = [
+        ("Maria", "Santos", nil, 27, .init(adherence: 0.97, pain: 2)),
+        ("Min-jun", "Park", "Asia/Seoul", 24, .init(adherence: 0.93, pain: 2)),
+        ("Aisha", "Bello", nil, 21, .init(adherence: 0.88, pain: 3)),
+        ("Tom", "Becker", nil, 26, .init(adherence: 0.82, pain: 4)),
+        ("Noah", "Williams", nil, 18, .init(adherence: 0.78, pain: 4, painSpike: true)),
+        ("Priya", "Nair", "Europe/London", 23, .init(adherence: 0.7, pain: 4)),
+        ("Daniel", "Kim", nil, 28, .init(adherence: 0.6, pain: 5)),
+        ("Grace", "O'Neill", nil, 20, .init(adherence: 0.5, pain: 7.5)),
+        ("Lucas", "Moreau", nil, 25, .init(adherence: 0.4, pain: 5)),
+        ("Fatima", "Haddad", nil, 22, .init(adherence: 0.65, pain: 4, quietDays: 5)),
+        ("Elena", "Rossi", nil, 27, .init(adherence: 0.3, pain: 6, quietDays: 9)),
+        ("Samuel", "Okafor", nil, 15, .init(adherence: 0.9, pain: 8)),
+    ]
+
+    /// The `index`th of Dr. Lee's other patients: the named ones, then (for a larger clinic, as in the benchmark)
+    /// made-up ones with numbered names and habits spread the same way.
+    static func clinicPatient(_ index: Int) -> (given: String, family: String, zone: String?, days: Int, habits: DemoHistory.Habits) {
+        if index < clinicPatients.count { return clinicPatients[index] }
+        var patient = clinicPatients[index % clinicPatients.count]
+        patient.family += " \(index / clinicPatients.count + 1)"
+        return patient
+    }
+
+    /// The email of a clinic patient: `maria.santos@example.org`.
+    static func email(given: String, family: String) -> String {
+        let letters = (given + "." + family).lowercased().map { $0 == " " ? "." : $0 }
+            .filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
+        return letters + "@example.org"
+    }
+
+    /// Creates the demo people, Alex's record with the demo care plan (not onboarded yet, so a newcomer sees the
+    /// onboarding), and Dr. Lee's other patients with their histories, unless they exist.
     ///
     /// - Returns: Whether anything was created.
     @discardableResult
     public static func ensure(in directory: any CareDirectory, data: CareDataDirectory, calendar: Calendar, now: Date,
-                              passwordCost: UInt8 = 12) async throws -> Bool {
+                              passwordCost: UInt8 = 12, clinicSize: Int = defaultClinicSize) async throws -> Bool {
         guard try await directory.account(email: patientEmail) == nil else { return false }
+        // One hash for everyone: they share the password, and bcrypt is slow on purpose.
         let hash = try await Passwords.hash(demoPassword, cost: passwordCost)
         let alex = CareAccount(email: patientEmail, name: "Alex Rivera", passwordHash: hash, createdDate: now)
         let sam = CareAccount(email: caregiverEmail, name: "Sam Rivera", passwordHash: hash, createdDate: now)
@@ -36,6 +78,45 @@ public enum DemoPeople {
         let store = try data.store(for: record)
         try store.open()
         try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: now)).seed(into: store)
+
+        // Two at a time: each is a store file, its plan and a few hundred outcomes.
+        let patients = (0..<min(max(clinicSize, 0), maximumClinicSize)).map(clinicPatient)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, patient) in patients.enumerated() {
+                if index >= 2 { try await group.next() }
+                group.addTask {
+                    try await addClinicPatient(patient, seed: UInt64(index + 1), clinician: jordan.id, hash: hash,
+                                               directory: directory, data: data, calendar: calendar, now: now)
+                }
+            }
+            try await group.waitForAll()
+        }
         return true
+    }
+
+    private static func addClinicPatient(_ patient: (given: String, family: String, zone: String?, days: Int, habits: DemoHistory.Habits),
+                                         seed: UInt64, clinician: CareAccountID, hash: String, directory: any CareDirectory,
+                                         data: CareDataDirectory, calendar serverCalendar: Calendar, now: Date) async throws {
+        var calendar = serverCalendar
+        if let zone = patient.zone, let timeZone = TimeZone(identifier: zone) { calendar.timeZone = timeZone }
+        let name = patient.given + " " + patient.family
+        let start = calendar.date(byAdding: .day, value: -patient.days, to: calendar.startOfDay(for: now)) ?? now
+        let account = CareAccount(email: email(given: patient.given, family: patient.family), name: name, passwordHash: hash,
+                                  createdDate: start)
+        try await directory.addAccount(account)
+        let record = CareRecord(patientName: name, timeZoneIdentifier: calendar.timeZone.identifier,
+                                carePlan: CarePlanCatalog.demo, createdDate: start)
+        try await directory.addRecord(record, member: CareMembership(record: record.id, account: account.id, role: .patient,
+                                                                     isOwner: true, createdDate: start))
+        try await directory.setMembership(CareMembership(record: record.id, account: clinician, role: .clinician, isOwner: false,
+                                                         createdDate: start))
+        let store = try data.store(for: record)
+        try store.open()
+        var plan = OCKDemoCarePlan(calendar: calendar, start: start)
+        plan.givenName = patient.given
+        plan.familyName = patient.family
+        try await plan.seed(into: store)
+        var history = DemoHistory(calendar: calendar, habits: patient.habits, signerName: name, random: SeededRandom(seed: seed))
+        try await history.write(into: store, start: start, now: now)
     }
 }

@@ -44,6 +44,11 @@ struct ServerActions: OCKEventActions {
 extension CareServer {
     /// `YYYY-MM-DD` for the day containing `date` in the patient's zone.
     func dayString(_ date: Date) -> String {
+        Self.dayString(date, calendar: calendar)
+    }
+
+    /// `YYYY-MM-DD` for the day containing `date` in `calendar`'s zone.
+    static func dayString(_ date: Date, calendar: Calendar) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
         // Padded by hand: String(format:) showed in the server's profile.
         func padded(_ value: Int?, _ width: Int) -> String {

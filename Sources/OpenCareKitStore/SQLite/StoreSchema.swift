@@ -90,6 +90,12 @@ enum StoreSchema {
     /// Runs the migrations and records the schema version in the file header.
     static func migrate(_ writer: any DatabaseWriter) throws {
         try migrator.migrate(writer)
-        try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(version)") }
+        // Written only when it differs: opening a store then changes nothing in its file, so the file's signature
+        // tells whether anything was written since (the clinician's home remembers summaries by it).
+        try writer.write { db in
+            if try Int.fetchOne(db, sql: "PRAGMA user_version") != version {
+                try db.execute(sql: "PRAGMA user_version = \(version)")
+            }
+        }
     }
 }

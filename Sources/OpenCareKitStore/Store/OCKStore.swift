@@ -45,6 +45,8 @@ public final class OCKStore: Sendable {
     /// The last `PRAGMA data_version` seen, to notice commits by other processes.
     let externalDataVersion = Mutex<Int?>(nil)
     private let directoryError: OCKStoreError?
+    /// Whether the store only reads its file (`reading(name:directory:)`).
+    let isReadOnly: Bool
 
     /// CareKit's initializer. The store opens on first use; errors (a file from a newer OpenCareKit, a file that is
     /// not a store) are thrown by the first call.
@@ -61,6 +63,7 @@ public final class OCKStore: Sendable {
         self.storeType = type
         self.securityApplicationGroupIdentifier = securityApplicationGroupIdentifier
         self.clock = clock
+        isReadOnly = false
         switch type {
         case .inMemory:
             fileURL = nil
@@ -73,6 +76,30 @@ public final class OCKStore: Sendable {
                 fileURL = nil
                 directoryError = error
             }
+        }
+    }
+
+    /// A store that only reads the existing file `<directory>/<name>.sqlite`, through one read-only connection: it
+    /// writes nothing to the file, not even on opening (a writing store's connection pool does, to set up the
+    /// write-ahead log), so the file's size and time still tell whether anyone wrote since. Its writes fail.
+    ///
+    /// The first call throws if the file is absent or its schema is not this version's (a writing store migrates it).
+    public static func reading(name: String, directory: URL) -> OCKStore {
+        OCKStore(readingName: name, directory: directory)
+    }
+
+    private init(readingName name: String, directory: URL) {
+        self.name = name
+        storeType = .onDisk()
+        securityApplicationGroupIdentifier = nil
+        clock = { Date() }
+        isReadOnly = true
+        do {
+            fileURL = try StoreFile.url(name: name, directory: directory)
+            directoryError = nil
+        } catch {
+            fileURL = nil
+            directoryError = error
         }
     }
 
@@ -110,6 +137,17 @@ public final class OCKStore: Sendable {
                 return queue
             } catch {
                 throw .fetchFailed(reason: "Cannot create the in-memory store")
+            }
+        }
+        if isReadOnly {
+            guard case .store(StoreSchema.version) = try StoreFile.inspect(fileURL) else {
+                throw .fetchFailed(reason: "The store is absent or not of this version's schema; open it for writing first")
+            }
+            do {
+                configuration.readonly = true
+                return try DatabaseQueue(path: fileURL.path, configuration: configuration)
+            } catch {
+                throw .fetchFailed(reason: "Cannot open the store: \(Self.describe(error))")
             }
         }
         switch try StoreFile.inspect(fileURL) {

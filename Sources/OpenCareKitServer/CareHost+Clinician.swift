@@ -1,0 +1,275 @@
+import Foundation
+import Hummingbird
+import OpenCareKitStore
+import OpenCareKitUI
+import Synchronization
+
+/// The clinician's home: every patient whose record they are a clinician of, at a glance — the last 7 days'
+/// adherence as rings, the last activity and the flags that need attention (`ClinicianFlagRules`) — sorted by need,
+/// each opening the record, and live: a change to any of the records refreshes it.
+///
+/// Summaries are remembered per record with the store's revision (`PatientSummaries`), so a view opens only the
+/// stores that changed since the last one. Each summary shown is audited, once per clinician, record and idle
+/// timeout (`SummaryViewAudits`), since the home shows every patient again on each refresh.
+extension CareHost {
+    /// How many stores a home opens at once to make summaries.
+    static let summaryConcurrency = 4
+    /// A live home refreshes at most this often, however many of its records change.
+    static let homeRefreshInterval: Duration = .seconds(1)
+
+    func addClinicianRoutes(to routes: inout HostRoutes) {
+        let host = self
+        routes.account(.get, "/live/home") { request, context, identity in
+            try await host.liveHome(request, context, identity)
+        }
+    }
+
+    /// One patient of the home: the record and its summary.
+    struct PatientRow: Sendable {
+        let record: CareRecord
+        let summary: PatientSummary
+    }
+
+    /// The summaries of `records` (made or remembered), sorted by need, then name.
+    func patientRows(_ records: [CareRecord]) async throws -> [PatientRow] {
+        let now = configuration.now()
+        var rows: [PatientRow] = []
+        rows.reserveCapacity(records.count)
+        try await withThrowingTaskGroup(of: PatientRow.self) { group in
+            var next = records.makeIterator()
+            func addNext() -> Bool {
+                guard let record = next.next() else { return false }
+                group.addTask { PatientRow(record: record, summary: try await self.summary(of: record, now: now)) }
+                return true
+            }
+            for _ in 0..<Self.summaryConcurrency where !addNext() { break }
+            while let row = try await group.next() {
+                rows.append(row)
+                _ = addNext()
+            }
+        }
+        return rows.sorted { lhs, rhs in
+            if let first = PatientSummary.needsAttentionFirst(lhs.summary, rhs.summary) { return first }
+            if lhs.record.patientName != rhs.record.patientName { return lhs.record.patientName < rhs.record.patientName }
+            return lhs.record.id.description < rhs.record.id.description
+        }
+    }
+
+    /// The calendar of `record`'s time zone (the server's when the record names an unknown one).
+    static func calendar(of record: CareRecord) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: record.timeZoneIdentifier) ?? .current
+        return calendar
+    }
+
+    /// The summary of `record` at `now`: remembered if its store has not changed since, else made from the store.
+    func summary(of record: CareRecord, now: Date) async throws -> PatientSummary {
+        let calendar = Self.calendar(of: record)
+        let day = CareServer.dayString(now, calendar: calendar)
+        let readTime = Date().timeIntervalSince1970
+        let store: OCKStore
+        let revision: StoreRevision
+        if let dataDirectory = configuration.dataDirectory {
+            let data = CareDataDirectory(path: dataDirectory.path)
+            let signature = StoreFileSignature(path: try data.storeFile(for: record))
+            revision = .file(signature)
+            if let known = summaries.summary(of: record.id, revision: revision, day: day) { return known }
+            guard signature.database != nil else {
+                // No store file yet: nothing was ever planned or recorded.
+                return try await PatientSummary(store: OCKStore(name: "empty", type: .inMemory), calendar: calendar, now: now,
+                                                rules: configuration.flagRules)
+            }
+            if let open = records.openServer(record.id) {
+                store = open.store
+            } else {
+                // Read-only, so that reading leaves the file as it was and the next look finds the summary still
+                // good; a store of an older schema is opened for writing once, which migrates it.
+                let reader = try data.readingStore(for: record)
+                do {
+                    try reader.open()
+                    store = reader
+                } catch {
+                    store = try openRecordStore(record)
+                }
+            }
+        } else {
+            guard let server = try await records.server(for: record.id, load: { record }) else {
+                throw CareDirectoryError(.storage, "The record's store could not be opened.")
+            }
+            store = server.store
+            revision = .memory(ObjectIdentifier(store), store.changeCount)
+            if let known = summaries.summary(of: record.id, revision: revision, day: day) { return known }
+        }
+        let summary = try await PatientSummary(store: store, calendar: calendar, now: now, rules: configuration.flagRules)
+        summaries.remember(summary, of: record.id, revision: revision, day: day, readTime: readTime)
+        return summary
+    }
+
+    /// `GET /` for someone who is a clinician in at least one record: their patients, then their other records.
+    func clinicianHome(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity,
+                       memberships: [(membership: CareMembership, record: CareRecord)]) async throws -> Response {
+        let language = renderContext(for: request).localization.language
+        let patients = memberships.filter { $0.membership.role == .clinician }.map(\.record)
+            .sorted { $0.id.description < $1.id.description }
+        let shown = Array(patients.prefix(max(configuration.clinicianHomeLimit, 0)))
+        let others = memberships.filter { $0.membership.role != .clinician }
+        let rows = try await patientRows(shown)
+        let now = configuration.now()
+        let audited = summaryAudits.due(rows.map(\.record.id), account: identity.account.id, now: now)
+        if !audited.isEmpty {
+            try await audit.record(audited.map { record in
+                AuditEntry.Draft(recorded: now, account: identity.account.id, token: nil, record: record, resource: "summary",
+                                 action: .read, outcome: .allowed, address: context.clientAddress, detail: "GET /")
+            })
+        }
+        let flagged = rows.count { !$0.summary.flags.isEmpty }
+        let text = PatientRowText(language: language, contexts: zoneContexts)
+        return hostPage(request, title: HostText.patientsTitle.text(language),
+                        metadata: ["ock-refresh": "/", "ock-changes": "/live/home"]) { token in [
+            .element("h1", [:], [.text(HostText.patientsTitle.text(language))]),
+            .element("p", ["class": "ock-home-summary", "id": "patients-summary"], [
+                .text(HostText.needAttention.text(language, String(flagged), String(rows.count))),
+            ]),
+            patients.count > shown.count
+                ? .element("p", ["class": "ock-notice", "role": "status"],
+                           [.text(HostText.showingFirstPatients.text(language, String(shown.count), String(patients.count)))])
+                : .empty,
+            .element("ul", ["class": "ock-patients", "aria-labelledby": "patients-summary"], rows.map { row in
+                text.render(row, now: now)
+            }),
+            others.isEmpty ? .empty : .element("section", ["aria-labelledby": "other-records"], [
+                .element("h2", ["id": "other-records"], [.text(HostText.otherRecords.text(language))]),
+                recordList(others, language: language),
+            ]),
+            accountLinks(token: token, language: language, identity: identity),
+        ] }
+    }
+
+    /// `GET /live/home`: a `changed` event naming a record whenever one of the person's records changes (at most one
+    /// a second: a burst names its last record), for the home to refresh itself; it ends when the person signs out.
+    func liveHome(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity) async throws -> Response {
+        guard let slot = liveSlots.take(for: context.clientAddress) else { return CareServer.tooManyStreams }
+        let account = identity.account.id
+        let events = changes(of: account, throttle: Self.homeRefreshInterval).map { record in
+            "event: changed\ndata: {\"record\":\"\(record)\"}\n\n"
+        }
+        let check = AccessCheck(interval: configuration.liveAccessInterval) { [self] in
+            await self.isStillSignedIn(request, account: account)
+        }
+        return CareServer.eventStream(request, slot: slot, first: "retry: 1000\n\nevent: ready\ndata: {}\n\n", events,
+                                      accessCheck: check)
+    }
+
+    /// The records of `account` that change from now on (those it is a member of when they change), at most one per
+    /// `throttle`: the first at once, then the changes of each `throttle` collapse into the newest.
+    func changes(of account: CareAccountID, throttle: Duration) -> AsyncStream<CareRecordID> {
+        let feed = changeFeed.subscribe()
+        let directory = self.directory
+        let (members, memberInput) = AsyncStream<CareRecordID>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let filter = Task {
+            for await record in feed where (try? await directory.membership(record: record, account: account)) != nil {
+                memberInput.yield(record)
+            }
+            memberInput.finish()
+        }
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let pace = Task {
+                for await record in members {
+                    continuation.yield(record)
+                    // Meanwhile `members` keeps only the newest change.
+                    try? await Task.sleep(for: throttle)
+                    if Task.isCancelled { break }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                filter.cancel()
+                pace.cancel()
+            }
+        }
+    }
+}
+
+/// Renders the patient rows of a clinician's home in one language.
+struct PatientRowText {
+    let language: OCKLanguage
+    let contexts: ZoneRenderContexts
+
+    func render(_ row: CareHost.PatientRow, now: Date) -> HTML {
+        let summary = row.summary
+        let calendar = CareHost.calendar(of: row.record)
+        let context = contexts.context(language: language, timeZone: calendar.timeZone)
+        let weekLabel = summary.adherence.map { HostText.lastSevenDays.text(language, Self.percent($0)) }
+            ?? HostText.lastSevenDaysNothing.text(language)
+        let rings: [HTML] = summary.days.map { day in
+            .element("span", ["class": "ock-patient-day"], [
+                .element("span", ["class": "ock-patient-weekday"], [.text(contexts.weekdayLetter(language: language, date: day.day, calendar: calendar))]),
+                OCKCompletionRingView(fraction: day.completion, isLabelled: false).render(in: context),
+            ])
+        }
+        var flags: [HTML] = []
+        for flag in summary.flags {
+            let text = switch flag {
+            case let .missedDoses(days): HostText.flagMissedDoses.text(language, String(days))
+            case let .pain(score): HostText.flagPain.text(language, context.localization.number(score, fractionDigits: 1))
+            }
+            flags.append(.element("li", ["class": "ock-flag"], [.text(text)]))
+        }
+        let attributes = ["class": summary.flags.isEmpty ? "ock-patient" : "ock-patient ock-flagged",
+                          "data-record": row.record.id.description, "data-flags": String(summary.flags.count)]
+        return .element("li", attributes, [
+            .element("a", ["href": "/records/\(row.record.id)/care", "class": "ock-patient-name"], [.text(row.record.patientName)]),
+            .element("span", ["class": "ock-patient-week", "role": "img", "aria-label": weekLabel], rings),
+            .element("p", ["class": "ock-patient-activity"], [.text(activity(summary.lastActivity, now: now, calendar: calendar))]),
+            flags.isEmpty ? .empty : .element("ul", ["class": "ock-flags", "aria-label": HostText.needsAttention.text(language)], flags),
+        ])
+    }
+
+    func activity(_ date: Date?, now: Date, calendar: Calendar) -> String {
+        guard let date else { return HostText.noActivity.text(language) }
+        let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: date), to: calendar.startOfDay(for: now)).day ?? 0
+        let when = switch days {
+        case ...0: HostText.today.text(language)
+        case 1: HostText.yesterday.text(language)
+        default: HostText.daysAgo.text(language, String(days))
+        }
+        return HostText.lastActivity.text(language, when)
+    }
+
+    /// A whole percentage, as both languages write it ("71%"), without a formatter per row.
+    static func percent(_ fraction: Double) -> String {
+        "\(Int((min(max(fraction, 0), 1) * 100).rounded()))%"
+    }
+}
+
+/// Render contexts per language and time zone, made once each (they are costly to make), and the weekdays' letters.
+final class ZoneRenderContexts: Sendable {
+    private struct Key: Hashable {
+        let language: OCKLanguage
+        let timeZone: String
+    }
+
+    private let contexts = Mutex<[Key: OCKRenderContext]>([:])
+    private let letters = Mutex<[OCKLanguage: [String]]>([:])
+
+    func context(language: OCKLanguage, timeZone: TimeZone) -> OCKRenderContext {
+        let key = Key(language: language, timeZone: timeZone.identifier)
+        if let context = contexts.withLock({ $0[key] }) { return context }
+        let context = OCKRenderContext(localization: OCKLocalization(language: language, timeZone: timeZone))
+        contexts.withLock { $0[key] = context }
+        return context
+    }
+
+    /// The one-letter weekday of `date` in `calendar` ("M", "월").
+    func weekdayLetter(language: OCKLanguage, date: Date, calendar: Calendar) -> String {
+        let weekday = calendar.component(.weekday, from: date)
+        let table = letters.withLock { $0[language] } ?? {
+            // 4–10 January 1970 (UTC) are Sunday to Saturday: weekdays 1 to 7.
+            let localization = OCKLocalization(language: language, timeZone: TimeZone(identifier: "UTC") ?? .current)
+            let table = (0..<7).map { localization.weekdayNarrow(Date(timeIntervalSince1970: Double(3 + $0) * 86_400 + 43_200)) }
+            letters.withLock { $0[language] = table }
+            return table
+        }()
+        return table.indices.contains(weekday - 1) ? table[weekday - 1] : ""
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import OpenCareKitStore
+import Synchronization
+
+/// What a patient summary was made from, so that a summary is made again only when its record changed.
+enum StoreRevision: Hashable, Sendable {
+    /// A store on disk: its file and write-ahead log as they were. Any process's commit changes one of them.
+    case file(StoreFileSignature)
+    /// A store in memory (tests): the open store and its change count.
+    case memory(ObjectIdentifier, Int)
+}
+
+/// The database file and write-ahead log of a store as `stat` sees them: inode, size and modification time.
+struct StoreFileSignature: Hashable, Sendable {
+    struct Stamp: Hashable, Sendable {
+        var inode: UInt64
+        var size: Int64
+        var seconds: Int
+        var nanoseconds: Int
+
+        var modified: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
+    }
+
+    var database: Stamp?
+    var log: Stamp?
+
+    /// The signature of the store file at `path` (and its `-wal`), without opening it.
+    init(path: String) {
+        database = Self.stamp(path)
+        // An empty log holds nothing: the same as none (a reader may create it, a writer's checkpoint may empty it,
+        // and either way the data is all in the database file, whose stamp tells).
+        log = Self.stamp(path + "-wal").flatMap { $0.size == 0 ? nil : $0 }
+    }
+
+    private static func stamp(_ path: String) -> Stamp? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Stamp(inode: UInt64(status.st_ino), size: Int64(status.st_size), seconds: Int(status.st_mtim.tv_sec),
+                     nanoseconds: Int(status.st_mtim.tv_nsec))
+    }
+
+    /// The newest modification time, in seconds since 1970.
+    var lastModified: Double { max(database?.modified ?? 0, log?.modified ?? 0) }
+}
+
+/// The patient summaries the clinicians' homes show, remembered per record with the revision of the store and the
+/// day they were made for: a home with 200 patients opens only the stores that changed since it was last shown.
+///
+/// File times are only as fine as the kernel's clock tick, so a write landing in the same tick as the one a
+/// summary saw could leave the signature unchanged; a summary made from a file written within `racyInterval` of
+/// reading it is therefore not trusted and is made again next time (as git treats "racily clean" files).
+final class PatientSummaries: Sendable {
+    struct Entry: Sendable {
+        var summary: PatientSummary
+        var revision: StoreRevision
+        var day: String
+        var trusted: Bool
+    }
+
+    static let racyInterval = 0.05
+
+    private let entries = Mutex<[CareRecordID: Entry]>([:])
+    private let madeCount = Atomic<Int>(0)
+
+    /// The summary of `record` made at `revision` for `day`, if it is remembered and can be trusted.
+    func summary(of record: CareRecordID, revision: StoreRevision, day: String) -> PatientSummary? {
+        entries.withLock { entries in
+            guard let entry = entries[record], entry.trusted, entry.revision == revision, entry.day == day else { return nil }
+            return entry.summary
+        }
+    }
+
+    /// Remembers `summary`, made from `revision` read at `readTime` (seconds since 1970, the wall clock).
+    func remember(_ summary: PatientSummary, of record: CareRecordID, revision: StoreRevision, day: String, readTime: Double) {
+        let trusted = switch revision {
+        case let .file(signature): signature.lastModified < readTime - Self.racyInterval
+        case .memory: true
+        }
+        madeCount.add(1, ordering: .relaxed)
+        entries.withLock { $0[record] = Entry(summary: summary, revision: revision, day: day, trusted: trusted) }
+    }
+
+    /// How many summaries have been made (for tests and the benchmark: a second look at an unchanged home makes none).
+    var made: Int { madeCount.load(ordering: .relaxed) }
+}
+
+/// Throttles the audit entries of summary views: a clinician's home shows each patient's summary on every view and
+/// live refresh, and the audit log records it once per person, record and `interval`.
+final class SummaryViewAudits: Sendable {
+    private struct Key: Hashable {
+        let account: CareAccountID
+        let record: CareRecordID
+    }
+
+    private let lastAudited = Mutex<[Key: Date]>([:])
+    let interval: TimeInterval
+    /// At most this many remembered views; older ones are forgotten (and audited again) beyond it.
+    static let capacity = 100_000
+
+    init(interval: TimeInterval) {
+        self.interval = interval
+    }
+
+    /// The records of `records` whose view by `account` at `now` must be audited, noting them as audited.
+    func due(_ records: [CareRecordID], account: CareAccountID, now: Date) -> [CareRecordID] {
+        lastAudited.withLock { seen in
+            if seen.count + records.count > Self.capacity {
+                seen = seen.filter { now.timeIntervalSince($0.value) < interval }
+                if seen.count + records.count > Self.capacity { seen.removeAll() }
+            }
+            return records.filter { record in
+                let key = Key(account: account, record: record)
+                if let last = seen[key], now.timeIntervalSince(last) < interval, now >= last { return false }
+                seen[key] = now
+                return true
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import OpenCareKitStore
+
+/// When a patient needs a clinician's attention: the rules behind the flags of the clinician's home. A server sets
+/// them once (`serve --flag-missed-dose-days`, `--flag-pain-score`).
+public struct ClinicianFlagRules: Sendable, Hashable {
+    /// Flag a patient who missed a dose on at least this many of the last days before today (within the 7 days the
+    /// rings show); nil turns the rule off.
+    public var missedDoseDays: Int?
+    /// Flag a patient who reported pain at or above this score in the last 7 days; nil turns the rule off.
+    public var painScore: Double?
+    /// The kind of a task's target value that makes its events doses (the demo plan's medications use `"dose"`).
+    public var doseKind: String
+    /// The kind of the outcome value that holds a pain score (the demo check-in's `"pain"`, 0 to 10).
+    public var painKind: String
+
+    public init(missedDoseDays: Int? = 2, painScore: Double? = 7, doseKind: String = "dose", painKind: String = "pain") {
+        self.missedDoseDays = missedDoseDays
+        self.painScore = painScore
+        self.doseKind = doseKind
+        self.painKind = painKind
+    }
+}
+
+/// One patient at a glance, as the clinician's home shows it: the last 7 days' adherence, the last activity and
+/// what needs attention. Made from the record's store by `init(store:calendar:now:rules:)`; holds no names, values
+/// or notes beyond the pain score the flag quotes.
+struct PatientSummary: Sendable, Equatable {
+    enum Flag: Sendable, Equatable {
+        /// Doses were missed on `days` of the days before today in the window.
+        case missedDoses(days: Int)
+        /// The highest pain score reported in the window.
+        case pain(score: Double)
+    }
+
+    /// The last 7 days, oldest first and today last, with each day's completion (nil: nothing to do that day).
+    var days: [(day: Date, completion: Double?)]
+    /// When anything was last recorded in the record (the newest outcome), if ever.
+    var lastActivity: Date?
+    var flags: [Flag]
+
+    /// How many days the rings show and the flags look at.
+    static let windowDays = 7
+
+    /// The mean completion of the days that had something to do, or nil if none had.
+    var adherence: Double? {
+        let values = days.compactMap(\.completion)
+        return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+
+    static func == (lhs: PatientSummary, rhs: PatientSummary) -> Bool {
+        lhs.days.map(\.day) == rhs.days.map(\.day) && lhs.days.map(\.completion) == rhs.days.map(\.completion)
+            && lhs.lastActivity == rhs.lastActivity && lhs.flags == rhs.flags
+    }
+
+    /// The summary of `store` on the day containing `now` in `calendar` (the record's time zone).
+    init(store: OCKStore, calendar: Calendar, now: Date, rules: ClinicianFlagRules) async throws {
+        let today = calendar.startOfDay(for: now)
+        let first = calendar.date(byAdding: .day, value: 1 - Self.windowDays, to: today) ?? today
+        let end = calendar.date(byAdding: .day, value: 1, to: today) ?? now
+        let window = DateInterval(start: first, end: end)
+        let adherence = try await store.fetchAdherence(query: OCKAdherenceQuery(taskIDs: [], dateInterval: window), calendar: calendar)
+        days = (0..<Self.windowDays).map { index in
+            let day = calendar.date(byAdding: .day, value: index, to: first) ?? first
+            let completion: Double? = switch index < adherence.count ? adherence[index] : .noTasks {
+            case .noTasks, .noEvents: nil
+            case let .progress(fraction): fraction
+            }
+            return (day, completion)
+        }
+        var latest = OCKOutcomeQuery()
+        latest.limit = 1
+        lastActivity = try await store.fetchOutcomes(query: latest).first.map { outcome in
+            max(outcome.createdDate ?? .distantPast, outcome.values.map(\.createdDate).max() ?? .distantPast)
+        }
+
+        var missedDays = Set<Date>()
+        var highestPain: Double?
+        for event in try await store.fetchAnyEvents(query: OCKEventQuery(dateInterval: window)) {
+            let values = event.outcome?.values ?? []
+            if rules.missedDoseDays != nil, values.isEmpty, event.scheduleEvent.start < today,
+               event.scheduleEvent.element.targetValues.contains(where: { $0.kind == rules.doseKind }) {
+                missedDays.insert(calendar.startOfDay(for: event.scheduleEvent.start))
+            }
+            if rules.painScore != nil {
+                for value in values where value.kind == rules.painKind {
+                    guard let score = value.numberValue?.doubleValue, score.isFinite else { continue }
+                    highestPain = max(highestPain ?? score, score)
+                }
+            }
+        }
+        var flags: [Flag] = []
+        if let threshold = rules.missedDoseDays, missedDays.count >= max(threshold, 1) {
+            flags.append(.missedDoses(days: missedDays.count))
+        }
+        if let threshold = rules.painScore, let highestPain, highestPain >= threshold {
+            flags.append(.pain(score: highestPain))
+        }
+        self.flags = flags
+    }
+
+    init(days: [(day: Date, completion: Double?)], lastActivity: Date?, flags: [Flag]) {
+        self.days = days
+        self.lastActivity = lastActivity
+        self.flags = flags
+    }
+
+    /// Whether `lhs` needs attention before `rhs`: more flags first, then lower adherence (a week with nothing to
+    /// do counts as none), then the longer quiet.
+    static func needsAttentionFirst(_ lhs: PatientSummary, _ rhs: PatientSummary) -> Bool? {
+        if lhs.flags.count != rhs.flags.count { return lhs.flags.count > rhs.flags.count }
+        let left = lhs.adherence ?? 0, right = rhs.adherence ?? 0
+        if left != right { return left < right }
+        let leftActivity = lhs.lastActivity ?? .distantPast, rightActivity = rhs.lastActivity ?? .distantPast
+        if leftActivity != rightActivity { return leftActivity < rightActivity }
+        return nil
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import OpenCareKit
+@testable import OpenCareKitServer
+import OpenCareKitStore
+import Testing
+
+/// The clinician's home: summaries and flags, sorted by need, remembered until a record changes, audited, live.
+@Suite struct ClinicianHomeTests {
+    /// Monday 16 November 2026, 15:00 UTC.
+    let now = Date(timeIntervalSince1970: 1_794_841_200)
+    var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }
+
+    /// A store with a daily 9:00 dose and a daily check-in of pain, for the 7 days up to today.
+    func store(missedDoseDays: Set<Int>, pain: [Int: Int]) async throws -> OCKStore {
+        let store = OCKStore(name: "summary", type: .inMemory)
+        let start = calendar.date(byAdding: .day, value: -6, to: calendar.startOfDay(for: now))!
+        var target = OCKOutcomeValue(400.0, units: "mg")
+        target.kind = "dose"
+        let dose = OCKScheduleElement(start: start.addingTimeInterval(9 * 3600), end: nil, interval: DateComponents(day: 1),
+                                      targetValues: [target], calendar: calendar)
+        var task = OCKTask(id: "dose", title: "Dose", carePlanUUID: nil, schedule: OCKSchedule(composing: [dose]))
+        task.effectiveDate = start
+        let checkIn = OCKScheduleElement(start: start, end: nil, interval: DateComponents(day: 1), duration: .allDay, calendar: calendar)
+        var survey = OCKTask(id: "check-in", title: "Check-in", carePlanUUID: nil, schedule: OCKSchedule(composing: [checkIn]))
+        survey.effectiveDate = start
+        survey.impactsAdherence = false
+        let tasks = try await store.addTasks([task, survey])
+        var outcomes: [OCKOutcome] = []
+        // Days 0 (six days ago) to 5 (yesterday) are over; today (6) has its dose done.
+        for day in 0...6 where !missedDoseDays.contains(day) {
+            outcomes.append(OCKOutcome(taskUUID: tasks[0].uuid, taskOccurrenceIndex: day, values: [OCKOutcomeValue(true)]))
+        }
+        for (day, score) in pain {
+            var value = OCKOutcomeValue(score)
+            value.kind = "pain"
+            outcomes.append(OCKOutcome(taskUUID: tasks[1].uuid, taskOccurrenceIndex: day, values: [value]))
+        }
+        try await store.addOutcomes(outcomes)
+        return store
+    }
+
+    @Test func aSummaryFlagsMissedDosesOnTwoDaysAndPainOfSevenByDefault() async throws {
+        let rules = ClinicianFlagRules()
+        let quiet = try await PatientSummary(store: store(missedDoseDays: [2], pain: [5: 6]), calendar: calendar, now: now, rules: rules)
+        #expect(quiet.flags.isEmpty)
+        #expect(quiet.days.count == 7)
+        #expect(quiet.days.map(\.completion) == [1, 1, 0, 1, 1, 1, 1])
+        #expect(quiet.days.last?.day == calendar.startOfDay(for: now))
+        #expect(abs((quiet.adherence ?? 0) - 6.0 / 7) < 1e-9)
+        #expect(quiet.lastActivity != nil)
+
+        let flagged = try await PatientSummary(store: store(missedDoseDays: [1, 4], pain: [3: 8, 5: 7]), calendar: calendar, now: now, rules: rules)
+        #expect(flagged.flags == [.missedDoses(days: 2), .pain(score: 8)])
+
+        // The server's rules decide: three days, pain of nine; or no rules at all.
+        let strict = ClinicianFlagRules(missedDoseDays: 3, painScore: 9)
+        let lenient = try await PatientSummary(store: store(missedDoseDays: [1, 4], pain: [3: 8]), calendar: calendar, now: now, rules: strict)
+        #expect(lenient.flags.isEmpty)
+        let off = try await PatientSummary(store: store(missedDoseDays: [0, 1, 2, 3, 4, 5], pain: [3: 10]), calendar: calendar, now: now,
+                                           rules: ClinicianFlagRules(missedDoseDays: nil, painScore: nil))
+        #expect(off.flags.isEmpty)
+        // A dose not yet due today is not missed.
+        let today = try await PatientSummary(store: store(missedDoseDays: [6], pain: [:]), calendar: calendar, now: now, rules: rules)
+        #expect(today.flags.isEmpty)
+    }
+
+    @Test func needComesFirst() {
+        let day = Date(timeIntervalSince1970: 0)
+        func summary(_ completion: Double, flags: [PatientSummary.Flag] = [], quietSince: Double = 0) -> PatientSummary {
+            PatientSummary(days: [(day, completion)], lastActivity: Date(timeIntervalSince1970: quietSince), flags: flags)
+        }
+        #expect(PatientSummary.needsAttentionFirst(summary(1, flags: [.pain(score: 7)]), summary(0)) == true)
+        #expect(PatientSummary.needsAttentionFirst(summary(0.5), summary(0.9)) == true)
+        #expect(PatientSummary.needsAttentionFirst(summary(0.5, quietSince: 10), summary(0.5, quietSince: 5)) == false)
+        #expect(PatientSummary.needsAttentionFirst(summary(0.5), summary(0.5)) == nil)
+    }
+
+    /// A host over a temporary data directory with the demo people and `clinicSize` patients of Dr. Lee.
+    func demoHost(clinicSize: Int, configure: (inout CareHost.Configuration) -> Void = { _ in }) async throws -> (CareHost, CareDataDirectory, SQLiteCareDirectory) {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "clinician-\(UUID().uuidString)")
+        let data = CareDataDirectory(path: folder.path)
+        let directory = try data.openDirectory()
+        try await DemoPeople.ensure(in: directory, data: data, calendar: calendar, now: now, passwordCost: 4, clinicSize: clinicSize)
+        var configuration = CareHost.Configuration(dataDirectory: folder, passwordCost: 4, now: { [now] in now })
+        configure(&configuration)
+        return (CareHost(directory: directory, configuration: configuration), data, directory)
+    }
+
+    /// The record ids of the home's patient rows, in order, with their number of flags.
+    static func rows(_ html: String) -> [(record: String, flags: Int)] {
+        html.components(separatedBy: "data-flags=\"").dropFirst().compactMap { part in
+            let flags = Int(part.prefix { $0.isNumber }) ?? -1
+            guard let range = part.range(of: "data-record=\"") else { return nil }
+            return (String(part[range.upperBound...].prefix(26)), flags)
+        }
+    }
+
+    @Test func theClinicianSeesEveryPatientSortedByNeedAndEachOpensTheRecord() async throws {
+        let (host, _, directory) = try await demoHost(clinicSize: 12)
+        try await Application(router: host.router()).test(.router) { client in
+            let jordan = TestBrowser(client)
+            try await jordan.signIn(DemoPeople.clinicianEmail, DemoPeople.demoPassword)
+            let response = try await jordan.send("/")
+            #expect(response.status == .ok)
+            let html = String(buffer: response.body)
+            let rows = Self.rows(html)
+            #expect(rows.count == 13)
+            // Flagged patients first; the demo has both kinds of flag and patients without any.
+            #expect(rows.map(\.flags) == rows.map(\.flags).sorted(by: >))
+            #expect(html.contains("Missed doses on"))
+            #expect(html.contains("Pain "))
+            #expect(rows.contains { $0.flags == 0 })
+            #expect(html.contains("Last activity: today"))
+            #expect(html.contains(#"<meta content="/live/home" name="ock-changes">"#))
+            for row in rows {
+                #expect(html.contains(#"href="/records/\#(row.record)/care""#))
+                // Each opens: the clinician is a member of every record listed.
+                let page = try await jordan.send("/records/\(row.record)/care")
+                #expect(page.status == .ok)
+            }
+            // Alex, who has not onboarded yet, has no activity.
+            #expect(html.contains("No activity yet"))
+            // Sam, a caregiver only, still gets her one record.
+            let sam = TestBrowser(client)
+            try await sam.signIn(DemoPeople.caregiverEmail, DemoPeople.demoPassword)
+            #expect(try await sam.send("/").status == .seeOther)
+            _ = directory
+        }
+    }
+
+    @Test func summariesAreMadeAgainOnlyForRecordsThatChangedAndViewsAreAudited() async throws {
+        let (host, data, directory) = try await demoHost(clinicSize: 4)
+        // As on a server that has run a while: the records were last written an hour ago.
+        let records = data.url.appending(path: "records")
+        for file in try FileManager.default.contentsOfDirectory(atPath: records.path) {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                                                  ofItemAtPath: records.appending(path: file).path)
+        }
+        try await Application(router: host.router()).test(.router) { client in
+            let jordan = TestBrowser(client)
+            try await jordan.signIn(DemoPeople.clinicianEmail, DemoPeople.demoPassword)
+            let first = String(buffer: try await jordan.send("/").body)
+            let made = host.summaries.made
+            #expect(made == 5)
+            _ = try await jordan.send("/")
+            _ = try await jordan.send("/")
+            #expect(host.summaries.made == made, "an unchanged home made summaries again")
+
+            // Another process (the command line) records an outcome in one record: only that one is made again.
+            let rows = Self.rows(first)
+            let changed = try #require(rows.last?.record)
+            let changedID = try #require(CareRecordID(changed))
+            let record = try #require(try await directory.record(changedID))
+            let writer = try data.store(for: record)
+            let events = try await writer.fetchEvents(query: OCKEventQuery(for: now)).filter(\.task.impactsAdherence)
+            if let event = events.first(where: { $0.outcome == nil }) {
+                try await writer.addOutcome(OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence,
+                                                       values: [OCKOutcomeValue(true)]))
+            } else {
+                try await writer.deleteOutcome(try #require(events.first?.outcome))
+            }
+            let before = host.summaries.made
+            let after = String(buffer: try await jordan.send("/").body)
+            #expect(host.summaries.made == before + 1)
+            #expect(after != first)
+
+            // Each patient's summary view is audited once per idle timeout, not on every refresh.
+            for row in rows {
+                let id = try #require(CareRecordID(row.record))
+                let entries = try await directory.auditEntries(record: id, limit: 50, offset: 0)
+                #expect(entries.filter { $0.draft.resource == "summary" }.count == 1)
+            }
+        }
+    }
+
+    @Test func aSummaryOfAFileWrittenAsItWasReadIsNotTrusted() {
+        let summaries = PatientSummaries()
+        let record = CareRecordID.random()
+        let summary = PatientSummary(days: [], lastActivity: nil, flags: [])
+        var signature = StoreFileSignature(path: "/nonexistent")
+        signature.database = .init(inode: 1, size: 4096, seconds: 1_000, nanoseconds: 0)
+        // Written in the same moment it was read: a later write could leave the same stamp, so it is made again.
+        summaries.remember(summary, of: record, revision: .file(signature), day: "2026-11-16", readTime: 1_000.01)
+        #expect(summaries.summary(of: record, revision: .file(signature), day: "2026-11-16") == nil)
+        summaries.remember(summary, of: record, revision: .file(signature), day: "2026-11-16", readTime: 1_001)
+        #expect(summaries.summary(of: record, revision: .file(signature), day: "2026-11-16") == summary)
+        // Another day, or another stamp, is another summary.
+        #expect(summaries.summary(of: record, revision: .file(signature), day: "2026-11-17") == nil)
+        signature.log = .init(inode: 2, size: 32, seconds: 999, nanoseconds: 0)
+        #expect(summaries.summary(of: record, revision: .file(signature), day: "2026-11-16") == nil)
+    }
+
+    @Test func aClinicianOfMoreRecordsThanTheLimitSeesTheFirstAndANote() async throws {
+        let (host, _, _) = try await demoHost(clinicSize: 3) { $0.clinicianHomeLimit = 2 }
+        try await Application(router: host.router()).test(.router) { client in
+            let jordan = TestBrowser(client)
+            try await jordan.signIn(DemoPeople.clinicianEmail, DemoPeople.demoPassword)
+            let html = String(buffer: try await jordan.send("/").body)
+            #expect(Self.rows(html).count == 2)
+            #expect(html.contains("Showing 2 of your 4 patients."))
+        }
+    }
+
+    @Test func theHomeFollowsChangesToTheClinicianRecordsOnly() async throws {
+        let (host, _, directory) = try await demoHost(clinicSize: 1)
+        let jordan = try #require(try await directory.account(email: DemoPeople.clinicianEmail))
+        // A record Dr. Lee is not a member of.
+        let other = CareRecord(patientName: "Someone Else", timeZoneIdentifier: "UTC", createdDate: now)
+        try await directory.addRecord(other, member: nil)
+        let mine = try #require(try await directory.memberships(of: jordan.id).first { $0.record.patientName != "Alex Rivera" }?.record)
+
+        var changes = host.changes(of: jordan.id, throttle: .zero).makeAsyncIterator()
+        // Writes through each record's open server reach the feed; only Dr. Lee's record comes through.
+        for record in [other, mine] {
+            let server = try #require(try await host.records.server(for: record.id, load: { record }))
+            try await server.store.addTask(OCKTask(id: "new-\(record.id)", title: "New", carePlanUUID: nil,
+                                                   schedule: .dailyAtTime(hour: 9, minutes: 0, start: now, end: nil, text: nil)))
+        }
+        #expect(await changes.next() == mine.id)
+    }
+}
