@@ -262,9 +262,9 @@ extension CareHost {
                     .element("button", ["type": "submit", "class": "ock-button"], [.text(HostText.changePassword.text(language))]),
                 ]),
             ]),
-            .element("p", [:], [.element("a", ["href": "/account/tokens", "class": "ock-link-row"], [.text("Access tokens for the JSON API")])]),
+            .element("p", [:], [.element("a", ["href": "/account/tokens", "class": "ock-link-row"], [.text(AccountText.accessTokensLink.text(language))])]),
             .element("p", [:], [.element("a", ["href": "/account/two-step", "class": "ock-link-row"],
-                                         [.text("Two-step sign-in: " + (identity.account.totpSecret == nil ? "off" : "on"))])]),
+                                         [.text(AccountText.twoStepLink(isOn: identity.account.totpSecret != nil).text(language))])]),
             .element("section", ["aria-labelledby": "sessions-heading"], [
                 .element("h2", ["id": "sessions-heading"], [.text(HostText.signOutEverywhere.text(language))]),
                 .element("p", [:], [.text(HostText.signOutEverywhereHint.text(language))]),

@@ -14,25 +14,26 @@ extension CareHost {
         let host = self
         routes.account(.get, "/account/tokens") { request, _, identity in try await host.tokensPage(request, identity) }
         routes.account(.post, "/account/tokens") { request, context, identity in
-            try await host.checkedForm(request, context) { fields in
+            let language = host.renderContext(for: request).localization.language
+            return try await host.checkedForm(request, context) { fields in
                 let label = (fields.values["label"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !label.isEmpty, label.count <= 100 else {
-                    return try await host.tokensPage(request, identity, message: "Name the token (at most 100 characters).", status: .unprocessableContent)
+                    return try await host.tokensPage(request, identity, message: AccountText.tokenNameNeeded.text(language), status: .unprocessableContent)
                 }
                 let scopeText = (fields.values["scope"] ?? "").trimmingCharacters(in: .whitespaces)
                 let scopes: [SMARTScope]
                 do {
                     scopes = try SMARTScope.parseList(scopeText)
                 } catch let error as SMARTScope.ParseError {
-                    return try await host.tokensPage(request, identity, message: "The scope: \(error.message)", status: .unprocessableContent)
+                    return try await host.tokensPage(request, identity, message: AccountText.tokenScopeProblem.text(language, error.message), status: .unprocessableContent)
                 }
                 guard let record = fields.values["record"].flatMap(CareRecordID.init),
                       try await host.directory.membership(record: record, account: identity.account.id) != nil else {
-                    return try await host.tokensPage(request, identity, message: "Choose one of your records.", status: .unprocessableContent)
+                    return try await host.tokensPage(request, identity, message: AccountText.tokenChooseRecord.text(language), status: .unprocessableContent)
                 }
                 let active = try await host.directory.accessTokens(of: identity.account.id).filter { $0.revokedDate == nil }
                 guard active.count < Self.maximumTokens else {
-                    return try await host.tokensPage(request, identity, message: "Revoke a token first (at most \(Self.maximumTokens)).", status: .conflict)
+                    return try await host.tokensPage(request, identity, message: AccountText.tooManyTokens.text(language, String(Self.maximumTokens)), status: .conflict)
                 }
                 let secret = AccessTokens.make()
                 let now = host.configuration.now()
@@ -46,10 +47,11 @@ extension CareHost {
             }
         }
         routes.account(.post, "/account/tokens/revoke") { request, context, identity in
-            try await host.checkedForm(request, context) { fields in
+            let language = host.renderContext(for: request).localization.language
+            return try await host.checkedForm(request, context) { fields in
                 guard let id = fields.values["token"].flatMap(RandomIdentifier.init),
                       try await host.directory.revokeAccessToken(id, of: identity.account.id, now: host.configuration.now()) else {
-                    return try await host.tokensPage(request, identity, message: "You have no such token.", status: .notFound)
+                    return try await host.tokensPage(request, identity, message: AccountText.noSuchToken.text(language), status: .notFound)
                 }
                 try await host.auditSession("access-token-revoked", account: identity.account.id, outcome: .allowed, context: context)
                 return Response.redirect(to: "/account/tokens", type: .normal)
@@ -60,62 +62,65 @@ extension CareHost {
     func tokensPage(_ request: Request, _ identity: CareIdentity, message: String? = nil, newToken: String? = nil,
                     status: HTTPResponse.Status = .ok) async throws -> Response {
         let render = renderContext(for: request)
+        let language = render.localization.language
         let tokens = try await directory.accessTokens(of: identity.account.id)
         let records = try await directory.memberships(of: identity.account.id).map(\.record)
         let names = Dictionary(records.map { ($0.id, $0.patientName) }, uniquingKeysWith: { first, _ in first })
-        return hostPage(request, title: "Access tokens", status: status) { token in
+        return hostPage(request, title: AccountText.tokensTitle.text(language), status: status) { token in
             var main: [HTML] = [
-                .element("h1", [:], [.text("Access tokens")]),
-                .element("p", [:], [.text("A token lets a program use one record's JSON API (see /api/openapi.json) as you, "
-                                          + "within its scope, sent as Authorization: Bearer. It never does more than your role allows.")]),
+                .element("h1", [:], [.text(AccountText.tokensTitle.text(language))]),
+                .element("p", [:], [.text(AccountText.tokensIntro.text(language))]),
                 Self.notice(message),
             ]
             if let newToken {
                 main.append(.element("section", ["aria-labelledby": "new-token"], [
-                    .element("h2", ["id": "new-token"], [.text("Your new token (shown once: copy it now)")]),
+                    .element("h2", ["id": "new-token"], [.text(AccountText.newToken.text(language))]),
                     .element("p", [:], [.element("input", ["readonly": "readonly", "value": newToken, "id": "token-value",
                                                            "aria-labelledby": "new-token", "class": "ock-copy-field"], [])]),
                 ]))
             }
             main.append(.element("section", ["aria-labelledby": "tokens"], [
-                .element("h2", ["id": "tokens"], [.text("Your tokens")]),
+                .element("h2", ["id": "tokens"], [.text(AccountText.yourTokens.text(language))]),
                 .element("ul", ["class": "ock-member-list"], tokens.map { item in
-                    let state = item.revokedDate != nil ? "revoked" : item.lastUsedDate.map { "last used " + render.localization.shortDate($0) } ?? "never used"
+                    let state = item.revokedDate != nil ? AccountText.tokenRevoked.text(language)
+                        : item.lastUsedDate.map { AccountText.tokenLastUsed.text(language, render.localization.shortDate($0)) }
+                        ?? AccountText.tokenNeverUsed.text(language)
                     var row: [HTML] = [
                         .element("span", ["class": "ock-member-name"], [.text(item.label)]),
-                        .element("span", [:], [.text("\(names[item.record] ?? "no longer shared") · \(item.scope) · \(state)")]),
+                        .element("span", [:], [.text("\(names[item.record] ?? AccountText.tokenNoLongerShared.text(language)) · \(item.scope) · \(state)")]),
                     ]
                     if item.revokedDate == nil {
                         row.append(.element("form", ["method": "post", "action": "/account/tokens/revoke", "class": "ock-inline-form"], [
                             Self.hidden(CSRF.fieldName, token), Self.hidden("token", item.id.description),
-                            .element("button", ["type": "submit", "class": "ock-button", "aria-label": "Revoke \(item.label)"], [.text("Revoke")]),
+                            .element("button", ["type": "submit", "class": "ock-button", "aria-label": AccountText.revokeNamed.text(language, item.label)],
+                                     [.text(AccountText.revoke.text(language))]),
                         ]))
                     }
                     return .element("li", ["class": "ock-member"], row)
                 }),
             ]))
             main.append(.element("section", ["aria-labelledby": "make-token"], [
-                .element("h2", ["id": "make-token"], [.text("Make a token")]),
+                .element("h2", ["id": "make-token"], [.text(AccountText.makeTokenHeading.text(language))]),
                 .element("form", ["method": "post", "action": "/account/tokens", "class": "ock-account-form"], [
                     Self.hidden(CSRF.fieldName, token),
                     .element("p", ["class": "ock-field"], [
-                        .element("label", ["for": "token-label"], [.text("Name")]),
+                        .element("label", ["for": "token-label"], [.text(AccountText.tokenName.text(language))]),
                         .element("input", ["id": "token-label", "name": "label", "type": "text", "required": "required", "maxlength": "100"], []),
                     ]),
                     .element("p", ["class": "ock-field"], [
-                        .element("label", ["for": "token-record"], [.text("Record")]),
+                        .element("label", ["for": "token-record"], [.text(AccountText.tokenRecord.text(language))]),
                         .element("select", ["id": "token-record", "name": "record"], records.map { record in
                             .element("option", ["value": record.id.description], [.text(record.patientName)])
                         }),
                     ]),
                     .element("p", ["class": "ock-field"], [
-                        .element("label", ["for": "token-scope"], [.text("Scope (SMART), such as patient/*.rs to read, patient/*.cruds to read and write")]),
+                        .element("label", ["for": "token-scope"], [.text(AccountText.tokenScope.text(language))]),
                         .element("input", ["id": "token-scope", "name": "scope", "type": "text", "value": "patient/*.rs", "required": "required"], []),
                     ]),
-                    .element("button", ["type": "submit", "class": "ock-button"], [.text("Make token")]),
+                    .element("button", ["type": "submit", "class": "ock-button"], [.text(AccountText.makeToken.text(language))]),
                 ]),
             ]))
-            main.append(.element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text(HostText.account.text(render.localization.language))])]))
+            main.append(.element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text(HostText.account.text(language))])]))
             return main
         }
     }

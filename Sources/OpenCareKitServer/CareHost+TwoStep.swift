@@ -17,12 +17,13 @@ extension CareHost {
         routes.public(.post, "/sign-in/two-step") { request, context in try await host.secondStep(request, context) }
         routes.account(.get, "/account/two-step") { request, context, identity in host.twoStepPage(request, context, identity) }
         routes.account(.post, "/account/two-step/confirm") { request, context, identity in
-            try await host.checkedForm(request, context) { fields in
+            let language = host.renderContext(for: request).localization.language
+            return try await host.checkedForm(request, context) { fields in
                 guard identity.account.totpSecret == nil, let secret = context.sessions.session?.pendingTwoStepSecret else {
                     return Response.redirect(to: "/account/two-step", type: .normal)
                 }
                 guard TwoStep.isValid(fields.values["code"] ?? "", secret: secret, now: host.configuration.now()) else {
-                    return host.twoStepPage(request, context, identity, message: "That code is not right: type the 6 digits the app shows now.",
+                    return host.twoStepPage(request, context, identity, message: AccountText.setupCodeWrong.text(language),
                                             status: .unprocessableContent)
                 }
                 let codes = TwoStep.newRecoveryCodes()
@@ -32,18 +33,19 @@ extension CareHost {
                 try await host.directory.updateAccount(account)
                 context.sessions.withLockedSession { $0?.pendingTwoStepSecret = nil }
                 try await host.auditSession("two-step-on", account: account.id, outcome: .allowed, context: context)
-                return host.hostPage(request, title: "Two-step sign-in is on") { _ in [
-                    .element("h1", [:], [.text("Two-step sign-in is on")]),
-                    .element("p", [:], [.text("Keep these recovery codes somewhere safe. Each signs you in once if you lose your phone; they are not shown again.")]),
+                return host.hostPage(request, title: AccountText.twoStepOnTitle.text(language)) { _ in [
+                    .element("h1", [:], [.text(AccountText.twoStepOnTitle.text(language))]),
+                    .element("p", [:], [.text(AccountText.recoveryCodesHint.text(language))]),
                     .element("ul", ["class": "ock-recovery-codes"], codes.map { .element("li", [:], [.element("code", [:], [.text($0)])]) }),
-                    .element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text("Account")])]),
+                    .element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text(HostText.account.text(language))])]),
                 ] }
             }
         }
         routes.account(.post, "/account/two-step/disable") { request, context, identity in
-            try await host.checkedForm(request, context) { fields in
+            let language = host.renderContext(for: request).localization.language
+            return try await host.checkedForm(request, context) { fields in
                 guard try await Passwords.verify(fields.values["password"] ?? "", hash: identity.account.passwordHash) else {
-                    return host.twoStepPage(request, context, identity, message: "The password is not right.", status: .unprocessableContent)
+                    return host.twoStepPage(request, context, identity, message: AccountText.wrongPassword.text(language), status: .unprocessableContent)
                 }
                 var account = identity.account
                 account.totpSecret = nil
@@ -56,24 +58,26 @@ extension CareHost {
     }
 
     func secondStepPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+        let language = renderContext(for: request).localization.language
         let next = SafeRedirect.path(request.uri.queryParameters.get("next"))
-        return hostPage(request, title: "Two-step sign-in", status: status, signedIn: false) { token in [
-            .element("h1", [:], [.text("Two-step sign-in")]),
+        return hostPage(request, title: AccountText.twoStepTitle.text(language), status: status, signedIn: false) { token in [
+            .element("h1", [:], [.text(AccountText.twoStepTitle.text(language))]),
             Self.notice(error),
             .element("form", ["method": "post", "action": "/sign-in/two-step", "class": "ock-account-form"], [
                 Self.hidden(CSRF.fieldName, token), Self.hidden("next", next),
                 .element("p", ["class": "ock-field"], [
-                    .element("label", ["for": "code"], [.text("The code from your authenticator app, or a recovery code")]),
+                    .element("label", ["for": "code"], [.text(AccountText.secondStepCodeLabel.text(language))]),
                     .element("input", ["id": "code", "name": "code", "type": "text", "autocomplete": "one-time-code",
                                        "required": "required", "maxlength": "20"], []),
                 ]),
-                .element("button", ["type": "submit", "class": "ock-button"], [.text("Sign in")]),
+                .element("button", ["type": "submit", "class": "ock-button"], [.text(HostText.signIn.text(language))]),
             ]),
         ] }
     }
 
     func secondStep(_ request: Request, _ context: CareRequestContext) async throws -> Response {
-        try await checkedForm(request, context) { fields in
+        let language = renderContext(for: request).localization.language
+        return try await checkedForm(request, context) { fields in
             guard let session = context.sessions.session, !session.isComplete,
                   var account = try await directory.account(session.account), let secret = account.totpSecret else {
                 return Response.redirect(to: "/sign-in", type: .normal)
@@ -95,7 +99,7 @@ extension CareHost {
                 signInLimiter.noteFailure(email: account.email, address: context.clientAddress, now: now)
                 _ = try await directory.noteFailedSignIn(account.id, now: now, threshold: Self.lockThreshold, lockout: Self.lockDuration)
                 try await auditSession("sign-in-second-step", account: account.id, outcome: .denied, context: context)
-                return secondStepPage(request, error: "That code is not right.", status: .unauthorized)
+                return secondStepPage(request, error: AccountText.secondStepCodeWrong.text(language), status: .unauthorized)
             }
             signInLimiter.reset(email: account.email)
             try await directory.noteSuccessfulSignIn(account.id)
@@ -105,19 +109,19 @@ extension CareHost {
 
     func twoStepPage(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity, message: String? = nil,
                      status: HTTPResponse.Status = .ok) -> Response {
-        let required = request.uri.queryParameters.get("required") != nil
-            ? "This server asks clinicians to use two-step sign-in: turn it on to go on." : nil
+        let language = renderContext(for: request).localization.language
+        let required = request.uri.queryParameters.get("required") != nil ? AccountText.twoStepRequired.text(language) : nil
         if identity.account.totpSecret != nil {
-            return hostPage(request, title: "Two-step sign-in", status: status) { token in [
-                .element("h1", [:], [.text("Two-step sign-in")]),
+            return hostPage(request, title: AccountText.twoStepTitle.text(language), status: status) { token in [
+                .element("h1", [:], [.text(AccountText.twoStepTitle.text(language))]),
                 Self.notice(message),
-                .element("p", [:], [.text("Two-step sign-in is on. Unused recovery codes: \(identity.account.recoveryCodeHashes.count).")]),
+                .element("p", [:], [.text(AccountText.twoStepOnStatus.text(language, String(identity.account.recoveryCodeHashes.count)))]),
                 .element("form", ["method": "post", "action": "/account/two-step/disable", "class": "ock-account-form"], [
                     Self.hidden(CSRF.fieldName, token),
-                    Self.field("Password", name: "password", type: "password", autocomplete: "current-password", id: "password"),
-                    .element("button", ["type": "submit", "class": "ock-button"], [.text("Turn two-step sign-in off")]),
+                    Self.field(HostText.password.text(language), name: "password", type: "password", autocomplete: "current-password", id: "password"),
+                    .element("button", ["type": "submit", "class": "ock-button"], [.text(AccountText.turnOff.text(language))]),
                 ]),
-                .element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text("Account")])]),
+                .element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text(HostText.account.text(language))])]),
             ] }
         }
         let secret = context.sessions.session?.pendingTwoStepSecret ?? {
@@ -126,23 +130,23 @@ extension CareHost {
             return secret
         }()
         let url = TwoStep.authenticatorURL(secret: secret, email: identity.account.email)
-        let qr = (try? QRCode(url))?.svg(label: "QR code for your authenticator app") ?? .empty
-        return hostPage(request, title: "Turn on two-step sign-in", status: status) { token in [
-            .element("h1", [:], [.text("Turn on two-step sign-in")]),
+        let qr = (try? QRCode(url))?.svg(label: AccountText.qrLabel.text(language)) ?? .empty
+        return hostPage(request, title: AccountText.turnOnTitle.text(language), status: status) { token in [
+            .element("h1", [:], [.text(AccountText.turnOnTitle.text(language))]),
             Self.notice(message ?? required),
-            .element("p", [:], [.text("Scan the code with an authenticator app, or type the key into it, then enter the 6 digits it shows.")]),
+            .element("p", [:], [.text(AccountText.scanHint.text(language))]),
             .element("figure", ["class": "ock-qr"], [qr]),
-            .element("p", [:], [.text("Key: "), .element("code", ["id": "two-step-key"], [.text(TwoStep.typedSecret(url))])]),
+            .element("p", [:], [.text(AccountText.key.text(language)), .element("code", ["id": "two-step-key"], [.text(TwoStep.typedSecret(url))])]),
             .element("form", ["method": "post", "action": "/account/two-step/confirm", "class": "ock-account-form"], [
                 Self.hidden(CSRF.fieldName, token),
                 .element("p", ["class": "ock-field"], [
-                    .element("label", ["for": "code"], [.text("Code from the app")]),
+                    .element("label", ["for": "code"], [.text(AccountText.codeFromApp.text(language))]),
                     .element("input", ["id": "code", "name": "code", "type": "text", "inputmode": "numeric", "autocomplete": "one-time-code",
                                        "required": "required", "maxlength": "6"], []),
                 ]),
-                .element("button", ["type": "submit", "class": "ock-button"], [.text("Turn on")]),
+                .element("button", ["type": "submit", "class": "ock-button"], [.text(AccountText.turnOn.text(language))]),
             ]),
-            .element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text("Account")])]),
+            .element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text(HostText.account.text(language))])]),
         ] }
     }
 }

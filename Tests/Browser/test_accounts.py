@@ -175,14 +175,59 @@ def test_every_new_page_is_accessible_at_phone_and_desktop_sizes(browser, team):
             with opened_page(browser, team["base"] + path, viewport=viewport) as (page, errors):
                 assert_accessible(page, f"{path} {size}")
                 assert errors == []
-        with opened_page(browser, team["origin"] + "/account", viewport=viewport) as (page, errors):
-            assert_accessible(page, f"account {size}")
-    # The clinician's home lists her records.
+        for path in ("/account", "/account/tokens", "/account/two-step"):
+            with opened_page(browser, team["origin"] + path, viewport=viewport) as (page, errors):
+                assert_accessible(page, f"{path} {size}")
+                assert errors == []
+    # The clinician's home: her patients at a glance.
     landed = sign_in(team["origin"], DEMO_CLINICIAN)
     assert landed == team["origin"] + "/"
-    with opened_page(browser, team["origin"] + "/", viewport=PHONE) as (page, errors):
-        assert page.locator(".ock-record-list a").count() >= 1
-        assert_accessible(page, "home")
+    for viewport, size in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        with opened_page(browser, team["origin"] + "/", viewport=viewport) as (page, errors):
+            assert page.locator(".ock-patient").count() == 13
+            assert_accessible(page, f"clinician home {size}")
+            assert errors == []
+
+
+def test_the_clinicians_home_shows_patients_by_need_and_follows_them_live(browser, team):
+    clinician = fresh_context(browser, viewport=DESKTOP)
+    patient = fresh_context(browser)
+    try:
+        home = clinician.new_page()
+        home.goto(team["origin"] + "/sign-in")
+        type_password(home, DEMO_CLINICIAN, "opencarekit-demo")
+        home.wait_for_url(team["origin"] + "/")
+        home.wait_for_selector("html[data-ock-live=open]")
+        rows = home.locator(".ock-patient")
+        assert rows.count() == 13
+        flags = [int(rows.nth(index).get_attribute("data-flags")) for index in range(rows.count())]
+        assert flags == sorted(flags, reverse=True) and flags[0] > 0 and flags[-1] == 0, flags
+        assert home.locator(".ock-flag", has_text="Missed doses on").count() > 0
+        assert home.locator(".ock-flag", has_text="Pain ").count() > 0
+        maria = home.locator(".ock-patient", has=home.locator("a", has_text="Maria Santos"))
+        before = maria.inner_html()
+
+        # Maria, on her own phone, marks a dose; Dr. Lee's open home follows.
+        page = patient.new_page()
+        page.goto(team["origin"] + "/sign-in")
+        type_password(page, "maria.santos@example.org", "opencarekit-demo")
+        page.wait_for_url(re.compile(r".*/records/[0-9a-z]{26}/care"))
+        page.wait_for_selector("html[data-ock-live=open]")
+        button = page.locator(ENOXAPARIN).first
+        pressed = button.get_attribute("aria-pressed")
+        button.click()
+        page.wait_for_function("([selector, was]) => document.querySelector(selector).getAttribute('aria-pressed') !== was",
+                               arg=[ENOXAPARIN, pressed])
+        home.wait_for_function("(before) => { const row = [...document.querySelectorAll('.ock-patient')]"
+                               ".find((item) => item.textContent.includes('Maria Santos')); return row && row.innerHTML !== before; }",
+                               arg=before)
+        # Each patient opens the record.
+        maria.locator("a").click()
+        home.wait_for_url(re.compile(r".*/records/[0-9a-z]{26}/care"))
+        assert home.locator("#task-enoxaparin").count() == 1
+    finally:
+        clinician.close()
+        patient.close()
 
 
 def totp(key, moment=None):

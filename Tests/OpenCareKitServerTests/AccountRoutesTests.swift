@@ -5,6 +5,7 @@ import HTTPTypes
 import OpenCareKit
 @testable import OpenCareKitServer
 import OpenCareKitStore
+import OpenCareKitUI
 import Synchronization
 import Testing
 
@@ -381,6 +382,40 @@ final class TestBrowser: Sendable {
             try await patient.signIn("ana@example.org", Self.password)
             #expect(try await patient.send("/records/\(setup.record)/sharing").status == .ok)
         }
+    }
+
+    @Test func theTokenAndTwoStepPagesSpeakKorean() async throws {
+        let setup = try await setup()
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana@example.org", Self.password)
+            let korean: HTTPFields = [.acceptLanguage: "ko"]
+            let tokens = try await ana.send("/account/tokens", headers: korean)
+            #expect(tokens.status == .ok)
+            let tokensPage = String(buffer: tokens.body)
+            #expect(tokensPage.contains(AccountText.tokensTitle.korean) && tokensPage.contains(AccountText.makeTokenHeading.korean))
+            #expect(!tokensPage.contains("Access tokens"))
+            let twoStep = try await ana.send("/account/two-step", headers: korean)
+            #expect(twoStep.status == .ok)
+            let twoStepPage = String(buffer: twoStep.body)
+            #expect(twoStepPage.contains("2단계 로그인 켜기") && twoStepPage.contains(AccountText.qrLabel.korean))
+            #expect(!twoStepPage.contains("Turn on two-step sign-in"))
+            // The account page links to both in Korean too.
+            let account = String(buffer: try await ana.send("/account", headers: korean).body)
+            #expect(account.contains("JSON API용 액세스 토큰") && account.contains("2단계 로그인: 꺼짐"))
+            // English readers still get English.
+            #expect(String(buffer: try await ana.send("/account/tokens").body).contains("Access tokens"))
+        }
+    }
+
+    @Test func everyAccountTextHasBothLanguagesWithTheSamePlaceholders() {
+        let placeholders = { (text: String) in Set((0..<4).filter { text.contains("{\($0)}") }) }
+        for key in AccountText.allCases {
+            #expect(!key.english.isEmpty && !key.korean.isEmpty, "\(key)")
+            #expect(placeholders(key.korean) == placeholders(key.english), "\(key)")
+            #expect(key.text(.english) == key.english && key.text(.korean) == key.korean, "\(key)")
+        }
+        #expect(AccountText.tooManyTokens.text(.korean, "20") == "먼저 토큰을 취소하세요(최대 20개).")
     }
 }
 
