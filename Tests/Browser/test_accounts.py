@@ -9,7 +9,7 @@ import urllib.parse
 
 import pytest
 
-from careapp import BINARY, DEMO_CLINICIAN, onboard, origin_of, record_base, served, sign_in
+from careapp import BINARY, DEMO_CLINICIAN, onboard, origin_of, record_base, served, sign_in, urlopen
 from conftest import DESKTOP, PHONE, SESSIONS, opened_page
 from test_surveys import assert_accessible
 
@@ -45,7 +45,7 @@ def type_password(page, email, password):
 
 def fresh_context(browser, **options):
     """A browser context with nobody signed in."""
-    return browser.new_context(viewport=PHONE, **options)
+    return browser.new_context(**{"viewport": PHONE, **options})
 
 
 def test_an_invited_caregiver_completes_a_task_and_the_patients_page_updates_live(browser, team):
@@ -80,6 +80,14 @@ def test_an_invited_caregiver_completes_a_task_and_the_patients_page_updates_liv
     with opened_page(browser, team["base"] + "/activity") as (page, _):
         rows = page.text_content("table")
         assert "Samira Rivera (samira@example.org)" in rows and "GET /records/{record}/care" in rows
+    # Its export is a valid FHIR R4 Bundle of AuditEvents (fhir.resources' R4B models, structurally R4's).
+    from fhir.resources.R4B.bundle import Bundle
+    text = urlopen(team["base"] + "/activity/fhir").read().decode()
+    bundle = Bundle.model_validate_json(text)
+    events = [entry.resource for entry in bundle.entry]
+    assert events and all(event.get_resource_type() == "AuditEvent" for event in events)
+    assert any(event.outcome == "0" and event.action == "R" for event in events)
+    assert "Samira" not in text and "Alex" not in text, "names in the audit export"
 
 
 def test_a_stranger_gets_404_on_every_address_of_the_record(browser, team):
