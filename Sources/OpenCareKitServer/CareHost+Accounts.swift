@@ -169,7 +169,7 @@ extension CareHost {
     /// sign-in on and its second step still to do, the new session opens only that step.
     func startSession(for account: CareAccount, _ request: Request, _ context: CareRequestContext, next: String?,
                       secondStepDone: Bool = false) async throws -> Response {
-        if let old = request.cookies[Self.sessionCookie]?.value { try await sessionDriver.remove(key: "session." + old) }
+        if let old = request.cookieValue(Self.sessionCookie).map(String.init) { try await sessionDriver.remove(key: "session." + old) }
         let complete = account.totpSecret == nil || secondStepDone
         context.sessions.createSession(CareSession(account: account.id, isComplete: complete, signedInDate: configuration.now()),
                                        expiresIn: complete ? configuration.idleTimeout : .seconds(300))
@@ -301,16 +301,6 @@ extension CareHost {
             try await auditSession("password-change", account: account.id, outcome: .allowed, context: context)
             return accountPage(request, identity, message: HostText.passwordChanged.text(language))
         }
-    }
-}
-
-extension HostText {
-    func text(_ language: OCKLanguage, _ argument: String) -> String {
-        text(language).replacingOccurrences(of: "{0}", with: argument)
-    }
-
-    func text(_ language: OCKLanguage, _ first: String, _ second: String) -> String {
-        text(language, first).replacingOccurrences(of: "{1}", with: second)
     }
 }
 

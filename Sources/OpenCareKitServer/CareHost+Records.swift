@@ -135,7 +135,7 @@ extension CareHost {
             if let authorization = request.headers[.authorization] {
                 return try await identity(authorization: authorization)?.account.id == account
             }
-            guard let id = request.cookies[Self.sessionCookie]?.value,
+            guard let id = request.cookieValue(Self.sessionCookie).map(String.init),
                   let session = try await sessionDriver.get(key: "session." + id, as: CareSession.self) else { return false }
             return session.isComplete && session.account == account
         } catch {

@@ -25,6 +25,18 @@ import Testing
                                         body: ServerFixture.form(ServerFixture.fields(event, ["complete": "true"]))) { $0.status }
     }
 
+    @Test func aCookieIsFoundByItsWholeNameOnly() {
+        var fields = HTTPFields()
+        fields.append(HTTPField(name: .cookie, value: "ock_csrfx=1;ock_csrf=ab; other=2"))
+        fields.append(HTTPField(name: .cookie, value: "ock_session=s=1"))
+        let request = Request(head: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/", headerFields: fields),
+                              body: RequestBody(buffer: ByteBuffer()))
+        #expect(request.cookieValue("ock_csrf") == "ab")
+        #expect(request.cookieValue("ock_session") == "s=1")
+        #expect(request.cookieValue("ock") == nil)
+        #expect(request.cookieValue("missing") == nil)
+    }
+
     @Test func theOriginMustMatchInSchemeHostAndPort() async throws {
         let fixture = ServerFixture()
         try await fixture.seed()

@@ -3,19 +3,12 @@ import OpenCareKitUI
 
 /// The words of the account's access-token and two-step sign-in pages, in every language the app speaks; the switch
 /// makes a missing translation a compile error.
-enum AccountText: String, CaseIterable, Sendable {
+enum AccountText: String, CaseIterable, Sendable, HostWords {
     case tokensTitle, tokensIntro, newToken, yourTokens, tokenRevoked, tokenLastUsed, tokenNeverUsed, tokenNoLongerShared,
          revoke, revokeNamed, makeTokenHeading, tokenName, tokenRecord, tokenScope, makeToken, tokenNameNeeded, tokenScopeProblem,
          tokenChooseRecord, tooManyTokens, noSuchToken, accessTokensLink, twoStepLinkOn, twoStepLinkOff,
          twoStepTitle, twoStepOnTitle, recoveryCodesHint, setupCodeWrong, wrongPassword, secondStepCodeLabel, secondStepCodeWrong,
          twoStepRequired, twoStepOnStatus, turnOff, turnOnTitle, qrLabel, scanHint, key, codeFromApp, turnOn
-
-    func text(_ language: OCKLanguage) -> String {
-        switch language {
-        case .english: english
-        case .korean: korean
-        }
-    }
 
     var english: String {
         switch self {
@@ -107,11 +100,5 @@ enum AccountText: String, CaseIterable, Sendable {
 
     static func twoStepLink(isOn: Bool) -> AccountText {
         isOn ? .twoStepLinkOn : .twoStepLinkOff
-    }
-}
-
-extension AccountText {
-    func text(_ language: OCKLanguage, _ argument: String) -> String {
-        text(language).replacingOccurrences(of: "{0}", with: argument)
     }
 }

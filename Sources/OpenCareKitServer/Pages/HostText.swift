@@ -3,7 +3,7 @@ import OpenCareKitUI
 
 /// The words of the host's own pages (sign-in, home, account), in every language the app speaks; the switch makes a
 /// missing translation a compile error.
-enum HostText: String, CaseIterable, Sendable {
+enum HostText: String, CaseIterable, Sendable, HostWords {
     case signInTitle, email, password, signIn, signInFailed, tooManyFailures, signedOutIdle, signedOut, demoPeople,
          demoSignInAs, homeTitle, noRecords, openRecord, rolePatient, roleCaregiver, roleClinician, owner, accountTitle,
          signOut, signOutEverywhere, signOutEverywhereHint, changePassword, currentPassword, newPassword,
@@ -11,13 +11,6 @@ enum HostText: String, CaseIterable, Sendable {
          sharingTitle, whoHasAccess, role, changeRole, remove, removeNamed, roleOf, invite, inviteHint, createInvitation, invitationLink, pendingInvitations, expires, revoke, invitationTitle, invitationBody, accept, invitationGone, haveAccount, createAccount, yourName, emailTaken, activityTitle, activityLink, when, who, what, whereFrom, result, allowed, denied, exportFHIR, olderEntries, someoneElse, sharingLink, allRecords, idleWarning, staySignedIn, you,
          patientsTitle, needAttention, showingFirstPatients, otherRecords, lastSevenDays, lastSevenDaysNothing, flagMissedDoses,
          flagPain, needsAttention, noActivity, today, yesterday, daysAgo, lastActivity
-
-    func text(_ language: OCKLanguage) -> String {
-        switch language {
-        case .english: english
-        case .korean: korean
-        }
-    }
 
     var english: String {
         switch self {

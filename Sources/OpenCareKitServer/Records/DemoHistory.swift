@@ -23,7 +23,7 @@ struct DemoHistory {
     let calendar: Calendar
     let habits: Habits
     let signerName: String
-    var random: SeededRandom
+    var random: SeededRandomNumberGenerator
 
     /// Writes the history from the plan's first day (`start`) up to `now` into `store`, which holds the demo plan.
     mutating func write(into store: OCKStore, start: Date, now: Date) async throws {
@@ -101,24 +101,9 @@ struct DemoHistory {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so each demo patient's history is the same on every run.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func nextBits() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededRandomNumberGenerator {
     /// A number in `range`, evenly spread.
     mutating func next(in range: Range<Double>) -> Double {
-        range.lowerBound + Double(nextBits() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        Double.random(in: range, using: &self)
     }
 }

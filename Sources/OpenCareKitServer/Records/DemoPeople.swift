@@ -116,7 +116,7 @@ public enum DemoPeople {
         plan.givenName = patient.given
         plan.familyName = patient.family
         try await plan.seed(into: store)
-        var history = DemoHistory(calendar: calendar, habits: patient.habits, signerName: name, random: SeededRandom(seed: seed))
+        var history = DemoHistory(calendar: calendar, habits: patient.habits, signerName: name, random: SeededRandomNumberGenerator(seed: seed))
         try await history.write(into: store, start: start, now: now)
     }
 }

@@ -31,19 +31,32 @@ public indirect enum HTML: Sendable, Hashable {
     func render(into output: inout String) {
         switch self {
         case let .text(text):
-            output += HTML.escape(text)
+            HTML.appendEscaped(text, to: &output)
         case let .group(nodes):
             for node in nodes { node.render(into: &output) }
         case let .element(name, attributes, children):
             let tag = HTML.safeName(name)
-            output += "<\(tag)"
-            for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
-                output += " \(HTML.safeName(key))=\"\(HTML.escape(value))\""
+            output.append("<")
+            output.append(tag)
+            // Appended piece by piece, without interpolated temporaries: the profile of a long page showed them.
+            func append(_ key: String, _ value: String) {
+                output.append(" ")
+                output.append(HTML.safeName(key))
+                output.append("=\"")
+                HTML.appendEscaped(value, to: &output)
+                output.append("\"")
             }
-            output += ">"
+            if attributes.count == 1, let (key, value) = attributes.first {
+                append(key, value)
+            } else {
+                for (key, value) in attributes.sorted(by: { $0.key < $1.key }) { append(key, value) }
+            }
+            output.append(">")
             guard !HTML.voidElements.contains(tag) else { return }
             for child in children { child.render(into: &output) }
-            output += "</\(tag)>"
+            output.append("</")
+            output.append(tag)
+            output.append(">")
         }
     }
 
@@ -51,22 +64,47 @@ public indirect enum HTML: Sendable, Hashable {
     public static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
+        appendEscaped(text, to: &escaped)
         return escaped
+    }
+
+    /// Appends `text` to `output` with `&`, `<`, `>`, `"` and `'` escaped; text without them is appended as it is.
+    static func appendEscaped(_ text: String, to output: inout String) {
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index < utf8.endIndex {
+            let replacement: String? = switch utf8[index] {
+            case UInt8(ascii: "&"): "&amp;"
+            case UInt8(ascii: "<"): "&lt;"
+            case UInt8(ascii: ">"): "&gt;"
+            case UInt8(ascii: "\""): "&quot;"
+            case UInt8(ascii: "'"): "&#39;"
+            default: nil
+            }
+            if let replacement {
+                // The escaped characters are ASCII, so `index` is on a character boundary.
+                output.append(contentsOf: text[start..<index])
+                output.append(replacement)
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start == utf8.startIndex {
+            output.append(text)
+        } else {
+            output.append(contentsOf: text[start..<utf8.endIndex])
+        }
     }
 
     /// Element and attribute names come from this module, but are still limited to `[A-Za-z0-9-]` so no value can
     /// break out of a tag. Case is kept for SVG's names (`viewBox`).
     static func safeName(_ name: String) -> String {
+        let isSafe = !name.isEmpty && name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+        }
+        if isSafe { return name }
         let cleaned = name.unicodeScalars.filter {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
         }
