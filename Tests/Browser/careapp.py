@@ -75,7 +75,7 @@ def urlopen(url, data=None, headers=None):
     return opener.open(urllib.request.Request(url, data=data, headers=headers or {}))
 
 
-def sign_in(url, email=DEMO_PATIENT):
+def sign_in(url, email=DEMO_PATIENT, then="/"):
     """Signs in on the server at `url` in one click as a demo person (as the sign-in page offers on loopback); the
     session is then used by every page `conftest.open_page` opens and every `urlopen` on that server. Returns the
     address the person lands on (the patient's record's Care page for the demo patient)."""
@@ -83,7 +83,7 @@ def sign_in(url, email=DEMO_PATIENT):
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     page = opener.open(url + "/sign-in").read().decode()
     token = re.search(r'name="csrf" type="hidden" value="([0-9a-f]{64})"', page).group(1)
-    response = opener.open(url + "/sign-in/demo", urllib.parse.urlencode({"csrf": token, "email": email, "next": "/"}).encode())
+    response = opener.open(url + "/sign-in/demo", urllib.parse.urlencode({"csrf": token, "email": email, "next": then}).encode())
     SESSIONS[origin_of(url)] = next(c.value for c in jar if c.name == "ock_session")
     return response.geturl()
 
