@@ -19,7 +19,8 @@ import Testing
         #expect(identifiers.count == 1000)
         for identifier in identifiers.prefix(20) { #expect(RandomIdentifier(identifier.description) == identifier) }
         for text in ["", "abc", String(repeating: "z", count: 26), String(repeating: "0", count: 25) + "i",
-                     String(repeating: "0", count: 27), "../../etc/passwd00000000000"] {
+                     String(repeating: "0", count: 27), "../../etc/passwd00000000000",
+                     String(repeating: "0", count: 24) + "é", String(repeating: "0", count: 25) + "A"] {
             #expect(RandomIdentifier(text) == nil, "\(text)")
         }
     }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import OpenCareKitStore
+import Synchronization
 
 /// A signed-in browser's session, kept in the directory under a hash of its cookie's id.
 public struct CareSession: Codable, Sendable, Equatable {
@@ -35,6 +36,9 @@ public struct CareIdentity: Sendable {
 struct DirectorySessionDriver: PersistDriver {
     let directory: any CareDirectory
     let now: @Sendable () -> Date
+    /// Sessions decoded before, by their stored bytes: every signed-in request reads its session, and the bytes
+    /// change only when the session does.
+    let decoded = DecodedSessions()
 
     static func hash(_ key: String) -> String {
         SHA256.hash(data: Data(key.utf8)).hexEncoded
@@ -59,11 +63,36 @@ struct DirectorySessionDriver: PersistDriver {
     func getWithTTL<Object: Codable & Sendable>(key: String, as: Object.Type) async throws -> (object: Object, ttl: Duration?)? {
         let now = now()
         guard let stored = try await directory.session(keyHash: Self.hash(key), now: now) else { return nil }
-        guard let object = try? JSONDecoder().decode(Object.self, from: stored.value) else { throw PersistError.invalidConversion }
+        let object: Object
+        if let known = decoded.object(for: stored.value, as: Object.self) {
+            object = known
+        } else {
+            guard let fresh = try? JSONDecoder().decode(Object.self, from: stored.value) else { throw PersistError.invalidConversion }
+            decoded.remember(fresh, for: stored.value)
+            object = fresh
+        }
         return (object, stored.expiryDate.map { .seconds(max(0, $0.timeIntervalSince(now))) })
     }
 
     func remove(key: String) async throws {
         try await directory.removeSession(keyHash: Self.hash(key))
+    }
+}
+
+/// The sessions `DirectorySessionDriver` decoded, by their stored JSON: at most `capacity`, forgotten all at once
+/// beyond (the next requests decode again).
+final class DecodedSessions: Sendable {
+    private let objects = Mutex<[Data: any Sendable]>([:])
+    static let capacity = 4_096
+
+    func object<Object>(for data: Data, as type: Object.Type) -> Object? {
+        objects.withLock { $0[data] } as? Object
+    }
+
+    func remember(_ object: some Sendable, for data: Data) {
+        objects.withLock { objects in
+            if objects.count >= Self.capacity { objects.removeAll() }
+            objects[data] = object
+        }
     }
 }
