@@ -22,8 +22,10 @@ extension CareHost {
     func addRecordRoutes(to routes: inout HostRoutes) {
         for route in recordRoutes {
             let host = self
+            // Made once per route, not per request (the profile showed it).
+            let detail = Self.auditDetail(route)
             routes.record(route.method, Self.recordPrefix + route.path, route.policy) { request, context in
-                try await host.answer(route, request, context)
+                try await host.answer(route, detail: detail, request, context)
             }
         }
     }
@@ -97,8 +99,8 @@ extension CareHost {
         let response: Response
     }
 
-    func answer(_ route: RecordRouteTable.Route, _ request: Request, _ context: CareRequestContext) async throws -> Response {
-        switch try await authorize(route.policy, detail: Self.auditDetail(route), request, context) {
+    func answer(_ route: RecordRouteTable.Route, detail: String, _ request: Request, _ context: CareRequestContext) async throws -> Response {
+        switch try await authorize(route.policy, detail: detail, request, context) {
         case let .failure(refusal):
             return refusal.response
         case let .success(access):

@@ -12,7 +12,9 @@ enum CSRF {
 
     /// The token of the request's cookie, if it has a well-formed one.
     static func token(of request: Request) -> String? {
-        guard let value = request.cookieValue(cookieName), value.utf8.count == 64, value.allSatisfy(\.isHexDigit) else { return nil }
+        guard let value = request.cookieValue(cookieName), value.utf8.count == 64,
+              value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
+        else { return nil }
         return String(value)
     }
 
@@ -39,12 +41,21 @@ extension Request {
     /// The value of the cookie `name`, found in the `Cookie` headers without parsing every cookie into a dictionary
     /// (`cookies` does, and the server's profile showed it on every page).
     func cookieValue(_ name: String) -> Substring? {
+        let semicolon = UInt8(ascii: ";"), space = UInt8(ascii: " "), equals = UInt8(ascii: "=")
         for header in headers[values: .cookie] {
-            for part in header.split(separator: ";") {
-                let pair = part.drop { $0 == " " }
-                guard pair.hasPrefix(name) else { continue }
-                let rest = pair.dropFirst(name.count)
-                if rest.first == "=" { return rest.dropFirst() }
+            // By bytes: the separators are ASCII, so every index found is on a character boundary.
+            let bytes = header.utf8
+            var start = bytes.startIndex
+            while start < bytes.endIndex {
+                let end = bytes[start...].firstIndex(of: semicolon) ?? bytes.endIndex
+                var pairStart = start
+                while pairStart < end, bytes[pairStart] == space { pairStart = bytes.index(after: pairStart) }
+                let pair = bytes[pairStart..<end]
+                if pair.starts(with: name.utf8) {
+                    let afterName = bytes.index(pairStart, offsetBy: name.utf8.count)
+                    if afterName < end, bytes[afterName] == equals { return header[bytes.index(after: afterName)..<end] }
+                }
+                start = end < bytes.endIndex ? bytes.index(after: end) : end
             }
         }
         return nil
