@@ -31,19 +31,23 @@ extension CareHost {
     }
 
     /// The summaries of `records` (made or remembered), sorted by need, then name.
-    func patientRows(_ records: [CareRecord]) async throws -> [PatientRow] {
+    func patientRows(_ records: [CareRecord]) async -> [PatientRow] {
         let now = configuration.now()
         var rows: [PatientRow] = []
         rows.reserveCapacity(records.count)
-        try await withThrowingTaskGroup(of: PatientRow.self) { group in
+        await withTaskGroup(of: PatientRow.self) { group in
             var next = records.makeIterator()
             func addNext() -> Bool {
                 guard let record = next.next() else { return false }
-                group.addTask { PatientRow(record: record, summary: try await self.summary(of: record, now: now)) }
+                group.addTask {
+                    // One damaged record must not hide the others: it is listed, flagged as unreadable.
+                    let summary = (try? await self.summary(of: record, now: now)) ?? .unreadable
+                    return PatientRow(record: record, summary: summary)
+                }
                 return true
             }
             for _ in 0..<Self.summaryConcurrency where !addNext() { break }
-            while let row = try await group.next() {
+            while let row = await group.next() {
                 rows.append(row)
                 _ = addNext()
             }
@@ -113,7 +117,7 @@ extension CareHost {
             .sorted { $0.id.description < $1.id.description }
         let shown = Array(patients.prefix(max(configuration.clinicianHomeLimit, 0)))
         let others = memberships.filter { $0.membership.role != .clinician }
-        let rows = try await patientRows(shown)
+        let rows = await patientRows(shown)
         let now = configuration.now()
         let audited = summaryAudits.due(rows.map(\.record.id), account: identity.account.id, now: now)
         if !audited.isEmpty {
@@ -212,6 +216,7 @@ struct PatientRowText {
             let text = switch flag {
             case let .missedDoses(days): HostText.flagMissedDoses.text(language, String(days))
             case let .pain(score): HostText.flagPain.text(language, context.localization.number(score, fractionDigits: 1))
+            case .unreadable: HostText.flagUnreadable.text(language)
             }
             flags.append(.element("li", ["class": "ock-flag"], [.text(text)]))
         }

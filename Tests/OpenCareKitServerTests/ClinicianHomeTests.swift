@@ -196,6 +196,25 @@ import Testing
         #expect(summaries.summary(of: record, revision: .file(signature), day: "2026-11-16") == nil)
     }
 
+    @Test func aDamagedRecordIsListedAsUnreadableAndTheOthersStillShow() async throws {
+        let (host, data, directory) = try await demoHost(clinicSize: 2)
+        let jordan = try #require(try await directory.account(email: DemoPeople.clinicianEmail))
+        let damaged = try #require(try await directory.memberships(of: jordan.id).first { $0.record.patientName != "Alex Rivera" }?.record)
+        try Data("not a store".utf8).write(to: URL(fileURLWithPath: try data.storeFile(for: damaged)))
+        try await Application(router: host.router()).test(.router) { client in
+            let browser = TestBrowser(client)
+            try await browser.signIn(DemoPeople.clinicianEmail, DemoPeople.demoPassword)
+            let response = try await browser.send("/")
+            #expect(response.status == .ok)
+            let html = String(buffer: response.body)
+            let rows = Self.rows(html)
+            #expect(rows.count == 3)
+            #expect(rows.first?.record == damaged.id.description)
+            #expect(html.contains("The record could not be read"))
+            #expect(html.contains("Last activity: "), "the other records still show")
+        }
+    }
+
     @Test func aClinicianOfMoreRecordsThanTheLimitSeesTheFirstAndANote() async throws {
         let (host, _, _) = try await demoHost(clinicSize: 3) { $0.clinicianHomeLimit = 2 }
         try await Application(router: host.router()).test(.router) { client in

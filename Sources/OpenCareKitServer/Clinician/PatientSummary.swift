@@ -31,7 +31,12 @@ struct PatientSummary: Sendable, Equatable {
         case missedDoses(days: Int)
         /// The highest pain score reported in the window.
         case pain(score: Double)
+        /// The record's store could not be read (its file is damaged or from a newer version).
+        case unreadable
     }
+
+    /// The summary of a record whose store could not be read: flagged, so it comes first and someone looks.
+    static let unreadable = PatientSummary(days: [], lastActivity: nil, flags: [.unreadable])
 
     /// The last 7 days, oldest first and today last, with each day's completion (nil: nothing to do that day).
     var days: [(day: Date, completion: Double?)]

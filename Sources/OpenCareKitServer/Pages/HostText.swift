@@ -10,7 +10,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
          repeatPassword, passwordChanged, passwordsDiffer, wrongPassword, account, signedInAs,
          sharingTitle, whoHasAccess, role, changeRole, remove, removeNamed, roleOf, invite, inviteHint, createInvitation, invitationLink, pendingInvitations, expires, revoke, invitationTitle, invitationBody, accept, invitationGone, haveAccount, createAccount, yourName, emailTaken, activityTitle, activityLink, when, who, what, whereFrom, result, allowed, denied, exportFHIR, olderEntries, someoneElse, sharingLink, allRecords, idleWarning, staySignedIn, you,
          patientsTitle, needAttention, showingFirstPatients, otherRecords, lastSevenDays, lastSevenDaysNothing, flagMissedDoses,
-         flagPain, needsAttention, noActivity, today, yesterday, daysAgo, lastActivity
+         flagPain, flagUnreadable, needsAttention, noActivity, today, yesterday, daysAgo, lastActivity
 
     var english: String {
         switch self {
@@ -91,6 +91,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .lastSevenDaysNothing: "Last 7 days: nothing to do"
         case .flagMissedDoses: "Missed doses on {0} days"
         case .flagPain: "Pain {0} of 10"
+        case .flagUnreadable: "The record could not be read"
         case .needsAttention: "Needs attention"
         case .noActivity: "No activity yet"
         case .today: "today"
@@ -179,6 +180,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .lastSevenDaysNothing: "최근 7일: 할 일 없음"
         case .flagMissedDoses: "{0}일 동안 복용을 놓침"
         case .flagPain: "통증 {0}/10"
+        case .flagUnreadable: "기록을 읽을 수 없습니다"
         case .needsAttention: "주의 필요"
         case .noActivity: "아직 활동 없음"
         case .today: "오늘"
