@@ -117,15 +117,16 @@ extension CareHost {
             .sorted { $0.id.description < $1.id.description }
         let shown = Array(patients.prefix(max(configuration.clinicianHomeLimit, 0)))
         let others = memberships.filter { $0.membership.role != .clinician }
-        let rows = await patientRows(shown)
         let now = configuration.now()
-        let audited = summaryAudits.due(rows.map(\.record.id), account: identity.account.id, now: now)
+        // Audited before any store is read, as every record route is.
+        let audited = summaryAudits.due(shown.map(\.id), account: identity.account.id, now: now)
         if !audited.isEmpty {
             try await audit.record(audited.map { record in
                 AuditEntry.Draft(recorded: now, account: identity.account.id, token: nil, record: record, resource: "summary",
                                  action: .read, outcome: .allowed, address: context.clientAddress, detail: "GET /")
             })
         }
+        let rows = await patientRows(shown)
         let flagged = rows.count { !$0.summary.flags.isEmpty }
         let text = PatientRowText(language: language, contexts: zoneContexts)
         return hostPage(request, title: HostText.patientsTitle.text(language),
