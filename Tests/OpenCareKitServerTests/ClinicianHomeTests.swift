@@ -101,14 +101,19 @@ import Testing
         }
     }
 
+    /// Signs in as Dr. Lee and opens her home, which must answer 200; returns her browser and the page.
+    static func clinicianHome(_ client: any TestClientProtocol) async throws -> (TestBrowser, String) {
+        let jordan = TestBrowser(client)
+        try await jordan.signIn(DemoPeople.clinicianEmail, DemoPeople.demoPassword)
+        let response = try await jordan.send("/")
+        #expect(response.status == .ok)
+        return (jordan, String(buffer: response.body))
+    }
+
     @Test func theClinicianSeesEveryPatientSortedByNeedAndEachOpensTheRecord() async throws {
         let (host, _, directory) = try await demoHost(clinicSize: 12)
         try await Application(router: host.router()).test(.router) { client in
-            let jordan = TestBrowser(client)
-            try await jordan.signIn(DemoPeople.clinicianEmail, DemoPeople.demoPassword)
-            let response = try await jordan.send("/")
-            #expect(response.status == .ok)
-            let html = String(buffer: response.body)
+            let (jordan, html) = try await Self.clinicianHome(client)
             let rows = Self.rows(html)
             #expect(rows.count == 13)
             // Flagged patients first; the demo has both kinds of flag and patients without any.
@@ -202,11 +207,7 @@ import Testing
         let damaged = try #require(try await directory.memberships(of: jordan.id).first { $0.record.patientName != "Alex Rivera" }?.record)
         try Data("not a store".utf8).write(to: URL(fileURLWithPath: try data.storeFile(for: damaged)))
         try await Application(router: host.router()).test(.router) { client in
-            let browser = TestBrowser(client)
-            try await browser.signIn(DemoPeople.clinicianEmail, DemoPeople.demoPassword)
-            let response = try await browser.send("/")
-            #expect(response.status == .ok)
-            let html = String(buffer: response.body)
+            let (_, html) = try await Self.clinicianHome(client)
             let rows = Self.rows(html)
             #expect(rows.count == 3)
             #expect(rows.first?.record == damaged.id.description)
@@ -218,9 +219,7 @@ import Testing
     @Test func aClinicianOfMoreRecordsThanTheLimitSeesTheFirstAndANote() async throws {
         let (host, _, _) = try await demoHost(clinicSize: 3) { $0.clinicianHomeLimit = 2 }
         try await Application(router: host.router()).test(.router) { client in
-            let jordan = TestBrowser(client)
-            try await jordan.signIn(DemoPeople.clinicianEmail, DemoPeople.demoPassword)
-            let html = String(buffer: try await jordan.send("/").body)
+            let (_, html) = try await Self.clinicianHome(client)
             #expect(Self.rows(html).count == 2)
             #expect(html.contains("Showing 2 of your 4 patients."))
         }
