@@ -27,6 +27,8 @@ extension CareHost {
     /// One patient of the home: the record and its summary.
     struct PatientRow: Sendable {
         let record: CareRecord
+        /// The calendar of the record's time zone.
+        let calendar: Calendar
         let summary: PatientSummary
     }
 
@@ -41,8 +43,9 @@ extension CareHost {
                 guard let record = next.next() else { return false }
                 group.addTask {
                     // One damaged record must not hide the others: it is listed, flagged as unreadable.
-                    let summary = (try? await self.summary(of: record, now: now)) ?? .unreadable
-                    return PatientRow(record: record, summary: summary)
+                    let calendar = Self.calendar(of: record)
+                    let summary = (try? await self.summary(of: record, calendar: calendar, now: now)) ?? .unreadable
+                    return PatientRow(record: record, calendar: calendar, summary: summary)
                 }
                 return true
             }
@@ -67,22 +70,17 @@ extension CareHost {
     }
 
     /// The summary of `record` at `now`: remembered if its store has not changed since, else made from the store.
-    func summary(of record: CareRecord, now: Date) async throws -> PatientSummary {
-        let calendar = Self.calendar(of: record)
+    func summary(of record: CareRecord, calendar: Calendar, now: Date) async throws -> PatientSummary {
         let day = CareServer.dayString(now, calendar: calendar)
         let readTime = Date().timeIntervalSince1970
         let store: OCKStore
         let revision: StoreRevision
-        if let dataDirectory = configuration.dataDirectory {
-            let data = CareDataDirectory(path: dataDirectory.path)
+        if let data = dataDirectory {
             let signature = StoreFileSignature(path: try data.storeFile(for: record))
             revision = .file(signature)
             if let known = summaries.summary(of: record.id, revision: revision, day: day) { return known }
-            guard signature.database != nil else {
-                // No store file yet: nothing was ever planned or recorded.
-                return try await PatientSummary(store: OCKStore(name: "empty", type: .inMemory), calendar: calendar, now: now,
-                                                rules: configuration.flagRules)
-            }
+            // No store file yet: nothing was ever planned or recorded.
+            guard signature.database != nil else { return .empty(calendar: calendar, now: now) }
             if let open = records.openServer(record.id) {
                 store = open.store
             } else {
@@ -202,7 +200,7 @@ struct PatientRowText {
 
     func render(_ row: CareHost.PatientRow, now: Date) -> HTML {
         let summary = row.summary
-        let calendar = CareHost.calendar(of: row.record)
+        let calendar = row.calendar
         let context = contexts.context(language: language, timeZone: calendar.timeZone)
         let weekLabel = summary.adherence.map { HostText.lastSevenDays.text(language, Self.percent($0)) }
             ?? HostText.lastSevenDaysNothing.text(language)

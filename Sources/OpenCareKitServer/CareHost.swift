@@ -79,6 +79,8 @@ public struct CareHost: Sendable {
     let renderContexts: [OCKLanguage: OCKRenderContext]
     /// The routes every record answers, with their policies.
     let recordRoutes: [RecordRouteTable.Route]
+    /// The data directory of `configuration.dataDirectory`, if the records are on disk.
+    let dataDirectory: CareDataDirectory?
     /// Opens a record's store (the pool's servers, and the clinicians' summaries of records not open).
     let openRecordStore: @Sendable (CareRecord) throws -> OCKStore
     /// Which open record just changed, for the clinicians' live homes.
@@ -107,8 +109,10 @@ public struct CareHost: Sendable {
             (language, OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)))
         })
         let liveSlots = self.liveSlots
-        let openStore = openStore ?? { [dataDirectory = configuration.dataDirectory] record in
-            try Self.defaultStore(for: record, in: dataDirectory)
+        let dataDirectory = configuration.dataDirectory.map { CareDataDirectory(path: $0.path) }
+        self.dataDirectory = dataDirectory
+        let openStore = openStore ?? { record in
+            try dataDirectory?.store(for: record) ?? OCKStore(name: "record-\(record.id)", type: .inMemory)
         }
         let recordConfiguration = recordConfiguration ?? { [configuration] record in
             var settings = CarePlanCatalog.configuration(for: record)
@@ -127,12 +131,6 @@ public struct CareHost: Sendable {
         }
         summaryAudits = SummaryViewAudits(interval: TimeInterval(configuration.idleTimeout.components.seconds))
         recordRoutes = Self.recordRouteList
-    }
-
-    /// A record's store: its file in the data directory, or in memory without one.
-    static func defaultStore(for record: CareRecord, in dataDirectory: URL?) throws -> OCKStore {
-        guard let dataDirectory else { return OCKStore(name: "record-\(record.id)", type: .inMemory) }
-        return try CareDataDirectory(path: dataDirectory.path).store(for: record)
     }
 
     /// Every route of the server.

@@ -149,7 +149,12 @@ public struct OCKDailyTasksPage: Sendable {
     /// The week containing `date` with each day's completion, from the store's adherence (tasks that do not
     /// impact adherence are left out, as in CareKit).
     public func week<Store: OCKAnyReadOnlyEventStore>(containing date: Date, in store: Store) async throws -> [(day: Date, completion: Double?)] {
-        let days = OCKWeekCalendarView.week(containing: date, calendar: calendar)
+        try await completion(of: OCKWeekCalendarView.week(containing: date, calendar: calendar), in: store)
+    }
+
+    /// Each of `days` (the starts of consecutive days) with its completion, from the store's adherence: nil for a
+    /// day without tasks or events that count.
+    public func completion<Store: OCKAnyReadOnlyEventStore>(of days: [Date], in store: Store) async throws -> [(day: Date, completion: Double?)] {
         guard let first = days.first, let last = days.last else { return [] }
         let interval = DateInterval(start: first, end: day(containing: last).end)
         let adherence = try await store.fetchAdherence(query: OCKAdherenceQuery(taskIDs: [], dateInterval: interval),

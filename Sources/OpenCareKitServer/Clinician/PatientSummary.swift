@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKit
 import OpenCareKitStore
 
 /// When a patient needs a clinician's attention: the rules behind the flags of the clinician's home. A server sets
@@ -58,21 +59,24 @@ struct PatientSummary: Sendable, Equatable {
             && lhs.lastActivity == rhs.lastActivity && lhs.flags == rhs.flags
     }
 
+    /// The starts of the window's days in `calendar`: the 6 days before the one containing `now`, then that day.
+    static func window(calendar: Calendar, now: Date) -> [Date] {
+        let today = calendar.startOfDay(for: now)
+        return (1 - windowDays...0).map { calendar.date(byAdding: .day, value: $0, to: today) ?? today }
+    }
+
+    /// The summary of a record with no store yet: nothing planned, nothing recorded.
+    static func empty(calendar: Calendar, now: Date) -> PatientSummary {
+        PatientSummary(days: window(calendar: calendar, now: now).map { ($0, nil) }, lastActivity: nil, flags: [])
+    }
+
     /// The summary of `store` on the day containing `now` in `calendar` (the record's time zone).
     init(store: OCKStore, calendar: Calendar, now: Date, rules: ClinicianFlagRules) async throws {
+        let page = OCKDailyTasksPage(calendar: calendar)
+        let starts = Self.window(calendar: calendar, now: now)
         let today = calendar.startOfDay(for: now)
-        let first = calendar.date(byAdding: .day, value: 1 - Self.windowDays, to: today) ?? today
-        let end = calendar.date(byAdding: .day, value: 1, to: today) ?? now
-        let window = DateInterval(start: first, end: end)
-        let adherence = try await store.fetchAdherence(query: OCKAdherenceQuery(taskIDs: [], dateInterval: window), calendar: calendar)
-        days = (0..<Self.windowDays).map { index in
-            let day = calendar.date(byAdding: .day, value: index, to: first) ?? first
-            let completion: Double? = switch index < adherence.count ? adherence[index] : .noTasks {
-            case .noTasks, .noEvents: nil
-            case let .progress(fraction): fraction
-            }
-            return (day, completion)
-        }
+        let window = DateInterval(start: starts.first ?? today, end: page.day(containing: today).end)
+        days = try await page.completion(of: starts, in: store)
         var latest = OCKOutcomeQuery()
         latest.limit = 1
         lastActivity = try await store.fetchOutcomes(query: latest).first.map { outcome in
