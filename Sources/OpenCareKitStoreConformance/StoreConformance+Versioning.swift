@@ -22,10 +22,51 @@ extension StoreConformance {
             #expect(error?.isAddFailed == true)
             #expect(try await store.fetchTasks(query: OCKTaskQuery()).count == 1)
         },
-        StoreCheck("anIDStaysTakenAfterDelete") { store in
+        StoreCheck("aDeletedTaskIDCanBeAddedAgainAsANewTask") { store in
+            // Given a task with an outcome on Nov 2, deleted.
             let task = try await store.addTask(Fixture.daily("a"))
-            try await store.deleteTask(task)
+            try await store.addOutcome(Fixture.done(task, 1))
+            let tombstone = try await store.deleteTask(task)
+            // When the id is added again from Nov 10 (CareKit #379 refuses this).
+            var again = Fixture.daily("a", hours: [9], from: 10)
+            again.title = "again"
+            let added = try await store.addTask(again)
+            // Then it follows the tombstone, owns the days from Nov 10, and shows nothing of the deleted task before.
+            #expect(added.previousVersionUUIDs == [tombstone.uuid])
+            #expect(try await store.fetchTask(withID: "a").title == "again")
+            #expect(try await store.fetchEvents(query: OCKEventQuery(dateInterval: Fixture.day(12))).map(\.scheduleEvent.start) == [Fixture.date(12, 9)])
+            #expect(try await store.fetchEvents(query: OCKEventQuery(dateInterval: Fixture.day(2))).isEmpty)
+            // The deleted task's outcome is kept.
+            var outcomes = OCKOutcomeQuery()
+            outcomes.taskUUIDs = [task.uuid]
+            #expect(try await store.fetchOutcomes(query: outcomes).count == 1)
+            // An id whose newest version is not deleted stays taken.
             #expect(await failure { try await store.addTask(Fixture.daily("a")) }?.isAddFailed == true)
+        },
+        StoreCheck("aTaskAddedAgainTakesEffectAfterTheDeletedOnesLastVersion") { store in
+            var task = try await store.addTask(Fixture.daily("a"))
+            task.effectiveDate = Fixture.date(10)
+            task = try await store.updateTask(task)
+            try await store.deleteTask(task)
+            // Before Nov 10 the deleted task's first version still answers dated queries: a new task cannot overlap it.
+            #expect(await failure { try await store.addTask(Fixture.daily("a", from: 5)) }?.isAddFailed == true)
+            try await store.addTask(Fixture.daily("a", from: 10))
+            #expect(try await store.fetchEvents(query: OCKEventQuery(dateInterval: Fixture.day(6))).count == 1)
+            #expect(try await store.fetchEvents(query: OCKEventQuery(dateInterval: Fixture.day(12))).count == 1)
+        },
+        StoreCheck("anEventSpanningAVersionChangeIsListedOnce") { store in
+            // A daily event from 08:00 for three hours; a new version takes effect at 09:00 on Nov 5.
+            let element = OCKScheduleElement(start: Fixture.date(1, 8), end: nil, interval: DateComponents(day: 1),
+                                             duration: .hours(3), calendar: Fixture.calendar)
+            let task = try await store.addTask(OCKTask(id: "walk", title: "walk", carePlanUUID: nil, schedule: OCKSchedule(composing: [element])))
+            var change = task
+            change.title = "walk on"
+            change.effectiveDate = Fixture.date(5, 9)
+            try await store.updateTask(change)
+            let events = try await store.fetchEvents(query: OCKEventQuery(dateInterval: Fixture.day(5)))
+            // The 08:00 event began under the first version: it is listed once, as that version's.
+            #expect(events.map(\.task.title) == ["walk"])
+            #expect(try await store.fetchEvents(query: OCKEventQuery(dateInterval: Fixture.day(6))).map(\.task.title) == ["walk on"])
         },
         StoreCheck("aBatchIsAllOrNothing") { store in
             try await store.addTask(Fixture.daily("existing"))

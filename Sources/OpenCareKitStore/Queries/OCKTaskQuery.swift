@@ -30,3 +30,19 @@ public struct OCKTaskQuery: OCKQueryProtocol, Codable {
     /// `init(id:)`.
     public init() {}
 }
+
+extension OCKTaskQuery {
+    /// Whether a task version in effect during the query's interval is listed (CareKit's rule): not when its schedule
+    /// ended before the interval, nor, with `excludesTasksWithNoEvents`, when it has no events in it. Without an
+    /// interval, every task is.
+    func lists(_ task: OCKTask) -> Bool {
+        guard let interval = dateInterval else { return true }
+        if excludesTasksWithNoEvents, task.schedule.events(from: interval.start, to: interval.end).isEmpty {
+            return false
+        }
+        if let end = task.schedule.endDate() {
+            return end >= interval.start && task.effectiveDate <= interval.end
+        }
+        return true
+    }
+}

@@ -19,22 +19,40 @@ enum VersionedWrites {
         }
     }
 
-    /// Adds first versions. Fails if any version of the same id (even a deleted one) or the same uuid exists.
-    static func add<E: StoredEntity>(_ entities: [E], now: Date, _ db: Database,
+    /// Adds first versions. Fails if a version of the same id or the same uuid exists — unless `reusingDeletedIDs`
+    /// and the id's newest version is a tombstone: then the entity starts again after the tombstone (CareKit #379).
+    /// The deleted versions stay, with their outcomes, but no query walks back past the tombstone, so the new entity
+    /// shows nothing of the old one's past.
+    static func add<E: StoredEntity>(_ entities: [E], now: Date, _ db: Database, reusingDeletedIDs: Bool = false,
+                                     cache: DecodedEntityCache? = nil,
                                      event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
         try requireDistinctIDs(entities)
         for entity in entities { try validate(entity) }
+        var deletedIDs: Set<String> = []
         // One lookup per 500 entities for ids and uuids already taken.
         for first in stride(from: 0, to: entities.count, by: 500) {
             let chunk = entities[first..<min(first + 500, entities.count)]
             let placeholders = QuerySQL.placeholders(chunk.count)
             let ids = StatementArguments(chunk.map(\.id)), uuids = StatementArguments(chunk.map(\.uuid))
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM \(E.table) WHERE id IN (\(placeholders)) LIMIT 1", arguments: ids) == true
-                || Bool.fetchOne(db, sql: "SELECT 1 FROM \(E.table) WHERE uuid IN (\(placeholders)) LIMIT 1", arguments: uuids) == true {
-                throw OCKStoreError.addFailed(reason: "A \(E.kind) with the same id or uuid already exists (ids stay taken after a delete)")
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM \(E.table) WHERE uuid IN (\(placeholders)) LIMIT 1", arguments: uuids) == true {
+                throw OCKStoreError.addFailed(reason: "A \(E.kind) with the same uuid already exists")
+            }
+            let taken = try String.fetchAll(db, sql: "SELECT DISTINCT id FROM \(E.table) WHERE id IN (\(placeholders))", arguments: ids)
+            guard !taken.isEmpty else { continue }
+            guard reusingDeletedIDs, let cache else {
+                throw OCKStoreError.addFailed(reason: "A \(E.kind) with the same id already exists (ids stay taken after a delete)")
+            }
+            for id in taken {
+                guard let (_, tip) = try tip(of: id, E.self, db, cache: cache), tip.deletedDate != nil else {
+                    throw OCKStoreError.addFailed(reason: "A \(E.kind) with the same id already exists: update it, or delete it first")
+                }
+                deletedIDs.insert(id)
             }
         }
         return try entities.map { entity in
+            if deletedIDs.contains(entity.id), let cache {
+                return try appendVersion(entity, deleting: false, now: now, db, cache: cache, afterTombstone: true, event: event)
+            }
             var added = entity
             added.previousVersionUUIDs = []
             added.nextVersionUUIDs = []
@@ -56,8 +74,11 @@ enum VersionedWrites {
     }
 
     /// Appends a new version after the newest one of the same id. `deleting` makes it a tombstone.
+    ///
+    /// `afterTombstone` starts a deleted id again (see `add`): the new version follows the tombstone, keeps its own
+    /// uuid, and is created now.
     static func appendVersion<E: StoredEntity>(_ entity: E, deleting: Bool, now: Date, _ db: Database,
-                                               cache: DecodedEntityCache,
+                                               cache: DecodedEntityCache, afterTombstone: Bool = false,
                                                check: (E, E) throws -> Void = { _, _ in },
                                                event: (E) throws -> DateInterval? = { _ in nil }) throws -> E {
         func failure(_ reason: String) -> OCKStoreError {
@@ -66,16 +87,24 @@ enum VersionedWrites {
         guard let (row, current) = try tip(of: entity.id, E.self, db, cache: cache) else {
             throw failure("No previous version exists: there is no \(E.kind) with that id")
         }
-        if current.deletedDate != nil {
-            throw failure("The \(E.kind) has been deleted already")
+        if (current.deletedDate != nil) != afterTombstone {
+            throw afterTombstone ? .addFailed(reason: "A \(E.kind) with the same id already exists")
+                : failure("The \(E.kind) has been deleted already")
+        }
+        // Before the deleted id's last version took effect, its older versions still answer dated queries.
+        if afterTombstone, entity.effectiveDate < current.effectiveDate {
+            throw OCKStoreError.addFailed(reason: """
+                A \(E.kind) added again after a delete takes effect on or after the deleted one's last version: \
+                set its effectiveDate on or after that version's
+                """)
         }
         var version = deleting ? current : entity
         if !deleting { try validate(version) }
         try check(current, version)
-        version.uuid = UUID()
+        if !afterTombstone { version.uuid = UUID() }
         version.previousVersionUUIDs = [current.uuid]
         version.nextVersionUUIDs = []
-        version.createdDate = current.createdDate ?? now
+        version.createdDate = afterTombstone ? (entity.createdDate ?? now) : (current.createdDate ?? now)
         version.updatedDate = now
         if deleting {
             version.deletedDate = now

@@ -107,14 +107,25 @@ extension OCKStore: OCKContactStore {
         }
     }
 
+    /// Adds contacts. An id that was deleted can be used again: the new contact starts after the tombstone
+    /// (CareKit refuses; issue #379).
     @discardableResult
     public func addContacts(_ contacts: [OCKContact]) async throws -> [OCKContact] {
-        try await addVersions(contacts, .contacts)
+        try await addVersions(contacts, .contacts, reusingDeletedIDs: true)
     }
 
     @discardableResult
     public func updateContacts(_ contacts: [OCKContact]) async throws -> [OCKContact] {
-        try await updateVersions(contacts, .contacts)
+        try await updateContacts(contacts, onlyIfNewest: false)
+    }
+
+    /// Appends new contact versions; with `onlyIfNewest`, only if each contact's newest version is still the one it
+    /// was read as (see `updateTasks(_:onlyIfNewest:)`).
+    @discardableResult
+    public func updateContacts(_ contacts: [OCKContact], onlyIfNewest: Bool) async throws -> [OCKContact] {
+        try await updateVersions(contacts, .contacts) { _, current, proposed in
+            if onlyIfNewest, current.uuid != proposed.uuid { throw OCKStoreError.updateFailed(reason: Self.changedMeanwhile) }
+        }
     }
 
     @discardableResult

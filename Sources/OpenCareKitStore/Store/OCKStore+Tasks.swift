@@ -26,21 +26,15 @@ extension OCKStore: OCKTaskStore {
             }
             return sql
         }
-        guard let interval = query.dateInterval else { return tasks }
-        return tasks.filter { task in
-            if query.excludesTasksWithNoEvents, task.schedule.events(from: interval.start, to: interval.end).isEmpty {
-                return false
-            }
-            if let end = task.schedule.endDate() {
-                return end >= interval.start && task.effectiveDate <= interval.end
-            }
-            return true
-        }
+        return tasks.filter(query.lists)
     }
 
+    /// Adds tasks. An id that was deleted can be used again (CareKit refuses; issue #379): the new task starts after
+    /// the tombstone, as a task of its own — its days before show nothing of the deleted task, whose versions and
+    /// outcomes stay in the store.
     @discardableResult
     public func addTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
-        try await addVersions(tasks, .tasks)
+        try await addVersions(tasks, .tasks, reusingDeletedIDs: true)
     }
 
     /// Appends new task versions. Fails (CareKit's data-loss guard) when an outcome exists for an event of the task
@@ -48,14 +42,19 @@ extension OCKStore: OCKTaskStore {
     /// effective after them.
     @discardableResult
     public func updateTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
+        try await updateTasks(tasks, onlyIfNewest: false)
+    }
+
+    /// Appends new task versions as `updateTasks(_:)` does; with `onlyIfNewest`, only if each task's newest version
+    /// is still the one it was read as (the task's `uuid`): an editor's optimistic lock. Otherwise nothing is written
+    /// and it throws `OCKStoreError.updateFailed` with `OCKStore.changedMeanwhile` as the reason.
+    @discardableResult
+    public func updateTasks(_ tasks: [OCKTask], onlyIfNewest: Bool) async throws -> [OCKTask] {
         let rules = self.rules
         return try await updateVersions(tasks, .tasks) { db, current, proposed in
+            if onlyIfNewest, current.uuid != proposed.uuid { throw OCKStoreError.updateFailed(reason: Self.changedMeanwhile) }
             try rules.check(.updateTask(current: current, proposed: proposed))
-            let latest = try Double.fetchOne(db.cachedStatement(sql: """
-                SELECT max(event_start) FROM outcomes
-                WHERE task_uuid IN (SELECT uuid FROM tasks WHERE id = ?)
-                  AND deleted_date IS NULL AND next_effective_date IS NULL
-                """), arguments: [current.id])
+            let latest = try Double.fetchOne(db.cachedStatement(sql: Self.latestOutcomeSQL), arguments: [current.id])
             if let latest, proposed.effectiveDate.storeValue <= latest {
                 throw OCKStoreError.updateFailed(reason: """
                     Updating the task failed. The new version takes effect before an outcome recorded for a \
@@ -66,6 +65,20 @@ extension OCKStore: OCKTaskStore {
             }
         }
     }
+
+    /// The start of the latest event of any version of task `id` with an outcome, or nil if none has one. An update
+    /// of the task must take effect after it (the data-loss guard of `updateTasks`).
+    public func latestOutcomeEventStart(ofTaskWithID id: String) async throws -> Date? {
+        try await read { db in
+            try Double.fetchOne(db.cachedStatement(sql: Self.latestOutcomeSQL), arguments: [id]).map(Date.init(storeValue:))
+        }
+    }
+
+    static let latestOutcomeSQL = """
+        SELECT max(event_start) FROM outcomes
+        WHERE task_uuid IN (SELECT uuid FROM tasks WHERE id = ?)
+          AND deleted_date IS NULL AND next_effective_date IS NULL
+        """
 
     @discardableResult
     public func deleteTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {

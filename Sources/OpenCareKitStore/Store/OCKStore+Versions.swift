@@ -9,11 +9,13 @@ extension OCKStore {
         return try await read { db in try sql().fetch(E.self, db, cache: cache) }
     }
 
-    func addVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds,
+    /// `reusingDeletedIDs`: an id whose newest version is a tombstone may be added again (see `VersionedWrites.add`).
+    func addVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds, reusingDeletedIDs: Bool = false,
                                       before: @escaping @Sendable (Database) throws -> Void = { _ in }) async throws -> [E] {
-        try await write(kinds, failure: OCKStoreError.addFailed) { db, now in
+        let cache = self.cache
+        return try await write(kinds, failure: OCKStoreError.addFailed) { db, now in
             try before(db)
-            return try VersionedWrites.add(entities, now: now, db)
+            return try VersionedWrites.add(entities, now: now, db, reusingDeletedIDs: reusingDeletedIDs, cache: cache)
         }
     }
 

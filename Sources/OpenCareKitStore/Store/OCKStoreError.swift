@@ -34,3 +34,8 @@ public enum OCKStoreError: Error, LocalizedError, Hashable, Sendable {
         }
     }
 }
+
+extension OCKStore {
+    /// The reason of the `updateFailed` error of a conditional update whose entity changed since it was read.
+    public static let changedMeanwhile = "It was changed by someone else since it was read: read it again and retry."
+}

@@ -53,6 +53,12 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
             try Self.appendPartialEvents(chain, in: interval, to: &events)
         }
         guard !events.isEmpty else { return [] }
+        return try await joiningOutcomes(events, of: versionUUIDs, in: interval)
+    }
+
+    /// `events` with their outcomes (of task versions `versionUUIDs`, in `interval`), in CareKit's event order.
+    func joiningOutcomes(_ events: [Event], of versionUUIDs: [UUID], in interval: DateInterval) async throws -> [Event] {
+        var events = events
         var outcomeQuery = OCKOutcomeQuery(dateInterval: interval)
         outcomeQuery.taskUUIDs = versionUUIDs
         var outcomes: [UUID: [Int: Outcome]] = [:]
@@ -129,7 +135,7 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
 
     /// The task's versions from `newest` back through the one in effect at `start` (newest first). As CareKit, the
     /// walk stops at a version effective before `start` once the newest one is effective by `start`.
-    private func versionChain(from newest: Task, reaching start: Date) async throws -> [Task] {
+    func versionChain(from newest: Task, reaching start: Date) async throws -> [Task] {
         var chain = [newest]
         var current = newest
         while !(current.effectiveDate < start && newest.effectiveDate <= start),
@@ -143,7 +149,9 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
         return chain
     }
 
-    /// The events each version owns: `[max(version.effectiveDate, interval.start), newer version's effectiveDate)`.
+    /// The events each version owns: those that start from its effective date until the newer version's, and
+    /// overlap the interval. (CareKit lets a version also list an event that began before it took effect, so an event
+    /// spanning a version change showed twice, once per version.)
     ///
     /// A task lists at most `OCKEventQuery.maximumEvents(of:in:)` events: never fewer than a schedule within the
     /// limits has, but a bound on one stored before the limits existed.
@@ -156,6 +164,7 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
             let start = max(version.effectiveDate, interval.start)
             if start < end, remaining > 0 {
                 let found = version.schedule.events(from: start, to: end, limit: remaining)
+                    .filter { $0.start >= version.effectiveDate }
                 remaining -= found.count
                 guard events.count + found.count <= OCKEventQuery.maximumEventsPerFetch else {
                     throw OCKStoreError.invalidValue(reason: "The query covers more than \(OCKEventQuery.maximumEventsPerFetch) "
