@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "OpenCareKitServerTests",
             dependencies: [
-                "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore", "OpenCareKitSurveys",
+                "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore", "OpenCareKitSurveys", "OpenCareKitUI",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -84,7 +84,8 @@ extension CareHost {
             try await audit(.denied)
             return .failure(Refusal(response: noSuchRecord(request, isAPI: isAPI)))
         }
-        guard policy.permission.isGranted(to: membership) else {
+        let record = policy.permission.dependsOnRecord ? try await directory.record(recordID) : nil
+        guard policy.permission.isGranted(to: membership, in: record) else {
             try await audit(.denied)
             let message = "Your role in this record (\(membership.role.rawValue)) does not allow this."
             return .failure(Refusal(response: isAPI || request.wantsJSON ? APIError(status: .forbidden, field: nil, message: message).response
@@ -112,8 +113,22 @@ extension CareHost {
             context.accessCheck = AccessCheck(interval: configuration.liveAccessInterval) { [self] in
                 await self.isStillAllowed(request, access: access, policy: route.policy)
             }
+            context.auditTrail = auditTrail(access, request: request, context: context)
             return try await handler(request, context)
         }
+    }
+
+    /// The audit trail of the record of `access`, writing as the person asking.
+    func auditTrail(_ access: RecordAccess, request: Request, context: CareRequestContext) -> RecordAuditTrail {
+        let audit = self.audit, directory = self.directory, now = configuration.now, address = context.clientAddress
+        return RecordAuditTrail(
+            write: { resource, action, detail in
+                try await audit.record(AuditEntry.Draft(
+                    recorded: now(), account: access.identity.account.id, token: access.identity.token?.id, record: access.record,
+                    resource: resource, action: action, outcome: .allowed, address: address, detail: detail))
+            },
+            read: { resource, limit in try await directory.auditEntries(record: access.record, resource: resource, limit: limit) },
+            accountName: { id in try await directory.account(id)?.name })
     }
 
     /// Whether the person of `access` may still do what `policy` allows: their session (or token) is still valid
@@ -124,7 +139,8 @@ extension CareHost {
             guard let membership = try await directory.membership(record: access.record, account: access.identity.account.id) else {
                 return false
             }
-            return policy.permission.isGranted(to: membership)
+            let record = policy.permission.dependsOnRecord ? try await directory.record(access.record) : nil
+            return policy.permission.isGranted(to: membership, in: record)
         } catch {
             return false
         }

@@ -27,6 +27,8 @@ public struct CareServer: Sendable {
         public var insights: [OCKCartesianChartViewSynchronizer]
         /// The surveys the app runs, by the id of their task; those tasks get survey cards.
         public var surveys: [String: OCKSurvey]
+        /// The surveys the server has, by their own id: a task naming one (`OCKSurvey.taskUserInfoKey`) runs it.
+        public var surveyCatalog: [String: OCKSurvey] = [:]
         /// The survey task whose outcome opens the care feed; until it has one, the Care tab shows only its card.
         /// Its outcome holds the signed consent, so its card never offers to delete it.
         public var onboardingTaskID: String?
@@ -90,8 +92,8 @@ public struct CareServer: Sendable {
         self.configuration = configuration
         self.basePath = basePath
         lifetime = RecordLifetime(store: store, interval: watchesExternalChanges ? .milliseconds(250) : nil, onChange: onChange)
-        if !configuration.surveys.isEmpty || configuration.onboardingTaskID != nil {
-            store.addRule(OCKSurveyStoreRule(surveys: configuration.surveys, consentTaskID: configuration.onboardingTaskID))
+        if !configuration.surveys.isEmpty || configuration.onboardingTaskID != nil || !configuration.surveyCatalog.isEmpty {
+            store.addRule(Self.surveyRule(configuration))
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = configuration.timeZone
@@ -113,6 +115,16 @@ public struct CareServer: Sendable {
         return page
     }
 
+    /// The surveys' store rule, which also says which survey a task runs.
+    var surveyRule: OCKSurveyStoreRule { Self.surveyRule(configuration) }
+
+    static func surveyRule(_ configuration: Configuration) -> OCKSurveyStoreRule {
+        OCKSurveyStoreRule(surveys: configuration.surveys, consentTaskID: configuration.onboardingTaskID, catalog: configuration.surveyCatalog)
+    }
+
+    /// The survey `task` runs: the one configured for its id, else the one it names from the server's catalog.
+    func survey(for task: OCKTask) -> OCKSurvey? { surveyRule.survey(for: task) }
+
     /// Seconds without activity after which the record's pages sign out.
     var idleSeconds: Int? { configuration.signOutAfter.map { Int($0.components.seconds) } }
 
@@ -132,6 +144,7 @@ public struct CareServer: Sendable {
         server.addInsightsRoutes(to: &routes)
         server.addSurveyRoutes(to: &routes)
         server.addAPIRoutes(to: &routes)
+        server.addPlanRoutes(to: &routes)
         return routes
     }
 }

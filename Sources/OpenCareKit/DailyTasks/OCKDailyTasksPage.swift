@@ -105,10 +105,23 @@ public struct OCKDailyTasksPage: Sendable {
         }
     }
 
+    /// The `userInfo` key under which a task keeps its own card style (a `CardStyle` raw value), as a plan editor
+    /// saves it.
+    public static let cardStyleKey = "ock.card"
+
+    /// The style this page shows `task` in: a survey's card for a configured survey task, else the task's own style
+    /// (`cardStyleKey`), else the configured one, else CareKit's choice.
+    public func style(for task: any OCKAnyTask, eventCount: Int) -> CardStyle {
+        let configured = styles[task.id]
+        if configured == .survey { return .survey }
+        let own = (task as? OCKTask)?.userInfo?[Self.cardStyleKey].flatMap(CardStyle.init(rawValue:))
+        return own ?? configured ?? Self.automaticStyle(for: task, eventCount: eventCount)
+    }
+
     /// The synchronizer this page uses for `task`.
     public func synchronizer(for task: any OCKAnyTask, eventCount: Int) -> any OCKViewSynchronizing<OCKTaskEvents> {
         if let custom = synchronizers[task.id] { return custom }
-        return Self.synchronizer(for: styles[task.id] ?? Self.automaticStyle(for: task, eventCount: eventCount))
+        return Self.synchronizer(for: style(for: task, eventCount: eventCount))
     }
 
     /// The day containing `date`.

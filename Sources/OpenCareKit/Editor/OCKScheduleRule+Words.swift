@@ -34,7 +34,7 @@ extension OCKScheduleRule {
     }
 
     /// "Every day", "Every 2 weeks on Monday and Thursday", "매일", "2주마다 월요일, 목요일".
-    func repetitionWords(_ localization: OCKLocalization) -> String {
+    public func repetitionWords(_ localization: OCKLocalization) -> String {
         let korean = localization.language == .korean
         switch repetition {
         case let .days(count):
@@ -48,7 +48,7 @@ extension OCKScheduleRule {
     }
 
     /// A time of day as the Care page writes it: "8:00 AM", "오전 8:00".
-    func timeWords(_ time: Time, _ localization: OCKLocalization) -> String {
+    public func timeWords(_ time: Time, _ localization: OCKLocalization) -> String {
         var clock = Calendar(identifier: .gregorian)
         clock.timeZone = localization.timeZone
         let date = clock.date(from: DateComponents(year: 2001, month: 1, day: 1, hour: time.hour, minute: time.minute)) ?? Date()

@@ -14,6 +14,8 @@ public struct CareRequestContext: RequestContext, AuthRequestContext, SessionReq
     /// Set by `CareHost` for record routes: whether the person may still see the record (their session or token is
     /// valid and they are still a member), and how often a live stream asks.
     var accessCheck: AccessCheck?
+    /// Set by `CareHost` for record routes: the record's audit trail, for the person asking.
+    var auditTrail: RecordAuditTrail?
     /// The connected client, as per-client limits count it: its IPv4 address, or the /64 network of its IPv6 address
     /// (one host usually holds a whole /64); "unknown" when there is none, as in in-process tests.
     public let clientAddress: String
@@ -46,4 +48,15 @@ public struct CareRequestContext: RequestContext, AuthRequestContext, SessionReq
 struct AccessCheck: Sendable {
     let interval: Duration
     let isAllowed: @Sendable () async -> Bool
+}
+
+/// A record's audit trail as a record route sees it: entries written for the person asking, and entries read back
+/// (a task's history names who changed it, and when).
+struct RecordAuditTrail: Sendable {
+    /// Appends an entry for the person asking: the resource, the action and a detail without patient data.
+    let write: @Sendable (_ resource: String, _ action: AuditEntry.Action, _ detail: String) async throws -> Void
+    /// The record's latest entries of a resource, newest first.
+    let read: @Sendable (_ resource: String, _ limit: Int) async throws -> [AuditEntry]
+    /// The name of an account, if it still exists.
+    let accountName: @Sendable (CareAccountID) async throws -> String?
 }

@@ -3,6 +3,25 @@
 enum HostStyles {
     static let css = """
 
+    .ock-editor-form { display: grid; gap: var(--ock-spacing); max-width: 40rem; }
+    .ock-fieldset { display: grid; gap: 0.75rem; border: 1px solid var(--ock-color-separator); border-radius: 12px; padding: 1rem; margin: 0; }
+    .ock-fieldset legend { font-weight: 600; padding: 0 0.25rem; }
+    .ock-field textarea { font: inherit; padding: 0.5rem; border: 1px solid var(--ock-color-separator); border-radius: 8px;
+      background: var(--ock-color-card); color: inherit; }
+    .ock-field-row { display: flex; flex-wrap: wrap; gap: 0.75rem; }
+    .ock-field-row .ock-field { flex: 1 1 9rem; }
+    .ock-field-hint { color: var(--ock-color-secondary-label); }
+    .ock-field-error { color: var(--ock-color-destructive, #c5221f); font-weight: 600; margin: 0; }
+    [aria-invalid="true"] { border-color: var(--ock-color-destructive, #c5221f) !important; border-width: 2px !important; }
+    .ock-choice { display: flex; gap: 0.5rem; align-items: center; margin: 0; min-height: 44px; }
+    .ock-choice input { width: 24px; height: 24px; margin: 0; }
+    .ock-form-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
+    .ock-plan-list, .ock-history { padding: 0; margin: 0; list-style: none; }
+    .ock-plan-item, .ock-history-item { padding: 0.5rem 0; border-bottom: 1px solid var(--ock-color-separator); }
+    .ock-plan-rule, .ock-history-who { color: var(--ock-color-secondary-label); display: block; }
+    .ock-history-item p { margin: 0.25rem 0; }
+    .ock-preview-days { padding-inline-start: 1.25rem; }
+    .ock-preview-day { font-weight: 600; display: block; }
     .ock-account-form { display: grid; gap: var(--ock-spacing); max-width: 28rem; }
     .ock-field { display: grid; gap: 0.25rem; margin: 0; }
     .ock-field input, .ock-field select, .ock-inline-form select, .ock-copy-field { min-height: 44px; font: inherit; padding: 0 0.5rem;

@@ -8,11 +8,18 @@ public enum CarePlanCatalog {
     /// The demo's knee-recovery plan, with its onboarding and check-in surveys, card styles and charts.
     public static let demo = "demo"
 
+    /// The surveys every record can give a task, by their id.
+    public static let surveys: [String: OCKSurvey] = [OCKDemoSurveys.checkIn.id: OCKDemoSurveys.checkIn]
+
     /// The app configuration of a record following `carePlan`, in the record's time zone, before the host's settings.
     static func configuration(for record: CareRecord) -> CareServer.Configuration {
         let timeZone = TimeZone(identifier: record.timeZoneIdentifier) ?? TimeZone(identifier: "UTC")!
-        guard record.carePlan == demo else { return CareServer.Configuration(timeZone: timeZone) }
-        return CareServer.Configuration(timeZone: timeZone, cardStyles: OCKDemoCarePlan.cardStyles, insights: OCKDemoCarePlan.insights,
-                                        surveys: OCKDemoSurveys.byTaskID, onboardingTaskID: OCKDemoSurveys.onboardingTaskID)
+        var configuration = CareServer.Configuration(timeZone: timeZone)
+        if record.carePlan == demo {
+            configuration = CareServer.Configuration(timeZone: timeZone, cardStyles: OCKDemoCarePlan.cardStyles, insights: OCKDemoCarePlan.insights,
+                                                     surveys: OCKDemoSurveys.byTaskID, onboardingTaskID: OCKDemoSurveys.onboardingTaskID)
+        }
+        configuration.surveyCatalog = surveys
+        return configuration
     }
 }

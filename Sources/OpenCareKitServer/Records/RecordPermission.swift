@@ -13,17 +13,23 @@ public enum RecordPermission: String, Sendable, CaseIterable {
     /// Read who viewed or changed the record.
     case readAuditLog
 
-    /// Whether `membership` holds this permission. A patient does everything; a caregiver sees and completes, and
-    /// manages sharing only as the owner of a record without a patient account; a clinician sees and changes the
-    /// plan, and never completes tasks for the patient.
-    public func isGranted(to membership: CareMembership) -> Bool {
+    /// Whether `membership` holds this permission in `record`. A patient does everything; a caregiver sees and
+    /// completes, and manages sharing only as the owner of a record without a patient account; a clinician sees and
+    /// changes the plan, and never completes tasks for the patient. The patient, and an owner, change the plan too
+    /// unless the record's owner turned that off (`CareRecord.patientEditsPlan`; without the record, as if on).
+    public func isGranted(to membership: CareMembership, in record: CareRecord? = nil) -> Bool {
         switch self {
         case .read: true
         case .completeTasks: membership.role != .clinician
-        case .editPlan: membership.role != .caregiver
+        case .editPlan:
+            membership.role == .clinician
+                || ((membership.role == .patient || membership.isOwner) && record?.patientEditsPlan != false)
         case .manageSharing, .readAuditLog: membership.isOwner
         }
     }
+
+    /// Whether the permission depends on the record's settings, not only on the membership.
+    var dependsOnRecord: Bool { self == .editPlan }
 }
 
 /// Who may reach a route of a care record, and how the audit log names it.

@@ -129,7 +129,7 @@ extension CareServer {
     /// Whether `task`'s card is a log card (its style, or CareKit's choice for a task that does not count towards
     /// adherence).
     func isLogCard(_ task: OCKTask) -> Bool {
-        (page.styles[task.id] ?? (task.impactsAdherence ? nil : .log)) == .log
+        page.style(for: task, eventCount: 1) == .log
     }
 
     /// The Care page: the week with its rings, links to move by day and week, and the day's cards.
@@ -226,7 +226,7 @@ extension CareServer {
                                 status: .unprocessableContent)
             }
             // The onboarding task counts as a survey task even if misconfigured without one: it is never toggled.
-            let isSurveyTask = configuration.surveys[event.task.id] != nil || event.task.id == configuration.onboardingTaskID
+            let isSurveyTask = survey(for: event.task) != nil || event.task.id == configuration.onboardingTaskID
             guard forSurvey == isSurveyTask else {
                 throw FormError(field: "task", reason: forSurvey ? "has no survey" : "is done by answering its survey",
                                 status: .unprocessableContent)

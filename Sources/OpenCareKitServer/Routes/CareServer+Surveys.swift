@@ -64,7 +64,7 @@ extension CareServer {
 
     /// Opens a session for the event's survey and sends the browser to its first step.
     func startSurvey(_ event: OCKEvent<OCKTask, OCKOutcome>, fields: FormFields, request: Request) async throws -> Response {
-        guard let survey = configuration.surveys[event.task.id], let owner = CSRF.token(of: request) else {
+        guard let survey = survey(for: event.task), let owner = CSRF.token(of: request) else {
             throw FormError(field: "task", reason: "has no survey", status: .unprocessableContent)
         }
         guard event.outcome == nil else {
@@ -243,7 +243,7 @@ extension CareServer {
             return errorPage("That event does not exist.", status: .notFound, context: render)
         }
         let back = url("/care?date=\(date)#\(cardIdentifier(forTaskID: event.task.id))")
-        guard configuration.surveys[event.task.id] != nil, event.task.id != configuration.onboardingTaskID, event.outcome != nil else {
+        guard survey(for: event.task) != nil, event.task.id != configuration.onboardingTaskID, event.outcome != nil else {
             return errorPage("That event has no survey answers that can be deleted.", status: .notFound, context: render)
         }
         let token = CSRF.token(of: request) ?? CSRF.newToken()

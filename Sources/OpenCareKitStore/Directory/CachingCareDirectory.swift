@@ -110,6 +110,7 @@ public final class CachingCareDirectory: CareDirectory {
         try await base.addRecord(record, member: member)
     }
     public func record(_ id: CareRecordID) async throws -> CareRecord? { try await base.record(id) }
+    public func updateRecord(_ record: CareRecord) async throws { try await base.updateRecord(record) }
     public func records(limit: Int, after: CareRecordID?) async throws -> [CareRecord] { try await base.records(limit: limit, after: after) }
     public func recordCount() async throws -> Int { try await base.recordCount() }
     public func memberships(of account: CareAccountID) async throws -> [(membership: CareMembership, record: CareRecord)] {
@@ -165,6 +166,9 @@ public final class CachingCareDirectory: CareDirectory {
     }
     public func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry] {
         try await base.auditEntries(after: sequence, limit: limit)
+    }
+    public func auditEntries(record: CareRecordID, resource: String, limit: Int) async throws -> [AuditEntry] {
+        try await base.auditEntries(record: record, resource: resource, limit: limit)
     }
     public func verifyAuditLog() async throws -> AuditVerification { try await base.verifyAuditLog() }
 }

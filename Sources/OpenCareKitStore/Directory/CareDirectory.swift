@@ -52,6 +52,8 @@ public protocol CareDirectory: Sendable {
     /// Adds a record, with its first member (usually its owner).
     func addRecord(_ record: CareRecord, member: CareMembership?) async throws
     func record(_ id: CareRecordID) async throws -> CareRecord?
+    /// Changes a record's name, time zone, care plan and settings (its id and store stay).
+    func updateRecord(_ record: CareRecord) async throws
     /// Every record, oldest first, `limit` at a time.
     func records(limit: Int, after: CareRecordID?) async throws -> [CareRecord]
     func recordCount() async throws -> Int
@@ -99,6 +101,8 @@ public protocol CareDirectory: Sendable {
     func appendAudit(_ drafts: [AuditEntry.Draft]) async throws
     /// A record's entries, newest first.
     func auditEntries(record: CareRecordID, limit: Int, offset: Int) async throws -> [AuditEntry]
+    /// A record's entries of one resource (such as `plan:task`), newest first.
+    func auditEntries(record: CareRecordID, resource: String, limit: Int) async throws -> [AuditEntry]
     /// Entries in order after `sequence`, for export and verification.
     func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry]
     /// Checks the whole chain.

@@ -137,6 +137,9 @@ public struct CareRecord: Codable, Hashable, Sendable {
     /// The built-in care plan the record follows (its surveys, card styles and charts), such as `demo`; nil for a
     /// plan of its own.
     public var carePlan: String?
+    /// Whether the patient (and the owner, for a record without a patient account) may change the care plan, as
+    /// clinicians do. The owner turns it off for a plan only the care team changes.
+    public var patientEditsPlan = true
     public var createdDate: Date
 
     public init(id: CareRecordID = .random(), storeName: String? = nil, patientName: String, timeZoneIdentifier: String,

@@ -96,6 +96,12 @@ enum DirectorySchema {
                 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
                 """)
         }
+        migrator.registerMigration("v2: plan editing") { db in
+            try db.execute(sql: """
+                ALTER TABLE record ADD COLUMN patient_edits_plan INTEGER NOT NULL DEFAULT 1;
+                CREATE INDEX audit_entry_by_record_resource ON audit_entry(record, resource, sequence);
+                """)
+        }
         return migrator
     }
 }

@@ -36,6 +36,13 @@ extension SQLiteCareDirectory {
         }
     }
 
+    public func auditEntries(record: CareRecordID, resource: String, limit: Int) async throws -> [AuditEntry] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM audit_entry WHERE record = ? AND resource = ? ORDER BY sequence DESC LIMIT ?",
+                             arguments: [record.description, resource, limit]).map(Self.auditEntry)
+        }
+    }
+
     public func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry] {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM audit_entry WHERE sequence > ? ORDER BY sequence LIMIT ?",
@@ -96,8 +103,11 @@ extension SQLiteCareDirectory {
     }
 
     static func record(_ row: Row) -> CareRecord {
-        CareRecord(id: RandomIdentifier(uncheckedText: row["id"]), storeName: row["store_name"], patientName: row["patient_name"],
-                   timeZoneIdentifier: row["time_zone"], carePlan: row["care_plan"], createdDate: Date(timeIntervalSince1970: row["created_date"]))
+        var record = CareRecord(id: RandomIdentifier(uncheckedText: row["id"]), storeName: row["store_name"], patientName: row["patient_name"],
+                                timeZoneIdentifier: row["time_zone"], carePlan: row["care_plan"],
+                                createdDate: Date(timeIntervalSince1970: row["created_date"]))
+        record.patientEditsPlan = row["patient_edits_plan"] ?? true
+        return record
     }
 
     static func membership(_ row: Row) -> CareMembership {

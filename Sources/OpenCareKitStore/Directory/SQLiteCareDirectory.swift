@@ -124,15 +124,26 @@ public final class SQLiteCareDirectory: CareDirectory {
     public func addRecord(_ record: CareRecord, member: CareMembership?) async throws {
         try await write { db in
             try db.execute(sql: """
-                INSERT INTO record (id, store_name, patient_name, time_zone, care_plan, created_date) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO record (id, store_name, patient_name, time_zone, care_plan, patient_edits_plan, created_date)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [record.id.description, record.storeName, record.patientName, record.timeZoneIdentifier,
-                                 record.carePlan, record.createdDate.timeIntervalSince1970])
+                                 record.carePlan, record.patientEditsPlan, record.createdDate.timeIntervalSince1970])
             if let member { try Self.upsert(member, in: db) }
         }
     }
 
     public func record(_ id: CareRecordID) async throws -> CareRecord? {
         try await read { db in try Row.fetchOne(db, sql: "SELECT * FROM record WHERE id = ?", arguments: [id.description]).map(Self.record) }
+    }
+
+    public func updateRecord(_ record: CareRecord) async throws {
+        try await write { db in
+            try db.execute(sql: """
+                UPDATE record SET patient_name = ?, time_zone = ?, care_plan = ?, patient_edits_plan = ? WHERE id = ?
+                """, arguments: [record.patientName, record.timeZoneIdentifier, record.carePlan, record.patientEditsPlan,
+                                 record.id.description])
+            guard db.changesCount == 1 else { throw CareDirectoryError(.notFound, "There is no such care record.") }
+        }
     }
 
     public func records(limit: Int, after: CareRecordID?) async throws -> [CareRecord] {

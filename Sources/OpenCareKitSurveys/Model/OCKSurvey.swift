@@ -3,6 +3,9 @@ import Foundation
 /// An ordered survey, as ResearchKit's ordered task: onboarding, informed consent, or a daily check-in. Steps have
 /// identifiers that results and outcome values are keyed by.
 public struct OCKSurvey: Sendable, Hashable, Identifiable {
+    /// The `userInfo` key under which a task names its survey by the survey's id, as a plan editor saves it.
+    public static let taskUserInfoKey = "ock.survey"
+
     public var id: String
     public var title: String
     /// The steps, checked when the survey was made.

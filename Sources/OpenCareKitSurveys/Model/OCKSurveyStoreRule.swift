@@ -18,10 +18,18 @@ public struct OCKSurveyStoreRule: OCKStoreRule {
     public let surveys: [String: OCKSurvey]
     /// The task whose outcome keeps the signed consent.
     public let consentTaskID: String?
+    /// Surveys by their own id, for tasks that name theirs (`OCKSurvey.taskUserInfoKey`).
+    public let catalog: [String: OCKSurvey]
 
-    public init(surveys: [String: OCKSurvey], consentTaskID: String?) {
+    public init(surveys: [String: OCKSurvey], consentTaskID: String?, catalog: [String: OCKSurvey] = [:]) {
         self.surveys = surveys
         self.consentTaskID = consentTaskID
+        self.catalog = catalog
+    }
+
+    /// The survey of `task`: its id's, else the one it names.
+    public func survey(for task: OCKTask) -> OCKSurvey? {
+        surveys[task.id] ?? task.userInfo?[OCKSurvey.taskUserInfoKey].flatMap { catalog[$0] }
     }
 
     static let consentKept = "The signed consent is kept: the onboarding outcome that holds it cannot be deleted or changed."
@@ -33,11 +41,14 @@ public struct OCKSurveyStoreRule: OCKStoreRule {
         case let .updateOutcome(_, _, task) where task.id == consentTaskID,
              let .deleteOutcome(_, task) where task.id == consentTaskID:
             throw OCKStoreRuleViolation(Self.consentKept)
+        case let .updateTask(current, proposed) where current.id == consentTaskID
+            && survey(for: current)?.id != survey(for: proposed)?.id:
+            throw OCKStoreRuleViolation("The onboarding task keeps the signed consent: its survey cannot change.")
         case let .addOutcome(outcome, task):
-            guard let survey = surveys[task.id] else { return }
+            guard let survey = survey(for: task) else { return }
             try survey.checkOutcomeValues(outcome.values)
         case let .updateOutcome(_, proposed, task):
-            guard let survey = surveys[task.id] else { return }
+            guard let survey = survey(for: task) else { return }
             try survey.checkOutcomeValues(proposed.values)
         case .updateTask, .deleteTask, .deleteOutcome:
             return

@@ -1,0 +1,123 @@
+import Foundation
+import Hummingbird
+import OpenCareKit
+import OpenCareKitStore
+import OpenCareKitUI
+
+/// The editor's pages: the plan, and one task's form with its schedule builder, preview, end, delete and history.
+extension CareServer {
+    func editorPage(_ request: Request, title: String, main: [HTML], token: String, status: HTTPResponse.Status = .ok) -> Response {
+        let context = renderContext(for: request)
+        var response = AppPage.response(AppPage(title: title, base: basePath, idleSeconds: idleSeconds, tab: nil, main: main,
+                                                metadata: ["ock-csrf": token]).render(in: context), status: status)
+        if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
+        return response
+    }
+
+    /// The plan: its tasks (each with its schedule in words), with links to change them.
+    func planPage(_ request: Request, _ context: CareRequestContext) async throws -> Response {
+        let localization = renderContext(for: request).localization
+        let language = localization.language
+        let token = CSRF.token(of: request) ?? CSRF.newToken()
+        let now = configuration.now()
+        let tasks = try await store.fetchTasks(query: OCKTaskQuery()).filter(\.nextVersionUUIDs.isEmpty)
+            .sorted { ($0.title ?? $0.id).localizedStandardCompare($1.title ?? $1.id) == .orderedAscending }
+        let done = request.uri.queryParameters.get("done")
+        let notice: EditorText? = done == "deleted" ? .deleted : done == "ended" ? .endedNotice : nil
+        let main: [HTML] = [
+            .element("h1", [:], [.text(EditorText.planTitle.text(language))]),
+            .element("p", [:], [.text(EditorText.planIntro.text(language))]),
+            notice.map { .element("p", ["class": "ock-notice", "role": "status"], [.text($0.text(language))]) } ?? .empty,
+            .element("section", ["aria-labelledby": "plan-tasks"], [
+                .element("h2", ["id": "plan-tasks"], [.text(EditorText.tasks.text(language))]),
+                tasks.isEmpty ? .element("p", [:], [.text(EditorText.noTasks.text(language))]) : .element("ul", ["class": "ock-plan-list"], tasks.map { task in
+                    let rule = OCKScheduleRule(schedule: task.schedule)
+                    let isEnded = task.schedule.endDate().map { $0 <= now } ?? false
+                    return .element("li", ["class": "ock-plan-item"], [
+                        .element("a", ["href": taskURL(task.id), "class": "ock-link-row"], [.text(task.title ?? task.id)]),
+                        .element("span", ["class": "ock-plan-rule"], [.text((rule?.words(localization) ?? EditorText.customSchedule.text(language))
+                            + (isEnded ? " · " + EditorText.ended.text(language) : ""))]),
+                    ])
+                }),
+                .element("p", [:], [.element("a", ["href": url("/plan/tasks/new"), "class": "ock-button"], [.text(EditorText.addTask.text(language))])]),
+            ]),
+            .element("p", [:], [.element("a", ["href": url("/care"), "class": "ock-link-row"], [.text(localization.string(.backToCare))])]),
+        ]
+        return editorPage(request, title: EditorText.planTitle.text(language), main: main, token: token)
+    }
+
+    /// One task's page: the form (with `problems` beside their fields), the preview of the next 14 days, and for a
+    /// stored task its end and delete forms and its history.
+    func taskPage(_ request: Request, _ context: CareRequestContext, form: TaskForm, task: OCKTask?, problems: [TaskForm.Problem] = [],
+                  notice: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let localization = renderContext(for: request).localization
+        let language = localization.language
+        let html = EditorHTML(language: language, problems: problems)
+        let token = CSRF.token(of: request) ?? CSRF.newToken()
+        let now = configuration.now()
+        let title = task.map { EditorText.editTask.text(language, $0.title ?? $0.id) } ?? EditorText.newTask.text(language)
+        var previewProblems: [TaskForm.Problem] = []
+        let proposed = try await proposedTask(form, current: task, problems: &previewProblems)
+        let saved = request.uri.queryParameters.get("saved") != nil
+        var main: [HTML] = [
+            .element("h1", [:], [.text(title)]),
+            problems.isEmpty ? .empty : .element("p", ["class": "ock-notice", "role": "alert"], [.text(EditorText.problemsSummary.text(language))]),
+            notice.map { .element("p", ["class": "ock-notice", "role": "alert"], [.text($0)]) } ?? .empty,
+            saved ? .element("p", ["class": "ock-notice", "role": "status"], [.text(EditorText.saved.text(language))]) : .empty,
+        ]
+        var formChildren: [HTML] = [EditorHTML.hidden(CSRF.fieldName, token), EditorHTML.hidden("version", form.version)]
+        formChildren.append(taskFields(form, html: html, isNew: task == nil))
+        formChildren.append(scheduleFields(form, html: html, task: task, localization: localization))
+        if let task {
+            formChildren.append(try await appliesFields(form, html: html, task: task, proposed: proposed, now: now, localization: localization))
+        }
+        formChildren.append(try await previewSection(proposed, form: form, task: task, now: now, localization: localization))
+        formChildren.append(.element("p", ["class": "ock-form-actions"], [
+            EditorHTML.button(EditorText.preview.text(language), intent: "preview"),
+            EditorHTML.button(EditorText.save.text(language), intent: "save", primary: true),
+        ]))
+        main.append(.element("form", ["method": "post", "action": task.map { taskURL($0.id) } ?? url("/plan/tasks"),
+                                      "class": "ock-editor-form", "data-ock-editor": "preview", "novalidate": "novalidate"], formChildren))
+        if let task {
+            main += try await endAndDelete(task, token: token, localization: localization)
+            main.append(try await historySection(task, context: context, localization: localization))
+        }
+        main.append(.element("p", [:], [.element("a", ["href": url("/plan"), "class": "ock-link-row"], [.text(EditorText.cancel.text(language))])]))
+        if request.headers[.init("X-OCK-Fragment")!] == "preview" {
+            let fragment = main.first { if case let .element(name, _, _) = $0 { name == "form" } else { false } } ?? .empty
+            return AppPage.response(fragment.rendered, status: status)
+        }
+        return editorPage(request, title: title, main: main, token: token, status: status)
+    }
+
+    func taskFields(_ form: TaskForm, html: EditorHTML, isNew: Bool) -> HTML {
+        let language = html.language
+        let styles = OCKDailyTasksPage.CardStyle.allCases.filter { $0 != .survey }
+        return html.group(EditorText.taskSection.text(language), id: "task-section", [
+            isNew ? html.field(EditorText.taskID.text(language), id: "task-id", value: form.id, hint: EditorText.taskIDHint.text(language),
+                               extra: ["autocomplete": "off", "maxlength": "64"]) : .empty,
+            html.field(EditorText.title.text(language), id: "title", value: form.title, extra: ["required": "required", "maxlength": "200"]),
+            html.field(EditorText.instructions.text(language), id: "instructions", type: "textarea", value: form.instructions),
+            html.select(EditorText.cardStyle.text(language), id: "style",
+                        options: [("", EditorText.styleAutomatic.text(language))] + styles.map { ($0.rawValue, Self.styleName($0, language)) },
+                        selected: form.style),
+            html.select(EditorText.survey.text(language), id: "survey",
+                        options: [("", EditorText.noSurvey.text(language))] + configuration.surveyCatalog.values.sorted { $0.id < $1.id }.map { ($0.id, $0.title) },
+                        selected: form.survey),
+            html.choice(EditorText.countsTowardAdherence.text(language), type: "checkbox", name: "counts", id: "counts", value: "true", checked: form.counts),
+            html.field(EditorText.group.text(language), id: "group", value: form.group),
+            html.field(EditorText.tags.text(language), id: "tags", value: form.tags, hint: EditorText.tagsHint.text(language)),
+        ])
+    }
+
+    static func styleName(_ style: OCKDailyTasksPage.CardStyle, _ language: OCKLanguage) -> String {
+        let names: [OCKDailyTasksPage.CardStyle: (String, String)] = [
+            .simple: ("Simple: one button", "간단: 버튼 하나"), .instructions: ("With instructions", "안내 포함"),
+            .checklist: ("Checklist", "체크리스트"), .grid: ("Grid of buttons", "버튼 격자"), .log: ("Log entries", "기록 남기기"),
+            .labeledValue: ("Recorded value", "값 기록"), .numericProgress: ("Progress toward the target", "목표 진행률"),
+            .survey: ("Survey", "설문"),
+        ]
+        let name = names[style] ?? (style.rawValue, style.rawValue)
+        return language == .korean ? name.1 : name.0
+    }
+}

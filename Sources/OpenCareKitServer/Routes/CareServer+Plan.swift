@@ -1,0 +1,219 @@
+import Foundation
+import Hummingbird
+import OpenCareKit
+import OpenCareKitStore
+import OpenCareKitSurveys
+import OpenCareKitUI
+
+/// The care plan editor's routes: the plan, and adding, changing, ending and deleting tasks. Every form works without
+/// JavaScript (a POST that redirects, or the form again with each problem beside its field); the script previews as
+/// the person types. Each change is written through `OCKPlanEditor`, audited (`plan:task`, with the new version's
+/// uuid, which the task's history reads back), and reaches open Care pages through the store's change signal.
+extension CareServer {
+    static let taskAuditResource = "plan:task"
+
+    func addPlanRoutes(to routes: inout RecordRouteTable) {
+        routes.get("/plan", .page("plan", .editPlan)) { request, context in try await planPage(request, context) }
+        routes.get("/plan/tasks/new", .page("plan", .editPlan)) { request, context in
+            try await taskPage(request, context, form: TaskForm(today: dayString(configuration.now())), task: nil)
+        }
+        routes.post("/plan/tasks", .page("plan", .editPlan, action: .create)) { request, context in
+            try await submitTask(request, context, id: nil)
+        }
+        routes.get("/plan/tasks/:id", .page("plan", .editPlan)) { request, context in
+            let id = Self.parameter("id", context)
+            guard let task = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
+            return try await taskPage(request, context, form: taskForm(task), task: task)
+        }
+        routes.post("/plan/tasks/:id", .page("plan", .editPlan, action: .update)) { request, context in
+            try await submitTask(request, context, id: Self.parameter("id", context))
+        }
+        routes.post("/plan/tasks/:id/end", .page("plan", .editPlan, action: .update)) { request, context in
+            try await endOrDeleteTask(request, context, id: Self.parameter("id", context), deleting: false)
+        }
+        routes.post("/plan/tasks/:id/delete", .page("plan", .editPlan, action: .delete)) { request, context in
+            try await endOrDeleteTask(request, context, id: Self.parameter("id", context), deleting: true)
+        }
+    }
+
+    var editor: OCKPlanEditor { OCKPlanEditor(store: store, calendar: calendar) }
+
+    static func parameter(_ name: String, _ context: CareRequestContext) -> String {
+        (context.parameters.get(name) ?? "").removingPercentEncoding ?? ""
+    }
+
+    func notFound(_ request: Request, _ words: EditorText) -> Response {
+        errorPage(words.text(request.preferredLanguage), status: .notFound, context: renderContext(for: request))
+    }
+
+    /// The form of a stored task, with its style and survey as the page shows them.
+    func taskForm(_ task: OCKTask) -> TaskForm {
+        let style = task.userInfo?[OCKDailyTasksPage.cardStyleKey] ?? configuration.cardStyles[task.id]?.rawValue ?? ""
+        let survey = survey(for: task)?.id ?? ""
+        return TaskForm(task: task, style: style == "survey" ? "" : style, survey: survey, calendar: calendar)
+    }
+
+    /// The address of a task's page.
+    func taskURL(_ id: String) -> String {
+        url("/plan/tasks/" + (id.addingPercentEncoding(withAllowedCharacters: Self.pathSegmentAllowed) ?? ""))
+    }
+
+    /// Reads a submitted task form: the form again (with problems, or a preview), or the change saved and a redirect.
+    func submitTask(_ request: Request, _ context: CareRequestContext, id: String?) async throws -> Response {
+        let fields = try await FormFields.read(request, context: context)
+        guard CSRF.isValid(fields, request: request) else {
+            return errorPage("The form has expired or did not come from this app. Reload the page and try again.", status: .forbidden,
+                             context: renderContext(for: request))
+        }
+        let form = TaskForm(fields)
+        let now = configuration.now()
+        var current: OCKTask?
+        if let id {
+            guard let task = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
+            current = task
+        }
+        var problems: [TaskForm.Problem] = []
+        let proposed = try await proposedTask(form, current: current, problems: &problems)
+        guard form.intent == "save", problems.isEmpty, let proposed else {
+            let status: HTTPResponse.Status = form.intent == "save" && !problems.isEmpty ? .unprocessableContent : .ok
+            return try await taskPage(request, context, form: form, task: current, problems: problems, status: status)
+        }
+        let saved: OCKTask
+        do {
+            if let current {
+                // A stale form: the version it was read from is no longer the newest.
+                guard form.version == current.uuid.uuidString else { throw OCKPlanEditor.Failure.changedMeanwhile }
+                let effective = try await effectiveDate(form, current: current, proposed: proposed, now: now, problems: &problems)
+                guard let effective else {
+                    return try await taskPage(request, context, form: form, task: current, problems: problems, status: .unprocessableContent)
+                }
+                saved = try await editor.update(proposed, effective: effective, now: now)
+            } else {
+                saved = try await editor.add(proposed, now: now)
+            }
+        } catch let failure as OCKPlanEditor.Failure {
+            return try await refusal(failure, request, context, form: form, current: current)
+        } catch let error as OCKStoreError {
+            if case let .invalidValue(reason) = error {
+                return errorPage(reason, status: .unprocessableContent, context: renderContext(for: request))
+            }
+            throw error
+        }
+        try await auditTask(saved, action: current == nil ? .create : .update, context)
+        return Response.redirect(to: taskURL(saved.id) + "?saved=1", type: .normal)
+    }
+
+    /// The answer to a change the editor refused: the form with the problem (409 with the current version when the
+    /// task changed meanwhile).
+    func refusal(_ failure: OCKPlanEditor.Failure, _ request: Request, _ context: CareRequestContext, form: TaskForm,
+                 current: OCKTask?) async throws -> Response {
+        let localization = renderContext(for: request).localization
+        switch failure {
+        case .changedMeanwhile:
+            guard let id = current?.id, let newest = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
+            return try await taskPage(request, context, form: taskForm(newest), task: newest,
+                                      notice: EditorText.changedMeanwhile.text(localization.language), status: .conflict)
+        case let .tooEarly(earliest):
+            let when = localization.shortDate(earliest) + " " + localization.time(earliest)
+            return try await taskPage(request, context, form: form, task: current,
+                                      problems: [TaskForm.Problem(field: "effective", text: .tooEarly, argument: when)], status: .unprocessableContent)
+        case .idTaken:
+            return try await taskPage(request, context, form: form, task: current,
+                                      problems: [TaskForm.Problem(field: "task-id", text: .idTaken)], status: .conflict)
+        case .noSuchTask:
+            return notFound(request, .noSuchTask)
+        case .hasOutcomes:
+            return try await taskPage(request, context, form: form, task: current,
+                                      notice: EditorText.deleteRefused.text(localization.language), status: .conflict)
+        }
+    }
+
+    /// The task the form describes: `current` changed, or a new task.
+    func proposedTask(_ form: TaskForm, current: OCKTask?, problems: inout [TaskForm.Problem]) async throws -> OCKTask? {
+        let fields = form.fields(isNew: current == nil, problems: &problems)
+        var schedule: OCKSchedule?
+        if let current, OCKScheduleRule(schedule: current.schedule) == nil {
+            // No rule expresses it: it is kept exactly, whatever the form says.
+            schedule = current.schedule
+        } else if let rule = form.rule(calendar: calendar, problems: &problems) {
+            do { schedule = try rule.schedule() } catch { problems.append(TaskForm.Problem(field: "times", text: .tooManyTimes)) }
+        }
+        if fields.style.map({ OCKDailyTasksPage.CardStyle(rawValue: $0) == nil || $0 == "survey" }) == true {
+            problems.append(TaskForm.Problem(field: "style", text: .chooseOption))
+        }
+        if let survey = fields.survey, configuration.surveyCatalog[survey] == nil, current.flatMap({ self.survey(for: $0) })?.id != survey {
+            problems.append(TaskForm.Problem(field: "survey", text: .chooseOption))
+        }
+        guard problems.isEmpty, let schedule else { return nil }
+        var task: OCKTask
+        if let current {
+            task = current
+        } else {
+            task = OCKTask(id: fields.id, title: nil, carePlanUUID: try await carePlanUUID(), schedule: schedule)
+        }
+        task.title = fields.title
+        task.instructions = fields.instructions
+        task.schedule = schedule
+        task.impactsAdherence = fields.counts
+        task.groupIdentifier = fields.group
+        task.tags = fields.tags
+        task.timezone = calendar.timeZone
+        var info = task.userInfo ?? [:]
+        info[OCKDailyTasksPage.cardStyleKey] = fields.survey != nil ? OCKDailyTasksPage.CardStyle.survey.rawValue : fields.style
+        if configuration.surveys[task.id] == nil { info[OCKSurvey.taskUserInfoKey] = fields.survey }
+        task.userInfo = info.isEmpty ? nil : info
+        return task
+    }
+
+    /// The record's care plan, which new tasks belong to (nil when the record has none).
+    func carePlanUUID() async throws -> UUID? {
+        try await store.fetchCarePlans(query: OCKCarePlanQuery()).filter(\.nextVersionUUIDs.isEmpty).first?.uuid
+    }
+
+    /// When the change applies, from the form's choice; nil (with a problem) for a day that cannot be read.
+    func effectiveDate(_ form: TaskForm, current: OCKTask, proposed: OCKTask?, now: Date,
+                       problems: inout [TaskForm.Problem]) async throws -> Date? {
+        guard form.effective == "date" else {
+            return try await editor.suggestedEffectiveDate(current: current, proposed: proposed, now: now)
+        }
+        guard let day = TaskForm.day(form.effectiveDate, calendar: calendar), let start = day.start(in: calendar) else {
+            problems.append(TaskForm.Problem(field: "effective", text: .dateInvalid))
+            return nil
+        }
+        return start
+    }
+
+    /// Ends or deletes a task, from the form on its page.
+    func endOrDeleteTask(_ request: Request, _ context: CareRequestContext, id: String, deleting: Bool) async throws -> Response {
+        let fields = try await FormFields.read(request, context: context)
+        guard CSRF.isValid(fields, request: request) else {
+            return errorPage("The form has expired or did not come from this app. Reload the page and try again.", status: .forbidden,
+                             context: renderContext(for: request))
+        }
+        guard let current = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
+        let form = TaskForm(fields)
+        let now = configuration.now()
+        do {
+            guard form.version == current.uuid.uuidString else { throw OCKPlanEditor.Failure.changedMeanwhile }
+            if deleting {
+                try await editor.delete(current)
+                try await auditTask(current, action: .delete, context)
+                return Response.redirect(to: url("/plan?done=deleted"), type: .normal)
+            }
+            var problems: [TaskForm.Problem] = []
+            guard let effective = try await effectiveDate(form, current: current, proposed: nil, now: now, problems: &problems) else {
+                return try await taskPage(request, context, form: taskForm(current), task: current, problems: problems, status: .unprocessableContent)
+            }
+            let ended = try await editor.end(current, effective: effective, now: now)
+            try await auditTask(ended, action: .update, context)
+            return Response.redirect(to: url("/plan?done=ended"), type: .normal)
+        } catch let failure as OCKPlanEditor.Failure {
+            return try await refusal(failure, request, context, form: taskForm(current), current: current)
+        }
+    }
+
+    /// Writes the change of `task`'s version to the audit log: who, when, and the version's uuid (never its content).
+    func auditTask(_ task: OCKTask, action: AuditEntry.Action, _ context: CareRequestContext) async throws {
+        try await context.auditTrail?.write(Self.taskAuditResource, action, "version " + task.uuid.uuidString)
+    }
+}
