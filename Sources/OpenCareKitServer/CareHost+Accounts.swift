@@ -56,7 +56,7 @@ extension CareHost {
                      _ body: (FormFields) async throws -> Response) async throws -> Response {
         let fields = try await FormFields.read(request, context: context)
         guard CSRF.isValid(fields, request: request) else {
-            return AppPage.error("The form has expired or did not come from this app. Reload the page and try again.",
+            return AppPage.error(CSRF.expiredMessage,
                                  status: .forbidden, context: renderContext(for: request))
         }
         return try await body(fields)

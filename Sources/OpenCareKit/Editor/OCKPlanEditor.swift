@@ -47,10 +47,7 @@ public struct OCKPlanEditor: Sendable {
 
     /// The newest version of task `id`, or nil if there is none (or it was deleted).
     public func task(withID id: String) async throws -> OCKTask? {
-        var query = OCKTaskQuery()
-        query.ids = [id]
-        return try await store.fetchTasks(query: query).filter(\.nextVersionUUIDs.isEmpty)
-            .max { ($0.effectiveDate, $0.updatedDate ?? .distantPast) < ($1.effectiveDate, $1.updatedDate ?? .distantPast) }
+        try await store.newestVersion(ofTaskWithID: id)
     }
 
     /// The earliest a change to task `id` may take effect: the start of today, or just after the start of the latest

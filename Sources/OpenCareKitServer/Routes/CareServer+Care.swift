@@ -211,7 +211,7 @@ extension CareServer {
         }
         let fields = try await FormFields.read(request, context: context)
         guard CSRF.isValid(fields, request: request) else {
-            return failure("The form has expired or did not come from this app. Reload the page and try again.", .forbidden)
+            return failure(CSRF.expiredMessage, .forbidden)
         }
         do {
             let task = try fields.uuid("task")

@@ -38,6 +38,17 @@ extension CareServer {
 
     var editor: OCKPlanEditor { OCKPlanEditor(store: store, calendar: calendar) }
 
+    /// The form's fields, or nil when its CSRF token is not this reader's.
+    func checkedForm(_ request: Request, _ context: CareRequestContext) async throws -> FormFields? {
+        let fields = try await FormFields.read(request, context: context)
+        return CSRF.isValid(fields, request: request) ? fields : nil
+    }
+
+    /// The answer to a form whose token does not match.
+    func formExpired(_ request: Request) -> Response {
+        errorPage(CSRF.expiredMessage, status: .forbidden, context: renderContext(for: request))
+    }
+
     static func parameter(_ name: String, _ context: CareRequestContext) -> String {
         (context.parameters.get(name) ?? "").removingPercentEncoding ?? ""
     }
@@ -60,11 +71,7 @@ extension CareServer {
 
     /// Reads a submitted task form: the form again (with problems, or a preview), or the change saved and a redirect.
     func submitTask(_ request: Request, _ context: CareRequestContext, id: String?) async throws -> Response {
-        let fields = try await FormFields.read(request, context: context)
-        guard CSRF.isValid(fields, request: request) else {
-            return errorPage("The form has expired or did not come from this app. Reload the page and try again.", status: .forbidden,
-                             context: renderContext(for: request))
-        }
+        guard let fields = try await checkedForm(request, context) else { return formExpired(request) }
         let form = TaskForm(fields)
         let now = configuration.now()
         var current: OCKTask?
@@ -185,11 +192,7 @@ extension CareServer {
 
     /// Ends or deletes a task, from the form on its page.
     func endOrDeleteTask(_ request: Request, _ context: CareRequestContext, id: String, deleting: Bool) async throws -> Response {
-        let fields = try await FormFields.read(request, context: context)
-        guard CSRF.isValid(fields, request: request) else {
-            return errorPage("The form has expired or did not come from this app. Reload the page and try again.", status: .forbidden,
-                             context: renderContext(for: request))
-        }
+        guard let fields = try await checkedForm(request, context) else { return formExpired(request) }
         guard let current = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
         let form = TaskForm(fields)
         let now = configuration.now()

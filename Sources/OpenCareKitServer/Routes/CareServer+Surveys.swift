@@ -122,7 +122,7 @@ extension CareServer {
                                  context: render)
         }
         guard CSRF.isValid(fields, request: request) else {
-            return errorPage("The form has expired or did not come from this app. Reload the page and try again.",
+            return errorPage(CSRF.expiredMessage,
                                  status: .forbidden, context: render)
         }
         guard let stepID = fields.values["step"], session.survey.step(stepID) != nil else {

@@ -1,6 +1,14 @@
 import Foundation
 
 extension OCKReadOnlyEventStore where Task == OCKTask {
+    /// The newest version of task `id` — the one an update replaces — or nil if there is none or it was deleted.
+    public func newestVersion(ofTaskWithID id: String) async throws -> OCKTask? {
+        var query = OCKTaskQuery()
+        query.ids = [id]
+        return try await fetchTasks(query: query).filter(\.nextVersionUUIDs.isEmpty)
+            .max { ($0.effectiveDate, $0.updatedDate ?? .distantPast) < ($1.effectiveDate, $1.updatedDate ?? .distantPast) }
+    }
+
     /// The events of `proposed`'s task that `query` would return if `proposed` were saved now: as an update of the
     /// task with its id (a new version from `proposed.effectiveDate`), or as a new task if there is none or it was
     /// deleted. Nothing is written. A plan editor shows these before saving; they are what the Care page will show,
@@ -17,10 +25,7 @@ extension OCKReadOnlyEventStore where Task == OCKTask {
     /// - Throws: What `fetchEvents(query:)` throws.
     public func previewEvents(of proposed: OCKTask, query: OCKEventQuery) async throws -> [Event] {
         let interval = query.dateInterval
-        var idQuery = OCKTaskQuery()
-        idQuery.ids = [proposed.id]
-        let tip = try await fetchTasks(query: idQuery).filter(\.nextVersionUUIDs.isEmpty)
-            .max { ($0.effectiveDate, $0.updatedDate ?? .distantPast) < ($1.effectiveDate, $1.updatedDate ?? .distantPast) }
+        let tip = try await newestVersion(ofTaskWithID: proposed.id)
         var version = proposed
         version.uuid = UUID()
         version.previousVersionUUIDs = tip.map { [$0.uuid] } ?? []
