@@ -13,8 +13,8 @@ enum HostStyles {
     .ock-field-hint { color: var(--ock-color-secondary-label); }
     .ock-field-error { color: var(--ock-color-destructive, #c5221f); font-weight: 600; margin: 0; }
     [aria-invalid="true"] { border-color: var(--ock-color-destructive, #c5221f) !important; border-width: 2px !important; }
-    .ock-choice { display: flex; gap: 0.5rem; align-items: center; margin: 0; min-height: 44px; }
-    .ock-choice input { width: 24px; height: 24px; margin: 0; }
+    .ock-editor-choice { display: flex; gap: 0.5rem; align-items: center; margin: 0; min-height: 44px; }
+    .ock-editor-choice input { width: 24px; height: 24px; margin: 0; }
     .ock-form-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
     .ock-plan-list, .ock-history { padding: 0; margin: 0; list-style: none; }
     .ock-plan-item, .ock-history-item { padding: 0.5rem 0; border-bottom: 1px solid var(--ock-color-separator); }
