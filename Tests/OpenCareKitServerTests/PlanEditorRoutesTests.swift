@@ -36,6 +36,14 @@ import Testing
         return try await client.execute(uri: path, method: .post, headers: headers, body: body(fields))
     }
 
+    /// Completes the first event of `taskID` yesterday, and returns it.
+    static func completeYesterday(_ taskID: String, _ fixture: ServerFixture) async throws -> OCKEvent<OCKTask, OCKOutcome> {
+        let event = try await fixture.event(taskID, daysFromToday: -1)
+        try await fixture.store.addOutcome(OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence,
+                                                      values: [OCKOutcomeValue(true)]))
+        return event
+    }
+
     /// The version field of a task's page.
     static func version(in page: String) -> String? {
         guard let name = page.range(of: "name=\"version\""),
@@ -104,9 +112,7 @@ import Testing
         let fixture = ServerFixture()
         try await fixture.seed()
         // Yesterday's enoxaparin (09:00) was done.
-        let yesterday = try await fixture.event("enoxaparin", daysFromToday: -1)
-        try await fixture.store.addOutcome(OCKOutcome(taskUUID: yesterday.task.uuid, taskOccurrenceIndex: yesterday.scheduleEvent.occurrence,
-                                                      values: [OCKOutcomeValue(true)]))
+        let yesterday = try await Self.completeYesterday("enoxaparin", fixture)
         try await fixture.hosted(role: .clinician).test { client in
             let page = String(buffer: try await client.execute(uri: "/plan/tasks/enoxaparin", method: .get, headers: ServerFixture.cookie).body)
             let version = try #require(Self.version(in: page))
@@ -138,9 +144,7 @@ import Testing
     @Test func aTaskWithOutcomesIsEndedNotDeleted() async throws {
         let fixture = ServerFixture()
         try await fixture.seed()
-        let event = try await fixture.event("omeprazole", daysFromToday: -1)
-        try await fixture.store.addOutcome(OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence,
-                                                      values: [OCKOutcomeValue(true)]))
+        let event = try await Self.completeYesterday("omeprazole", fixture)
         try await fixture.hosted(role: .clinician).test { client in
             let version = event.task.uuid.uuidString
             let refused = try await Self.post(client, "/plan/tasks/omeprazole/delete", [("csrf", ServerFixture.token), ("version", version)])

@@ -53,8 +53,13 @@ public struct OCKPlanEditor: Sendable {
     /// The earliest a change to task `id` may take effect: the start of today, or just after the start of the latest
     /// event with an outcome, whichever is later.
     public func earliestEffectiveDate(ofTaskWithID id: String, now: Date) async throws -> Date {
+        earliestEffectiveDate(afterOutcomeAt: try await store.latestOutcomeEventStart(ofTaskWithID: id), now: now)
+    }
+
+    /// The earliest effective date given the start of the latest event with an outcome (nil: none).
+    func earliestEffectiveDate(afterOutcomeAt latest: Date?, now: Date) -> Date {
         let today = calendar.startOfDay(for: now)
-        guard let latest = try await store.latestOutcomeEventStart(ofTaskWithID: id) else { return today }
+        guard let latest else { return today }
         return max(today, latest.addingTimeInterval(Self.afterOutcome))
     }
 
@@ -65,8 +70,9 @@ public struct OCKPlanEditor: Sendable {
     /// next event not yet done, after now and after every event with an outcome. A task that has not begun and has no
     /// outcome is replaced from its start (or the new schedule's, if earlier), not before today.
     public func suggestedEffectiveDate(current: OCKTask, proposed: OCKTask? = nil, now: Date) async throws -> Date {
-        let earliest = try await earliestEffectiveDate(ofTaskWithID: current.id, now: now)
-        let hasOutcomes = try await store.latestOutcomeEventStart(ofTaskWithID: current.id) != nil
+        let latest = try await store.latestOutcomeEventStart(ofTaskWithID: current.id)
+        let earliest = earliestEffectiveDate(afterOutcomeAt: latest, now: now)
+        let hasOutcomes = latest != nil
         let threshold = max(now, earliest)
         if !hasOutcomes, current.effectiveDate >= now {
             return max(earliest, min(current.effectiveDate, proposed?.schedule.startDate() ?? current.effectiveDate))

@@ -56,7 +56,7 @@ extension OCKScheduleRule {
     }
 
     /// The weekday's name: "Monday", "월요일".
-    static func weekdayName(_ weekday: Int, _ localization: OCKLocalization) -> String {
+    public static func weekdayName(_ weekday: Int, _ localization: OCKLocalization) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.locale = localization.locale
         let symbols = calendar.weekdaySymbols

@@ -14,9 +14,6 @@ extension CareServer {
                 EditorHTML.hidden("keep-schedule", "true"),
             ])
         }
-        var weekdayCalendar = Calendar(identifier: .gregorian)
-        weekdayCalendar.locale = localization.locale
-        let weekdayNames = weekdayCalendar.weekdaySymbols
         let times = form.shownTimes
         let targets = form.shownTargets
         return html.group(text(.scheduleSection), id: "schedule", [
@@ -26,7 +23,7 @@ extension CareServer {
                 html.field(text(.every), id: "every", type: "number", value: form.every, extra: ["min": "1", "max": "366", "inputmode": "numeric"]),
             ]),
             html.group(text(.onWeekdays), id: "weekdays", [2, 3, 4, 5, 6, 7, 1].map { weekday in
-                html.choice(weekdayNames.indices.contains(weekday - 1) ? weekdayNames[weekday - 1] : String(weekday), type: "checkbox",
+                html.choice(OCKScheduleRule.weekdayName(weekday, localization), type: "checkbox",
                             name: "weekday", id: "weekday-\(weekday)", value: String(weekday), checked: form.weekdays.contains(weekday))
             }),
             html.group(text(.timing), id: "timing", [
@@ -62,11 +59,9 @@ extension CareServer {
     }
 
     /// When the change applies: the next event not yet done (named), or the start of a chosen day.
-    func appliesFields(_ form: TaskForm, html: EditorHTML, task: OCKTask, proposed: OCKTask?, now: Date,
-                       localization: OCKLocalization) async throws -> HTML {
+    /// `next` is the suggested effective date; `latest` the start of the latest event with an outcome.
+    func appliesFields(_ form: TaskForm, html: EditorHTML, next: Date, latest: Date?, now: Date, localization: OCKLocalization) -> HTML {
         let language = html.language
-        let next = try await editor.suggestedEffectiveDate(current: task, proposed: proposed, now: now)
-        let latest = try await store.latestOutcomeEventStart(ofTaskWithID: task.id)
         let moment = { (date: Date) in localization.fullDay(date) + " " + localization.time(date) }
         return html.group(EditorText.appliesSection.text(language), id: "effective", [
             html.choice(EditorText.appliesNext.text(language, moment(next)), type: "radio", name: "effective", id: "effective-next",
@@ -83,17 +78,14 @@ extension CareServer {
 
     /// The next 14 days of the task as the Care page will show them, with the rule in words; updated in place as the
     /// person types when scripts run.
-    func previewSection(_ proposed: OCKTask?, form: TaskForm, task: OCKTask?, now: Date, localization: OCKLocalization) async throws -> HTML {
+    /// `suggested` is when a change to the stored task applies unless the form names a day (nil for a new task).
+    func previewSection(_ proposed: OCKTask?, form: TaskForm, suggested: Date?, now: Date, localization: OCKLocalization) async throws -> HTML {
         let language = localization.language
         var children: [HTML] = [.element("h2", ["id": "preview-heading"], [.text(EditorText.previewHeading.text(language))])]
         if var proposed {
-            if let task {
-                var ignored: [TaskForm.Problem] = []
-                if let chosen = try await effectiveDate(form, current: task, proposed: proposed, now: now, problems: &ignored) {
-                    proposed.effectiveDate = chosen
-                } else {
-                    proposed.effectiveDate = try await editor.suggestedEffectiveDate(current: task, proposed: proposed, now: now)
-                }
+            if let suggested {
+                let chosen = form.effective == "date" ? TaskForm.day(form.effectiveDate, calendar: calendar)?.start(in: calendar) : nil
+                proposed.effectiveDate = chosen ?? suggested
             } else {
                 proposed.effectiveDate = max(proposed.schedule.startDate(), calendar.startOfDay(for: now))
             }
@@ -119,9 +111,8 @@ extension CareServer {
     }
 
     /// The forms to end the task and (without outcomes) to delete it.
-    func endAndDelete(_ task: OCKTask, token: String, localization: OCKLocalization) async throws -> [HTML] {
+    func endAndDelete(_ task: OCKTask, hasOutcomes: Bool, token: String, localization: OCKLocalization) -> [HTML] {
         let language = localization.language
-        let hasOutcomes = try await store.latestOutcomeEventStart(ofTaskWithID: task.id) != nil
         let hidden = [EditorHTML.hidden(CSRF.fieldName, token), EditorHTML.hidden("version", task.uuid.uuidString)]
         return [
             .element("section", ["aria-labelledby": "end-heading", "class": "ock-page-section"], [

@@ -68,10 +68,15 @@ extension CareServer {
         var formChildren: [HTML] = [EditorHTML.hidden(CSRF.fieldName, token), EditorHTML.hidden("version", form.version)]
         formChildren.append(taskFields(form, html: html, isNew: task == nil))
         formChildren.append(scheduleFields(form, html: html, task: task, localization: localization))
+        // Read once for the page: when a change applies unless chosen, and the latest event with an outcome.
+        var suggested: Date?, latest: Date?
         if let task {
-            formChildren.append(try await appliesFields(form, html: html, task: task, proposed: proposed, now: now, localization: localization))
+            let next = try await editor.suggestedEffectiveDate(current: task, proposed: proposed, now: now)
+            latest = try await store.latestOutcomeEventStart(ofTaskWithID: task.id)
+            suggested = next
+            formChildren.append(appliesFields(form, html: html, next: next, latest: latest, now: now, localization: localization))
         }
-        formChildren.append(try await previewSection(proposed, form: form, task: task, now: now, localization: localization))
+        formChildren.append(try await previewSection(proposed, form: form, suggested: suggested, now: now, localization: localization))
         formChildren.append(.element("p", ["class": "ock-form-actions"], [
             EditorHTML.button(EditorText.preview.text(language), intent: "preview"),
             EditorHTML.button(EditorText.save.text(language), intent: "save", primary: true),
@@ -79,7 +84,7 @@ extension CareServer {
         main.append(.element("form", ["method": "post", "action": task.map { taskURL($0.id) } ?? url("/plan/tasks"),
                                       "class": "ock-editor-form", "data-ock-editor": "preview", "novalidate": "novalidate"], formChildren))
         if let task {
-            main += try await endAndDelete(task, token: token, localization: localization)
+            main += endAndDelete(task, hasOutcomes: latest != nil, token: token, localization: localization)
             main.append(try await historySection(task, context: context, localization: localization))
         }
         main.append(.element("p", [:], [.element("a", ["href": url("/plan"), "class": "ock-link-row"], [.text(EditorText.cancel.text(language))])]))

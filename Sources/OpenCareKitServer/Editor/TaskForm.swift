@@ -57,8 +57,9 @@ struct TaskForm: Sendable {
         times = rule.times.map { TimeRow(time: Self.clock($0.hour, $0.minute), label: $0.label ?? "") }
         duration = String(rule.durationMinutes)
         allDayLabel = rule.allDayLabel ?? ""
-        start = Self.dayText(rule.start)
-        end = rule.end.map(Self.dayText) ?? ""
+        let dayText = { (day: OCKScheduleRule.Day) in day.start(in: calendar).map { CareServer.dayString($0, calendar: calendar) } ?? "" }
+        start = dayText(rule.start)
+        end = rule.end.map(dayText) ?? ""
         targets = rule.targets.map { TargetRow(value: Self.number($0.value), units: $0.units ?? "", kind: $0.kind ?? "") }
     }
 
@@ -250,12 +251,6 @@ struct TaskForm: Sendable {
 
     static func clock(_ hour: Int, _ minute: Int) -> String {
         (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
-    }
-
-    static func dayText(_ day: OCKScheduleRule.Day) -> String {
-        let year = String(day.year), month = String(day.month), date = String(day.day)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + (month.count < 2 ? "0" : "") + month + "-"
-            + (date.count < 2 ? "0" : "") + date
     }
 
     /// `YYYY-MM-DD` → a day that exists in `calendar`.
