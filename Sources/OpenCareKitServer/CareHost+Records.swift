@@ -128,7 +128,8 @@ extension CareHost {
                     resource: resource, action: action, outcome: .allowed, address: address, detail: detail))
             },
             read: { resource, limit in try await directory.auditEntries(record: access.record, resource: resource, limit: limit) },
-            accountName: { id in try await directory.account(id)?.name })
+            accountName: { id in try await directory.account(id)?.name },
+            askerName: access.identity.account.name)
     }
 
     /// Whether the person of `access` may still do what `policy` allows: their session (or token) is still valid

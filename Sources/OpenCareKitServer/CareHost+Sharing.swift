@@ -80,6 +80,18 @@ extension CareHost {
                 return Response.redirect(to: "/records/\(access.record)/sharing", type: .normal)
             }
         }
+        addRecordRoute(&routes, .post, "/sharing/plan-editing", .page("sharing", .manageSharing, action: .update)) { request, context, access in
+            try await host.checkedForm(request, context) { fields in
+                guard let choice = fields.values["plan-editing"], ["on", "off"].contains(choice),
+                      var record = try await host.directory.record(access.record) else {
+                    return try await host.sharingPage(request, access, message: EditorText.chooseOption.text(request.preferredLanguage),
+                                                      status: .unprocessableContent)
+                }
+                record.patientEditsPlan = choice == "on"
+                try await host.directory.updateRecord(record)
+                return Response.redirect(to: "/records/\(access.record)/sharing?saved=plan-editing", type: .normal)
+            }
+        }
         routes.public(.get, "/invitations/:secret") { request, context in try await host.invitationPage(request, context) }
         routes.public(.post, "/invitations/:secret") { request, context in try await host.acceptInvitation(request, context) }
     }
@@ -169,12 +181,32 @@ extension CareHost {
                         }),
                     ]))
                 }
+                main.append(planEditingSection(record, base: base, token: token, saved: request.uri.queryParameters.get("saved") == "plan-editing",
+                                               language: language))
                 main.append(.element("p", [:], [.element("a", ["href": base + "/activity", "class": "ock-link-row"],
                                                          [.text(HostText.activityLink.text(language))])]))
             }
             main.append(.element("p", [:], [.element("a", ["href": base + "/care", "class": "ock-link-row"], [.text(renderContext(for: request).string(.backToCare))])]))
             return main
         }
+    }
+
+    /// The owner's choice of who changes the care plan: clinicians only, or the patient (or owner) too.
+    func planEditingSection(_ record: CareRecord?, base: String, token: String, saved: Bool, language: OCKLanguage) -> HTML {
+        let isOn = record?.patientEditsPlan ?? true
+        return .element("section", ["aria-labelledby": "plan-editing"], [
+            .element("h2", ["id": "plan-editing"], [.text(EditorText.planEditingSetting.text(language))]),
+            saved ? .element("p", ["class": "ock-notice", "role": "status"], [.text(EditorText.planEditingSaved.text(language))]) : .empty,
+            .element("form", ["method": "post", "action": base + "/sharing/plan-editing", "class": "ock-account-form"], [
+                Self.hidden(CSRF.fieldName, token),
+                .element("fieldset", ["class": "ock-fieldset"], [
+                    .element("legend", ["class": "ock-visually-hidden"], [.text(EditorText.planEditingSetting.text(language))]),
+                    EditorHTML.radio(EditorText.planEditingOn.text(language), name: "plan-editing", id: "plan-editing-on", value: "on", checked: isOn),
+                    EditorHTML.radio(EditorText.planEditingOff.text(language), name: "plan-editing", id: "plan-editing-off", value: "off", checked: !isOn),
+                ]),
+                .element("button", ["type": "submit", "class": "ock-button"], [.text(EditorText.save.text(language))]),
+            ]),
+        ])
     }
 
     // MARK: Invitations

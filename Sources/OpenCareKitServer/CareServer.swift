@@ -145,6 +145,7 @@ public struct CareServer: Sendable {
         server.addSurveyRoutes(to: &routes)
         server.addAPIRoutes(to: &routes)
         server.addPlanRoutes(to: &routes)
+        server.addPlanContactRoutes(to: &routes)
         return routes
     }
 }

@@ -32,8 +32,10 @@ public struct OCKPlanEditor: Sendable {
         case hasOutcomes
         /// There is no task with that id.
         case noSuchTask
-        /// A task with that id exists.
+        /// A task (or contact) with that id exists.
         case idTaken
+        /// The care plan has as many notes as it keeps.
+        case tooManyNotes(limit: Int)
     }
 
     public let store: OCKStore
@@ -168,7 +170,7 @@ public struct OCKPlanEditor: Sendable {
     }
 
     /// Runs a conditional update, turning the store's conflict into `Failure`.
-    private func conditionally<T>(_ body: () async throws -> T) async throws -> T {
+    func conditionally<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch OCKStoreError.updateFailed(OCKStore.changedMeanwhile) {

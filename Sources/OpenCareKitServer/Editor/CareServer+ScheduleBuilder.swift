@@ -59,16 +59,18 @@ extension CareServer {
     }
 
     /// When the change applies: the next event not yet done (named), or the start of a chosen day.
-    /// `next` is the suggested effective date; `latest` the start of the latest event with an outcome.
-    func appliesFields(_ form: TaskForm, html: EditorHTML, next: Date, latest: Date?, now: Date, localization: OCKLocalization) -> HTML {
+    /// `next` is the suggested effective date; `latest` the start of the latest event with an outcome. The end form
+    /// has the same fields with ids starting `prefix` (its problems are keyed by those ids).
+    func appliesFields(_ form: TaskForm, html: EditorHTML, next: Date, latest: Date?, now: Date, localization: OCKLocalization,
+                       prefix: String = "") -> HTML {
         let language = html.language
         let moment = { (date: Date) in localization.fullDay(date) + " " + localization.time(date) }
-        return html.group(EditorText.appliesSection.text(language), id: "effective", [
-            html.choice(EditorText.appliesNext.text(language, moment(next)), type: "radio", name: "effective", id: "effective-next",
+        return html.group(EditorText.appliesSection.text(language), id: prefix + "effective", [
+            html.choice(EditorText.appliesNext.text(language, moment(next)), type: "radio", name: "effective", id: prefix + "effective-next",
                         value: "next", checked: form.effective != "date"),
-            html.choice(EditorText.appliesDate.text(language), type: "radio", name: "effective", id: "effective-date-choice",
+            html.choice(EditorText.appliesDate.text(language), type: "radio", name: "effective", id: prefix + "effective-date-choice",
                         value: "date", checked: form.effective == "date"),
-            html.field(EditorText.appliesDate.text(language), id: "effective-date", type: "date",
+            html.field(EditorText.appliesDate.text(language), id: prefix + "effective-date", name: "effective-date", type: "date",
                        value: form.effectiveDate.isEmpty ? dayString(now) : form.effectiveDate),
             .element("p", [:], [.text(EditorText.appliesExplain.text(language))]),
             .element("p", [:], [.text(latest.map { EditorText.appliesExplainOutcomes.text(language, moment($0)) }
@@ -110,22 +112,27 @@ extension CareServer {
         return [when, event.scheduleEvent.element.text].compactMap { $0 }.joined(separator: " ")
     }
 
-    /// The forms to end the task and (without outcomes) to delete it.
-    func endAndDelete(_ task: OCKTask, hasOutcomes: Bool, token: String, localization: OCKLocalization) -> [HTML] {
+    /// The forms to end the task (from its next event not yet done, or a chosen day) and, without outcomes, to delete
+    /// it. `next` and `latest` are as for `appliesFields`.
+    func endAndDelete(_ task: OCKTask, endForm: TaskForm, html: EditorHTML, next: Date, latest: Date?, now: Date, token: String,
+                      localization: OCKLocalization) -> [HTML] {
         let language = localization.language
         let hidden = [EditorHTML.hidden(CSRF.fieldName, token), EditorHTML.hidden("version", task.uuid.uuidString)]
         return [
             .element("section", ["aria-labelledby": "end-heading", "class": "ock-page-section"], [
                 .element("h2", ["id": "end-heading"], [.text(EditorText.endSection.text(language))]),
                 .element("p", [:], [.text(EditorText.endExplain.text(language))]),
-                .element("form", ["method": "post", "action": taskURL(task.id) + "/end"], hidden + [
-                    .element("button", ["type": "submit", "class": "ock-button"], [.text(EditorText.endTask.text(language))]),
+                .element("form", ["method": "post", "action": taskURL(task.id) + "/end", "class": "ock-editor-form", "novalidate": "novalidate"], hidden + [
+                    appliesFields(endForm, html: html, next: next, latest: latest, now: now, localization: localization, prefix: "end-"),
+                    .element("p", ["class": "ock-form-actions"], [
+                        .element("button", ["type": "submit", "class": "ock-button"], [.text(EditorText.endTask.text(language))]),
+                    ]),
                 ]),
             ]),
             .element("section", ["aria-labelledby": "delete-heading", "class": "ock-page-section"], [
                 .element("h2", ["id": "delete-heading"], [.text(EditorText.deleteSection.text(language))]),
-                .element("p", [:], [.text((hasOutcomes ? EditorText.deleteRefused : .deleteExplain).text(language))]),
-                hasOutcomes ? .empty : .element("form", ["method": "post", "action": taskURL(task.id) + "/delete"], hidden + [
+                .element("p", [:], [.text((latest != nil ? EditorText.deleteRefused : .deleteExplain).text(language))]),
+                latest != nil ? .empty : .element("form", ["method": "post", "action": taskURL(task.id) + "/delete"], hidden + [
                     .element("button", ["type": "submit", "class": "ock-button"], [.text(EditorText.deleteTask.text(language))]),
                 ]),
             ]),

@@ -15,7 +15,9 @@ extension CareServer {
     }
 
     /// The plan: its tasks (each with its schedule in words), with links to change them.
-    func planPage(_ request: Request, _ context: CareRequestContext) async throws -> Response {
+    /// `note` and `problems` are a refused note as typed, shown in its form.
+    func planPage(_ request: Request, _ context: CareRequestContext, note: (title: String, content: String) = ("", ""),
+                  problems: [TaskForm.Problem] = [], status: HTTPResponse.Status = .ok) async throws -> Response {
         let localization = renderContext(for: request).localization
         let language = localization.language
         let token = CSRF.token(of: request) ?? CSRF.newToken()
@@ -23,7 +25,11 @@ extension CareServer {
         let tasks = try await store.fetchTasks(query: OCKTaskQuery()).filter(\.nextVersionUUIDs.isEmpty)
             .sorted { ($0.title ?? $0.id).localizedStandardCompare($1.title ?? $1.id) == .orderedAscending }
         let done = request.uri.queryParameters.get("done")
-        let notice: EditorText? = done == "deleted" ? .deleted : done == "ended" ? .endedNotice : nil
+        let notices: [String: EditorText] = ["deleted": .deleted, "ended": .endedNotice, "contact-deleted": .contactDeleted, "note": .noteAdded]
+        let notice = done.flatMap { notices[$0] }
+        let contacts = try await store.fetchContacts(query: OCKContactQuery()).filter(\.nextVersionUUIDs.isEmpty)
+            .sorted { ($0.category?.rawValue ?? "~", $0.name.familyName ?? "", $0.id) < ($1.category?.rawValue ?? "~", $1.name.familyName ?? "", $1.id) }
+        let notes = try await editor.carePlan()?.notes ?? []
         let main: [HTML] = [
             .element("h1", [:], [.text(EditorText.planTitle.text(language))]),
             .element("p", [:], [.text(EditorText.planIntro.text(language))]),
@@ -41,15 +47,18 @@ extension CareServer {
                 }),
                 .element("p", [:], [.element("a", ["href": url("/plan/tasks/new"), "class": "ock-button"], [.text(EditorText.addTask.text(language))])]),
             ]),
+            planContactsSection(contacts, language: language),
+            planNotesSection(notes, typed: note, problems: problems, token: token, language: language),
             .element("p", [:], [.element("a", ["href": url("/care"), "class": "ock-link-row"], [.text(localization.string(.backToCare))])]),
         ]
-        return editorPage(request, title: EditorText.planTitle.text(language), main: main, token: token)
+        return editorPage(request, title: EditorText.planTitle.text(language), main: main, token: token, status: status)
     }
 
     /// One task's page: the form (with `problems` beside their fields), the preview of the next 14 days, and for a
     /// stored task its end and delete forms and its history.
+    /// `endForm` is the end form as submitted, when it was refused.
     func taskPage(_ request: Request, _ context: CareRequestContext, form: TaskForm, task: OCKTask?, problems: [TaskForm.Problem] = [],
-                  notice: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+                  notice: String? = nil, endForm: TaskForm? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let localization = renderContext(for: request).localization
         let language = localization.language
         let html = EditorHTML(language: language, problems: problems)
@@ -84,7 +93,10 @@ extension CareServer {
         main.append(.element("form", ["method": "post", "action": task.map { taskURL($0.id) } ?? url("/plan/tasks"),
                                       "class": "ock-editor-form", "data-ock-editor": "preview", "novalidate": "novalidate"], formChildren))
         if let task {
-            main += endAndDelete(task, hasOutcomes: latest != nil, token: token, localization: localization)
+            // Ending names the stored task's next event not yet done (the form's changes do not apply to it).
+            let next = try await editor.suggestedEffectiveDate(current: task, proposed: nil, now: now)
+            main += endAndDelete(task, endForm: endForm ?? TaskForm(today: ""), html: html, next: next, latest: latest, now: now,
+                                 token: token, localization: localization)
             main.append(try await historySection(task, context: context, localization: localization))
         }
         main.append(.element("p", [:], [.element("a", ["href": url("/plan"), "class": "ock-link-row"], [.text(EditorText.cancel.text(language))])]))

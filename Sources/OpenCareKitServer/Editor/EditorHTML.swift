@@ -69,6 +69,14 @@ struct EditorHTML {
 
     /// A checkbox or radio button with its label after it.
     func choice(_ label: String, type: String, name: String, id: String, value: String, checked: Bool) -> HTML {
+        Self.choice(label, type: type, name: name, id: id, value: value, checked: checked)
+    }
+
+    static func radio(_ label: String, name: String, id: String, value: String, checked: Bool) -> HTML {
+        choice(label, type: "radio", name: name, id: id, value: value, checked: checked)
+    }
+
+    static func choice(_ label: String, type: String, name: String, id: String, value: String, checked: Bool) -> HTML {
         .element("p", ["class": "ock-editor-choice"], [
             .element("input", ["type": type, "name": name, "id": id, "value": value, "checked": checked ? "checked" : nil].compactMapValues { $0 }, []),
             .element("label", ["for": id], [.text(label)]),

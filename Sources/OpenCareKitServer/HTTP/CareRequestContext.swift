@@ -59,4 +59,6 @@ struct RecordAuditTrail: Sendable {
     let read: @Sendable (_ resource: String, _ limit: Int) async throws -> [AuditEntry]
     /// The name of an account, if it still exists.
     let accountName: @Sendable (CareAccountID) async throws -> String?
+    /// The name of the person asking (a note they add is signed with it).
+    let askerName: String
 }

@@ -19,7 +19,9 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
          tooManyTargets, effectiveInvalid, tooEarly, changedMeanwhile, noSuchTask, nameRequired, categoryCareTeam,
          categoryFamily, categoryOther, givenName, familyName, role, contactTitle, phone, messaging, email, street, city,
          state, postalCode, country, category, contactSaved, noSuchContact, deleteContact, noteRequired,
-         chooseOption, planEditingSetting, planEditingOn, planEditingOff, planEditingSaved, notAllowedToEdit
+         chooseOption, planEditingSetting, planEditingOn, planEditingOff, planEditingSaved, notAllowedToEdit,
+         contactSection, contactID, contactIDHint, contactIDTaken, addressLegend, emailInvalid, phoneInvalid, contactDeleted,
+         noteAdded, tooManyNotes, noteSection
 
     var english: String {
         switch self {
@@ -43,7 +45,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .addNote: "Add the note"
         case .noteTitle: "Title"
         case .noteContent: "Note"
-        case .noteBy: "{0}, {1}"
+        case .noteBy: "By {0}"
         case .taskSection: "Task"
         case .taskID: "Identifier"
         case .taskIDHint: "Letters, digits and dashes; made from the title if left empty. A deleted task's identifier can be used again."
@@ -170,6 +172,17 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .planEditingOff: "Clinicians only"
         case .planEditingSaved: "Saved."
         case .notAllowedToEdit: "Your role in this record does not allow changing the care plan."
+        case .contactSection: "Contact"
+        case .contactID: "Identifier"
+        case .contactIDHint: "Letters, digits and dashes; made from the name if left empty."
+        case .contactIDTaken: "A contact with this identifier exists. Choose another, or edit that contact."
+        case .addressLegend: "Address"
+        case .emailInvalid: "Enter an email address, such as name@example.org."
+        case .phoneInvalid: "Enter a number with digits, spaces, +, -, ( or ) only."
+        case .contactDeleted: "The contact was deleted."
+        case .noteAdded: "The note was added."
+        case .tooManyNotes: "This plan has the most notes it can keep ({0})."
+        case .noteSection: "Add a note"
         }
     }
 
@@ -195,7 +208,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .addNote: "메모 추가"
         case .noteTitle: "제목"
         case .noteContent: "메모"
-        case .noteBy: "{0}, {1}"
+        case .noteBy: "작성: {0}"
         case .taskSection: "할 일"
         case .taskID: "식별자"
         case .taskIDHint: "영문자, 숫자, 하이픈. 비워 두면 제목으로 만듭니다. 삭제된 할 일의 식별자는 다시 쓸 수 있습니다."
@@ -322,6 +335,17 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .planEditingOff: "임상의만"
         case .planEditingSaved: "저장했습니다."
         case .notAllowedToEdit: "이 기록에서의 역할로는 케어 플랜을 바꿀 수 없습니다."
+        case .contactSection: "연락처"
+        case .contactID: "식별자"
+        case .contactIDHint: "영문자, 숫자, 하이픈; 비워 두면 이름으로 만듭니다."
+        case .contactIDTaken: "이 식별자의 연락처가 있습니다. 다른 식별자를 고르거나 그 연락처를 편집하세요."
+        case .addressLegend: "주소"
+        case .emailInvalid: "name@example.org처럼 이메일 주소를 입력하세요."
+        case .phoneInvalid: "숫자, 공백, +, -, (, )만 써서 번호를 입력하세요."
+        case .contactDeleted: "연락처를 삭제했습니다."
+        case .noteAdded: "메모를 추가했습니다."
+        case .tooManyNotes: "이 플랜에 보관할 수 있는 메모 수({0})가 다 찼습니다."
+        case .noteSection: "메모 추가"
         }
     }
 }

@@ -121,18 +121,22 @@ extension CareServer {
             return try await taskPage(request, context, form: taskForm(newest), task: newest,
                                       notice: EditorText.changedMeanwhile.text(localization.language), status: .conflict)
         case let .tooEarly(earliest):
-            let when = localization.shortDate(earliest) + " " + localization.time(earliest)
             return try await taskPage(request, context, form: form, task: current,
-                                      problems: [TaskForm.Problem(field: "effective", text: .tooEarly, argument: when)], status: .unprocessableContent)
+                                      problems: [tooEarlyProblem(earliest, localization)], status: .unprocessableContent)
         case .idTaken:
             return try await taskPage(request, context, form: form, task: current,
                                       problems: [TaskForm.Problem(field: "task-id", text: .idTaken)], status: .conflict)
-        case .noSuchTask:
+        case .noSuchTask, .tooManyNotes:
             return notFound(request, .noSuchTask)
         case .hasOutcomes:
             return try await taskPage(request, context, form: form, task: current,
                                       notice: EditorText.deleteRefused.text(localization.language), status: .conflict)
         }
+    }
+
+    /// The problem of a change that would apply before `earliest`, named to the minute.
+    func tooEarlyProblem(_ earliest: Date, _ localization: OCKLocalization) -> TaskForm.Problem {
+        TaskForm.Problem(field: "effective", text: .tooEarly, argument: localization.shortDate(earliest) + " " + localization.time(earliest))
     }
 
     /// The task the form describes: `current` changed, or a new task.
@@ -204,11 +208,21 @@ extension CareServer {
                 return Response.redirect(to: url("/plan?done=deleted"), type: .normal)
             }
             var problems: [TaskForm.Problem] = []
-            guard let effective = try await effectiveDate(form, current: current, proposed: nil, now: now, problems: &problems) else {
-                return try await taskPage(request, context, form: taskForm(current), task: current, problems: problems, status: .unprocessableContent)
+            // The end form's problems are shown beside its own fields (ids starting "end-").
+            let refused = { (problems: [TaskForm.Problem]) in
+                try await self.taskPage(request, context, form: self.taskForm(current), task: current,
+                                        problems: problems.map { TaskForm.Problem(field: "end-" + $0.field, text: $0.text, argument: $0.argument) },
+                                        endForm: form, status: .unprocessableContent)
             }
-            let ended = try await editor.end(current, effective: effective, now: now)
-            try await auditTask(ended, action: .update, context)
+            guard let effective = try await effectiveDate(form, current: current, proposed: nil, now: now, problems: &problems) else {
+                return try await refused(problems)
+            }
+            do {
+                let ended = try await editor.end(current, effective: effective, now: now)
+                try await auditTask(ended, action: .update, context)
+            } catch let OCKPlanEditor.Failure.tooEarly(earliest) {
+                return try await refused([tooEarlyProblem(earliest, renderContext(for: request).localization)])
+            }
             return Response.redirect(to: url("/plan?done=ended"), type: .normal)
         } catch let failure as OCKPlanEditor.Failure {
             return try await refusal(failure, request, context, form: taskForm(current), current: current)

@@ -75,7 +75,16 @@ extension OCKStore: OCKCarePlanStore {
 
     @discardableResult
     public func updateCarePlans(_ plans: [OCKCarePlan]) async throws -> [OCKCarePlan] {
-        try await updateVersions(plans, .carePlans)
+        try await updateCarePlans(plans, onlyIfNewest: false)
+    }
+
+    /// Appends new care plan versions; with `onlyIfNewest`, only if each plan's newest version is still the one it
+    /// was read as (see `updateTasks(_:onlyIfNewest:)`).
+    @discardableResult
+    public func updateCarePlans(_ plans: [OCKCarePlan], onlyIfNewest: Bool) async throws -> [OCKCarePlan] {
+        try await updateVersions(plans, .carePlans) { _, current, proposed in
+            try Self.checkNewest(onlyIfNewest, current: current, proposed: proposed)
+        }
     }
 
     @discardableResult
@@ -124,7 +133,7 @@ extension OCKStore: OCKContactStore {
     @discardableResult
     public func updateContacts(_ contacts: [OCKContact], onlyIfNewest: Bool) async throws -> [OCKContact] {
         try await updateVersions(contacts, .contacts) { _, current, proposed in
-            if onlyIfNewest, current.uuid != proposed.uuid { throw OCKStoreError.updateFailed(reason: Self.changedMeanwhile) }
+            try Self.checkNewest(onlyIfNewest, current: current, proposed: proposed)
         }
     }
 

@@ -52,7 +52,7 @@ extension OCKStore: OCKTaskStore {
     public func updateTasks(_ tasks: [OCKTask], onlyIfNewest: Bool) async throws -> [OCKTask] {
         let rules = self.rules
         return try await updateVersions(tasks, .tasks) { db, current, proposed in
-            if onlyIfNewest, current.uuid != proposed.uuid { throw OCKStoreError.updateFailed(reason: Self.changedMeanwhile) }
+            try Self.checkNewest(onlyIfNewest, current: current, proposed: proposed)
             try rules.check(.updateTask(current: current, proposed: proposed))
             let latest = try Double.fetchOne(db.cachedStatement(sql: Self.latestOutcomeSQL), arguments: [current.id])
             if let latest, proposed.effectiveDate.storeValue <= latest {

@@ -19,6 +19,12 @@ extension OCKStore {
         }
     }
 
+    /// Throws the conflict of a conditional update (`onlyIfNewest`) when `proposed` was read from a version that is
+    /// not `current`, the newest.
+    static func checkNewest<E: StoredEntity>(_ onlyIfNewest: Bool, current: E, proposed: E) throws {
+        if onlyIfNewest, current.uuid != proposed.uuid { throw OCKStoreError.updateFailed(reason: changedMeanwhile) }
+    }
+
     func updateVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds,
                                          check: @escaping @Sendable (Database, E, E) throws -> Void = { _, _, _ in })
         async throws -> [E] {
