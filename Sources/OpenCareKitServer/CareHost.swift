@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKit
 import Hummingbird
 import HummingbirdAuth
 import OpenCareKitStore
@@ -174,7 +175,9 @@ public struct CareHost: Sendable {
             ("/assets/app.js", AppScript.source, "text/javascript; charset=utf-8"),
             ("/assets/surveys.js", OCKSurveyAssets.script, "text/javascript; charset=utf-8"),
             ("/assets/icon.svg", Self.icon, "image/svg+xml"),
-        ]
+            // The template format and the built-in templates (no record's data).
+            (CareServer.templateSchemaPath, OCKCarePlanTemplate.jsonSchema, "application/schema+json"),
+        ] + OCKCarePlanTemplate.builtIn.map { ("/templates/\($0.id).json", String(decoding: $0.json(), as: UTF8.self), "application/json") }
         for (path, text, type) in assets {
             routes.public(.get, path) { _, _ in Self.asset(text, type: type) }
         }

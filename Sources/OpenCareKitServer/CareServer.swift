@@ -146,6 +146,7 @@ public struct CareServer: Sendable {
         server.addAPIRoutes(to: &routes)
         server.addPlanRoutes(to: &routes)
         server.addPlanContactRoutes(to: &routes)
+        server.addTemplateRoutes(to: &routes)
         return routes
     }
 }

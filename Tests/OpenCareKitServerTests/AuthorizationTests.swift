@@ -16,6 +16,9 @@ import Testing
         "GET /assets/surveys.js", "GET /assets/icon.svg", "GET /api/openapi.json", "GET /sign-in", "POST /sign-in",
         "POST /sign-in/demo", "GET /invitations/{secret}", "POST /invitations/{secret}",
         "GET /sign-in/two-step", "POST /sign-in/two-step",
+        // The care plan template format and the built-in templates: no record's data.
+        "GET /schemas/care-plan-template-1.json", "GET /templates/knee-recovery.json", "GET /templates/hypertension-follow-up.json",
+        "GET /templates/wound-care.json",
     ]
 
     /// A catalog key with its parameters written `{name}` (the router writes `:name`).

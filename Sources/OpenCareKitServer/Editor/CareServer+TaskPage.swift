@@ -25,7 +25,8 @@ extension CareServer {
         let tasks = try await store.fetchTasks(query: OCKTaskQuery()).filter(\.nextVersionUUIDs.isEmpty)
             .sorted { ($0.title ?? $0.id).localizedStandardCompare($1.title ?? $1.id) == .orderedAscending }
         let done = request.uri.queryParameters.get("done")
-        let notices: [String: EditorText] = ["deleted": .deleted, "ended": .endedNotice, "contact-deleted": .contactDeleted, "note": .noteAdded]
+        let notices: [String: EditorText] = ["deleted": .deleted, "ended": .endedNotice, "contact-deleted": .contactDeleted, "note": .noteAdded,
+                                               "template": .templateApplied]
         let notice = done.flatMap { notices[$0] }
         let contacts = try await store.fetchContacts(query: OCKContactQuery()).filter(\.nextVersionUUIDs.isEmpty)
             .sorted { ($0.category?.rawValue ?? "~", $0.name.familyName ?? "", $0.id) < ($1.category?.rawValue ?? "~", $1.name.familyName ?? "", $1.id) }
@@ -45,7 +46,11 @@ extension CareServer {
                             + (isEnded ? " · " + EditorText.ended.text(language) : ""))]),
                     ])
                 }),
-                .element("p", [:], [.element("a", ["href": url("/plan/tasks/new"), "class": "ock-button"], [.text(EditorText.addTask.text(language))])]),
+                .element("p", [:], [
+                    .element("a", ["href": url("/plan/tasks/new"), "class": "ock-button"], [.text(EditorText.addTask.text(language))]),
+                    .text(" "),
+                    .element("a", ["href": url("/plan/templates"), "class": "ock-button"], [.text(EditorText.templatesLink.text(language))]),
+                ]),
             ]),
             planContactsSection(contacts, language: language),
             planNotesSection(notes, typed: note, problems: problems, token: token, language: language),

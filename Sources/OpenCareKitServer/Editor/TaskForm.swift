@@ -212,25 +212,30 @@ struct TaskForm: Sendable {
         }
         guard problems.count == before else { return nil }
         if let problem = rule.problems.first {
-            let text: EditorText = switch problem {
-            case .timeOutOfRange: .timeInvalid
-            case .tooManyTimes: .tooManyTimes
-            case .repeatedTime: .repeatedTime
-            case .labelTooLong: .tooLong
-            case .intervalOutOfRange: .intervalInvalid
-            case .noWeekdays: .noWeekdays
-            case .durationOutOfRange: .durationInvalid
-            case .startDoesNotExist, .endDoesNotExist: .dateInvalid
-            case .endBeforeStart: .endBeforeStart
-            case .noEventsBeforeEnd: .noEventsBeforeEnd
-            case .tooManyTargets: .tooManyTargets
-            case .targetNotFinite: .targetNotNumber
-            }
+            let text = Self.words(problem)
             let field = problem.field == "interval" ? "every" : problem.field
             problems.append(Problem(field: field, text: text, argument: text == .tooLong ? String(OCKScheduleRule.maximumLabelLength) : nil))
             return nil
         }
         return rule
+    }
+
+    /// What to say about a rule's problem.
+    static func words(_ problem: OCKScheduleRule.Problem) -> EditorText {
+        switch problem {
+        case .timeOutOfRange: .timeInvalid
+        case .tooManyTimes: .tooManyTimes
+        case .repeatedTime: .repeatedTime
+        case .labelTooLong: .tooLong
+        case .intervalOutOfRange: .intervalInvalid
+        case .noWeekdays: .noWeekdays
+        case .durationOutOfRange: .durationInvalid
+        case .startDoesNotExist, .endDoesNotExist: .dateInvalid
+        case .endBeforeStart: .endBeforeStart
+        case .noEventsBeforeEnd: .noEventsBeforeEnd
+        case .tooManyTargets: .tooManyTargets
+        case .targetNotFinite: .targetNotNumber
+        }
     }
 
     // MARK: Text
@@ -281,10 +286,6 @@ struct TaskForm: Sendable {
     }
 
     static func isIdentifier(_ text: String) -> Bool {
-        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: ".")
-        }
+        OCKCarePlanTemplate.isIdentifier(text)
     }
 }

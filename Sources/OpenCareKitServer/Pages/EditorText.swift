@@ -21,7 +21,12 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
          state, postalCode, country, category, contactSaved, noSuchContact, deleteContact, noteRequired,
          chooseOption, planEditingSetting, planEditingOn, planEditingOff, planEditingSaved, notAllowedToEdit,
          contactSection, contactID, contactIDHint, contactIDTaken, addressLegend, emailInvalid, phoneInvalid, contactDeleted,
-         noteAdded, tooManyNotes, noteSection
+         noteAdded, tooManyNotes, noteSection,
+         templatesLink, templatesTitle, templatesIntro, applySection, templateChoice, templateFromJSON, templateJSON, templateJSONHint,
+         templateFile, templateStart, templateTimeZone, templateTimeZoneHint, timeZoneInvalid, applyTemplate, templateApplied,
+         exportSection, exportExplain, exportPlan, schemaLink, templateTasks, downloadTemplate, templateProblem, templateNotJSON,
+         templateTooLarge, templateUnknownField, templateMissingField, templateWrongType, templateUnsupported, templateIDRepeated,
+         templateTextRequired, templateTooMany, templateOutOfRange, templateNotAllowed, templateIDInUse, templateWhole, templateHasProblems
 
     var english: String {
         switch self {
@@ -183,6 +188,42 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .noteAdded: "The note was added."
         case .tooManyNotes: "This plan has the most notes it can keep ({0})."
         case .noteSection: "Add a note"
+        case .templatesLink: "Templates"
+        case .templatesTitle: "Care plan templates"
+        case .templatesIntro: "Start this record's plan from a template, or save its plan as one. The template's tasks and care team are added to the plan; nothing in it is replaced."
+        case .applySection: "Apply a template"
+        case .templateChoice: "Template"
+        case .templateFromJSON: "The JSON below (imported)"
+        case .templateJSON: "Template JSON"
+        case .templateJSONHint: "Paste a template exported from OpenCareKit; it must follow the published JSON Schema."
+        case .templateFile: "Or choose a template file"
+        case .templateStart: "Day 0 of the template (its first day)"
+        case .templateTimeZone: "Time zone of its times"
+        case .templateTimeZoneHint: "An IANA time zone, such as Asia/Seoul or America/New_York."
+        case .timeZoneInvalid: "Enter a time zone such as Asia/Seoul."
+        case .applyTemplate: "Apply the template"
+        case .templateApplied: "The template was applied."
+        case .exportSection: "Save this plan as a template"
+        case .exportExplain: "Downloads the plan's tasks and care team as template JSON, days counted from the first task's start. Friends and family, notes and everything recorded stay out."
+        case .exportPlan: "Download the plan as a template"
+        case .schemaLink: "The template JSON Schema"
+        case .templateTasks: "{0} tasks, {1} contacts"
+        case .downloadTemplate: "JSON of {0}"
+        case .templateProblem: "{0}: {1}"
+        case .templateNotJSON: "This is not JSON."
+        case .templateTooLarge: "The template is larger than {0} bytes."
+        case .templateUnknownField: "This field is not part of a template."
+        case .templateMissingField: "This field is required."
+        case .templateWrongType: "This value has the wrong type."
+        case .templateUnsupported: "This is not a template of this format (version 1)."
+        case .templateIDRepeated: "This identifier appears twice."
+        case .templateTextRequired: "This text must not be empty."
+        case .templateTooMany: "At most {0} are allowed."
+        case .templateOutOfRange: "This number is out of range."
+        case .templateNotAllowed: "This value is not one of the allowed ones."
+        case .templateIDInUse: "The plan already has this identifier; end or rename that one first."
+        case .templateWhole: "the template"
+        case .templateHasProblems: "Nothing was applied. The template has these problems:"
         }
     }
 
@@ -346,6 +387,42 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .noteAdded: "메모를 추가했습니다."
         case .tooManyNotes: "이 플랜에 보관할 수 있는 메모 수({0})가 다 찼습니다."
         case .noteSection: "메모 추가"
+        case .templatesLink: "템플릿"
+        case .templatesTitle: "케어 플랜 템플릿"
+        case .templatesIntro: "템플릿으로 이 기록의 플랜을 시작하거나, 이 플랜을 템플릿으로 저장합니다. 템플릿의 할 일과 케어 팀이 플랜에 추가되며, 기존 항목은 바뀌지 않습니다."
+        case .applySection: "템플릿 적용"
+        case .templateChoice: "템플릿"
+        case .templateFromJSON: "아래 JSON (가져오기)"
+        case .templateJSON: "템플릿 JSON"
+        case .templateJSONHint: "OpenCareKit에서 내보낸 템플릿을 붙여 넣으세요. 공개된 JSON 스키마를 따라야 합니다."
+        case .templateFile: "또는 템플릿 파일 선택"
+        case .templateStart: "템플릿의 0일째 (첫날)"
+        case .templateTimeZone: "시각의 시간대"
+        case .templateTimeZoneHint: "Asia/Seoul, America/New_York 같은 IANA 시간대입니다."
+        case .timeZoneInvalid: "Asia/Seoul 같은 시간대를 입력하세요."
+        case .applyTemplate: "템플릿 적용"
+        case .templateApplied: "템플릿을 적용했습니다."
+        case .exportSection: "이 플랜을 템플릿으로 저장"
+        case .exportExplain: "플랜의 할 일과 케어 팀을 템플릿 JSON으로 내려받습니다. 날짜는 첫 할 일의 시작일부터 셉니다. 친구와 가족, 메모, 기록은 포함하지 않습니다."
+        case .exportPlan: "플랜을 템플릿으로 내려받기"
+        case .schemaLink: "템플릿 JSON 스키마"
+        case .templateTasks: "할 일 {0}개, 연락처 {1}개"
+        case .downloadTemplate: "{0} JSON"
+        case .templateProblem: "{0}: {1}"
+        case .templateNotJSON: "JSON이 아닙니다."
+        case .templateTooLarge: "템플릿이 {0}바이트보다 큽니다."
+        case .templateUnknownField: "템플릿에 없는 항목입니다."
+        case .templateMissingField: "필수 항목입니다."
+        case .templateWrongType: "값의 형식이 맞지 않습니다."
+        case .templateUnsupported: "이 형식(버전 1)의 템플릿이 아닙니다."
+        case .templateIDRepeated: "이 식별자가 두 번 나옵니다."
+        case .templateTextRequired: "비워 둘 수 없습니다."
+        case .templateTooMany: "최대 {0}개까지입니다."
+        case .templateOutOfRange: "숫자가 범위를 벗어났습니다."
+        case .templateNotAllowed: "허용된 값이 아닙니다."
+        case .templateIDInUse: "플랜에 이미 이 식별자가 있습니다. 먼저 그것을 종료하거나 이름을 바꾸세요."
+        case .templateWhole: "템플릿"
+        case .templateHasProblems: "적용하지 않았습니다. 템플릿에 다음 문제가 있습니다:"
         }
     }
 }
