@@ -293,3 +293,42 @@ import Testing
         }
     }
 }
+
+extension PlanContactsTemplatesTests {
+    @Test func anEndedTaskResumesWithANewScheduleAndItsPastStays() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        let done = try await Routes.completeYesterday("enoxaparin", fixture)
+        try await fixture.hosted(role: .clinician).test { client in
+            let task = try await fixture.store.fetchTask(withID: "enoxaparin")
+            let ended = try await Routes.post(client, "/plan/tasks/enoxaparin/end", [("csrf", ServerFixture.token), ("version", task.uuid.uuidString)])
+            #expect(ended.status == .seeOther)
+            let endedTask = try await fixture.store.fetchTask(withID: "enoxaparin")
+            let page = String(buffer: try await client.execute(uri: "/plan/tasks/enoxaparin", method: .get, headers: ServerFixture.cookie).body)
+            #expect(page.contains("value=\"replace-schedule\""))
+            // The button opens the builder, from today at 08:00; saving gives the task a new schedule from tomorrow.
+            let builder = try await Routes.post(client, "/plan/tasks/enoxaparin", [("csrf", ServerFixture.token), ("version", endedTask.uuid.uuidString),
+                                                                                   ("title", "Enoxaparin"), ("counts", "true"), ("intent", "replace-schedule")])
+            #expect(builder.status == .ok)
+            #expect(String(buffer: builder.body).contains("name=\"replace-schedule\" type=\"hidden\" value=\"true\""))
+            // A day before the ended version takes effect (tomorrow 09:00) would be hidden by it: refused.
+            let hidden = try await Routes.post(client, "/plan/tasks/enoxaparin", Routes.newTask([
+                ("version", endedTask.uuid.uuidString), ("title", "Enoxaparin"), ("replace-schedule", "true"), ("start", "2026-11-17"),
+                ("effective", "date"), ("effective-date", "2026-11-17"),
+            ], times: ["10:00"]))
+            #expect(hidden.status == .unprocessableContent)
+            #expect(String(buffer: hidden.body).contains("id=\"effective-error\""))
+            let resumed = try await Routes.post(client, "/plan/tasks/enoxaparin", Routes.newTask([
+                ("version", endedTask.uuid.uuidString), ("title", "Enoxaparin"), ("replace-schedule", "true"), ("start", "2026-11-17"),
+            ], times: ["10:00"]))
+            #expect(resumed.status == .seeOther, "\(String(buffer: resumed.body).components(separatedBy: "ock-field-error").dropFirst().map { $0.prefix(200) })")
+            var query = OCKEventQuery(for: fixture.calendar.date(byAdding: .day, value: 1, to: fixture.now)!, calendar: fixture.calendar)
+            query.taskIDs = ["enoxaparin"]
+            let tomorrow = try #require(try await fixture.store.fetchEvents(query: query).first)
+            #expect(fixture.calendar.component(.hour, from: tomorrow.scheduleEvent.start) == 10)
+            let yesterday = try await fixture.event("enoxaparin", daysFromToday: -1)
+            #expect(yesterday.scheduleEvent.start == done.scheduleEvent.start)
+            #expect(yesterday.outcome != nil)
+        }
+    }
+}

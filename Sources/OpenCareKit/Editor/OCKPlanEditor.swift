@@ -82,7 +82,8 @@ public struct OCKPlanEditor: Sendable {
         let next = current.schedule.elements.compactMap { element in
             element.firstOccurrence(startingAtOrAfter: threshold).flatMap(element.date(ofOccurrence:))
         }.min()
-        return next ?? threshold
+        // Never before the version it replaces takes effect (the newer effective date would win from then on).
+        return max(next ?? threshold, current.effectiveDate)
     }
 
     /// The events of `proposed` (with its effective date set) on each of `days` days from the day containing
@@ -112,10 +113,13 @@ public struct OCKPlanEditor: Sendable {
     /// Saves `proposed` — the task as read (its `uuid` names that version), changed — as a new version from
     /// `effective`.
     ///
-    /// - Throws: `Failure.tooEarly`, `.changedMeanwhile` or `.noSuchTask`; the store's errors for invalid values.
+    /// - Throws: `Failure.tooEarly` (before today, an outcome, or the effective date of the version read),
+    ///   `.changedMeanwhile` or `.noSuchTask`; the store's errors for invalid values.
     @discardableResult
     public func update(_ proposed: OCKTask, effective: Date, now: Date) async throws -> OCKTask {
-        let earliest = try await earliestEffectiveDate(ofTaskWithID: proposed.id, now: now)
+        // A version effective before the one it replaces would be hidden by it from that one's effective date on
+        // (versions answer by effective date): such a change is too early, like one before an outcome.
+        let earliest = max(try await earliestEffectiveDate(ofTaskWithID: proposed.id, now: now), proposed.effectiveDate)
         guard effective >= earliest else { throw Failure.tooEarly(earliest: earliest) }
         var version = proposed
         version.effectiveDate = effective

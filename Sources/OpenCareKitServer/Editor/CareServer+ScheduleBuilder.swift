@@ -8,15 +8,17 @@ extension CareServer {
     func scheduleFields(_ form: TaskForm, html: EditorHTML, task: OCKTask?, localization: OCKLocalization) -> HTML {
         let language = html.language
         func text(_ words: EditorText) -> String { words.text(language) }
-        if let task, OCKScheduleRule(schedule: task.schedule) == nil {
+        if let task, OCKScheduleRule(schedule: task.schedule) == nil, !form.replacesSchedule {
             return html.group(text(.scheduleSection), id: "schedule", [
                 .element("p", ["class": "ock-notice"], [.text(text(.customScheduleNote))]),
                 EditorHTML.hidden("keep-schedule", "true"),
+                .element("p", [:], [EditorHTML.button(text(.replaceSchedule), intent: "replace-schedule")]),
             ])
         }
         let times = form.shownTimes
         let targets = form.shownTargets
         return html.group(text(.scheduleSection), id: "schedule", [
+            form.replacesSchedule ? EditorHTML.hidden("replace-schedule", "true") : .empty,
             html.group(text(.repeats), id: "repeat", [
                 html.choice(text(.everyDays), type: "radio", name: "repeat", id: "repeat-days", value: "days", checked: form.repeats == "days"),
                 html.choice(text(.everyWeeks), type: "radio", name: "repeat", id: "repeat-weeks", value: "weeks", checked: form.repeats == "weeks"),

@@ -20,10 +20,12 @@ struct TaskForm: Sendable {
     var targets: [TargetRow] = []
     /// The stored schedule, kept as it is (no rule expresses it).
     var keepsSchedule = false
+    /// The stored schedule (which no rule expresses, or which ended) is being replaced by the builder's.
+    var replacesSchedule = false
     /// The version the form was read from; empty for a new task.
     var version = ""
     var effective = "next", effectiveDate = ""
-    /// Which button sent the form: `save`, `preview`, `add-time` or `add-target`.
+    /// Which button sent the form: `save`, `preview`, `add-time`, `add-target` or `replace-schedule`.
     var intent = "save"
 
     static let maximumTitle = 200, maximumInstructions = 2_000, maximumShort = 100
@@ -92,6 +94,7 @@ struct TaskForm: Sendable {
             TargetRow(value: $1, units: units.indices.contains($0) ? units[$0] : "", kind: kinds.indices.contains($0) ? kinds[$0] : "")
         }
         keepsSchedule = fields.values["keep-schedule"] == "true"
+        replacesSchedule = fields.values["replace-schedule"] == "true" || text("intent") == "replace-schedule"
         version = text("version")
         effective = text("effective") == "date" ? "date" : "next"
         effectiveDate = text("effective-date")

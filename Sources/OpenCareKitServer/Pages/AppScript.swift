@@ -255,7 +255,52 @@ enum AppScript {
     window.setTimeout(check, 1000);
   }
 
+  // The plan editor: a moment after the person stops typing, the server previews the form (as its Preview button
+  // does) and the preview section is replaced; the fields being typed into are left alone, so focus stays.
+  function enhanceEditor() {
+    var form = document.querySelector('form[data-ock-editor="preview"]');
+    if (form && window.fetch) {
+      var timer = null, sent = 0;
+      var preview = function () {
+        fillTokens(form);
+        var data = new FormData(form);
+        data.set("intent", "preview");
+        var number = ++sent;
+        fetch(form.getAttribute("action"), { method: "POST", body: new URLSearchParams(data), credentials: "same-origin",
+                                             headers: { "X-OCK-Fragment": "preview" } })
+          .then(function (response) { return response.ok ? response.text() : null; })
+          .then(function (html) {
+            if (!html || number !== sent) { return; }
+            var fresh = parse(html), section = fresh && fresh.querySelector("#plan-preview"), old = form.querySelector("#plan-preview");
+            if (section && old) {
+              old.replaceWith(section);
+              document.documentElement.setAttribute("data-ock-previews", String(number));
+            }
+          }, function () { /* offline: the Preview button still works */ });
+      };
+      var later = function () { window.clearTimeout(timer); timer = window.setTimeout(preview, 400); };
+      form.addEventListener("input", later);
+      form.addEventListener("change", later);
+    }
+    // A template file is read into the JSON field, and the JSON choice selected.
+    var file = document.getElementById("template-file");
+    if (file && window.FileReader) {
+      var row = file.closest(".ock-script-only");
+      if (row) { row.hidden = false; }
+      file.addEventListener("change", function () {
+        if (!file.files || !file.files[0]) { return; }
+        var reader = new FileReader();
+        reader.onload = function () {
+          document.getElementById("template-json").value = String(reader.result);
+          document.getElementById("template").value = "json";
+        };
+        reader.readAsText(file.files[0]);
+      });
+    }
+  }
+
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", listen); } else { listen(); }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", enhanceEditor); } else { enhanceEditor(); }
 })();
 """#
 }

@@ -26,7 +26,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
          templateFile, templateStart, templateTimeZone, templateTimeZoneHint, timeZoneInvalid, applyTemplate, templateApplied,
          exportSection, exportExplain, exportPlan, schemaLink, templateTasks, downloadTemplate, templateProblem, templateNotJSON,
          templateTooLarge, templateUnknownField, templateMissingField, templateWrongType, templateUnsupported, templateIDRepeated,
-         templateTextRequired, templateTooMany, templateOutOfRange, templateNotAllowed, templateIDInUse, templateWhole, templateHasProblems
+         templateTextRequired, templateTooMany, templateOutOfRange, templateNotAllowed, templateIDInUse, templateWhole, templateHasProblems, replaceSchedule
 
     var english: String {
         switch self {
@@ -89,7 +89,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .kindNone: "Other"
         case .kindDose: "Dose (missed doses are flagged)"
         case .addTarget: "Add another target"
-        case .customScheduleNote: "This schedule was made elsewhere (through the API or the command line) and the builder cannot show it without changing it. It is kept exactly as it is; the other fields can be changed."
+        case .customScheduleNote: "The builder cannot show this schedule without changing it: it was made through the API or the command line, or the task was ended. It is kept exactly as it is unless you give the task a new schedule; the other fields can be changed."
         case .appliesSection: "When the change applies"
         case .appliesNext: "From the next event not yet done: {0}"
         case .appliesDate: "From the start of a day"
@@ -224,6 +224,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .templateIDInUse: "The plan already has this identifier; end or rename that one first."
         case .templateWhole: "the template"
         case .templateHasProblems: "Nothing was applied. The template has these problems:"
+        case .replaceSchedule: "Give it a new schedule (to resume it, or replace this one)"
         }
     }
 
@@ -288,7 +289,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .kindNone: "기타"
         case .kindDose: "복용량 (놓친 복용을 표시)"
         case .addTarget: "목표 추가"
-        case .customScheduleNote: "이 일정은 다른 곳(API 또는 명령줄)에서 만들어져, 바꾸지 않고는 일정 편집기로 보여 줄 수 없습니다. 일정은 그대로 유지되며, 다른 항목은 바꿀 수 있습니다."
+        case .customScheduleNote: "일정 편집기로는 이 일정을 바꾸지 않고 보여 줄 수 없습니다. API나 명령줄에서 만들었거나 종료된 할 일입니다. 새 일정을 지정하지 않는 한 그대로 유지되며, 다른 항목은 바꿀 수 있습니다."
         case .appliesSection: "변경 적용 시점"
         case .appliesNext: "아직 하지 않은 다음 일정부터: {0}"
         case .appliesDate: "선택한 날의 시작부터"
@@ -423,6 +424,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .templateIDInUse: "플랜에 이미 이 식별자가 있습니다. 먼저 그것을 종료하거나 이름을 바꾸세요."
         case .templateWhole: "템플릿"
         case .templateHasProblems: "적용하지 않았습니다. 템플릿에 다음 문제가 있습니다:"
+        case .replaceSchedule: "새 일정 지정 (다시 시작하거나 이 일정을 바꾸기)"
         }
     }
 }

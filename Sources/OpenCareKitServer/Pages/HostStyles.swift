@@ -11,8 +11,19 @@ enum HostStyles {
     .ock-field-row { display: flex; flex-wrap: wrap; gap: 0.75rem; }
     .ock-field-row .ock-field { flex: 1 1 9rem; }
     .ock-field-hint { color: var(--ock-color-secondary-label); }
-    .ock-field-error { color: var(--ock-color-destructive, #c5221f); font-weight: 600; margin: 0; }
-    [aria-invalid="true"] { border-color: var(--ock-color-destructive, #c5221f) !important; border-width: 2px !important; }
+    :root { --ock-editor-error: #c5221f; }
+    :root[data-appearance="dark"] { --ock-editor-error: #ff8a80; }
+    @media (prefers-color-scheme: dark) { :root:not([data-appearance="light"]) { --ock-editor-error: #ff8a80; } }
+    .ock-field-error { color: var(--ock-editor-error); font-weight: 600; margin: 0; }
+    [aria-invalid="true"] { border-color: var(--ock-editor-error) !important; border-width: 2px !important; }
+    .ock-script-only[hidden] { display: none; }
+    .ock-code-field { font-family: ui-monospace, "DejaVu Sans Mono", monospace; min-height: 10rem; }
+    .ock-template-problems { padding-inline-start: 1.25rem; }
+    .ock-note-list { list-style: none; padding: 0; margin: 0; }
+    .ock-note { padding: 0.5rem 0; border-bottom: 1px solid var(--ock-color-separator); }
+    .ock-note h3 { font-size: 1rem; margin: 0; }
+    .ock-note-content { white-space: pre-line; margin: 0.25rem 0; }
+    .ock-note-author { color: var(--ock-color-secondary-label); margin: 0; }
     .ock-editor-choice { display: flex; gap: 0.5rem; align-items: center; margin: 0; min-height: 44px; }
     .ock-editor-choice input { width: 24px; height: 24px; margin: 0; }
     .ock-form-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }

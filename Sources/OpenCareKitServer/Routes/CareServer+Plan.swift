@@ -72,8 +72,13 @@ extension CareServer {
     /// Reads a submitted task form: the form again (with problems, or a preview), or the change saved and a redirect.
     func submitTask(_ request: Request, _ context: CareRequestContext, id: String?) async throws -> Response {
         guard let fields = try await checkedForm(request, context) else { return formExpired(request) }
-        let form = TaskForm(fields)
+        var form = TaskForm(fields)
         let now = configuration.now()
+        if form.intent == "replace-schedule", form.start.isEmpty {
+            // The builder starts from today, at 08:00, for a schedule it could not show.
+            form.start = dayString(now)
+            form.times = [TaskForm.TimeRow(time: "08:00")]
+        }
         var current: OCKTask?
         if let id {
             guard let task = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
@@ -143,7 +148,7 @@ extension CareServer {
     func proposedTask(_ form: TaskForm, current: OCKTask?, problems: inout [TaskForm.Problem]) async throws -> OCKTask? {
         let fields = form.fields(isNew: current == nil, problems: &problems)
         var schedule: OCKSchedule?
-        if let current, OCKScheduleRule(schedule: current.schedule) == nil {
+        if let current, OCKScheduleRule(schedule: current.schedule) == nil, !form.replacesSchedule {
             // No rule expresses it: it is kept exactly, whatever the form says.
             schedule = current.schedule
         } else if let rule = form.rule(calendar: calendar, problems: &problems) {

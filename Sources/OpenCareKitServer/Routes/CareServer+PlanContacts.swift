@@ -170,11 +170,11 @@ extension CareServer {
             ]),
         ]
         if let contact {
-            main.append(.element("section", ["aria-labelledby": "delete-contact"], [
+            main.append(.element("section", ["aria-labelledby": "delete-contact", "class": "ock-page-section"], [
                 .element("h2", ["id": "delete-contact"], [.text(EditorText.deleteContact.text(language))]),
                 .element("form", ["method": "post", "action": contactURL(contact.id) + "/delete", "class": "ock-editor-form"], [
                     EditorHTML.hidden(CSRF.fieldName, token), EditorHTML.hidden("version", contact.uuid.uuidString),
-                    .element("p", [:], [.element("button", ["type": "submit", "class": "ock-button ock-button-danger"],
+                    .element("p", [:], [.element("button", ["type": "submit", "class": "ock-button"],
                                                  [.text(EditorText.deleteContact.text(language))])]),
                 ]),
             ]))
