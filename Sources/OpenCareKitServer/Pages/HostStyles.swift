@@ -25,7 +25,9 @@ enum HostStyles {
     .ock-note-content { white-space: pre-line; margin: 0.25rem 0; }
     .ock-note-author { color: var(--ock-color-secondary-label); margin: 0; }
     .ock-editor-choice { display: flex; gap: 0.5rem; align-items: center; margin: 0; min-height: 44px; }
-    .ock-editor-choice input { width: 24px; height: 24px; margin: 0; }
+    /* Each checkbox and radio button is a 44-pixel target of its own, however long its label. */
+    .ock-editor-choice input { width: 44px; height: 44px; margin: 0; flex: none; accent-color: var(--ock-color-tint); }
+    a.ock-button { display: inline-flex; align-items: center; text-decoration: none; }
     .ock-form-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
     .ock-plan-list, .ock-history { padding: 0; margin: 0; list-style: none; }
     .ock-plan-item, .ock-history-item { padding: 0.5rem 0; border-bottom: 1px solid var(--ock-color-separator); }
