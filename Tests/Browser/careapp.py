@@ -119,3 +119,22 @@ def onboard(url, name="Alex Rivera"):
         assert response.status == 200
         survey = response.geturl()
     assert "/care" in survey
+
+
+# CareKit's JSON dates count seconds from 2001-01-01.
+CAREKIT_EPOCH = 978307200
+
+
+def complete_event(base, event):
+    """Records `event` (as the JSON API lists it) done through the JSON API of the record at `base`, as a phone app
+    would."""
+    import datetime
+    import json
+    import uuid
+    now = datetime.datetime.now(datetime.timezone.utc).timestamp() - CAREKIT_EPOCH
+    outcome = {"id": str(uuid.uuid4()), "uuid": str(uuid.uuid4()), "previousVersionUUIDs": [], "nextVersionUUIDs": [],
+               "taskUUID": event["task"]["uuid"], "taskOccurrenceIndex": event["scheduleEvent"]["occurrence"],
+               "values": [{"type": "boolean", "createdDate": now, "value": True}],
+               "effectiveDate": now, "createdDate": now, "timezone": {"identifier": "UTC"}}
+    with urlopen(base + "/api/v1/outcomes", data=json.dumps(outcome).encode(), headers={"Content-Type": "application/json"}) as response:
+        assert response.status == 201

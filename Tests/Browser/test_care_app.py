@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from careapp import BINARY, ZONE, onboard, record_base, serve, served, urlopen
+from careapp import BINARY, ZONE, complete_event, onboard, record_base, serve, served, urlopen
 from conftest import DESKTOP, PHONE, new_context, open_page, opened_page
 
 @pytest.fixture()
@@ -177,16 +177,7 @@ def test_a_change_through_the_json_api_shows_within_a_second(browser, app):
         wait_live(page)
         with urlopen(app["url"] + "/api/v1/events?taskID=enoxaparin") as response:
             event = json.load(response)[0]
-        import time
-        import uuid
-        now = time.time() - 978307200  # CareKit's JSON dates count seconds from 2001
-        outcome = {"id": str(uuid.uuid4()), "uuid": str(uuid.uuid4()), "previousVersionUUIDs": [], "nextVersionUUIDs": [],
-                   "taskUUID": event["task"]["uuid"], "taskOccurrenceIndex": event["scheduleEvent"]["occurrence"],
-                   "values": [{"type": "boolean", "createdDate": now, "value": True}],
-                   "effectiveDate": now, "createdDate": now, "timezone": {"identifier": "UTC"}}
-        with urlopen(app["url"] + "/api/v1/outcomes", data=json.dumps(outcome).encode(),
-                     headers={"Content-Type": "application/json"}) as response:
-            assert response.status == 201
+        complete_event(app["url"], event)
         page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=1000)
         assert errors == []
 

@@ -8,26 +8,17 @@ import re
 import tempfile
 import urllib.error
 import urllib.parse
-import uuid
 import zoneinfo
 
 import jsonschema
 import pytest
 
-from careapp import DEMO_CLINICIAN, onboard, record_base, served, urlopen
+from careapp import CAREKIT_EPOCH, DEMO_CLINICIAN, complete_event, onboard, record_base, served, urlopen
 from conftest import DESKTOP, PHONE, SCREENSHOTS, SESSIONS, opened_page
+from test_accounts import team  # noqa: F401 (the fixture: the demo, onboarded, Alex signed in)
 from test_surveys import assert_accessible
 
 PASSWORD = "opencarekit-demo"
-
-
-@pytest.fixture()
-def team():
-    """The demo, onboarded, with Alex signed in (her session is used by `opened_page` and `urlopen`)."""
-    with tempfile.TemporaryDirectory() as directory, served(directory) as origin:
-        base = record_base(origin)
-        onboard(base)
-        yield {"origin": origin, "base": base, "patient": SESSIONS[origin]}
 
 
 def clinician(browser, team, viewport=PHONE):
@@ -136,22 +127,6 @@ def test_a_clinician_builds_a_three_task_plan_and_the_patients_open_page_shows_e
         assert patient_errors == []
 
 
-def complete(team, event):
-    """Records `event` done, as Alex's phone app would (the JSON API)."""
-    now = datetime.datetime.now(datetime.timezone.utc).timestamp() - CAREKIT_EPOCH
-    outcome = {"id": str(uuid.uuid4()), "uuid": str(uuid.uuid4()), "previousVersionUUIDs": [], "nextVersionUUIDs": [],
-               "taskUUID": event["task"]["uuid"], "taskOccurrenceIndex": event["scheduleEvent"]["occurrence"],
-               "values": [{"type": "boolean", "createdDate": now, "value": True}],
-               "effectiveDate": now, "createdDate": now, "timezone": {"identifier": "UTC"}}
-    with urlopen(team["base"] + "/api/v1/outcomes", data=json.dumps(outcome).encode(),
-                 headers={"Content-Type": "application/json"}) as response:
-        assert response.status == 201
-
-
-# CareKit's JSON dates count seconds from 2001-01-01.
-CAREKIT_EPOCH = 978307200
-
-
 def local(event, zone):
     return datetime.datetime.fromtimestamp(event["scheduleEvent"]["start"] + CAREKIT_EPOCH, zone)
 
@@ -163,7 +138,7 @@ def test_changing_a_time_keeps_yesterdays_completed_event_as_it_was(browser):
             team = {"origin": origin, "base": record_base(origin)}
             onboard(team["base"])
             event = events_today(team, "enoxaparin")[0]
-            complete(team, event)
+            complete_event(team["base"], event)
             zone = zoneinfo.ZoneInfo(event["task"]["timezone"]["identifier"])
             day = local(event, zone).date()
         # … and the app runs on: tomorrow at noon, Dr. Lee moves it to 10:30.
@@ -388,18 +363,17 @@ def test_every_editor_page_is_accessible_at_phone_and_desktop(browser, team):
                 page.goto(team["base"] + path)
                 assert_accessible(page, f"{path} {size}")
             # Pages with problems beside their fields.
-            page.goto(team["base"] + "/plan/tasks/new")
-            page.fill("#title", "")
-            page.fill("#every", "0")
-            page.click("button[name=intent][value=save]")
-            page.wait_for_selector("#every-error")
-            assert_accessible(page, f"task problems {size}")
-            page.goto(team["base"] + "/plan/templates")
-            page.select_option("#template", "json")
-            page.fill("#template-json", '{"tasks": 1}')
-            page.click("button[name=intent][value=save]")
-            page.wait_for_selector("#template-problems")
-            assert_accessible(page, f"template problems {size}")
+            for path, fill, problem in [("/plan/tasks/new", {"#title": "", "#every": "0"}, "#every-error"),
+                                        ("/plan/templates", {"#template": "json", "#template-json": '{"tasks": 1}'}, "#template-problems")]:
+                page.goto(team["base"] + path)
+                for selector, value in fill.items():
+                    if selector == "#template":
+                        page.select_option(selector, value)
+                    else:
+                        page.fill(selector, value)
+                page.click("button[name=intent][value=save]")
+                page.wait_for_selector(problem)
+                assert_accessible(page, f"{path} with problems {size}")
             page.goto(team["base"] + "/plan/tasks/new")
             page.screenshot(path=str(SCREENSHOTS / f"plan-editor-{size}-new.png"), full_page=True)
             page.close()
