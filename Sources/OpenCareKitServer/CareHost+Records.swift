@@ -87,7 +87,8 @@ extension CareHost {
         let record = policy.permission.dependsOnRecord ? try await directory.record(recordID) : nil
         guard policy.permission.isGranted(to: membership, in: record) else {
             try await audit(.denied)
-            let message = "Your role in this record (\(membership.role.rawValue)) does not allow this."
+            let message = policy.permission == .editPlan ? EditorText.notAllowedToEdit.text(request.preferredLanguage)
+                : "Your role in this record (\(membership.role.rawValue)) does not allow this."
             return .failure(Refusal(response: isAPI || request.wantsJSON ? APIError(status: .forbidden, field: nil, message: message).response
                 : AppPage.error(message, status: .forbidden, context: renderContext(for: request), back: "/records/\(recordID)/care")))
         }

@@ -141,7 +141,9 @@ import Testing
             #expect(sharing.contains("id=\"plan-editing-on\" name=\"plan-editing\" type=\"radio\" value=\"on\"") || sharing.contains("plan-editing-on"))
             let off = try await Routes.post(client, "/sharing/plan-editing", [("csrf", ServerFixture.token), ("plan-editing", "off")])
             #expect(off.status == .seeOther)
-            #expect(try await client.execute(uri: "/plan", method: .get, headers: ServerFixture.cookie).status == .forbidden)
+            let denied = try await client.execute(uri: "/plan", method: .get, headers: ServerFixture.cookie)
+            #expect(denied.status == .forbidden)
+            #expect(String(buffer: denied.body).contains("Your role in this record does not allow changing the care plan."))
             let refused = try await Routes.post(client, "/plan/tasks", Routes.newTask())
             #expect(refused.status == .forbidden)
             #expect((try? await fixture.store.fetchTask(withID: "evening-walk")) == nil)
@@ -330,5 +332,31 @@ extension PlanContactsTemplatesTests {
             #expect(yesterday.scheduleEvent.start == done.scheduleEvent.start)
             #expect(yesterday.outcome != nil)
         }
+    }
+}
+
+extension PlanContactsTemplatesTests {
+    @Test func aTemplatesProblemsAreSaidInKoreanAndABadDayOrZoneBesideItsField() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        try await fixture.hosted(role: .clinician).test { client in
+            var template = OCKCarePlanTemplate.woundCare
+            template.tasks[0].schedule.every = 0
+            let korean = try await Routes.post(client, "/plan/templates/apply", [("csrf", ServerFixture.token), ("template", "json"),
+                                                                                 ("template-json", String(decoding: template.json(), as: UTF8.self)),
+                                                                                 ("start", "2026-11-16"), ("time-zone", "Asia/Seoul")],
+                                               language: "ko")
+            #expect(korean.status == .unprocessableContent)
+            let page = String(buffer: korean.body)
+            #expect(page.contains("tasks[0].schedule.every: 1~366일 또는 1~52주의 정수를 입력하세요."))
+            #expect(page.contains("적용하지 않았습니다. 템플릿에 다음 문제가 있습니다:"))
+            let bad = try await Routes.post(client, "/plan/templates/apply", [("csrf", ServerFixture.token), ("template", "wound-care"),
+                                                                              ("start", "2026-02-30"), ("time-zone", "Mars/Olympus")])
+            #expect(bad.status == .unprocessableContent)
+            let body = String(buffer: bad.body)
+            #expect(body.contains("id=\"start-error\""))
+            #expect(body.contains("<p class=\"ock-field-error\" id=\"time-zone-error\">Enter a time zone such as Asia/Seoul.</p>"))
+        }
+        #expect((try? await fixture.store.fetchTask(withID: "cefalexin")) == nil)
     }
 }
