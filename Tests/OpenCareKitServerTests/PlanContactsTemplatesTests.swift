@@ -360,3 +360,26 @@ extension PlanContactsTemplatesTests {
         #expect((try? await fixture.store.fetchTask(withID: "cefalexin")) == nil)
     }
 }
+
+extension PlanContactsTemplatesTests {
+    @Test func aPlanHoldsABoundedNumberOfTasksAndContacts() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        let editor = OCKPlanEditor(store: fixture.store, calendar: fixture.calendar)
+        let existing = try await fixture.store.fetchTasks(query: OCKTaskQuery()).filter(\.nextVersionUUIDs.isEmpty).count
+        let schedule = OCKSchedule.dailyAtTime(hour: 8, minutes: 0, start: fixture.now, end: nil, text: nil)
+        try await fixture.store.addTasks((existing..<OCKPlanEditor.maximumTasks).map {
+            OCKTask(id: "filler-\($0)", title: "Filler", carePlanUUID: nil, schedule: schedule)
+        })
+        try await fixture.hosted(role: .clinician).test { client in
+            let refused = try await Routes.post(client, "/plan/tasks", Routes.newTask())
+            #expect(refused.status == .conflict)
+            #expect(String(buffer: refused.body).contains("This plan has the most it can keep (\(OCKPlanEditor.maximumTasks)). Delete one first."))
+            let template = try await Routes.post(client, "/plan/templates/apply", [("csrf", ServerFixture.token), ("template", "wound-care"),
+                                                                                   ("start", "2026-11-16"), ("time-zone", "Asia/Seoul")])
+            #expect(template.status == .unprocessableContent)
+            #expect(String(buffer: template.body).contains("the template: At most \(OCKPlanEditor.maximumTasks) are allowed."))
+        }
+        #expect(try await editor.task(withID: "evening-walk") == nil)
+    }
+}

@@ -22,6 +22,7 @@ extension OCKPlanEditor {
     @discardableResult
     public func addContact(_ contact: OCKContact) async throws -> OCKContact {
         if try await self.contact(withID: contact.id) != nil { throw Failure.idTaken }
+        try await checkRoom(adding: 0, contacts: 1)
         return try await store.addContacts([contact])[0]
     }
 

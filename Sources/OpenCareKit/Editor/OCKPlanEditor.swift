@@ -36,6 +36,8 @@ public struct OCKPlanEditor: Sendable {
         case idTaken
         /// The care plan has as many notes as it keeps.
         case tooManyNotes(limit: Int)
+        /// The plan has as many tasks (or contacts) as the editor adds to one plan.
+        case planFull(limit: Int)
     }
 
     public let store: OCKStore
@@ -107,7 +109,23 @@ public struct OCKPlanEditor: Sendable {
         var task = task
         task.effectiveDate = max(task.schedule.startDate(), calendar.startOfDay(for: now))
         if try await self.task(withID: task.id) != nil { throw Failure.idTaken }
+        try await checkRoom(adding: 1)
         return try await store.addTask(task)
+    }
+
+    /// The most tasks, and the most contacts, the editor lets one plan have: every page of the record lists them, so
+    /// their number is bounded (`Failure.planFull`). Ended tasks count until they are deleted.
+    public static let maximumTasks = 200, maximumContacts = 200
+
+    /// Throws `Failure.planFull` unless the plan has room for `tasks` more tasks and `contacts` more contacts.
+    public func checkRoom(adding tasks: Int, contacts: Int = 0) async throws {
+        if tasks > 0, try await store.fetchTasks(query: OCKTaskQuery()).filter(\.nextVersionUUIDs.isEmpty).count + tasks > Self.maximumTasks {
+            throw Failure.planFull(limit: Self.maximumTasks)
+        }
+        if contacts > 0,
+           try await store.fetchContacts(query: OCKContactQuery()).filter(\.nextVersionUUIDs.isEmpty).count + contacts > Self.maximumContacts {
+            throw Failure.planFull(limit: Self.maximumContacts)
+        }
     }
 
     /// Saves `proposed` — the task as read (its `uuid` names that version), changed — as a new version from

@@ -131,6 +131,9 @@ extension CareServer {
         case .idTaken:
             return try await taskPage(request, context, form: form, task: current,
                                       problems: [TaskForm.Problem(field: "task-id", text: .idTaken)], status: .conflict)
+        case let .planFull(limit):
+            return try await taskPage(request, context, form: form, task: current,
+                                      problems: [TaskForm.Problem(field: "title", text: .planFull, argument: String(limit))], status: .conflict)
         case .noSuchTask, .tooManyNotes:
             return notFound(request, .noSuchTask)
         case .hasOutcomes:

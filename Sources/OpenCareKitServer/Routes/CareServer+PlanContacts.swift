@@ -77,6 +77,9 @@ extension CareServer {
         } catch OCKPlanEditor.Failure.idTaken {
             return try await contactPage(request, form: form, contact: nil, problems: [TaskForm.Problem(field: "contact-id", text: .contactIDTaken)],
                                          status: .conflict)
+        } catch let OCKPlanEditor.Failure.planFull(limit) {
+            return try await contactPage(request, form: form, contact: nil,
+                                         problems: [TaskForm.Problem(field: "given-name", text: .planFull, argument: String(limit))], status: .conflict)
         } catch OCKPlanEditor.Failure.noSuchTask {
             return notFound(request, .noSuchContact)
         }

@@ -86,6 +86,11 @@ extension CareServer {
         for (index, contact) in template.contacts.enumerated() {
             if try await editor.contact(withID: contact.id) != nil { conflicts.append(.init(path: "contacts[\(index)].id", kind: .idInUse)) }
         }
+        do {
+            try await editor.checkRoom(adding: template.tasks.count, contacts: template.contacts.count)
+        } catch let OCKPlanEditor.Failure.planFull(limit) {
+            conflicts.append(.init(path: "", kind: .tooMany(limit)))
+        }
         let plan = try await carePlanUUID()
         let tasks: [OCKTask]
         do {
