@@ -22,7 +22,7 @@ ZONE = os.environ.get("OPENCAREKIT_TEST_ZONE")
 
 def serve(directory, port=0, args=()):
     """Starts the demo app on `port` (0: a free one); returns the process and its URL."""
-    clock = (["--now", NOW] if NOW else []) + (["--zone", ZONE] if ZONE else [])
+    clock = (["--now", NOW] if NOW and "--now" not in args else []) + (["--zone", ZONE] if ZONE else [])
     process = subprocess.Popen([BINARY, "serve", "--demo", "--data", directory, "--port", str(port), *clock, *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for line in process.stdout:
