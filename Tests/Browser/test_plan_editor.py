@@ -299,8 +299,10 @@ def tab_to(page, selector, limit=120):
 
 
 def test_the_whole_editor_by_keyboard(browser, team):
-    with opened_page(browser, team["base"] + "/care") as (patient, _):
+    with opened_page(browser, team["base"] + "/care") as (patient, _), opened_page(browser, team["base"] + "/contacts") as (contacts, _):
         patient.wait_for_selector('html[data-ock-live="open"]', timeout=5000)
+        contacts.wait_for_selector('html[data-ock-live="open"]', timeout=5000)
+        assert "Ana" not in contacts.text_content("main")
         context = clinician(browser, team, DESKTOP)
         try:
             page = context.new_page()
@@ -339,6 +341,8 @@ def test_the_whole_editor_by_keyboard(browser, team):
             tab_to(page, "button[name=intent][value=save]")
             page.keyboard.press("Enter")
             page.wait_for_url(re.compile(r".*/plan/contacts/ana-costa\?saved=1$"))
+            # Alex's open Contacts page follows.
+            contacts.wait_for_function("() => document.querySelector('main').textContent.includes('Ana')", timeout=3000)
             page.goto(team["base"] + "/plan")
             tab_to(page, "#note-content")
             page.keyboard.type("Call if the breathing gets harder.")
