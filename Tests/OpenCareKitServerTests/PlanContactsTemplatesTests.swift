@@ -257,7 +257,8 @@ import Testing
     }
 
     @Test func theExportedPlanIsATemplateThatAppliesToAnotherRecord() async throws {
-        let fixture = ServerFixture()
+        // With the demo's surveys: the onboarding is the study's, and its check-in survey is in the catalog.
+        let fixture = ServerFixture(surveys: true)
         try await fixture.seed()
         try await fixture.hosted(role: .clinician).test { client in
             let response = try await client.execute(uri: "/plan/template.json", method: .get, headers: ServerFixture.cookie)
@@ -267,7 +268,9 @@ import Testing
             let template = try OCKCarePlanTemplate(json: exported)
             #expect(Set(template.tasks.map(\.id)).isSuperset(of: ["ibuprofen", "hydration", "weigh-in", "knee-exercises", "check-in"]))
             #expect(!template.contacts.contains { $0.id == "sam-rivera" }, "friends and family stay out")
+            #expect(!template.tasks.contains { $0.id == "onboarding" }, "the study's onboarding stays out")
             #expect(template.tasks.first { $0.id == "ibuprofen" }?.card == "checklist")
+            #expect(template.tasks.first { $0.id == "check-in" }?.survey == "check-in")
 
             let other = ServerFixture()
             try await other.hosted(role: .clinician).test { client in

@@ -24,10 +24,13 @@ struct ServerFixture {
         self.calendar = calendar
         let now = calendar.date(from: DateComponents(year: 2026, month: 11, day: 16, hour: 12))!
         self.now = now
-        configuration = .init(
+        var configuration = CareServer.Configuration(
             timeZone: calendar.timeZone, cardStyles: OCKDemoCarePlan.cardStyles, insights: OCKDemoCarePlan.insights,
             surveys: surveys ? OCKDemoSurveys.byTaskID : [:], onboardingTaskID: surveys ? OCKDemoSurveys.onboardingTaskID : nil,
             now: { now })
+        // As every record has it (CarePlanCatalog): the surveys a task can name.
+        configuration.surveyCatalog = CarePlanCatalog.surveys
+        self.configuration = configuration
     }
 
     func seed() async throws {

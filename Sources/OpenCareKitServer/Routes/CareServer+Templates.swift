@@ -119,8 +119,9 @@ extension CareServer {
         let tasks = try await store.fetchTasks(query: OCKTaskQuery()).filter(\.nextVersionUUIDs.isEmpty)
         let contacts = try await store.fetchContacts(query: OCKContactQuery()).filter(\.nextVersionUUIDs.isEmpty)
         let now = configuration.now()
-        // Days count from the earliest start among tasks still running today, or today.
-        let running = tasks.filter { $0.schedule.endDate().map { $0 > now } ?? true }
+        // Days count from the earliest start among tasks still running today, or today. The record's onboarding
+        // belongs to its study, not to its plan.
+        let running = tasks.filter { ($0.schedule.endDate().map { $0 > now } ?? true) && $0.id != configuration.onboardingTaskID }
         let first = running.compactMap { OCKScheduleRule(schedule: $0.schedule)?.start }.min() ?? OCKScheduleRule.Day(now, in: calendar)
         let plan = try await editor.carePlan()
         let result = OCKCarePlanTemplate.plan(id: plan.map { OCKCarePlanTemplate.isIdentifier($0.id) ? $0.id : "care-plan" } ?? "care-plan",
