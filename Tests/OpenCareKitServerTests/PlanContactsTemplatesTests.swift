@@ -386,3 +386,19 @@ extension PlanContactsTemplatesTests {
         #expect(try await editor.task(withID: "evening-walk") == nil)
     }
 }
+
+extension PlanContactsTemplatesTests {
+    @Test func theTemplatesPageNamesTasksTheDownloadLeavesOut() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        let start = fixture.calendar.date(byAdding: .hour, value: 1, to: fixture.now)!
+        let hourly = OCKSchedule(composing: [OCKScheduleElement(start: start, end: nil, interval: DateComponents(hour: 3), calendar: fixture.calendar)])
+        try await fixture.store.addTask(OCKTask(id: "every-three-hours", title: "Eye drops", carePlanUUID: nil, schedule: hourly))
+        try await fixture.hosted(role: .clinician).test { client in
+            let page = String(buffer: try await client.execute(uri: "/plan/templates", method: .get, headers: ServerFixture.cookie).body)
+            #expect(page.contains("Left out of the template, because the builder cannot express their schedules: Eye drops."))
+            let exported = try await client.execute(uri: "/plan/template.json", method: .get, headers: ServerFixture.cookie)
+            #expect(!String(buffer: exported.body).contains("every-three-hours"))
+        }
+    }
+}

@@ -26,7 +26,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
          templateFile, templateStart, templateTimeZone, templateTimeZoneHint, timeZoneInvalid, applyTemplate, templateApplied,
          exportSection, exportExplain, exportPlan, schemaLink, templateTasks, downloadTemplate, templateProblem, templateNotJSON,
          templateTooLarge, templateUnknownField, templateMissingField, templateWrongType, templateUnsupported, templateIDRepeated,
-         templateTextRequired, templateTooMany, templateOutOfRange, templateNotAllowed, templateIDInUse, templateWhole, templateHasProblems, replaceSchedule, planFull
+         templateTextRequired, templateTooMany, templateOutOfRange, templateNotAllowed, templateIDInUse, templateWhole, templateHasProblems, replaceSchedule, planFull, exportOmitted
 
     var english: String {
         switch self {
@@ -226,6 +226,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .templateHasProblems: "Nothing was applied. The template has these problems:"
         case .replaceSchedule: "Give it a new schedule (to resume it, or replace this one)"
         case .planFull: "This plan has the most it can keep ({0}). Delete one first."
+        case .exportOmitted: "Left out of the template, because the builder cannot express their schedules: {0}."
         }
     }
 
@@ -427,6 +428,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .templateHasProblems: "적용하지 않았습니다. 템플릿에 다음 문제가 있습니다:"
         case .replaceSchedule: "새 일정 지정 (다시 시작하거나 이 일정을 바꾸기)"
         case .planFull: "이 플랜에 둘 수 있는 최대 개수({0})입니다. 먼저 하나를 삭제하세요."
+        case .exportOmitted: "일정 편집기로 표현할 수 없는 일정이라 템플릿에서 빠지는 할 일: {0}."
         }
     }
 }

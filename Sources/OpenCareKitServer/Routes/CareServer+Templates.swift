@@ -114,8 +114,8 @@ extension CareServer {
         return Response.redirect(to: url("/plan?done=template"), type: .normal)
     }
 
-    /// The record's plan as template JSON, to download.
-    func exportPlan(_ request: Request, _ context: CareRequestContext) async throws -> Response {
+    /// The record's plan as a template, and the titles of the tasks left out (schedules no rule expresses).
+    func planAsTemplate() async throws -> (template: OCKCarePlanTemplate, omitted: [String]) {
         let tasks = try await store.fetchTasks(query: OCKTaskQuery()).filter(\.nextVersionUUIDs.isEmpty)
         let contacts = try await store.fetchContacts(query: OCKContactQuery()).filter(\.nextVersionUUIDs.isEmpty)
         let now = configuration.now()
@@ -128,12 +128,19 @@ extension CareServer {
                                               title: plan?.title ?? "Care plan", tasks: running, contacts: contacts, start: first,
                                               calendar: calendar, cardStyles: configuration.cardStyles,
                                               surveys: configuration.surveys.filter { configuration.surveyCatalog[$0.value.id] != nil }.mapValues(\.id))
-        try await context.auditTrail?.write(Self.templateAuditResource, .read, "exported \(result.template.tasks.count) tasks")
+        let titles = Dictionary(running.map { ($0.id, $0.title ?? $0.id) }) { first, _ in first }
+        return (result.template, result.omitted.map { titles[$0] ?? $0 })
+    }
+
+    /// The record's plan as template JSON, to download.
+    func exportPlan(_ request: Request, _ context: CareRequestContext) async throws -> Response {
+        let template = try await planAsTemplate().template
+        try await context.auditTrail?.write(Self.templateAuditResource, .read, "exported \(template.tasks.count) tasks")
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        headers[.contentDisposition] = "attachment; filename=\"\(result.template.id).json\""
+        headers[.contentDisposition] = "attachment; filename=\"\(template.id).json\""
         headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: result.template.json())))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: template.json())))
     }
 
     // MARK: Page
@@ -148,6 +155,7 @@ extension CareServer {
         let listed: HTML = templateProblems.isEmpty ? .empty : .element("ul", ["class": "ock-field-error ock-template-problems", "id": "template-problems"],
                                                                          templateProblems.prefix(50).map { .element("li", [:], [.text(Self.words($0, language))]) })
         let options = OCKCarePlanTemplate.builtIn.map { ($0.id, $0.title) } + [("json", EditorText.templateFromJSON.text(language))]
+        let omitted = try await planAsTemplate().omitted
         let main: [HTML] = [
             .element("h1", [:], [.text(title)]),
             problems.isEmpty ? .empty : .element("p", ["class": "ock-notice", "role": "alert"], [.text(EditorText.problemsSummary.text(language))]),
@@ -184,6 +192,8 @@ extension CareServer {
             .element("section", ["aria-labelledby": "export-heading", "class": "ock-page-section"], [
                 .element("h2", ["id": "export-heading"], [.text(EditorText.exportSection.text(language))]),
                 .element("p", [:], [.text(EditorText.exportExplain.text(language))]),
+                omitted.isEmpty ? .empty : .element("p", ["class": "ock-notice", "id": "export-omitted"],
+                                                    [.text(EditorText.exportOmitted.text(language, omitted.joined(separator: ", ")))]),
                 .element("p", [:], [.element("a", ["href": url("/plan/template.json"), "class": "ock-button", "download": "care-plan-template.json"],
                                              [.text(EditorText.exportPlan.text(language))])]),
                 .element("p", [:], [.element("a", ["href": Self.templateSchemaPath, "class": "ock-link-row"], [.text(EditorText.schemaLink.text(language))])]),
