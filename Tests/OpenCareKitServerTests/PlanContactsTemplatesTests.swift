@@ -396,9 +396,86 @@ extension PlanContactsTemplatesTests {
         try await fixture.store.addTask(OCKTask(id: "every-three-hours", title: "Eye drops", carePlanUUID: nil, schedule: hourly))
         try await fixture.hosted(role: .clinician).test { client in
             let page = String(buffer: try await client.execute(uri: "/plan/templates", method: .get, headers: ServerFixture.cookie).body)
-            #expect(page.contains("Left out of the template, because the builder cannot express their schedules: Eye drops."))
+            #expect(page.contains("cannot express their schedules, or the template format does not allow one of their values): Eye drops."))
             let exported = try await client.execute(uri: "/plan/template.json", method: .get, headers: ServerFixture.cookie)
             #expect(!String(buffer: exported.body).contains("every-three-hours"))
+        }
+    }
+}
+
+/// What the review of the editor found: each with its test.
+extension PlanContactsTemplatesTests {
+    @Test func theScriptsPreviewAnswersTheSectionOnlyAndWritesNothing() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        let before = try await fixture.store.fetchTask(withID: "enoxaparin")
+        try await fixture.hosted(role: .clinician).test { client in
+            let response = try await Routes.post(client, "/plan/preview/tasks/enoxaparin",
+                                                 Routes.newTask([("version", before.uuid.uuidString), ("title", "Enoxaparin")], times: ["10:30"]))
+            #expect(response.status == .ok)
+            let section = String(buffer: response.body)
+            #expect(section.hasPrefix("<section"))
+            #expect(section.contains("id=\"plan-preview\""))
+            #expect(section.contains("10:30\u{202F}AM"))
+            let new = try await Routes.post(client, "/plan/preview/tasks", Routes.newTask(times: ["06:45"]))
+            #expect(String(buffer: new.body).contains("6:45\u{202F}AM"))
+        }
+        #expect(try await fixture.store.fetchTask(withID: "enoxaparin").uuid == before.uuid)
+        #expect((try? await fixture.store.fetchTask(withID: "evening-walk")) == nil)
+    }
+
+    @Test func aTaskNotYetBegunMovesEarlierWithoutARefusal() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        try await fixture.hosted(role: .clinician).test { client in
+            let added = try await Routes.post(client, "/plan/tasks", Routes.newTask([("start", "2026-11-20"), ("task-id", "later")]))
+            #expect(added.status == .seeOther)
+            let task = try await fixture.store.fetchTask(withID: "later")
+            let moved = try await Routes.post(client, "/plan/tasks/later", Routes.newTask([("version", task.uuid.uuidString), ("start", "2026-11-18")]))
+            #expect(moved.status == .seeOther, "\(String(buffer: moved.body).components(separatedBy: "ock-field-error").dropFirst().map { $0.prefix(160) })")
+        }
+    }
+
+    @Test func givingANewScheduleOpensTheBuilderWithoutProblems() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        let start = fixture.calendar.date(byAdding: .hour, value: 1, to: fixture.now)!
+        let hourly = OCKSchedule(composing: [OCKScheduleElement(start: start, end: nil, interval: DateComponents(hour: 3), calendar: fixture.calendar)])
+        let task = try await fixture.store.addTask(OCKTask(id: "drops", title: "Eye drops", carePlanUUID: nil, schedule: hourly))
+        try await fixture.hosted(role: .clinician).test { client in
+            let builder = try await Routes.post(client, "/plan/tasks/drops", [("csrf", ServerFixture.token), ("version", task.uuid.uuidString),
+                                                                              ("title", "Eye drops"), ("keep-schedule", "true"), ("intent", "replace-schedule")])
+            let page = String(buffer: builder.body)
+            #expect(builder.status == .ok)
+            #expect(!page.contains("ock-field-error"))
+            #expect(page.contains("id=\"every\" inputmode=\"numeric\" max=\"366\" min=\"1\" name=\"every\" type=\"number\" value=\"1\""))
+        }
+    }
+
+    @Test func aNoteIsBoundedInBytesAsWellAsCharacters() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        // 400 characters, each an "e" with twenty combining accents: 16,400 bytes.
+        let heavy = String(repeating: "e" + String(repeating: "\u{301}", count: 20), count: 400)
+        try await fixture.hosted(role: .clinician).test { client in
+            let refused = try await Routes.post(client, "/plan/notes", [("csrf", ServerFixture.token), ("note-content", heavy)])
+            #expect(refused.status == .unprocessableContent)
+        }
+    }
+
+    @Test func theDownloadLeavesOutWhatTheFormatRefusesAndStillReadsBack() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        var ibuprofen = try await fixture.store.fetchTask(withID: "ibuprofen")
+        ibuprofen.tags = (1...21).map { "tag\($0)" }
+        try await fixture.store.updateTask(ibuprofen)
+        try await fixture.hosted(role: .clinician).test { client in
+            let response = try await client.execute(uri: "/plan/template.json", method: .get, headers: ServerFixture.cookie)
+            let template = try OCKCarePlanTemplate(json: Data(buffer: response.body))
+            #expect(!template.tasks.contains { $0.id == "ibuprofen" })
+            #expect(template.tasks.contains { $0.id == "enoxaparin" })
+            let page = String(buffer: try await client.execute(uri: "/plan/templates", method: .get, headers: ServerFixture.cookie).body)
+            #expect(page.contains("does not allow one of their values): Ibuprofen."))
         }
     }
 }

@@ -107,6 +107,12 @@ import Testing
          "tasks[0].schedule.targets[0].value", .wrongType),
         ("{\(header), \"tasks\": [{\"id\": \"a\", \"title\": \"A\", \"schedule\": {\"repeat\": \"days\", \"every\": 1, \"startDay\": 0}}, {\"id\": \"a\", \"title\": \"B\", \"schedule\": {\"repeat\": \"days\", \"every\": 1, \"startDay\": 0}}]}",
          "tasks[1].id", .idRepeated),
+        ("{\(header), \"tasks\": [{\"id\": \"a\", \"title\": \"A\", \"schedule\": {\"repeat\": \"days\", \"every\": 1, \"startDay\": 0, \"weekdays\": [9]}}]}",
+         "tasks[0].schedule.weekdays", .notAllowed),
+        ("{\(header), \"tasks\": [{\"id\": \"a\", \"title\": \"A\", \"schedule\": {\"repeat\": \"days\", \"every\": 1, \"startDay\": 0, \"times\": [{\"time\": \"+8:00\"}]}}]}",
+         "tasks[0].schedule.times[0].time", .schedule(.timeOutOfRange)),
+        ("{\(header), \"tasks\": [{\"id\": \"a\", \"title\": \"\(String(repeating: "e\u{301}", count: 150))\", \"schedule\": {\"repeat\": \"days\", \"every\": 1, \"startDay\": 0}}]}",
+         "tasks[0].title", .tooLong(200)),
         ("{\(header), \"tasks\": [], \"contacts\": [{\"id\": \"c\"}]}", "contacts[0].givenName", .textRequired),
         ("{\(header), \"tasks\": [], \"contacts\": [{\"id\": \"c\", \"givenName\": \"C\", \"category\": \"rivals\"}]}", "contacts[0].category", .notAllowed),
     ])
@@ -117,6 +123,14 @@ import Testing
         } catch {
             #expect(error.all.contains(OCKCarePlanTemplate.Problem(path: path, kind: kind)), "\(error.all)")
         }
+    }
+
+    @Test func aNullAdherenceMeansTheDefaultAndAContactWithoutCategoryIsCareTeam() throws {
+        let json = "{\(Self.header), \"tasks\": [{\"id\": \"a\", \"title\": \"A\", \"countsTowardAdherence\": null, "
+            + "\"schedule\": {\"repeat\": \"days\", \"every\": 1, \"startDay\": 0}}], \"contacts\": [{\"id\": \"c\", \"familyName\": \"C\"}]}"
+        let template = try OCKCarePlanTemplate(json: Data(json.utf8))
+        #expect(template.tasks[0].countsTowardAdherence)
+        #expect(template.contacts(carePlanUUID: nil, timeZone: .gmt, now: Date())[0].category == .careProvider)
     }
 
     @Test func aTemplateLargerThanTheLimitIsRefusedUnread() {

@@ -8,12 +8,30 @@ extension OCKPlanEditor {
     /// bounded (`Failure.tooManyNotes`).
     public static let maximumNotes = 200
 
+    /// A date interval that makes a query return only each entity's newest version (the one no later version
+    /// replaces), not every version: the editor's lists stay as cheap as the plan is large, however often it changed.
+    public static let newestVersions = DateInterval(start: .distantPast, end: .distantFuture)
+
     /// The newest version of contact `id`, or nil if there is none (or it was deleted).
     public func contact(withID id: String) async throws -> OCKContact? {
         var query = OCKContactQuery()
         query.ids = [id]
+        query.dateInterval = Self.newestVersions
+        return try await store.fetchContacts(query: query).filter(\.nextVersionUUIDs.isEmpty).first
+    }
+
+    /// The newest version of every task of the plan that was not deleted (ended ones included).
+    public func tasks() async throws -> [OCKTask] {
+        var query = OCKTaskQuery()
+        query.dateInterval = Self.newestVersions
+        return try await store.fetchTasks(query: query).filter(\.nextVersionUUIDs.isEmpty)
+    }
+
+    /// The newest version of every contact that was not deleted.
+    public func contacts() async throws -> [OCKContact] {
+        var query = OCKContactQuery()
+        query.dateInterval = Self.newestVersions
         return try await store.fetchContacts(query: query).filter(\.nextVersionUUIDs.isEmpty)
-            .max { ($0.effectiveDate, $0.updatedDate ?? .distantPast) < ($1.effectiveDate, $1.updatedDate ?? .distantPast) }
     }
 
     /// Adds a contact (or one with the id of a deleted contact).
@@ -23,7 +41,12 @@ extension OCKPlanEditor {
     public func addContact(_ contact: OCKContact) async throws -> OCKContact {
         if try await self.contact(withID: contact.id) != nil { throw Failure.idTaken }
         try await checkRoom(adding: 0, contacts: 1)
-        return try await store.addContacts([contact])[0]
+        do {
+            return try await store.addContacts([contact])[0]
+        } catch let OCKStoreError.addFailed(reason) where reason.contains("same id") {
+            // Added by someone else since the check.
+            throw Failure.idTaken
+        }
     }
 
     /// Saves `proposed` — the contact as read (its `uuid` names that version), changed — as its new version.
@@ -41,10 +64,12 @@ extension OCKPlanEditor {
         try await store.deleteContacts([current])
     }
 
-    /// The record's care plan (its newest version), or nil when it has none.
+    /// The record's care plan (the newest version of its first plan), or nil when it has none.
     public func carePlan() async throws -> OCKCarePlan? {
-        try await store.fetchCarePlans(query: OCKCarePlanQuery()).filter(\.nextVersionUUIDs.isEmpty)
-            .max { ($0.effectiveDate, $0.updatedDate ?? .distantPast) < ($1.effectiveDate, $1.updatedDate ?? .distantPast) }
+        var query = OCKCarePlanQuery()
+        query.dateInterval = Self.newestVersions
+        return try await store.fetchCarePlans(query: query).filter(\.nextVersionUUIDs.isEmpty)
+            .min { ($0.createdDate ?? .distantPast, $0.uuid.uuidString) < ($1.createdDate ?? .distantPast, $1.uuid.uuidString) }
     }
 
     /// Adds `note` to the care plan as a new version of it (a plan is made for a record that has none). A note added
@@ -58,7 +83,11 @@ extension OCKPlanEditor {
                 var plan = OCKCarePlan(id: "care-plan", title: "Care plan", patientUUID: nil)
                 plan.effectiveDate = now
                 plan.notes = [note]
-                return try await store.addCarePlans([plan])[0]
+                do {
+                    return try await store.addCarePlans([plan])[0]
+                } catch OCKStoreError.addFailed {
+                    continue  // someone else's first note made the plan meanwhile
+                }
             }
             guard (plan.notes ?? []).count < Self.maximumNotes else { throw Failure.tooManyNotes(limit: Self.maximumNotes) }
             plan.notes = (plan.notes ?? []) + [note]

@@ -72,14 +72,17 @@ public struct OCKPlanEditor: Sendable {
 
     /// When a change to `current` (becoming `proposed`) applies unless the person chooses: the start of the task's
     /// next event not yet done, after now and after every event with an outcome. A task that has not begun and has no
-    /// outcome is replaced from its start (or the new schedule's, if earlier), not before today.
+    /// outcome is replaced from when it takes effect, not before today. (`proposed` does not change the answer; it is
+    /// accepted for callers that have it.)
     public func suggestedEffectiveDate(current: OCKTask, proposed: OCKTask? = nil, now: Date) async throws -> Date {
         let latest = try await store.latestOutcomeEventStart(ofTaskWithID: current.id)
         let earliest = earliestEffectiveDate(afterOutcomeAt: latest, now: now)
         let hasOutcomes = latest != nil
         let threshold = max(now, earliest)
         if !hasOutcomes, current.effectiveDate >= now {
-            return max(earliest, min(current.effectiveDate, proposed?.schedule.startDate() ?? current.effectiveDate))
+            // A task that has not begun changes from when it begins: a version cannot take effect before the one it
+            // replaces (versions answer by effective date), so a new schedule starting earlier shows from then on.
+            return max(earliest, current.effectiveDate)
         }
         let next = current.schedule.elements.compactMap { element in
             element.firstOccurrence(startingAtOrAfter: threshold).flatMap(element.date(ofOccurrence:))
@@ -110,7 +113,12 @@ public struct OCKPlanEditor: Sendable {
         task.effectiveDate = max(task.schedule.startDate(), calendar.startOfDay(for: now))
         if try await self.task(withID: task.id) != nil { throw Failure.idTaken }
         try await checkRoom(adding: 1)
-        return try await store.addTask(task)
+        do {
+            return try await store.addTask(task)
+        } catch let OCKStoreError.addFailed(reason) where reason.contains("same id") {
+            // Added by someone else since the check.
+            throw Failure.idTaken
+        }
     }
 
     /// The most tasks, and the most contacts, the editor lets one plan have: every page of the record lists them, so
@@ -119,11 +127,8 @@ public struct OCKPlanEditor: Sendable {
 
     /// Throws `Failure.planFull` unless the plan has room for `tasks` more tasks and `contacts` more contacts.
     public func checkRoom(adding tasks: Int, contacts: Int = 0) async throws {
-        if tasks > 0, try await store.fetchTasks(query: OCKTaskQuery()).filter(\.nextVersionUUIDs.isEmpty).count + tasks > Self.maximumTasks {
-            throw Failure.planFull(limit: Self.maximumTasks)
-        }
-        if contacts > 0,
-           try await store.fetchContacts(query: OCKContactQuery()).filter(\.nextVersionUUIDs.isEmpty).count + contacts > Self.maximumContacts {
+        if tasks > 0, try await self.tasks().count + tasks > Self.maximumTasks { throw Failure.planFull(limit: Self.maximumTasks) }
+        if contacts > 0, try await self.contacts().count + contacts > Self.maximumContacts {
             throw Failure.planFull(limit: Self.maximumContacts)
         }
     }

@@ -56,7 +56,8 @@ extension OCKCarePlanTemplate {
             contact.phoneNumbers = item.phone.map { [OCKLabeledValue(label: "phone", value: $0)] }
             contact.messagingNumbers = item.messaging.map { [OCKLabeledValue(label: "messaging", value: $0)] }
             contact.emailAddresses = item.email.map { [OCKLabeledValue(label: "email", value: $0)] }
-            contact.category = item.category.flatMap(OCKContactCategory.init(rawValue:))
+            // A template's contacts are its care team unless it says otherwise.
+            contact.category = item.category.flatMap(OCKContactCategory.init(rawValue:)) ?? .careProvider
             contact.address = item.address.map {
                 OCKPostalAddress(street: $0.street ?? "", city: $0.city ?? "", state: $0.state ?? "", postalCode: $0.postalCode ?? "",
                                  country: $0.country ?? "")
@@ -71,7 +72,8 @@ extension OCKCarePlanTemplate {
     /// (contacts in the care provider category: friends and family are the patient's own, and stay out).
     ///
     /// Left out, and named in `omitted` by id: tasks whose schedule no rule expresses (composed in code or the API),
-    /// tasks that end before `start` or begin more than a year after it, and tasks beyond the template's limit.
+    /// tasks that end before `start` or begin more than a year after it, tasks and contacts beyond the template's
+    /// limits, and any whose values the format does not allow.
     /// `cardStyles` are styles configured for task ids, used where a task names none itself.
     public static func plan(id: String, title: String, tasks: [OCKTask], contacts: [OCKContact], start: OCKScheduleRule.Day,
                             calendar: Calendar, cardStyles: [String: OCKDailyTasksPage.CardStyle] = [:],
@@ -105,13 +107,31 @@ extension OCKCarePlanTemplate {
                               card: style == OCKDailyTasksPage.CardStyle.survey.rawValue ? nil : style, survey: survey,
                               countsTowardAdherence: task.impactsAdherence, group: task.groupIdentifier, tags: task.tags, schedule: schedule))
         }
-        let team = contacts.filter { $0.category == .careProvider }.sorted { $0.id < $1.id }.prefix(maximumContacts).map { contact in
+        let careTeam = contacts.filter { $0.category == .careProvider }.sorted { $0.id < $1.id }
+        omitted += careTeam.dropFirst(maximumContacts).map(\.id)
+        let team = careTeam.prefix(maximumContacts).map { contact in
             Contact(id: contact.id, givenName: contact.name.givenName, familyName: contact.name.familyName, role: contact.role,
                     title: contact.title, phone: contact.phoneNumbers?.first?.value, messaging: contact.messagingNumbers?.first?.value,
                     email: contact.emailAddresses?.first?.value, category: OCKContactCategory.careProvider.rawValue,
                     address: contact.address.map { Address(street: $0.street, city: $0.city, state: $0.state, postalCode: $0.postalCode, country: $0.country) })
         }
-        return (OCKCarePlanTemplate(id: id, title: title, tasks: items, contacts: team), omitted)
+        var template = OCKCarePlanTemplate(id: id, title: title, tasks: items, contacts: Array(team))
+        // What the template format does not allow (an id, a length or a number of tags beyond its limits, set through
+        // the API) leaves its task or contact out, so the download always reads back.
+        let refused = template.problems.map(\.path)
+        func index(_ path: String, _ list: String) -> Int? {
+            guard path.hasPrefix(list + "["), let close = path.firstIndex(of: "]") else { return nil }
+            return Int(path[path.index(path.startIndex, offsetBy: list.count + 1)..<close])
+        }
+        let badTasks = Set(refused.compactMap { index($0, "tasks") }), badContacts = Set(refused.compactMap { index($0, "contacts") })
+        omitted += badTasks.sorted().map { template.tasks[$0].id } + badContacts.sorted().map { template.contacts[$0].id }
+        template.tasks = template.tasks.enumerated().filter { !badTasks.contains($0.offset) }.map(\.element)
+        template.contacts = template.contacts.enumerated().filter { !badContacts.contains($0.offset) }.map(\.element)
+        if !isIdentifier(template.id) { template.id = "care-plan" }
+        if template.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || template.title.unicodeScalars.count > maximumTitle {
+            template.title = "Care plan"
+        }
+        return (template, omitted)
     }
 
     static func clock(_ hour: Int, _ minute: Int) -> String {

@@ -46,7 +46,8 @@ extension OCKCarePlanTemplate {
         func text(_ path: String, _ value: String?, limit: Int, required: Bool = false) {
             guard let value else { if required { add(path, .textRequired) }; return }
             if required, value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { add(path, .textRequired) }
-            if value.count > limit { add(path, .tooLong(limit)) }
+            // Counted in Unicode code points, as the JSON Schema's maxLength counts.
+            if value.unicodeScalars.count > limit { add(path, .tooLong(limit)) }
         }
         if schema != Self.schemaURI || formatVersion != Self.formatVersion { add(schema != Self.schemaURI ? "$schema" : "formatVersion", .unsupportedFormat) }
         if !Self.isIdentifier(id) { add("id", .idInvalid) }
@@ -81,7 +82,7 @@ extension OCKCarePlanTemplate {
                                    ("email", contact.email), ("address.street", contact.address?.street), ("address.city", contact.address?.city),
                                    ("address.state", contact.address?.state), ("address.postalCode", contact.address?.postalCode),
                                    ("address.country", contact.address?.country)] {
-                text(path + "." + field, value, limit: field == "address.street" ? 200 : Self.maximumShort)
+                text(path + "." + field, value, limit: field == "address.street" ? 200 : field == "email" ? 254 : Self.maximumShort)
             }
             if let category = contact.category, OCKContactCategory(rawValue: category) == nil { add(path + ".category", .notAllowed) }
         }
@@ -97,7 +98,14 @@ extension OCKCarePlanTemplate {
         if let minutes = schedule.durationMinutes, !(1...OCKScheduleRule.maximumDurationMinutes).contains(minutes) {
             add("durationMinutes", .schedule(.durationOutOfRange))
         }
-        if let weekdays = schedule.weekdays, Set(weekdays).count != weekdays.count { add("weekdays", .notAllowed) }
+        if let weekdays = schedule.weekdays, Set(weekdays).count != weekdays.count || !Set(weekdays).isSubset(of: 1...7) {
+            add("weekdays", .notAllowed)
+        }
+        for (index, label) in ((schedule.times ?? []).map(\.label) + [schedule.allDayLabel]).enumerated() {
+            if let label, label.unicodeScalars.count > OCKScheduleRule.maximumLabelLength {
+                add(index < (schedule.times ?? []).count ? "times[\(index)].label" : "allDayLabel", .tooLong(OCKScheduleRule.maximumLabelLength))
+            }
+        }
         for (index, target) in (schedule.targets ?? []).enumerated() {
             if target.kind.map({ $0 != "dose" }) == true { add("targets[\(index)].kind", .notAllowed) }
             if let units = target.units, units.count > Self.maximumShort { add("targets[\(index)].units", .tooLong(Self.maximumShort)) }
@@ -150,7 +158,8 @@ extension OCKCarePlanTemplate {
     /// `HH:MM` (24-hour) → hour and minute.
     static func clock(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]),
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == ":" }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]),
               (0...23).contains(hour), (0...59).contains(minute) else { return nil }
         return (hour, minute)
     }

@@ -7,6 +7,7 @@ extension OCKCarePlanTemplate {
     {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "$id": "https://opencarekit.org/schemas/care-plan-template-1.json",
+      "$comment": "Patterns end with (?![\\s\\S]), the end of the text in every regular expression dialect ($ also matches before a final newline in some).",
       "title": "OpenCareKit care plan template",
       "description": "Tasks with schedules counted in days from the day the template is applied (day 0), and the care team's contacts.",
       "type": "object",
@@ -22,7 +23,7 @@ extension OCKCarePlanTemplate {
         "contacts": { "type": ["array", "null"], "maxItems": 50, "items": { "$ref": "#/$defs/contact" } }
       },
       "$defs": {
-        "identifier": { "type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}$" },
+        "identifier": { "type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}(?![\\s\\S])" },
         "short": { "type": ["string", "null"], "maxLength": 100 },
         "task": {
           "type": "object",
@@ -34,7 +35,7 @@ extension OCKCarePlanTemplate {
             "instructions": { "type": ["string", "null"], "maxLength": 2000 },
             "card": { "enum": ["simple", "instructions", "checklist", "grid", "log", "labeledValue", "numericProgress", null] },
             "survey": { "type": ["string", "null"], "maxLength": 64 },
-            "countsTowardAdherence": { "type": "boolean", "default": true },
+            "countsTowardAdherence": { "type": ["boolean", "null"], "default": true },
             "group": { "$ref": "#/$defs/short" },
             "tags": { "type": ["array", "null"], "maxItems": 20, "items": { "type": "string", "minLength": 1, "maxLength": 100, "pattern": "\\S" } },
             "schedule": { "$ref": "#/$defs/schedule" }
@@ -55,7 +56,7 @@ extension OCKCarePlanTemplate {
                 "additionalProperties": false,
                 "required": ["time"],
                 "properties": {
-                  "time": { "type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$" },
+                  "time": { "type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](?![\\s\\S])" },
                   "label": { "type": ["string", "null"], "maxLength": 100 }
                 }
               }
@@ -97,7 +98,7 @@ extension OCKCarePlanTemplate {
             "title": { "$ref": "#/$defs/short" },
             "phone": { "$ref": "#/$defs/short" },
             "messaging": { "$ref": "#/$defs/short" },
-            "email": { "$ref": "#/$defs/short" },
+            "email": { "type": ["string", "null"], "maxLength": 254 },
             "category": { "enum": ["careProvider", "friendsAndFamily", null] },
             "address": {
               "type": ["object", "null"],

@@ -22,13 +22,13 @@ extension CareServer {
         let language = localization.language
         let token = CSRF.token(of: request) ?? CSRF.newToken()
         let now = configuration.now()
-        let tasks = try await store.fetchTasks(query: OCKTaskQuery()).filter(\.nextVersionUUIDs.isEmpty)
+        let tasks = try await editor.tasks()
             .sorted { ($0.title ?? $0.id).localizedStandardCompare($1.title ?? $1.id) == .orderedAscending }
         let done = request.uri.queryParameters.get("done")
         let notices: [String: EditorText] = ["deleted": .deleted, "ended": .endedNotice, "contact-deleted": .contactDeleted, "note": .noteAdded,
                                                "template": .templateApplied]
         let notice = done.flatMap { notices[$0] }
-        let contacts = try await store.fetchContacts(query: OCKContactQuery()).filter(\.nextVersionUUIDs.isEmpty)
+        let contacts = try await editor.contacts()
             .sorted { ($0.category?.rawValue ?? "~", $0.name.familyName ?? "", $0.id) < ($1.category?.rawValue ?? "~", $1.name.familyName ?? "", $1.id) }
         let notes = try await editor.carePlan()?.notes ?? []
         let main: [HTML] = [
@@ -96,7 +96,9 @@ extension CareServer {
             EditorHTML.button(EditorText.save.text(language), intent: "save", primary: true),
         ]))
         main.append(.element("form", ["method": "post", "action": task.map { taskURL($0.id) } ?? url("/plan/tasks"),
-                                      "class": "ock-editor-form", "data-ock-editor": "preview", "novalidate": "novalidate"], formChildren))
+                                      "class": "ock-editor-form", "data-ock-editor": "preview", "novalidate": "novalidate",
+                                      "data-ock-preview": url("/plan/preview/tasks" + (task.map { "/" + Self.pathSegment($0.id) } ?? ""))],
+                             formChildren))
         if let task {
             // Ending names the stored task's next event not yet done (the form's changes do not apply to it).
             let next = try await editor.suggestedEffectiveDate(current: task, proposed: nil, now: now)
@@ -105,10 +107,6 @@ extension CareServer {
             main.append(try await historySection(task, context: context, localization: localization))
         }
         main.append(.element("p", [:], [.element("a", ["href": url("/plan"), "class": "ock-link-row"], [.text(EditorText.cancel.text(language))])]))
-        if request.headers[.init("X-OCK-Fragment")!] == "preview" {
-            let fragment = main.first { if case let .element(name, _, _) = $0 { name == "form" } else { false } } ?? .empty
-            return AppPage.response(fragment.rendered, status: status)
-        }
         return editorPage(request, title: title, main: main, token: token, status: status)
     }
 

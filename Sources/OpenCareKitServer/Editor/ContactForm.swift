@@ -90,7 +90,7 @@ struct ContactForm: Sendable {
         if !category.isEmpty, OCKContactCategory(rawValue: category) == nil {
             problems.append(TaskForm.Problem(field: "category", text: .chooseOption))
         }
-        if isNew, !identifier.isEmpty, !TaskForm.isIdentifier(identifier) {
+        if isNew, !TaskForm.isIdentifier(identifier) {
             problems.append(TaskForm.Problem(field: "contact-id", text: .idInvalid))
         }
         return problems

@@ -285,10 +285,14 @@ struct TaskForm: Sendable {
             }
         }
         while result.hasSuffix("-") { result.removeLast() }
-        return String(result.prefix(64)).isEmpty ? "task-" + String(UUID().uuidString.prefix(8)).lowercased() : String(result.prefix(64))
+        let made = String(result.prefix(64))
+        return made.isEmpty || reservedIdentifiers.contains(made) ? "task-" + String(UUID().uuidString.prefix(8)).lowercased() : made
     }
 
+    /// A valid id that is not a word of the editor's own addresses (`/plan/tasks/new`, `/plan/contacts/new`).
     static func isIdentifier(_ text: String) -> Bool {
-        OCKCarePlanTemplate.isIdentifier(text)
+        OCKCarePlanTemplate.isIdentifier(text) && !reservedIdentifiers.contains(text)
     }
+
+    static let reservedIdentifiers: Set<String> = ["new"]
 }

@@ -255,8 +255,9 @@ enum AppScript {
     window.setTimeout(check, 1000);
   }
 
-  // The plan editor: a moment after the person stops typing, the server previews the form (as its Preview button
-  // does) and the preview section is replaced; the fields being typed into are left alone, so focus stays.
+  // The plan editor: a moment after the person stops typing, the server previews the form (its preview address
+  // answers the preview section only, and writes nothing) and the section is replaced; the fields being typed into
+  // are left alone, so focus stays.
   function enhanceEditor() {
     var form = document.querySelector('form[data-ock-editor="preview"]');
     if (form && window.fetch) {
@@ -266,13 +267,12 @@ enum AppScript {
         var data = new FormData(form);
         data.set("intent", "preview");
         var number = ++sent;
-        fetch(form.getAttribute("action"), { method: "POST", body: new URLSearchParams(data), credentials: "same-origin",
-                                             headers: { "X-OCK-Fragment": "preview" } })
+        fetch(form.getAttribute("data-ock-preview"), { method: "POST", body: new URLSearchParams(data), credentials: "same-origin" })
           .then(function (response) { return response.ok ? response.text() : null; })
           .then(function (html) {
             if (!html || number !== sent) { return; }
-            var fresh = parse(html), section = fresh && fresh.querySelector("#plan-preview"), old = form.querySelector("#plan-preview");
-            if (section && old) {
+            var section = parse(html), old = form.querySelector("#plan-preview");
+            if (section && section.id === "plan-preview" && old) {
               old.replaceWith(section);
               document.documentElement.setAttribute("data-ock-previews", String(number));
             }

@@ -226,7 +226,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .templateHasProblems: "Nothing was applied. The template has these problems:"
         case .replaceSchedule: "Give it a new schedule (to resume it, or replace this one)"
         case .planFull: "This plan has the most it can keep ({0}). Delete one first."
-        case .exportOmitted: "Left out of the template, because the builder cannot express their schedules: {0}."
+        case .exportOmitted: "Left out of the template (the builder cannot express their schedules, or the template format does not allow one of their values): {0}."
         }
     }
 
@@ -428,7 +428,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .templateHasProblems: "적용하지 않았습니다. 템플릿에 다음 문제가 있습니다:"
         case .replaceSchedule: "새 일정 지정 (다시 시작하거나 이 일정을 바꾸기)"
         case .planFull: "이 플랜에 둘 수 있는 최대 개수({0})입니다. 먼저 하나를 삭제하세요."
-        case .exportOmitted: "일정 편집기로 표현할 수 없는 일정이라 템플릿에서 빠지는 할 일: {0}."
+        case .exportOmitted: "템플릿에서 빠지는 항목 (일정 편집기로 표현할 수 없는 일정이거나 템플릿 형식에 맞지 않는 값): {0}."
         }
     }
 }

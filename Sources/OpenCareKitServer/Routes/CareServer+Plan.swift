@@ -28,6 +28,13 @@ extension CareServer {
         routes.post("/plan/tasks/:id", .page("plan", .editPlan, action: .update)) { request, context in
             try await submitTask(request, context, id: Self.parameter("id", context))
         }
+        // The script's preview as the person types: the preview section only, never a write (audited as a read).
+        routes.post("/plan/preview/tasks", .page("plan", .editPlan, action: .read)) { request, context in
+            try await previewTask(request, context, id: nil)
+        }
+        routes.post("/plan/preview/tasks/:id", .page("plan", .editPlan, action: .read)) { request, context in
+            try await previewTask(request, context, id: Self.parameter("id", context))
+        }
         routes.post("/plan/tasks/:id/end", .page("plan", .editPlan, action: .update)) { request, context in
             try await endOrDeleteTask(request, context, id: Self.parameter("id", context), deleting: false)
         }
@@ -66,7 +73,7 @@ extension CareServer {
 
     /// The address of a task's page.
     func taskURL(_ id: String) -> String {
-        url("/plan/tasks/" + (id.addingPercentEncoding(withAllowedCharacters: Self.pathSegmentAllowed) ?? ""))
+        url("/plan/tasks/" + Self.pathSegment(id))
     }
 
     /// Reads a submitted task form: the form again (with problems, or a preview), or the change saved and a redirect.
@@ -75,9 +82,11 @@ extension CareServer {
         var form = TaskForm(fields)
         let now = configuration.now()
         if form.intent == "replace-schedule", form.start.isEmpty {
-            // The builder starts from today, at 08:00, for a schedule it could not show.
-            form.start = dayString(now)
-            form.times = [TaskForm.TimeRow(time: "08:00")]
+            // The builder starts as for a new task (every day from today, at 08:00, for an hour), for a schedule it
+            // could not show.
+            let fresh = TaskForm(today: dayString(now))
+            (form.repeats, form.every, form.timing, form.times, form.duration, form.start) =
+                (fresh.repeats, fresh.every, fresh.timing, fresh.times, fresh.duration, fresh.start)
         }
         var current: OCKTask?
         if let id {
@@ -113,6 +122,30 @@ extension CareServer {
         }
         try await auditTask(saved, action: current == nil ? .create : .update, context)
         return Response.redirect(to: taskURL(saved.id) + "?saved=1", type: .normal)
+    }
+
+    /// The preview section of a task form as typed (for the script; the Preview button renders the whole page).
+    func previewTask(_ request: Request, _ context: CareRequestContext, id: String?) async throws -> Response {
+        guard let fields = try await checkedForm(request, context) else { return formExpired(request) }
+        var form = TaskForm(fields)
+        form.intent = "preview"
+        var current: OCKTask?
+        if let id {
+            guard let task = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
+            current = task
+        }
+        var problems: [TaskForm.Problem] = []
+        let proposed = try await proposedTask(form, current: current, problems: &problems)
+        let now = configuration.now()
+        var suggested: Date?
+        if let current { suggested = try await editor.suggestedEffectiveDate(current: current, proposed: proposed, now: now) }
+        let section = try await previewSection(proposed, form: form, suggested: suggested, now: now,
+                                               localization: renderContext(for: request).localization)
+        return AppPage.response(section.rendered, status: .ok)
+    }
+
+    static func pathSegment(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: pathSegmentAllowed) ?? ""
     }
 
     /// The answer to a change the editor refused: the form with the problem (409 with the current version when the
@@ -186,7 +219,7 @@ extension CareServer {
 
     /// The record's care plan, which new tasks belong to (nil when the record has none).
     func carePlanUUID() async throws -> UUID? {
-        try await store.fetchCarePlans(query: OCKCarePlanQuery()).filter(\.nextVersionUUIDs.isEmpty).first?.uuid
+        try await editor.carePlan()?.uuid
     }
 
     /// When the change applies, from the form's choice; nil (with a problem) for a day that cannot be read.

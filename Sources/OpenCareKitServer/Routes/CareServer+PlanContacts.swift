@@ -41,7 +41,7 @@ extension CareServer {
     }
 
     func contactURL(_ id: String) -> String {
-        url("/plan/contacts/" + (id.addingPercentEncoding(withAllowedCharacters: Self.pathSegmentAllowed) ?? ""))
+        url("/plan/contacts/" + Self.pathSegment(id))
     }
 
     func submitContact(_ request: Request, _ context: CareRequestContext, id: String?) async throws -> Response {
@@ -92,6 +92,8 @@ extension CareServer {
         contact.uuid = UUID(uuidString: ContactForm(fields).version) ?? UUID()
         do {
             try await editor.deleteContact(contact)
+        } catch OCKPlanEditor.Failure.noSuchTask {
+            return notFound(request, .noSuchContact)
         } catch OCKPlanEditor.Failure.changedMeanwhile {
             return try await contactPage(request, form: ContactForm(contact: current), contact: current,
                                          notice: EditorText.changedMeanwhile.text(request.preferredLanguage), status: .conflict)
@@ -106,10 +108,11 @@ extension CareServer {
         let content = (fields.values["note-content"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         var problems: [TaskForm.Problem] = []
         if content.isEmpty { problems.append(TaskForm.Problem(field: "note-content", text: .noteRequired)) }
-        if content.count > Self.maximumNoteContent {
+        // Characters and bytes: a character may carry any number of combining marks.
+        if content.count > Self.maximumNoteContent || content.utf8.count > Self.maximumNoteContent * 4 {
             problems.append(TaskForm.Problem(field: "note-content", text: .tooLong, argument: String(Self.maximumNoteContent)))
         }
-        if title.count > Self.maximumNoteTitle {
+        if title.count > Self.maximumNoteTitle || title.utf8.count > Self.maximumNoteTitle * 4 {
             problems.append(TaskForm.Problem(field: "note-title", text: .tooLong, argument: String(Self.maximumNoteTitle)))
         }
         let note = OCKNote(author: context.auditTrail?.askerName, title: title.isEmpty ? nil : title, content: content)

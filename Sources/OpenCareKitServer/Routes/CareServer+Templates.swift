@@ -81,10 +81,18 @@ extension CareServer {
             if let survey = task.survey, configuration.surveyCatalog[survey] == nil {
                 conflicts.append(.init(path: "tasks[\(index)].survey", kind: .notAllowed))
             }
-            if try await editor.task(withID: task.id) != nil { conflicts.append(.init(path: "tasks[\(index)].id", kind: .idInUse)) }
+            if !TaskForm.isIdentifier(task.id) {
+                conflicts.append(.init(path: "tasks[\(index)].id", kind: .idInvalid))
+            } else if try await editor.task(withID: task.id) != nil {
+                conflicts.append(.init(path: "tasks[\(index)].id", kind: .idInUse))
+            }
         }
         for (index, contact) in template.contacts.enumerated() {
-            if try await editor.contact(withID: contact.id) != nil { conflicts.append(.init(path: "contacts[\(index)].id", kind: .idInUse)) }
+            if !TaskForm.isIdentifier(contact.id) {
+                conflicts.append(.init(path: "contacts[\(index)].id", kind: .idInvalid))
+            } else if try await editor.contact(withID: contact.id) != nil {
+                conflicts.append(.init(path: "contacts[\(index)].id", kind: .idInUse))
+            }
         }
         do {
             try await editor.checkRoom(adding: template.tasks.count, contacts: template.contacts.count)
@@ -103,12 +111,24 @@ extension CareServer {
         let now = configuration.now()
         // Not before today: a template adds nothing to days already past.
         let today = calendar.startOfDay(for: now)
-        let added = try await store.addTasks(tasks.map { task in
-            var task = task
-            task.effectiveDate = max(task.effectiveDate, today)
-            return task
-        })
-        try await store.addContacts(template.contacts(carePlanUUID: plan, timeZone: timeZone, now: now))
+        // Tasks, then contacts, each in one transaction. A write refused meanwhile (an id taken since the check)
+        // takes back what this apply wrote, which has nothing recorded yet, and says so.
+        let added: [OCKTask]
+        do {
+            added = try await store.addTasks(tasks.map { task in
+                var task = task
+                task.effectiveDate = max(task.effectiveDate, today)
+                return task
+            })
+        } catch OCKStoreError.addFailed {
+            return try await refused([TaskForm.Problem(field: "template", text: .changedMeanwhile)], [])
+        }
+        do {
+            try await store.addContacts(template.contacts(carePlanUUID: plan, timeZone: timeZone, now: now))
+        } catch OCKStoreError.addFailed {
+            try await store.deleteTasks(added)
+            return try await refused([TaskForm.Problem(field: "template", text: .changedMeanwhile)], [])
+        }
         for task in added { try await auditTask(task, action: .create, context) }
         try await context.auditTrail?.write(Self.templateAuditResource, .create, "applied " + template.id)
         return Response.redirect(to: url("/plan?done=template"), type: .normal)
@@ -116,8 +136,8 @@ extension CareServer {
 
     /// The record's plan as a template, and the titles of the tasks left out (schedules no rule expresses).
     func planAsTemplate() async throws -> (template: OCKCarePlanTemplate, omitted: [String]) {
-        let tasks = try await store.fetchTasks(query: OCKTaskQuery()).filter(\.nextVersionUUIDs.isEmpty)
-        let contacts = try await store.fetchContacts(query: OCKContactQuery()).filter(\.nextVersionUUIDs.isEmpty)
+        let tasks = try await editor.tasks()
+        let contacts = try await editor.contacts()
         let now = configuration.now()
         // Days count from the earliest start among tasks still running today, or today. The record's onboarding
         // belongs to its study, not to its plan.

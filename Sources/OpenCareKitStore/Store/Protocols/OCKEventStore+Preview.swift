@@ -5,6 +5,8 @@ extension OCKReadOnlyEventStore where Task == OCKTask {
     public func newestVersion(ofTaskWithID id: String) async throws -> OCKTask? {
         var query = OCKTaskQuery()
         query.ids = [id]
+        // Dated at the end of time: the version in effect then, not every version the task ever had.
+        query.dateInterval = DateInterval(start: .distantPast, end: .distantFuture)
         return try await fetchTasks(query: query).filter(\.nextVersionUUIDs.isEmpty)
             .max { ($0.effectiveDate, $0.updatedDate ?? .distantPast) < ($1.effectiveDate, $1.updatedDate ?? .distantPast) }
     }
