@@ -88,11 +88,7 @@ extension CareServer {
             (form.repeats, form.every, form.timing, form.times, form.duration, form.start) =
                 (fresh.repeats, fresh.every, fresh.timing, fresh.times, fresh.duration, fresh.start)
         }
-        var current: OCKTask?
-        if let id {
-            guard let task = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
-            current = task
-        }
+        guard let current = try await formTask(id) else { return notFound(request, .noSuchTask) }
         var problems: [TaskForm.Problem] = []
         let proposed = try await proposedTask(form, current: current, problems: &problems)
         guard form.intent == "save", problems.isEmpty, let proposed else {
@@ -124,16 +120,18 @@ extension CareServer {
         return Response.redirect(to: taskURL(saved.id) + "?saved=1", type: .normal)
     }
 
+    /// The stored task a form is about: `.some(nil)` for a new task (no `id`), nil when `id` names no task.
+    func formTask(_ id: String?) async throws -> OCKTask?? {
+        guard let id else { return .some(nil) }
+        return try await editor.task(withID: id).map { .some($0) }
+    }
+
     /// The preview section of a task form as typed (for the script; the Preview button renders the whole page).
     func previewTask(_ request: Request, _ context: CareRequestContext, id: String?) async throws -> Response {
         guard let fields = try await checkedForm(request, context) else { return formExpired(request) }
         var form = TaskForm(fields)
         form.intent = "preview"
-        var current: OCKTask?
-        if let id {
-            guard let task = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
-            current = task
-        }
+        guard let current = try await formTask(id) else { return notFound(request, .noSuchTask) }
         var problems: [TaskForm.Problem] = []
         let proposed = try await proposedTask(form, current: current, problems: &problems)
         let now = configuration.now()
