@@ -10,6 +10,22 @@ extension StoreConformance {
             #expect(error?.isAddFailed == true)
             #expect(error?.reason.contains("one patient per store") == true)
         },
+        StoreCheck("aStoreHoldsABoundedNumberOfTasksAndContacts") { store in
+            let limit = OCKStoreLimits.maximumEntitiesOfAKind
+            let tasks = try await store.addTasks((0..<limit).map { Fixture.daily("task-\($0)") })
+            let error = await failure { try await store.addTask(Fixture.daily("one-too-many")) }
+            #expect(error == .addFailed(reason: OCKStoreLimits.tooMany("task")))
+            // A batch that would pass the limit adds nothing; a deleted task makes room.
+            try await store.deleteTask(tasks[0])
+            #expect(await failure { try await store.addTasks([Fixture.daily("a"), Fixture.daily("b")]) }?.isAddFailed == true)
+            #expect(try await store.fetchTasks(query: OCKTaskQuery()).contains { $0.id == "a" } == false)
+            try await store.addTask(Fixture.daily("one-more"))
+            try await store.addContacts((0..<limit).map { OCKContact(id: "contact-\($0)", givenName: "A", familyName: "B", carePlanUUID: nil) })
+            let contactError = await failure {
+                try await store.addContact(OCKContact(id: "one-too-many", givenName: "C", familyName: "D", carePlanUUID: nil))
+            }
+            #expect(contactError == .addFailed(reason: OCKStoreLimits.tooMany("contact")))
+        },
         StoreCheck("invalidEntitiesAreRejectedNamingTheField") { store in
             let error = await failure { try await store.addTask(OCKTask(id: "", title: nil, carePlanUUID: nil, schedule: Fixture.daily("x").schedule)) }
             #expect(error == .invalidValue(reason: "task: id: must not be empty"))

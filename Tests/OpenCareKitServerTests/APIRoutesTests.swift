@@ -88,6 +88,22 @@ import Testing
         }
     }
 
+    @Test func theAPIAddsNoTaskBeyondTheStoresLimit() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        let schedule = OCKSchedule.dailyAtTime(hour: 8, minutes: 0, start: fixture.now, end: nil, text: nil)
+        let existing = try await fixture.store.fetchTasks(query: OCKTaskQuery()).filter(\.nextVersionUUIDs.isEmpty).count
+        try await fixture.store.addTasks((existing..<OCKStoreLimits.maximumEntitiesOfAKind).map {
+            OCKTask(id: "filler-\($0)", title: "Filler", carePlanUUID: nil, schedule: schedule)
+        })
+        try await fixture.hosted().test { client in
+            try await client.execute(uri: "/api/v1/tasks", method: .post, headers: Self.json, body: try body(newTask("walk", fixture))) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(String(buffer: response.body).contains(OCKStoreLimits.tooMany("task")))
+            }
+        }
+    }
+
     @Test func writesAddVersionsAndBadBodiesNameTheirField() async throws {
         let fixture = ServerFixture()
         try await fixture.test { client in

@@ -15,7 +15,15 @@ extension OCKStore {
         let cache = self.cache
         return try await write(kinds, failure: OCKStoreError.addFailed) { db, now in
             try before(db)
-            return try VersionedWrites.add(entities, now: now, db, reusingDeletedIDs: reusingDeletedIDs, cache: cache)
+            let added = try VersionedWrites.add(entities, now: now, db, reusingDeletedIDs: reusingDeletedIDs, cache: cache)
+            // Counted after the add, inside its transaction: a batch that goes past the limit adds nothing.
+            let live = try Int.fetchOne(db, sql: """
+                SELECT COUNT(DISTINCT id) FROM \(E.table) WHERE next_effective_date IS NULL AND deleted_date IS NULL
+                """) ?? 0
+            if live > OCKStoreLimits.maximumEntitiesOfAKind {
+                throw OCKStoreError.addFailed(reason: OCKStoreLimits.tooMany(E.kind))
+            }
+            return added
         }
     }
 
