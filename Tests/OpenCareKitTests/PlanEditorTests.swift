@@ -33,7 +33,7 @@ import Testing
         var rule = try #require(OCKScheduleRule(schedule: task.schedule))
         rule.times = [.init(hour: 9, minute: 0), .init(hour: 21, minute: 0)]
         changed.schedule = try rule.schedule()
-        let effective = try await editor.suggestedEffectiveDate(current: task, proposed: changed, now: now)
+        let effective = try await editor.suggestedEffectiveDate(current: task, now: now)
         #expect(effective == Self.date(23, 20))
         try await editor.update(changed, effective: effective, now: now)
         // Today's done events keep their version and outcomes; the 20:00 event gave way to 21:00.
@@ -139,7 +139,7 @@ import Testing
                                          zone: zone, using: &random)
             guard let secondSchedule = try? second.schedule() else { continue }
             changed.schedule = secondSchedule
-            var effective = try await editor.suggestedEffectiveDate(current: task, proposed: changed, now: now)
+            var effective = try await editor.suggestedEffectiveDate(current: task, now: now)
             if Bool.random(using: &random) {
                 effective = max(effective, calendar.startOfDay(for: now.addingTimeInterval(Double(Int.random(in: 1...5, using: &random)) * 86_400)))
             }

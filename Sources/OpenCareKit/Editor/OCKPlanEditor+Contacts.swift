@@ -8,29 +8,25 @@ extension OCKPlanEditor {
     /// bounded (`Failure.tooManyNotes`).
     public static let maximumNotes = 200
 
-    /// A date interval that makes a query return only each entity's newest version (the one no later version
-    /// replaces), not every version: the editor's lists stay as cheap as the plan is large, however often it changed.
-    public static let newestVersions = DateInterval(start: .distantPast, end: .distantFuture)
-
     /// The newest version of contact `id`, or nil if there is none (or it was deleted).
     public func contact(withID id: String) async throws -> OCKContact? {
         var query = OCKContactQuery()
         query.ids = [id]
-        query.dateInterval = Self.newestVersions
+        query.dateInterval = .newestVersions
         return try await store.fetchContacts(query: query).filter(\.nextVersionUUIDs.isEmpty).first
     }
 
     /// The newest version of every task of the plan that was not deleted (ended ones included).
     public func tasks() async throws -> [OCKTask] {
         var query = OCKTaskQuery()
-        query.dateInterval = Self.newestVersions
+        query.dateInterval = .newestVersions
         return try await store.fetchTasks(query: query).filter(\.nextVersionUUIDs.isEmpty)
     }
 
     /// The newest version of every contact that was not deleted.
     public func contacts() async throws -> [OCKContact] {
         var query = OCKContactQuery()
-        query.dateInterval = Self.newestVersions
+        query.dateInterval = .newestVersions
         return try await store.fetchContacts(query: query).filter(\.nextVersionUUIDs.isEmpty)
     }
 
@@ -67,7 +63,7 @@ extension OCKPlanEditor {
     /// The record's care plan (the newest version of its first plan), or nil when it has none.
     public func carePlan() async throws -> OCKCarePlan? {
         var query = OCKCarePlanQuery()
-        query.dateInterval = Self.newestVersions
+        query.dateInterval = .newestVersions
         return try await store.fetchCarePlans(query: query).filter(\.nextVersionUUIDs.isEmpty)
             .min { ($0.createdDate ?? .distantPast, $0.uuid.uuidString) < ($1.createdDate ?? .distantPast, $1.uuid.uuidString) }
     }

@@ -17,7 +17,7 @@ import OpenCareKitStore
 /// let editor = OCKPlanEditor(store: store, calendar: calendar)
 /// var task = try await store.fetchTask(withID: "ibuprofen")
 /// task.schedule = try rule.schedule()
-/// let from = try await editor.suggestedEffectiveDate(for: task, now: now)
+/// let from = try await editor.suggestedEffectiveDate(current: task, now: now)
 /// try await editor.update(task, effective: from, now: now)
 /// ```
 public struct OCKPlanEditor: Sendable {
@@ -70,11 +70,10 @@ public struct OCKPlanEditor: Sendable {
     /// How long after the latest outcome's event a change may take effect (the store compares seconds).
     static let afterOutcome: TimeInterval = 0.001
 
-    /// When a change to `current` (becoming `proposed`) applies unless the person chooses: the start of the task's
-    /// next event not yet done, after now and after every event with an outcome. A task that has not begun and has no
-    /// outcome is replaced from when it takes effect, not before today. (`proposed` does not change the answer; it is
-    /// accepted for callers that have it.)
-    public func suggestedEffectiveDate(current: OCKTask, proposed: OCKTask? = nil, now: Date) async throws -> Date {
+    /// When a change to `current` applies unless the person chooses: the start of the task's next event not yet
+    /// done, after now and after every event with an outcome. A task that has not begun and has no outcome is replaced
+    /// from when it takes effect, not before today. Ending the task uses the same moment.
+    public func suggestedEffectiveDate(current: OCKTask, now: Date) async throws -> Date {
         let latest = try await store.latestOutcomeEventStart(ofTaskWithID: current.id)
         let earliest = earliestEffectiveDate(afterOutcomeAt: latest, now: now)
         let hasOutcomes = latest != nil

@@ -97,7 +97,7 @@ extension OCKCarePlanTemplate {
             }
             // A task that began before `start` starts on day 0 of the template (its pattern continues from there).
             let schedule = Schedule(repeat: repetition.0, every: repetition.1, weekdays: repetition.2,
-                                    times: rule.isAllDay ? nil : rule.times.map { Time(Self.clock($0.hour, $0.minute), label: $0.label) },
+                                    times: rule.isAllDay ? nil : rule.times.map { Time($0.clock, label: $0.label) },
                                     allDayLabel: rule.allDayLabel, durationMinutes: rule.isAllDay ? nil : rule.durationMinutes,
                                     startDay: max(0, startDay), lastDay: lastDay,
                                     targets: rule.targets.isEmpty ? nil : rule.targets.map { Target($0.value, units: $0.units, kind: $0.kind) })
@@ -132,9 +132,5 @@ extension OCKCarePlanTemplate {
             template.title = "Care plan"
         }
         return (template, omitted)
-    }
-
-    static func clock(_ hour: Int, _ minute: Int) -> String {
-        (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
     }
 }

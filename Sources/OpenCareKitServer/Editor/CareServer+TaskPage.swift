@@ -82,10 +82,10 @@ extension CareServer {
         var formChildren: [HTML] = [EditorHTML.hidden(CSRF.fieldName, token), EditorHTML.hidden("version", form.version)]
         formChildren.append(taskFields(form, html: html, isNew: task == nil))
         formChildren.append(scheduleFields(form, html: html, task: task, localization: localization))
-        // Read once for the page: when a change applies unless chosen, and the latest event with an outcome.
+        // Read once for the page: when a change (or the end) applies unless chosen, and the latest event with an outcome.
         var suggested: Date?, latest: Date?
         if let task {
-            let next = try await editor.suggestedEffectiveDate(current: task, proposed: proposed, now: now)
+            let next = try await editor.suggestedEffectiveDate(current: task, now: now)
             latest = try await store.latestOutcomeEventStart(ofTaskWithID: task.id)
             suggested = next
             formChildren.append(appliesFields(form, html: html, next: next, latest: latest, now: now, localization: localization))
@@ -99,10 +99,8 @@ extension CareServer {
                                       "class": "ock-editor-form", "data-ock-editor": "preview", "novalidate": "novalidate",
                                       "data-ock-preview": url("/plan/preview/tasks" + (task.map { "/" + Self.pathSegment($0.id) } ?? ""))],
                              formChildren))
-        if let task {
-            // Ending names the stored task's next event not yet done (the form's changes do not apply to it).
-            let next = try await editor.suggestedEffectiveDate(current: task, proposed: nil, now: now)
-            main += endAndDelete(task, endForm: endForm ?? TaskForm(today: ""), html: html, next: next, latest: latest, now: now,
+        if let task, let suggested {
+            main += endAndDelete(task, endForm: endForm ?? TaskForm(today: ""), html: html, next: suggested, latest: latest, now: now,
                                  token: token, localization: localization)
             main.append(try await historySection(task, context: context, localization: localization))
         }

@@ -56,7 +56,7 @@ struct TaskForm: Sendable {
         case let .weeks(count, days): repeats = "weeks"; every = String(count); weekdays = days
         }
         timing = rule.isAllDay ? "allDay" : "times"
-        times = rule.times.map { TimeRow(time: Self.clock($0.hour, $0.minute), label: $0.label ?? "") }
+        times = rule.times.map { TimeRow(time: $0.clock, label: $0.label ?? "") }
         duration = String(rule.durationMinutes)
         allDayLabel = rule.allDayLabel ?? ""
         let dayText = { (day: OCKScheduleRule.Day) in day.start(in: calendar).map { CareServer.dayString($0, calendar: calendar) } ?? "" }
@@ -258,7 +258,7 @@ struct TaskForm: Sendable {
     }
 
     static func clock(_ hour: Int, _ minute: Int) -> String {
-        (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
+        OCKScheduleRule.Time(hour: hour, minute: minute).clock
     }
 
     /// `YYYY-MM-DD` → a day that exists in `calendar`.

@@ -100,7 +100,7 @@ extension CareServer {
             if let current {
                 // A stale form: the version it was read from is no longer the newest.
                 guard form.version == current.uuid.uuidString else { throw OCKPlanEditor.Failure.changedMeanwhile }
-                let effective = try await effectiveDate(form, current: current, proposed: proposed, now: now, problems: &problems)
+                let effective = try await effectiveDate(form, current: current, now: now, problems: &problems)
                 guard let effective else {
                     return try await taskPage(request, context, form: form, task: current, problems: problems, status: .unprocessableContent)
                 }
@@ -136,7 +136,7 @@ extension CareServer {
         let proposed = try await proposedTask(form, current: current, problems: &problems)
         let now = configuration.now()
         var suggested: Date?
-        if let current { suggested = try await editor.suggestedEffectiveDate(current: current, proposed: proposed, now: now) }
+        if let current { suggested = try await editor.suggestedEffectiveDate(current: current, now: now) }
         let section = try await previewSection(proposed, form: form, suggested: suggested, now: now,
                                                localization: renderContext(for: request).localization)
         return AppPage.response(section.rendered, status: .ok)
@@ -221,10 +221,9 @@ extension CareServer {
     }
 
     /// When the change applies, from the form's choice; nil (with a problem) for a day that cannot be read.
-    func effectiveDate(_ form: TaskForm, current: OCKTask, proposed: OCKTask?, now: Date,
-                       problems: inout [TaskForm.Problem]) async throws -> Date? {
+    func effectiveDate(_ form: TaskForm, current: OCKTask, now: Date, problems: inout [TaskForm.Problem]) async throws -> Date? {
         guard form.effective == "date" else {
-            return try await editor.suggestedEffectiveDate(current: current, proposed: proposed, now: now)
+            return try await editor.suggestedEffectiveDate(current: current, now: now)
         }
         guard let day = TaskForm.day(form.effectiveDate, calendar: calendar), let start = day.start(in: calendar) else {
             problems.append(TaskForm.Problem(field: "effective", text: .dateInvalid))
@@ -253,7 +252,7 @@ extension CareServer {
                                         problems: problems.map { TaskForm.Problem(field: "end-" + $0.field, text: $0.text, argument: $0.argument) },
                                         endForm: form, status: .unprocessableContent)
             }
-            guard let effective = try await effectiveDate(form, current: current, proposed: nil, now: now, problems: &problems) else {
+            guard let effective = try await effectiveDate(form, current: current, now: now, problems: &problems) else {
                 return try await refused(problems)
             }
             do {

@@ -52,6 +52,11 @@ public struct OCKScheduleRule: Hashable, Sendable {
         }
 
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.hour, lhs.minute) < (rhs.hour, rhs.minute) }
+
+        /// "HH:MM", 24-hour, as forms and templates write it.
+        public var clock: String {
+            (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
+        }
     }
 
     /// A numeric target for each event: "400 mg", "8 glasses".

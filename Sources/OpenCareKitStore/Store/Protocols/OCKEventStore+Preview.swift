@@ -1,12 +1,17 @@
 import Foundation
 
+extension DateInterval {
+    /// A query dated with this interval returns each entity's newest version (the one in effect at the end of time),
+    /// not every version it ever had: what an editor lists, at a cost that does not grow with its history.
+    public static let newestVersions = DateInterval(start: .distantPast, end: .distantFuture)
+}
+
 extension OCKReadOnlyEventStore where Task == OCKTask {
     /// The newest version of task `id` — the one an update replaces — or nil if there is none or it was deleted.
     public func newestVersion(ofTaskWithID id: String) async throws -> OCKTask? {
         var query = OCKTaskQuery()
         query.ids = [id]
-        // Dated at the end of time: the version in effect then, not every version the task ever had.
-        query.dateInterval = DateInterval(start: .distantPast, end: .distantFuture)
+        query.dateInterval = .newestVersions
         return try await fetchTasks(query: query).filter(\.nextVersionUUIDs.isEmpty)
             .max { ($0.effectiveDate, $0.updatedDate ?? .distantPast) < ($1.effectiveDate, $1.updatedDate ?? .distantPast) }
     }
