@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 @testable import OpenCareKitStore
 import Testing
 
@@ -149,20 +148,21 @@ import Testing
         #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
         #expect(verification.headHash == entries.last?.hash)
         // The file itself refuses an update or a delete.
-        await #expect(throws: DatabaseError.self) {
-            try await directory.database.write { try $0.execute(sql: "UPDATE audit_entry SET address = 'x' WHERE sequence = 2") }
+        await #expect(throws: SQLFailure.self) {
+            try await directory.runner.write { try $0.execute("UPDATE audit_entry SET address = 'x' WHERE sequence = 2") }
         }
-        await #expect(throws: DatabaseError.self) {
-            try await directory.database.write { try $0.execute(sql: "DELETE FROM audit_entry WHERE sequence = 2") }
+        await #expect(throws: SQLFailure.self) {
+            try await directory.runner.write { try $0.execute("DELETE FROM audit_entry WHERE sequence = 2") }
         }
     }
 
     /// Someone with the file drops the triggers, then edits or deletes: verification names the entry.
-    func tampered(_ sql: String) async throws -> AuditVerification {
+    func tampered(_ statements: String...) async throws -> AuditVerification {
         let directory = try await filledAuditLog()
-        try await directory.database.write { db in
-            try db.execute(sql: "DROP TRIGGER audit_entry_is_append_only_update; DROP TRIGGER audit_entry_is_append_only_delete")
-            try db.execute(sql: sql)
+        try await directory.runner.write { db in
+            try db.execute("DROP TRIGGER audit_entry_is_append_only_update")
+            try db.execute("DROP TRIGGER audit_entry_is_append_only_delete")
+            for sql in statements { try db.execute(sql) }
         }
         return try await directory.verifyAuditLog()
     }
@@ -179,7 +179,8 @@ import Testing
         #expect(middle.problem == "entry 3 is missing (the next is 4)")
         let last = try await tampered("DELETE FROM audit_entry WHERE sequence = 6")
         #expect(last.problem == "entries 6 to 6 are missing from the end")
-        let renumbered = try await tampered("DELETE FROM audit_entry WHERE sequence = 3; UPDATE audit_entry SET sequence = sequence - 1 WHERE sequence > 3")
+        let renumbered = try await tampered("DELETE FROM audit_entry WHERE sequence = 3",
+                                              "UPDATE audit_entry SET sequence = sequence - 1 WHERE sequence > 3")
         #expect(renumbered.problem == "entry 3 does not follow the entry before it (deleted or changed)")
     }
 

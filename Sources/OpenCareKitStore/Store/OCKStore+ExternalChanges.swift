@@ -1,41 +1,37 @@
 import Foundation
-import GRDB
 
 extension OCKStore {
-    /// Checks whether another process (the command line tool, another server) has committed to the store file since
-    /// the last check, and if so lets every live query fetch again.
+    /// Checks whether another process (the command line tool, another server) has committed to the store since the
+    /// last check, and if so lets every live query fetch again.
     ///
-    /// SQLite's `data_version` changes only for commits made through other connections, so the store's own writes,
-    /// which notify live queries already, do not count. The first call only records the version.
+    /// On SQLite this reads the file's `data_version`, which changes only for commits made through other connections,
+    /// so the store's own writes, which notify live queries already, do not count. The first call only records the
+    /// version. Engines that are told of other processes' commits (PostgreSQL) answer false: `watchExternalChanges`
+    /// follows them.
     ///
     /// - Returns: Whether there were such commits.
     @discardableResult
     public func checkForExternalChanges() async throws -> Bool {
-        let database = try self.database()
-        let version = try await database.writeWithoutTransaction { db in
-            try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-        }
-        let previous = externalDataVersion.withLock { last in
-            defer { last = version }
-            return last
-        }
-        guard let previous, previous != version else { return false }
+        guard try await engine.checkForExternalChanges() else { return false }
         changes.publish(.all)
         return true
     }
 
-    /// Checks for other processes' commits every `interval` until the calling task is cancelled, so live queries
-    /// follow them within about that time. A check that fails (the file went away) is retried at the next interval.
+    /// Follows other processes' commits until the calling task is cancelled, so live queries see them: on SQLite by
+    /// looking every `interval` (a look that fails, because the file went away, is tried again at the next one); on
+    /// PostgreSQL as each commit's notification arrives.
     ///
     /// For example, as part of a server's services:
     /// ```swift
     /// let watcher = Task { await store.watchExternalChanges(every: .milliseconds(250)) }
     /// ```
     public func watchExternalChanges(every interval: Duration = .milliseconds(250)) async {
-        while !_Concurrency.Task.isCancelled {
-            _ = try? await checkForExternalChanges()
-            try? await _Concurrency.Task.sleep(for: interval)
-        }
+        await engine.followExternalChanges(every: interval) { [changes] in changes.publish(.all) }
+    }
+
+    /// Tells live queries that another process changed the store (an engine that is told of commits calls it).
+    package func announceExternalChange() {
+        changes.publish(.all)
     }
 }
 

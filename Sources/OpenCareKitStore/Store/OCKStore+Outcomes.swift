@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension OCKStore: OCKOutcomeStore {
     public typealias Outcome = OCKOutcome
@@ -14,7 +13,7 @@ extension OCKStore: OCKOutcomeStore {
     public func fetchOutcomes(query: OCKOutcomeQuery) async throws -> [OCKOutcome] {
         let cache = self.cache
         return try await read { db in
-            var sql = QuerySQL(query, dateIntervalApplies: false)
+            var sql = QuerySQL(query, db.dialect, dateIntervalApplies: false)
             // With an interval, an index on the event's end finds the outcomes near it: per given task version
             // when there are any, else across all outcomes. (SQLite would otherwise scan in created-date order, or
             // read every outcome the tasks ever had, which grows with the schedules' age.)
@@ -82,7 +81,7 @@ extension OCKStore: OCKOutcomeStore {
     private static func uniqueOutcomes<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+        } catch let error as SQLFailure where error.kind == .uniqueViolation {
             throw OCKStoreError.invalidValue(reason: "Tried to add a non-unique outcome to the store. Outcomes are "
                                              + "unique on their task UUID and task occurrence index.")
         }
@@ -91,11 +90,11 @@ extension OCKStore: OCKOutcomeStore {
 
 /// Finds the event an outcome records, checking CareKit's rules, with the task versions of one call cached.
 final class OutcomeEvents {
-    private let db: Database
+    private let db: any SQLDatabase
     private let cache: DecodedEntityCache
     private var tasks: [UUID: (task: OCKTask, laterVersionStarts: [Date])] = [:]
 
-    init(_ db: Database, cache: DecodedEntityCache) {
+    init(_ db: any SQLDatabase, cache: DecodedEntityCache) {
         self.db = db
         self.cache = cache
     }
@@ -137,18 +136,18 @@ final class OutcomeEvents {
     /// The task version and the effective dates of the versions that follow it.
     private func version(_ uuid: UUID) throws -> (task: OCKTask, laterVersionStarts: [Date]) {
         if let known = tasks[uuid] { return known }
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM tasks WHERE uuid = ?"), arguments: [uuid]) else {
+        guard let task = try db.firstRow("SELECT * FROM tasks WHERE uuid = ?", [uuid], { try OCKTask.decode($0, cache: cache) }) else {
             throw OCKStoreError.invalidValue(reason: "Failed to find the outcome's task (no task version with that UUID)")
         }
-        let task = try OCKTask.decode(row, db, cache: cache)
         var starts: [Date] = []
         var frontier = task.nextVersionUUIDs
         var seen = Set<UUID>()
         while let next = frontier.popLast(), seen.insert(next).inserted {
-            guard let nextRow = try Row.fetchOne(db.cachedStatement(sql: "SELECT effective_date, next_uuids FROM tasks WHERE uuid = ?"),
-                                                 arguments: [next]) else { continue }
-            if let start = nextRow.date("effective_date") { starts.append(start) }
-            frontier += PackedUUIDs.uuids(nextRow["next_uuids"])
+            guard let (start, nextUUIDs) = try db.firstRow("SELECT effective_date, next_uuids FROM tasks WHERE uuid = ?", [next], {
+                (try $0.date("effective_date"), try $0.data("next_uuids"))
+            }) else { continue }
+            if let start { starts.append(start) }
+            frontier += PackedUUIDs.uuids(nextUUIDs)
         }
         tasks[uuid] = (task, starts)
         return (task, starts)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension OCKStore: OCKPatientStore {
     public typealias Patient = OCKPatient
@@ -9,14 +8,14 @@ extension OCKStore: OCKPatientStore {
     }
 
     public func fetchPatients(query: OCKPatientQuery) async throws -> [OCKPatient] {
-        try await fetchVersions(OCKPatient.self) {
-            var sql = QuerySQL(query)
+        try await fetchVersions(OCKPatient.self) { dialect in
+            var sql = QuerySQL(query, dialect)
             sql.order = query.sortDescriptors.map {
                 switch $0 {
-                case let .groupIdentifier(ascending): "group_identifier \(QuerySQL.direction(ascending))"
-                case let .givenName(ascending): "given_name \(QuerySQL.direction(ascending))"
-                case let .familyName(ascending): "family_name \(QuerySQL.direction(ascending))"
-                case let .effectiveDate(ascending): "effective_date \(QuerySQL.direction(ascending))"
+                case let .groupIdentifier(ascending): ("group_identifier", ascending)
+                case let .givenName(ascending): ("given_name", ascending)
+                case let .familyName(ascending): ("family_name", ascending)
+                case let .effectiveDate(ascending): ("effective_date", ascending)
                 }
             }
             return sql
@@ -27,7 +26,7 @@ extension OCKStore: OCKPatientStore {
     @discardableResult
     public func addPatients(_ patients: [OCKPatient]) async throws -> [OCKPatient] {
         try await addVersions(patients, .patients) { db in
-            let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM patients") ?? 0
+            let existing = try db.scalar("SELECT count(*) FROM patients").int ?? 0
             guard existing + patients.count <= 1 else {
                 throw OCKStoreError.addFailed(reason: "OCKStore only supports one patient per store. If you would like "
                                               + "to have more than one patient, create a new store for that patient.")
@@ -54,14 +53,14 @@ extension OCKStore: OCKCarePlanStore {
     }
 
     public func fetchCarePlans(query: OCKCarePlanQuery) async throws -> [OCKCarePlan] {
-        try await fetchVersions(OCKCarePlan.self) {
-            var sql = QuerySQL(query)
+        try await fetchVersions(OCKCarePlan.self) { dialect in
+            var sql = QuerySQL(query, dialect)
             sql.matchRelated("patient_uuid", table: "patients", ids: query.patientIDs, uuids: query.patientUUIDs,
                              remoteIDs: query.patientRemoteIDs)
             sql.order = query.sortDescriptors.map {
                 switch $0 {
-                case let .title(ascending): "title \(QuerySQL.direction(ascending))"
-                case let .effectiveDate(ascending): "effective_date \(QuerySQL.direction(ascending))"
+                case let .title(ascending): ("title", ascending)
+                case let .effectiveDate(ascending): ("effective_date", ascending)
                 }
             }
             return sql
@@ -101,15 +100,15 @@ extension OCKStore: OCKContactStore {
     }
 
     public func fetchContacts(query: OCKContactQuery) async throws -> [OCKContact] {
-        try await fetchVersions(OCKContact.self) {
-            var sql = QuerySQL(query)
+        try await fetchVersions(OCKContact.self) { dialect in
+            var sql = QuerySQL(query, dialect)
             sql.matchRelated("care_plan_uuid", table: "care_plans", ids: query.carePlanIDs, uuids: query.carePlanUUIDs,
                              remoteIDs: query.carePlanRemoteIDs)
             sql.order = query.sortDescriptors.map {
                 switch $0 {
-                case let .givenName(ascending): "given_name \(QuerySQL.direction(ascending))"
-                case let .familyName(ascending): "family_name \(QuerySQL.direction(ascending))"
-                case let .effectiveDate(ascending): "effective_date \(QuerySQL.direction(ascending))"
+                case let .givenName(ascending): ("given_name", ascending)
+                case let .familyName(ascending): ("family_name", ascending)
+                case let .effectiveDate(ascending): ("effective_date", ascending)
                 }
             }
             return sql

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension OCKStore: OCKTaskStore {
     public typealias Task = OCKTask
@@ -13,15 +12,15 @@ extension OCKStore: OCKTaskStore {
     /// `excludesTasksWithNoEvents`, only tasks with events in it. Limit and offset apply before that filter, as in
     /// CareKit.
     public func fetchTasks(query: OCKTaskQuery) async throws -> [OCKTask] {
-        let tasks = try await fetchVersions(OCKTask.self) {
-            var sql = QuerySQL(query)
+        let tasks = try await fetchVersions(OCKTask.self) { dialect in
+            var sql = QuerySQL(query, dialect)
             sql.matchRelated("care_plan_uuid", table: "care_plans", ids: query.carePlanIDs, uuids: query.carePlanUUIDs,
                              remoteIDs: query.carePlanRemoteIDs)
             sql.order = query.sortDescriptors.map {
                 switch $0 {
-                case let .effectiveDate(ascending): "effective_date \(QuerySQL.direction(ascending))"
-                case let .groupIdentifier(ascending): "group_identifier \(QuerySQL.direction(ascending))"
-                case let .title(ascending): "title \(QuerySQL.direction(ascending))"
+                case let .effectiveDate(ascending): ("effective_date", ascending)
+                case let .groupIdentifier(ascending): ("group_identifier", ascending)
+                case let .title(ascending): ("title", ascending)
                 }
             }
             return sql
@@ -54,7 +53,7 @@ extension OCKStore: OCKTaskStore {
         return try await updateVersions(tasks, .tasks) { db, current, proposed in
             try Self.checkNewest(onlyIfNewest, current: current, proposed: proposed)
             try rules.check(.updateTask(current: current, proposed: proposed))
-            let latest = try Double.fetchOne(db.cachedStatement(sql: Self.latestOutcomeSQL), arguments: [current.id])
+            let latest = try db.scalar(Self.latestOutcomeSQL, [current.id]).double
             if let latest, proposed.effectiveDate.storeValue <= latest {
                 throw OCKStoreError.updateFailed(reason: """
                     Updating the task failed. The new version takes effect before an outcome recorded for a \
@@ -70,7 +69,7 @@ extension OCKStore: OCKTaskStore {
     /// of the task must take effect after it (the data-loss guard of `updateTasks`).
     public func latestOutcomeEventStart(ofTaskWithID id: String) async throws -> Date? {
         try await read { db in
-            try Double.fetchOne(db.cachedStatement(sql: Self.latestOutcomeSQL), arguments: [id]).map(Date.init(storeValue:))
+            try db.scalar(Self.latestOutcomeSQL, [id]).double.map(Date.init(storeValue:))
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Synchronization
 
 /// CareKitStore's store: patients, care plans, contacts, tasks and outcomes, versioned and kept in SQLite.
@@ -33,20 +32,14 @@ public final class OCKStore: Sendable {
     public let storeType: StoreType
     /// Accepted for CareKit compatibility; app groups do not exist on Linux.
     public let securityApplicationGroupIdentifier: String?
-    /// The SQLite file, for on-disk stores.
-    public let fileURL: URL?
 
     let clock: @Sendable () -> Date
     let cache = DecodedEntityCache()
     let changes = StoreChanges()
     /// The app's rules every write passes (`addRule(_:)`).
     let rules = StoreRules()
-    private let connection = Mutex<(any DatabaseWriter)?>(nil)
-    /// The last `PRAGMA data_version` seen, to notice commits by other processes.
-    let externalDataVersion = Mutex<Int?>(nil)
-    private let directoryError: OCKStoreError?
-    /// Whether the store only reads its file (`reading(name:directory:)`).
-    let isReadOnly: Bool
+    /// Where the data is kept (SQLite here; PostgreSQL in OpenCareKitPostgres).
+    package let engine: any OCKStoreEngine
 
     /// CareKit's initializer. The store opens on first use; errors (a file from a newer OpenCareKit, a file that is
     /// not a store) are thrown by the first call.
@@ -56,28 +49,36 @@ public final class OCKStore: Sendable {
 
     /// A store in `directory` (the default data directory when nil), with an injectable clock for the dates the
     /// store stamps (created, updated, deleted).
-    public init(name: String, type: StoreType = .onDisk(), directory: URL?,
-                securityApplicationGroupIdentifier: String? = nil,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.name = name
-        self.storeType = type
-        self.securityApplicationGroupIdentifier = securityApplicationGroupIdentifier
-        self.clock = clock
-        isReadOnly = false
+    public convenience init(name: String, type: StoreType = .onDisk(), directory: URL?,
+                            securityApplicationGroupIdentifier: String? = nil,
+                            clock: @escaping @Sendable () -> Date = { Date() }) {
+        let engine: SQLiteEngine
         switch type {
         case .inMemory:
-            fileURL = nil
-            directoryError = nil
+            engine = SQLiteEngine(fileURL: nil)
         case .onDisk:
             do {
-                fileURL = try StoreFile.url(name: name, directory: directory ?? StoreFile.defaultDirectory())
-                directoryError = nil
+                engine = SQLiteEngine(fileURL: try StoreFile.url(name: name, directory: directory ?? StoreFile.defaultDirectory()))
             } catch {
-                fileURL = nil
-                directoryError = error
+                engine = SQLiteEngine(fileURL: nil, directoryError: error)
             }
         }
+        self.init(name: name, type: type, engine: engine, securityApplicationGroupIdentifier: securityApplicationGroupIdentifier,
+                  clock: clock)
     }
+
+    /// A store kept by `engine` (OpenCareKitPostgres makes its stores this way).
+    package init(name: String, type: StoreType, engine: any OCKStoreEngine, securityApplicationGroupIdentifier: String? = nil,
+                 clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.name = name
+        storeType = type
+        self.securityApplicationGroupIdentifier = securityApplicationGroupIdentifier
+        self.clock = clock
+        self.engine = engine
+    }
+
+    /// The SQLite file, for stores kept in one.
+    public var fileURL: URL? { engine.fileURL }
 
     /// A store that only reads the existing file `<directory>/<name>.sqlite`, through one read-only connection: it
     /// writes nothing to the file, not even on opening (a writing store's connection pool does, to set up the
@@ -85,177 +86,83 @@ public final class OCKStore: Sendable {
     ///
     /// The first call throws if the file is absent or its schema is not this version's (a writing store migrates it).
     public static func reading(name: String, directory: URL) -> OCKStore {
-        OCKStore(readingName: name, directory: directory)
-    }
-
-    private init(readingName name: String, directory: URL) {
-        self.name = name
-        storeType = .onDisk()
-        securityApplicationGroupIdentifier = nil
-        clock = { Date() }
-        isReadOnly = true
+        let engine: SQLiteEngine
         do {
-            fileURL = try StoreFile.url(name: name, directory: directory)
-            directoryError = nil
+            engine = SQLiteEngine(fileURL: try StoreFile.url(name: name, directory: directory), readOnly: true)
         } catch {
-            fileURL = nil
-            directoryError = error
+            engine = SQLiteEngine(fileURL: nil, directoryError: error, readOnly: true)
         }
+        return OCKStore(name: name, type: .onDisk(), engine: engine)
     }
 
-    /// Opens the store now instead of on first use, so problems with the file surface here.
+    /// Opens the store now instead of on first use, so problems with its data surface here.
     ///
     /// - Throws: `OCKStoreError` if the file was written by a newer OpenCareKit, is not an OpenCareKit store, or
     ///   cannot be created or read.
     public func open() throws {
-        _ = try database()
-    }
-
-    /// The open database, opening it on first use.
-    func database() throws(OCKStoreError) -> any DatabaseWriter {
-        if let directoryError { throw directoryError }
-        return try connection.withLock { (connection) throws(OCKStoreError) -> any DatabaseWriter in
-            if let connection { return connection }
-            let opened = try openDatabase()
-            connection = opened
-            return opened
-        }
-    }
-
-    private func openDatabase() throws(OCKStoreError) -> any DatabaseWriter {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            // 32 MiB of page cache per connection: the outcome table's indexes outgrow SQLite's 2 MiB default
-            // quickly, and every insert then reads index pages back from the file.
-            try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA cache_size = -32768")
-        }
-        guard let fileURL else {
-            do {
-                let queue = try DatabaseQueue(configuration: configuration)
-                try StoreSchema.migrate(queue)
-                return queue
-            } catch {
-                throw .fetchFailed(reason: "Cannot create the in-memory store")
-            }
-        }
-        if isReadOnly {
-            guard case .store(StoreSchema.version) = try StoreFile.inspect(fileURL) else {
-                throw .fetchFailed(reason: "The store is absent or not of this version's schema; open it for writing first")
-            }
-            do {
-                configuration.readonly = true
-                return try DatabaseQueue(path: fileURL.path, configuration: configuration)
-            } catch {
-                throw .fetchFailed(reason: "Cannot open the store: \(Self.describe(error))")
-            }
-        }
-        switch try StoreFile.inspect(fileURL) {
-        case .absent:
-            try StoreFile.create(fileURL)
-        case let .store(schemaVersion) where schemaVersion > StoreSchema.version:
-            throw .fetchFailed(reason: "The store was written by a newer OpenCareKit (schema "
-                               + "\(schemaVersion), this version reads up to \(StoreSchema.version)); update OpenCareKit to open it")
-        case .store:
-            break
-        }
-        do {
-            let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
-            if try pool.read(StoreSchema.migrator.hasBeenSuperseded) {
-                try pool.close()
-                throw OCKStoreError.fetchFailed(reason: "The store was written by a newer OpenCareKit; update OpenCareKit to open it")
-            }
-            try StoreSchema.migrate(pool)
-            return pool
-        } catch let error as OCKStoreError {
-            throw error
-        } catch {
-            throw .fetchFailed(reason: "Cannot open the store: \(Self.describe(error))")
-        }
+        try engine.open()
     }
 
     /// Deletes the store: its data and, on disk, its files. The store can be used again afterwards and starts empty.
     public func delete() throws {
-        try connection.withLock { (connection) throws(OCKStoreError) in
-            if let pool = connection as? DatabasePool { try? pool.close() }
-            connection = nil
-            if let fileURL {
-                for file in StoreFile.allFiles(of: fileURL) where FileManager.default.fileExists(atPath: file.path) {
-                    do { try FileManager.default.removeItem(at: file) } catch {
-                        throw .deleteFailed(reason: "Cannot remove the store's files")
-                    }
-                }
-            }
-        }
+        try engine.delete()
         cache.removeAll()
         changes.publish(.all)
     }
 
     /// Removes every entity and version, keeping the store (and its file) in place.
     public func reset() throws {
-        let database = try self.database()
         do {
-            try database.write { db in
-                for table in ["outcome_values", "outcomes", "entity_tags", "tasks", "contacts", "care_plans", "patients"] {
-                    try db.execute(sql: "DELETE FROM \(table)")
+            try engine.writeSynchronously { db in
+                for table in Self.entityTables {
+                    try db.execute("DELETE FROM \(table)")
                 }
             }
+        } catch let error as OCKStoreError {
+            throw error
         } catch {
-            throw OCKStoreError.resetFailed(reason: Self.describe(error))
+            throw OCKStoreError.resetFailed(reason: engine.describe(error))
         }
         cache.removeAll()
         changes.publish(.all)
     }
 
-    /// Runs SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, otherwise the problems it found.
+    /// Runs the engine's integrity check (SQLite's `PRAGMA integrity_check`): `["ok"]` for a sound store, otherwise
+    /// the problems it found.
     public func checkIntegrity() throws -> [String] {
-        do {
-            return try database().read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
-        } catch let error as OCKStoreError {
-            throw error
-        } catch {
-            throw OCKStoreError.fetchFailed(reason: Self.describe(error))
-        }
+        try engine.checkIntegrity()
     }
+
+    /// The tables of the store's entities, children first.
+    package static let entityTables = ["outcome_values", "outcomes", "entity_tags", "tasks", "contacts", "care_plans", "patients"]
 
     // MARK: - Transactions
 
     /// Runs `body` in one write transaction and announces the change to live queries after it commits.
     func write<T: Sendable>(_ kinds: StoreChanges.Kinds, failure: @escaping @Sendable (String) -> OCKStoreError,
-                            _ body: @escaping @Sendable (Database, Date) throws -> T) async throws -> T {
-        let database = try self.database()
+                            _ body: @escaping @Sendable (any SQLDatabase, Date) throws -> T) async throws -> T {
         let now = clock()
         let result: T
         do {
-            result = try await database.write { db in try body(db, now) }
+            result = try await engine.write { db in try body(db, now) }
         } catch let error as OCKStoreError {
             throw error
         } catch {
-            throw failure(Self.describe(error))
+            throw failure(engine.describe(error))
         }
         changes.publish(kinds)
         return result
     }
 
     /// Runs `body` in a read transaction.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let database = try self.database()
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
         do {
-            return try await database.read(body)
+            return try await engine.read(body)
         } catch let error as OCKStoreError {
             throw error
         } catch {
-            throw OCKStoreError.fetchFailed(reason: Self.describe(error))
+            throw OCKStoreError.fetchFailed(reason: engine.describe(error))
         }
-    }
-
-    /// A description of a database error without SQL arguments (which may hold patient data).
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? DatabaseError {
-            return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")"
-        }
-        if let error = error as? OCKValidationError { return error.description }
-        return "\(type(of: error))"
     }
 }
 

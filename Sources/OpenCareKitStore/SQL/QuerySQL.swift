@@ -1,25 +1,28 @@
 import Foundation
-import GRDB
 
 /// A `WHERE … ORDER BY … LIMIT` clause built from a CareKit query.
 struct QuerySQL {
     var conditions: [String] = []
-    var arguments: [(any DatabaseValueConvertible)?] = []
-    var order: [String] = []
+    var arguments: [SQLValue] = []
+    /// Requested order: columns, ascending or not (NULLs first when ascending, on every engine).
+    var order: [(column: String, ascending: Bool)] = []
     var limit: Int?
     var offset = 0
     /// Leave out every version of entities whose newest version is a tombstone (queries without a date interval).
     var excludesDeletedEntities = false
     /// An index SQLite must use (`INDEXED BY`), where its planner would otherwise scan the table to avoid sorting.
+    /// Other engines ignore it.
     var index: String?
+    /// Whether the SQL may carry SQLite's planner hints (`INDEXED BY`, `+column`).
+    let planerHints: Bool
 
-    mutating func require(_ condition: String, _ values: [(any DatabaseValueConvertible)?] = []) {
+    mutating func require(_ condition: String, _ values: [any SQLBindable] = []) {
         conditions.append(condition)
-        arguments += values
+        arguments += values.map(\.sqlValue)
     }
 
     /// `column IN (values)`, skipped when `values` is empty (CareKit: an empty filter matches everything).
-    mutating func match(_ column: String, _ values: [(any DatabaseValueConvertible)?]) {
+    mutating func match(_ column: String, _ values: [any SQLBindable]) {
         guard !values.isEmpty else { return }
         require("\(column) IN (\(Self.placeholders(values.count)))", values)
     }
@@ -38,7 +41,7 @@ struct QuerySQL {
     /// from using the column's index (written `+column`), for queries another index narrows better.
     mutating func matchRelated(_ column: String, table: String, ids: [String], uuids: [UUID], remoteIDs: [String],
                                indexed: Bool = true) {
-        let column = indexed ? column : "+\(column)"
+        let column = indexed || !planerHints ? column : "+\(column)"
         if !ids.isEmpty {
             require("\(column) IN (SELECT uuid FROM \(table) WHERE id IN (\(Self.placeholders(ids.count))))", ids)
         }
@@ -52,7 +55,8 @@ struct QuerySQL {
     /// only the version in effect at the interval's end (effective before it, not replaced by a version effective
     /// before it). Without a date interval every version is returned, except (unlike CareKit, which returns them)
     /// the versions of deleted entities.
-    init<Query: OCKQueryProtocol>(_ query: Query, dateIntervalApplies: Bool = true) {
+    init<Query: OCKQueryProtocol>(_ query: Query, _ dialect: SQLDialect, dateIntervalApplies: Bool = true) {
+        planerHints = dialect.planerHints
         require("deleted_date IS NULL")
         match("id", query.ids)
         match("uuid", query.uuids)
@@ -73,8 +77,8 @@ struct QuerySQL {
         offset = query.offset
     }
 
-    func sql(table: String) -> String {
-        var sql = "SELECT * FROM \(table)" + (index.map { " INDEXED BY \($0)" } ?? "")
+    func sql(table: String, _ dialect: SQLDialect) -> String {
+        var sql = "SELECT * FROM \(table)" + (index.map { planerHints ? " INDEXED BY \($0)" : "" } ?? "")
         var conditions = conditions
         if excludesDeletedEntities {
             conditions.append("id NOT IN (SELECT id FROM \(table) WHERE deleted_date IS NOT NULL AND next_effective_date IS NULL)")
@@ -82,7 +86,8 @@ struct QuerySQL {
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         // CareKit's default order (newest created first) comes after any requested order; uuid makes it total.
         // Versions of one id share their first version's created date: the newer update comes first among them.
-        sql += " ORDER BY " + (order + ["created_date DESC", "updated_date DESC", "uuid"]).joined(separator: ", ")
+        let terms = order + [("created_date", false), ("updated_date", false), ("uuid", true)]
+        sql += " ORDER BY " + terms.map { dialect.order($0.column, ascending: $0.ascending) }.joined(separator: ", ")
         if pageLimit != nil || offset > 0 { sql += " LIMIT ? OFFSET ?" }
         return sql
     }
@@ -91,25 +96,22 @@ struct QuerySQL {
         Array(repeating: "?", count: count).joined(separator: ",")
     }
 
-    static func direction(_ ascending: Bool) -> String { ascending ? "ASC" : "DESC" }
-
     /// CareKit's limit: nil or 0 means no limit.
     private var pageLimit: Int? { (limit ?? 0) > 0 ? limit : nil }
 
     /// The arguments, with LIMIT and OFFSET last when present.
-    private var allArguments: StatementArguments {
+    private var allArguments: [SQLValue] {
         var values = arguments
-        if pageLimit != nil || offset > 0 { values += [pageLimit ?? -1, max(offset, 0)] }
-        return StatementArguments(values)
+        // No limit is the largest one (SQLite's -1 is refused by PostgreSQL).
+        if pageLimit != nil || offset > 0 { values += [.integer(Int64(pageLimit ?? Int(Int64.max))), .integer(Int64(max(offset, 0)))] }
+        return values
     }
 
     /// Fetches and decodes the matching versions.
-    func fetch<E: StoredEntity>(_ type: E.Type, _ db: Database, cache: DecodedEntityCache) throws -> [E] {
-        // Cached: the same query shapes come back (every day's events), and preparing is most of a small query.
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql(table: E.table)), arguments: allArguments)
+    func fetch<E: StoredEntity>(_ type: E.Type, _ db: any SQLDatabase, cache: DecodedEntityCache) throws -> [E] {
         var entities: [E] = []
-        while let row = try rows.next() {
-            entities.append(try E.decode(row, db, cache: cache))
+        try db.forEachRow(sql(table: E.table, db.dialect), allArguments) { row in
+            entities.append(try E.decode(row, cache: cache))
         }
         return entities
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Synchronization
 
 /// An entity kind the SQLite store keeps in a table with the shared version columns (see `StoreSchema`).
@@ -13,11 +12,11 @@ protocol StoredEntity: OCKVersionedObjectCompatible, OCKValidatable, Equatable, 
     /// The INSERT statement for a version (`makeInsertSQL()`, computed once per type).
     static var insertSQL: String { get }
     /// This entity's values for `extraColumns`; `event` is the span of an outcome's event.
-    func extraValues(event: DateInterval?) throws -> [(any DatabaseValueConvertible)?]
+    func extraValues(event: DateInterval?, _ dialect: SQLDialect) throws -> [any SQLBindable]
     /// Rows in other tables that belong to this version (outcome values, tags).
-    func insertDependents(_ db: Database) throws
+    func insertDependents(_ db: any SQLDatabase) throws
     /// Reads a version from a row of `table` (selected with `*`).
-    static func decode(_ row: Row, _ db: Database, cache: DecodedEntityCache) throws -> Self
+    static func decode(_ row: any SQLRow, cache: DecodedEntityCache) throws -> Self
 }
 
 extension StoredEntity {
@@ -33,32 +32,29 @@ extension StoredEntity {
 
     /// Inserts this version (with `nextEffectiveDate` for versions that already have successors, as sync may bring,
     /// and, for outcomes, the start of their event).
-    func insert(_ db: Database, nextEffectiveDate: Date? = nil, event: DateInterval? = nil) throws {
-        let values: [(any DatabaseValueConvertible)?] = [
+    func insert(_ db: any SQLDatabase, nextEffectiveDate: Date? = nil, event: DateInterval? = nil) throws {
+        let values: [any SQLBindable] = [
             uuid, id, effectiveDate.storeValue, deletedDate?.storeValue, createdDate?.storeValue,
             updatedDate?.storeValue, PackedUUIDs.data(previousVersionUUIDs), PackedUUIDs.data(nextVersionUUIDs),
             nextEffectiveDate?.storeValue, groupIdentifier, remoteID,
-        ] + (try extraValues(event: event))
-        let statement = try db.cachedStatement(sql: Self.insertSQL)
-        statement.setUncheckedArguments(StatementArguments(values))
-        try statement.execute()
+        ] + (try extraValues(event: event, db.dialect))
+        try db.execute(Self.insertSQL, values)
         try insertDependents(db)
     }
 
     /// Inserts one row per tag, so "any of these tags" queries use an index.
-    func insertTags(_ db: Database) throws {
+    func insertTags(_ db: any SQLDatabase) throws {
         for tag in Set(tags ?? []) {
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO entity_tags (owner_uuid, tag) VALUES (?, ?)")
-                .execute(arguments: [uuid, tag])
+            try db.execute("INSERT INTO entity_tags (owner_uuid, tag) VALUES (?, ?) ON CONFLICT DO NOTHING", [uuid, tag])
         }
     }
 
     /// Copies the version links from the row over whatever the payload said (links change after a version is
     /// written; the columns are the truth).
-    mutating func applyVersionColumns(_ row: Row) {
-        uuid = row["uuid"]
-        previousVersionUUIDs = PackedUUIDs.uuids(row["previous_uuids"])
-        nextVersionUUIDs = PackedUUIDs.uuids(row["next_uuids"])
+    mutating func applyVersionColumns(_ row: any SQLRow) throws {
+        uuid = try row.uuid("uuid")
+        previousVersionUUIDs = PackedUUIDs.uuids(try row.data("previous_uuids"))
+        nextVersionUUIDs = PackedUUIDs.uuids(try row.data("next_uuids"))
     }
 }
 
@@ -67,31 +63,31 @@ protocol PayloadStoredEntity: StoredEntity, Codable {
     /// Columns after `payload`.
     static var queryColumns: [String] { get }
     /// Values for `queryColumns`.
-    var queryValues: [(any DatabaseValueConvertible)?] { get }
+    var queryValues: [any SQLBindable] { get }
 }
 
 extension PayloadStoredEntity {
     static var extraColumns: [String] { ["payload"] + queryColumns }
 
-    func extraValues(event: DateInterval?) throws -> [(any DatabaseValueConvertible)?] {
+    func extraValues(event: DateInterval?, _ dialect: SQLDialect) throws -> [any SQLBindable] {
         [try StoreJSON.encoder.encode(self)] + queryValues
     }
 
-    func insertDependents(_ db: Database) throws {
+    func insertDependents(_ db: any SQLDatabase) throws {
         try insertTags(db)
     }
 
-    static func decode(_ row: Row, _ db: Database, cache: DecodedEntityCache) throws -> Self {
-        let uuid: UUID = row["uuid"]
+    static func decode(_ row: any SQLRow, cache: DecodedEntityCache) throws -> Self {
+        let uuid = try row.uuid("uuid")
         var entity: Self
         if let cached = cache.entity(uuid, as: Self.self) {
             entity = cached
         } else {
-            let payload: Data = row["payload"]
+            let payload = try row.data("payload")
             entity = try ScheduleLimits.unchecked { try StoreJSON.decoder.decode(Self.self, from: payload) }
             cache.store(entity, for: uuid)
         }
-        entity.applyVersionColumns(row)
+        try entity.applyVersionColumns(row)
         return entity
     }
 }
@@ -130,13 +126,6 @@ extension Date {
     var storeValue: Double { timeIntervalSinceReferenceDate }
 
     init(storeValue: Double) { self.init(timeIntervalSinceReferenceDate: storeValue) }
-}
-
-extension Row {
-    /// A stored date column.
-    func date(_ column: String) -> Date? {
-        (self[column] as Double?).map(Date.init(storeValue:))
-    }
 }
 
 /// Decoded payload entities by version uuid. A version's payload never changes once written, so entries stay valid

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Adding, updating and deleting versions the way CareKit does, for any stored entity kind. Each function runs inside
 /// the caller's write transaction, so a failure rolls back the whole call.
@@ -23,7 +22,7 @@ enum VersionedWrites {
     /// and the id's newest version is a tombstone: then the entity starts again after the tombstone (CareKit #379).
     /// The deleted versions stay, with their outcomes, but no query walks back past the tombstone, so the new entity
     /// shows nothing of the old one's past.
-    static func add<E: StoredEntity>(_ entities: [E], now: Date, _ db: Database, reusingDeletedIDs: Bool = false,
+    static func add<E: StoredEntity>(_ entities: [E], now: Date, _ db: any SQLDatabase, reusingDeletedIDs: Bool = false,
                                      cache: DecodedEntityCache? = nil,
                                      event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
         try requireDistinctIDs(entities)
@@ -33,11 +32,12 @@ enum VersionedWrites {
         for first in stride(from: 0, to: entities.count, by: 500) {
             let chunk = entities[first..<min(first + 500, entities.count)]
             let placeholders = QuerySQL.placeholders(chunk.count)
-            let ids = StatementArguments(chunk.map(\.id)), uuids = StatementArguments(chunk.map(\.uuid))
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM \(E.table) WHERE uuid IN (\(placeholders)) LIMIT 1", arguments: uuids) == true {
+            if try db.scalar("SELECT 1 FROM \(E.table) WHERE uuid IN (\(placeholders)) LIMIT 1", chunk.map(\.uuid)).isTrue {
                 throw OCKStoreError.addFailed(reason: "A \(E.kind) with the same uuid already exists")
             }
-            let taken = try String.fetchAll(db, sql: "SELECT DISTINCT id FROM \(E.table) WHERE id IN (\(placeholders))", arguments: ids)
+            let taken = try db.rows("SELECT DISTINCT id FROM \(E.table) WHERE id IN (\(placeholders))", chunk.map(\.id)) {
+                try $0.string("id")
+            }
             guard !taken.isEmpty else { continue }
             guard reusingDeletedIDs, let cache else {
                 throw OCKStoreError.addFailed(reason: "A \(E.kind) with the same id already exists (ids stay taken after a delete)")
@@ -65,26 +65,27 @@ enum VersionedWrites {
 
     /// The newest version of `id`: the version no other version replaces (the one most recently effective if sync
     /// left several).
-    static func tip<E: StoredEntity>(of id: String, _ type: E.Type, _ db: Database, cache: DecodedEntityCache) throws -> (row: Row, entity: E)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+    static func tip<E: StoredEntity>(of id: String, _ type: E.Type, _ db: any SQLDatabase, cache: DecodedEntityCache)
+        throws -> (nextUUIDs: Data, entity: E)? {
+        try db.firstRow("""
             SELECT * FROM \(E.table) WHERE id = ? AND next_effective_date IS NULL
-            ORDER BY effective_date DESC, updated_date DESC LIMIT 1
-            """), arguments: [id]) else { return nil }
-        return (row, try E.decode(row, db, cache: cache))
+            ORDER BY \(db.dialect.order("effective_date", ascending: false)), \(db.dialect.order("updated_date", ascending: false))
+            LIMIT 1
+            """, [id]) { row in (try row.data("next_uuids"), try E.decode(row, cache: cache)) }
     }
 
     /// Appends a new version after the newest one of the same id. `deleting` makes it a tombstone.
     ///
     /// `afterTombstone` starts a deleted id again (see `add`): the new version follows the tombstone, keeps its own
     /// uuid, and is created now.
-    static func appendVersion<E: StoredEntity>(_ entity: E, deleting: Bool, now: Date, _ db: Database,
+    static func appendVersion<E: StoredEntity>(_ entity: E, deleting: Bool, now: Date, _ db: any SQLDatabase,
                                                cache: DecodedEntityCache, afterTombstone: Bool = false,
                                                check: (E, E) throws -> Void = { _, _ in },
                                                event: (E) throws -> DateInterval? = { _ in nil }) throws -> E {
         func failure(_ reason: String) -> OCKStoreError {
             deleting ? .deleteFailed(reason: reason) : .updateFailed(reason: reason)
         }
-        guard let (row, current) = try tip(of: entity.id, E.self, db, cache: cache) else {
+        guard let (nextUUIDs, current) = try tip(of: entity.id, E.self, db, cache: cache) else {
             throw failure("No previous version exists: there is no \(E.kind) with that id")
         }
         if (current.deletedDate != nil) != afterTombstone {
@@ -111,18 +112,18 @@ enum VersionedWrites {
         } else {
             version.deletedDate = nil
         }
-        let nextUUIDs: Data = row["next_uuids"]
-        try db.cachedStatement(sql: """
+        let effective = version.effectiveDate.storeValue
+        try db.execute("""
             UPDATE \(E.table) SET next_uuids = ?,
-                next_effective_date = min(coalesce(next_effective_date, ?), ?)
+                next_effective_date = CASE WHEN next_effective_date IS NULL OR next_effective_date > ? THEN ?
+                                      ELSE next_effective_date END
             WHERE uuid = ?
-            """).execute(arguments: [nextUUIDs + PackedUUIDs.data([version.uuid]), version.effectiveDate.storeValue,
-                                     version.effectiveDate.storeValue, current.uuid])
+            """, [nextUUIDs + PackedUUIDs.data([version.uuid]), effective, effective, current.uuid])
         try version.insert(db, event: try event(version))
         return version
     }
 
-    static func update<E: StoredEntity>(_ entities: [E], now: Date, _ db: Database, cache: DecodedEntityCache,
+    static func update<E: StoredEntity>(_ entities: [E], now: Date, _ db: any SQLDatabase, cache: DecodedEntityCache,
                                         check: (E, E) throws -> Void = { _, _ in },
                                         event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
         try requireDistinctIDs(entities)
@@ -131,7 +132,7 @@ enum VersionedWrites {
         }
     }
 
-    static func delete<E: StoredEntity>(_ entities: [E], now: Date, _ db: Database, cache: DecodedEntityCache,
+    static func delete<E: StoredEntity>(_ entities: [E], now: Date, _ db: any SQLDatabase, cache: DecodedEntityCache,
                                         check: (E) throws -> Void = { _ in },
                                         event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
         try requireDistinctIDs(entities)

@@ -1,0 +1,144 @@
+import Foundation
+
+extension SQLCareDirectory {
+    public func appendAudit(_ drafts: [AuditEntry.Draft]) async throws {
+        guard !drafts.isEmpty else { return }
+        try await write { db in
+            let head = try db.firstRow("SELECT sequence, hash FROM audit_head WHERE id = 1") {
+                (sequence: Int64(try $0.int("sequence")), hash: try $0.string("hash"))
+            }
+            var sequence = head?.sequence ?? 0
+            var previous = head?.hash ?? AuditEntry.firstPreviousHash
+            for draft in drafts {
+                sequence += 1
+                let entry = AuditEntry.chained(draft, sequence: sequence, after: previous)
+                try db.execute("""
+                    INSERT INTO audit_entry (sequence, recorded, account, token, record, resource, action, outcome, address, detail, previous_hash, hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [
+                    sequence, Int64((draft.recorded.timeIntervalSince1970 * 1000).rounded()), draft.account?.description,
+                    draft.token?.description, draft.record?.description, draft.resource, draft.action.rawValue,
+                    draft.outcome.rawValue, draft.address, draft.detail, entry.previousHash, entry.hash,
+                ])
+                previous = entry.hash
+            }
+            try db.execute("""
+                INSERT INTO audit_head (id, sequence, hash) VALUES (1, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
+                """, [sequence, previous])
+        }
+    }
+
+    public func auditEntries(record: CareRecordID, limit: Int, offset: Int) async throws -> [AuditEntry] {
+        try await read { db in
+            try db.rows("SELECT * FROM audit_entry WHERE record = ? ORDER BY sequence DESC LIMIT ? OFFSET ?", [record.description, limit, offset], Self.auditEntry)
+        }
+    }
+
+    public func auditEntries(record: CareRecordID, resource: String, limit: Int) async throws -> [AuditEntry] {
+        try await read { db in
+            try db.rows("SELECT * FROM audit_entry WHERE record = ? AND resource = ? ORDER BY sequence DESC LIMIT ?", [record.description, resource, limit], Self.auditEntry)
+        }
+    }
+
+    public func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry] {
+        try await read { db in
+            try db.rows("SELECT * FROM audit_entry WHERE sequence > ? ORDER BY sequence LIMIT ?", [sequence, limit], Self.auditEntry)
+        }
+    }
+
+    public func verifyAuditLog() async throws -> AuditVerification {
+        // One read transaction: a consistent snapshot even while the server appends.
+        try await read { db in
+            var check = AuditEntry.ChainCheck()
+            var count: Int64 = 0
+            try db.forEachRow("SELECT * FROM audit_entry ORDER BY sequence", []) { row in
+                check.check(try Self.auditEntry(row))
+                count += 1
+            }
+            let head = try db.firstRow("SELECT sequence, hash FROM audit_head WHERE id = 1") {
+                (sequence: Int64(try $0.int("sequence")), hash: try $0.string("hash"))
+            }
+            check.finish(headSequence: head?.sequence ?? 0, headHash: head?.hash ?? AuditEntry.firstPreviousHash)
+            return AuditVerification(entries: count, headHash: check.previousHash, problem: check.problem)
+        }
+    }
+
+    static func auditEntry(_ row: any SQLRow) throws -> AuditEntry {
+        let (action, outcome) = (try row.string("action"), try row.string("outcome"))
+        let (account, token, record) = (try row.optionalString("account"), try row.optionalString("token"), try row.optionalString("record"))
+        let draft = AuditEntry.Draft(
+            recorded: Date(timeIntervalSince1970: Double(try row.int("recorded")) / 1000),
+            account: account.flatMap(RandomIdentifier.init), token: token.flatMap(RandomIdentifier.init),
+            record: record.flatMap(RandomIdentifier.init), resource: try row.string("resource"),
+            action: AuditEntry.Action(rawValue: action) ?? .execute, outcome: AuditEntry.Outcome(rawValue: outcome) ?? .denied,
+            address: try row.string("address"), detail: try row.string("detail"))
+        var entry = AuditEntry(sequence: Int64(try row.int("sequence")), draft: draft, previousHash: try row.string("previous_hash"),
+                               hash: try row.string("hash"))
+        // A stored value this code cannot read back as it was written must fail verification, not pass as another.
+        if action != draft.action.rawValue || outcome != draft.outcome.rawValue || account != draft.account?.description
+            || record != draft.record?.description || token != draft.token?.description {
+            entry.hash = "unreadable"
+        }
+        return entry
+    }
+}
+
+// MARK: Rows
+
+extension SQLCareDirectory {
+    static func columns(_ account: CareAccount) -> [any SQLBindable] {
+        let codes = (try? JSONEncoder().encode(account.recoveryCodeHashes)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        return [account.id.description, account.email, account.name, account.passwordHash, account.totpSecret, codes,
+                account.failedSignIns, account.lockedUntil?.timeIntervalSince1970, account.createdDate.timeIntervalSince1970]
+    }
+
+    static func account(_ row: any SQLRow) throws -> CareAccount {
+        let codes = try row.optionalString("recovery_codes").flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        return CareAccount(id: RandomIdentifier(uncheckedText: try row.string("id")), email: try row.string("email"),
+                           name: try row.string("name"), passwordHash: try row.string("password_hash"),
+                           totpSecret: try row.optionalString("totp_secret"), recoveryCodeHashes: codes,
+                           failedSignIns: try row.int("failed_sign_ins"), lockedUntil: try Self.date(row, "locked_until"),
+                           createdDate: Date(timeIntervalSince1970: try row.double("created_date")))
+    }
+
+    static func record(_ row: any SQLRow) throws -> CareRecord {
+        var record = CareRecord(id: RandomIdentifier(uncheckedText: try row.string("id")), storeName: try row.string("store_name"),
+                                patientName: try row.string("patient_name"), timeZoneIdentifier: try row.string("time_zone"),
+                                carePlan: try row.optionalString("care_plan"),
+                                createdDate: Date(timeIntervalSince1970: try row.double("created_date")))
+        record.patientEditsPlan = try row.optionalInt("patient_edits_plan").map { $0 != 0 } ?? true
+        return record
+    }
+
+    static func membership(_ row: any SQLRow) throws -> CareMembership {
+        CareMembership(record: RandomIdentifier(uncheckedText: try row.string("record")),
+                       account: RandomIdentifier(uncheckedText: try row.string("account")),
+                       role: CareRole(rawValue: try row.string("role")) ?? .caregiver, isOwner: try row.int("is_owner") != 0,
+                       createdDate: try Self.date(row, "created_date") ?? Date(timeIntervalSince1970: 0))
+    }
+
+    static func invitation(_ row: any SQLRow) throws -> CareInvitation {
+        CareInvitation(secretHash: try row.string("secret_hash"), record: RandomIdentifier(uncheckedText: try row.string("record")),
+                       role: CareRole(rawValue: try row.string("role")) ?? .caregiver,
+                       invitedBy: RandomIdentifier(uncheckedText: try row.string("invited_by")),
+                       createdDate: Date(timeIntervalSince1970: try row.double("created_date")),
+                       expiryDate: Date(timeIntervalSince1970: try row.double("expiry_date")),
+                       acceptedDate: try Self.date(row, "accepted_date"),
+                       acceptedBy: try row.optionalString("accepted_by").map(RandomIdentifier.init(uncheckedText:)))
+    }
+
+    static func accessToken(_ row: any SQLRow) throws -> CareAccessToken {
+        CareAccessToken(id: RandomIdentifier(uncheckedText: try row.string("id")), secretHash: try row.string("secret_hash"),
+                        account: RandomIdentifier(uncheckedText: try row.string("account")),
+                        record: RandomIdentifier(uncheckedText: try row.string("record")),
+                        scope: try row.string("scope"), label: try row.string("label"),
+                        createdDate: Date(timeIntervalSince1970: try row.double("created_date")),
+                        lastUsedDate: try Self.date(row, "last_used_date"), revokedDate: try Self.date(row, "revoked_date"))
+    }
+
+    /// A directory date column (seconds since 1970).
+    private static func date(_ row: any SQLRow, _ column: String) throws -> Date? {
+        try row.optionalDouble(column).map(Date.init(timeIntervalSince1970:))
+    }
+}

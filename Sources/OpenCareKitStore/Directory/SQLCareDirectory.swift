@@ -1,0 +1,313 @@
+import Foundation
+
+/// The directory as SQL, on any engine: `SQLiteCareDirectory` (one SQLite file) here, PostgreSQL in
+/// OpenCareKitPostgres.
+public final class SQLCareDirectory: CareDirectory {
+    let runner: any SQLTransactionRunner
+
+    /// A directory kept by `runner`, whose schema is in place.
+    package init(runner: any SQLTransactionRunner) {
+        self.runner = runner
+    }
+
+    /// Runs `work` in a write transaction, with the engine's errors turned into the directory's (without SQL
+    /// arguments).
+    @discardableResult
+    func write<T: Sendable>(_ work: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        do {
+            return try await runner.write(work)
+        } catch let error as CareDirectoryError {
+            throw error
+        } catch let error as SQLFailure where error.kind == .uniqueViolation {
+            throw CareDirectoryError(.conflict, "It exists already.")
+        } catch let error as SQLFailure where error.kind == .foreignKeyViolation {
+            throw CareDirectoryError(.notFound, "The account or record it names does not exist.")
+        } catch {
+            throw CareDirectoryError(.storage, "The directory cannot be written: \(runner.describe(error))")
+        }
+    }
+
+    func read<T: Sendable>(_ work: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        do {
+            return try await runner.read(work)
+        } catch let error as CareDirectoryError {
+            throw error
+        } catch {
+            throw CareDirectoryError(.storage, "The directory cannot be read: \(runner.describe(error))")
+        }
+    }
+
+    // MARK: Accounts
+
+    public func addAccount(_ account: CareAccount) async throws {
+        try await write { db in
+            if try db.scalar("SELECT 1 FROM account WHERE email = ?", [account.email]).isTrue {
+                throw CareDirectoryError(.emailTaken, "An account with that email address exists already.")
+            }
+            try db.execute("""
+                INSERT INTO account (id, email, name, password_hash, totp_secret, recovery_codes, failed_sign_ins, locked_until, created_date)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, Self.columns(account))
+        }
+    }
+
+    public func account(_ id: CareAccountID) async throws -> CareAccount? {
+        try await read { db in try db.firstRow("SELECT * FROM account WHERE id = ?", [id.description], Self.account) }
+    }
+
+    public func account(email: String) async throws -> CareAccount? {
+        guard let email = CareAccount.normalizedEmail(email) else { return nil }
+        return try await read { db in try db.firstRow("SELECT * FROM account WHERE email = ?", [email], Self.account) }
+    }
+
+    public func updateAccount(_ account: CareAccount) async throws {
+        try await write { db in
+            if try db.scalar("SELECT 1 FROM account WHERE email = ? AND id <> ?", [account.email, account.id.description]).isTrue {
+                throw CareDirectoryError(.emailTaken, "An account with that email address exists already.")
+            }
+            let columns = Self.columns(account)
+            let changed = try db.execute("""
+                UPDATE account SET email = ?, name = ?, password_hash = ?, totp_secret = ?, recovery_codes = ?,
+                failed_sign_ins = ?, locked_until = ?, created_date = ? WHERE id = ?
+                """, Array(columns.dropFirst()) + [columns[0]])
+            guard changed == 1 else { throw CareDirectoryError(.notFound, "No such account.") }
+        }
+    }
+
+    public func noteFailedSignIn(_ id: CareAccountID, now: Date, threshold: Int, lockout: TimeInterval) async throws -> CareAccount? {
+        try await write { db in
+            try db.execute("""
+                UPDATE account SET failed_sign_ins = failed_sign_ins + 1,
+                locked_until = CASE WHEN failed_sign_ins + 1 >= ? THEN ? ELSE locked_until END WHERE id = ?
+                """, [threshold, now.addingTimeInterval(lockout).timeIntervalSince1970, id.description])
+            return try db.firstRow("SELECT * FROM account WHERE id = ?", [id.description], Self.account)
+        }
+    }
+
+    public func noteSuccessfulSignIn(_ id: CareAccountID) async throws {
+        try await write { db in
+            try db.execute("UPDATE account SET failed_sign_ins = 0, locked_until = NULL WHERE id = ?", [id.description])
+        }
+    }
+
+    // MARK: Records and memberships
+
+    public func addRecord(_ record: CareRecord, member: CareMembership?) async throws {
+        try await write { db in
+            try db.execute("""
+                INSERT INTO record (id, store_name, patient_name, time_zone, care_plan, patient_edits_plan, created_date)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [record.id.description, record.storeName, record.patientName, record.timeZoneIdentifier,
+                                 record.carePlan, record.patientEditsPlan, record.createdDate.timeIntervalSince1970])
+            if let member { try Self.upsert(member, in: db) }
+        }
+    }
+
+    public func record(_ id: CareRecordID) async throws -> CareRecord? {
+        try await read { db in try db.firstRow("SELECT * FROM record WHERE id = ?", [id.description], Self.record) }
+    }
+
+    public func updateRecord(_ record: CareRecord) async throws {
+        try await write { db in
+            let changed = try db.execute("""
+                UPDATE record SET patient_name = ?, time_zone = ?, care_plan = ?, patient_edits_plan = ? WHERE id = ?
+                """, [record.patientName, record.timeZoneIdentifier, record.carePlan, record.patientEditsPlan,
+                                 record.id.description])
+            guard changed == 1 else { throw CareDirectoryError(.notFound, "There is no such care record.") }
+        }
+    }
+
+    public func records(limit: Int, after: CareRecordID?) async throws -> [CareRecord] {
+        try await read { db in
+            try db.rows("SELECT * FROM record WHERE id > ? ORDER BY id LIMIT ?", [after?.description ?? "", limit], Self.record)
+        }
+    }
+
+    public func recordCount() async throws -> Int {
+        try await read { db in try db.scalar("SELECT COUNT(*) FROM record").int ?? 0 }
+    }
+
+    public func membership(record: CareRecordID, account: CareAccountID) async throws -> CareMembership? {
+        try await read { db in
+            try db.firstRow("SELECT * FROM membership WHERE record = ? AND account = ?",
+                            [record.description, account.description], Self.membership)
+        }
+    }
+
+    public func memberships(of account: CareAccountID) async throws -> [(membership: CareMembership, record: CareRecord)] {
+        try await read { db in
+            try db.rows("""
+                SELECT membership.record, membership.account, membership.role, membership.is_owner, membership.created_date AS membership_created,
+                record.* FROM membership JOIN record ON record.id = membership.record WHERE membership.account = ?
+                ORDER BY record.patient_name, record.id
+                """, [account.description]) { row in (try Self.joinedMembership(row), try Self.record(row)) }
+        }
+    }
+
+    public func members(of record: CareRecordID) async throws -> [(membership: CareMembership, account: CareAccount)] {
+        try await read { db in
+            try db.rows("""
+                SELECT membership.record, membership.account, membership.role, membership.is_owner, membership.created_date AS membership_created,
+                account.* FROM membership JOIN account ON account.id = membership.account WHERE membership.record = ?
+                ORDER BY membership.is_owner DESC, CASE membership.role WHEN 'patient' THEN 0 WHEN 'caregiver' THEN 1 ELSE 2 END,
+                account.name, account.id
+                """, [record.description]) { row in (try Self.joinedMembership(row), try Self.account(row)) }
+        }
+    }
+
+    public func setMembership(_ membership: CareMembership) async throws {
+        try await write { db in
+            let hadOwner = try Self.hasOwner(membership.record, in: db)
+            try Self.upsert(membership, in: db)
+            if hadOwner, try !Self.hasOwner(membership.record, in: db) {
+                throw CareDirectoryError(.conflict, "The record needs an owner: make someone else its owner first.")
+            }
+        }
+    }
+
+    public func removeMembership(record: CareRecordID, account: CareAccountID) async throws {
+        try await write { db in
+            let hadOwner = try Self.hasOwner(record, in: db)
+            let removed = try db.execute("DELETE FROM membership WHERE record = ? AND account = ?", [record.description, account.description])
+            guard removed == 1 else { throw CareDirectoryError(.notFound, "That person has no access to the record.") }
+            if hadOwner, try !Self.hasOwner(record, in: db) {
+                throw CareDirectoryError(.conflict, "The record's owner cannot be removed.")
+            }
+        }
+    }
+
+    /// A membership read from a join, whose own `created_date` is named `membership_created`.
+    static func joinedMembership(_ row: any SQLRow) throws -> CareMembership {
+        var membership = try membership(row)
+        membership.createdDate = Date(timeIntervalSince1970: try row.double("membership_created"))
+        return membership
+    }
+
+    static func hasOwner(_ record: CareRecordID, in db: any SQLDatabase) throws -> Bool {
+        try db.scalar("SELECT 1 FROM membership WHERE record = ? AND is_owner <> 0", [record.description]).isTrue
+    }
+
+    static func upsert(_ membership: CareMembership, in db: any SQLDatabase) throws {
+        try db.execute("""
+            INSERT INTO membership (record, account, role, is_owner, created_date) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (record, account) DO UPDATE SET role = excluded.role, is_owner = excluded.is_owner
+            """, [membership.record.description, membership.account.description, membership.role.rawValue,
+                             membership.isOwner, membership.createdDate.timeIntervalSince1970])
+    }
+
+    // MARK: Invitations
+
+    public func addInvitation(_ invitation: CareInvitation) async throws {
+        try await write { db in
+            try db.execute("""
+                INSERT INTO invitation (secret_hash, record, role, invited_by, created_date, expiry_date) VALUES (?, ?, ?, ?, ?, ?)
+                """, [invitation.secretHash, invitation.record.description, invitation.role.rawValue,
+                                 invitation.invitedBy.description, invitation.createdDate.timeIntervalSince1970,
+                                 invitation.expiryDate.timeIntervalSince1970])
+        }
+    }
+
+    public func invitation(secretHash: String) async throws -> CareInvitation? {
+        try await read { db in
+            try db.firstRow("SELECT * FROM invitation WHERE secret_hash = ?", [secretHash], Self.invitation)
+        }
+    }
+
+    public func invitations(of record: CareRecordID) async throws -> [CareInvitation] {
+        try await read { db in
+            try db.rows("SELECT * FROM invitation WHERE record = ? ORDER BY created_date DESC", [record.description], Self.invitation)
+        }
+    }
+
+    public func acceptInvitation(secretHash: String, account: CareAccountID, now: Date) async throws -> CareMembership? {
+        try await write { db in
+            guard let invitation = try db.firstRow("SELECT * FROM invitation WHERE secret_hash = ?", [secretHash], Self.invitation), invitation.acceptedDate == nil, invitation.expiryDate > now else { return nil }
+            try db.execute("UPDATE invitation SET accepted_date = ?, accepted_by = ? WHERE secret_hash = ?", [now.timeIntervalSince1970, account.description, secretHash])
+            if let existing = try db.firstRow("SELECT * FROM membership WHERE record = ? AND account = ?",
+                                              [invitation.record.description, account.description], Self.membership) {
+                return existing
+            }
+            let membership = CareMembership(record: invitation.record, account: account, role: invitation.role, isOwner: false, createdDate: now)
+            try Self.upsert(membership, in: db)
+            return membership
+        }
+    }
+
+    public func removeInvitation(secretHash: String) async throws {
+        try await write { db in try db.execute("DELETE FROM invitation WHERE secret_hash = ?", [secretHash]) }
+    }
+
+    // MARK: Sessions
+
+    public func session(keyHash: String, now: Date) async throws -> (value: Data, expiryDate: Date?)? {
+        try await read { db in
+            guard let (value, expiry) = try db.firstRow("SELECT value, expiry_date FROM session WHERE key_hash = ?", [keyHash], {
+                (try $0.data("value"), try $0.optionalDouble("expiry_date"))
+            }) else {
+                return nil
+            }
+            if let expiry, expiry <= now.timeIntervalSince1970 { return nil }
+            return (value, expiry.map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    public func setSession(keyHash: String, account: CareAccountID?, value: Data, expiryDate: Date?, now: Date) async throws {
+        try await write { db in
+            try db.execute("""
+                INSERT INTO session (key_hash, account, value, expiry_date, updated_date) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (key_hash) DO UPDATE SET account = excluded.account, value = excluded.value,
+                expiry_date = coalesce(excluded.expiry_date, session.expiry_date), updated_date = excluded.updated_date
+                """, [keyHash, account?.description, value, expiryDate?.timeIntervalSince1970, now.timeIntervalSince1970])
+        }
+    }
+
+    public func removeSession(keyHash: String) async throws {
+        try await write { db in try db.execute("DELETE FROM session WHERE key_hash = ?", [keyHash]) }
+    }
+
+    public func removeSessions(of account: CareAccountID) async throws {
+        try await write { db in try db.execute("DELETE FROM session WHERE account = ?", [account.description]) }
+    }
+
+    public func removeExpiredSessions(now: Date) async throws {
+        try await write { db in
+            try db.execute("DELETE FROM session WHERE expiry_date <= ?", [now.timeIntervalSince1970])
+        }
+    }
+
+    // MARK: Access tokens
+
+    public func addAccessToken(_ token: CareAccessToken) async throws {
+        try await write { db in
+            try db.execute("""
+                INSERT INTO access_token (id, secret_hash, account, record, scope, label, created_date) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [token.id.description, token.secretHash, token.account.description, token.record.description,
+                                 token.scope, token.label, token.createdDate.timeIntervalSince1970])
+        }
+    }
+
+    public func accessToken(secretHash: String) async throws -> CareAccessToken? {
+        try await read { db in
+            try db.firstRow("SELECT * FROM access_token WHERE secret_hash = ?", [secretHash], Self.accessToken)
+        }
+    }
+
+    public func accessTokens(of account: CareAccountID) async throws -> [CareAccessToken] {
+        try await read { db in
+            try db.rows("SELECT * FROM access_token WHERE account = ? ORDER BY created_date DESC", [account.description], Self.accessToken)
+        }
+    }
+
+    public func revokeAccessToken(_ id: RandomIdentifier, of account: CareAccountID, now: Date) async throws -> Bool {
+        try await write { db in
+            try db.execute("UPDATE access_token SET revoked_date = coalesce(revoked_date, ?) WHERE id = ? AND account = ?",
+                           [now.timeIntervalSince1970, id.description, account.description]) == 1
+        }
+    }
+
+    public func noteAccessTokenUse(_ id: RandomIdentifier, now: Date) async throws {
+        try await write { db in
+            try db.execute("UPDATE access_token SET last_used_date = ? WHERE id = ?", [now.timeIntervalSince1970, id.description])
+        }
+    }
+}

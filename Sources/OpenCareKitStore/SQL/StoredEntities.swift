@@ -1,0 +1,181 @@
+import Foundation
+
+extension OCKPatient: PayloadStoredEntity {
+    static let insertSQL = makeInsertSQL()
+    static let table = "patients"
+    static let kind = "patient"
+    static let queryColumns = ["given_name", "family_name"]
+    var queryValues: [any SQLBindable] { [name.givenName, name.familyName] }
+}
+
+extension OCKCarePlan: PayloadStoredEntity {
+    static let insertSQL = makeInsertSQL()
+    static let table = "care_plans"
+    static let kind = "care plan"
+    static let queryColumns = ["patient_uuid", "title"]
+    var queryValues: [any SQLBindable] { [patientUUID, title] }
+}
+
+extension OCKContact: PayloadStoredEntity {
+    static let insertSQL = makeInsertSQL()
+    static let table = "contacts"
+    static let kind = "contact"
+    static let queryColumns = ["care_plan_uuid", "given_name", "family_name"]
+    var queryValues: [any SQLBindable] { [carePlanUUID, name.givenName, name.familyName] }
+}
+
+extension OCKTask: PayloadStoredEntity {
+    static let insertSQL = makeInsertSQL()
+    static let table = "tasks"
+    static let kind = "task"
+    static let queryColumns = ["care_plan_uuid", "title", "impacts_adherence", "schedule_start", "schedule_end"]
+    var queryValues: [any SQLBindable] {
+        [carePlanUUID, title, impactsAdherence, schedule.startDate().storeValue, schedule.endDate()?.storeValue]
+    }
+}
+
+/// Outcomes are stored in columns (no JSON on the common path), with their values in `outcome_values`.
+extension OCKOutcome: StoredEntity {
+    static let insertSQL = makeInsertSQL()
+    static let table = "outcomes"
+    static let kind = "outcome"
+    static let extraColumns = ["task_uuid", "occurrence", "event_start", "event_end", "source", "asset", "schema_version",
+                               "timezone", "user_info", "notes", "tags"]
+
+    /// The start of the outcome's event, set by the store before inserting (it needs the task's schedule).
+    func extraValues(event: DateInterval?, _ dialect: SQLDialect) throws -> [any SQLBindable] {
+        func json<T: Encodable>(_ value: T?) throws -> Data? {
+            try value.map { try StoreJSON.encoder.encode($0) }
+        }
+        return [
+            taskUUID, taskOccurrenceIndex, (event?.start ?? effectiveDate).storeValue,
+            (event?.end ?? event?.start ?? effectiveDate).storeValue, source, asset, schemaVersion?.description,
+            timezone.identifier, try json(userInfo), try json(notes), try json(tags),
+        ]
+    }
+
+    func insertDependents(_ db: any SQLDatabase) throws {
+        for (position, value) in values.enumerated() {
+            try db.execute("""
+                INSERT INTO outcome_values (outcome_uuid, position, type, value, kind, units, created_date, end_date)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [
+                    uuid, position, value.type.storeCode, value.storeValue(db.dialect), value.kind, value.units,
+                    value.createdDate.storeValue, value.endDate?.storeValue,
+                ])
+        }
+        try insertTags(db)
+    }
+
+    static func decode(_ row: any SQLRow, cache: DecodedEntityCache) throws -> OCKOutcome {
+        var outcome = OCKOutcome(taskUUID: try row.uuid("task_uuid"), taskOccurrenceIndex: try row.int("occurrence"), values: [])
+        outcome.id = try row.string("id")
+        try outcome.applyVersionColumns(row)
+        outcome.effectiveDate = try row.date("effective_date") ?? outcome.effectiveDate
+        outcome.deletedDate = try row.date("deleted_date")
+        outcome.createdDate = try row.date("created_date")
+        outcome.updatedDate = try row.date("updated_date")
+        outcome.groupIdentifier = try row.optionalString("group_identifier")
+        outcome.remoteID = try row.optionalString("remote_id")
+        outcome.source = try row.optionalString("source")
+        outcome.asset = try row.optionalString("asset")
+        outcome.schemaVersion = try row.optionalString("schema_version").flatMap(OCKSemanticVersion.init)
+        outcome.timezone = TimeZone(identifier: try row.string("timezone")) ?? TimeZone(secondsFromGMT: 0)!
+        let decoder = StoreJSON.decoder
+        outcome.userInfo = try row.optionalData("user_info").map { try decoder.decode([String: String].self, from: $0) }
+        outcome.notes = try row.optionalData("notes").map { try decoder.decode([OCKNote].self, from: $0) }
+        outcome.tags = try row.optionalData("tags").map { try decoder.decode([String].self, from: $0) }
+        return outcome
+    }
+
+    /// Reads the values of many outcomes at once.
+    static func attachValues(to outcomes: inout [OCKOutcome], _ db: any SQLDatabase) throws {
+        guard !outcomes.isEmpty else { return }
+        var byUUID: [UUID: Int] = [:]
+        for (index, outcome) in outcomes.enumerated() { byUUID[outcome.uuid] = index }
+        for chunk in stride(from: 0, to: outcomes.count, by: 500) {
+            let uuids = outcomes[chunk..<min(chunk + 500, outcomes.count)].map(\.uuid)
+            var found: [(index: Int, value: OCKOutcomeValue)] = []
+            try db.forEachRow("""
+                SELECT * FROM outcome_values WHERE outcome_uuid IN (\(QuerySQL.placeholders(uuids.count)))
+                ORDER BY outcome_uuid, position
+                """, uuids.map(\.sqlValue)) { row in
+                guard let index = byUUID[try row.uuid("outcome_uuid")] else { return }
+                found.append((index, try OCKOutcomeValue(storedRow: row)))
+            }
+            for (index, value) in found { outcomes[index].values.append(value) }
+        }
+    }
+}
+
+extension OCKOutcomeValueType {
+    var storeCode: Int {
+        switch self {
+        case .integer: 0
+        case .double: 1
+        case .boolean: 2
+        case .text: 3
+        case .binary: 4
+        case .date: 5
+        }
+    }
+}
+
+extension OCKOutcomeValue {
+    /// The value as the engine stores it. SQLite keeps integers, reals, text and blobs as themselves, booleans as 0/1
+    /// and dates as seconds; an engine with typed columns keeps the same as bytes (`Data(storeBytes:)`).
+    func storeValue(_ dialect: SQLDialect) -> SQLValue {
+        let value: SQLValue = switch self.value {
+        case let value as Int: .integer(Int64(value))
+        case let value as Double: .real(value)
+        case let value as Bool: .integer(value ? 1 : 0)
+        case let value as String: .text(value)
+        case let value as Data: .blob(value)
+        case let value as Date: .real(value.storeValue)
+        default: .null
+        }
+        return dialect.dynamicTyping ? value : .blob(Self.bytes(of: value))
+    }
+
+    /// A value as bytes: integers as 8 bytes big-endian, reals as their 8-byte pattern big-endian, text as UTF-8.
+    private static func bytes(of value: SQLValue) -> Data {
+        switch value {
+        case let .integer(number): withUnsafeBytes(of: number.bigEndian) { Data($0) }
+        case let .real(number): withUnsafeBytes(of: number.bitPattern.bigEndian) { Data($0) }
+        case let .text(text): Data(text.utf8)
+        case let .blob(data): data
+        case .null, .uuid: Data()
+        }
+    }
+
+    /// The inverse of `bytes(of:)` for a value of type `code`.
+    private static func value(_ stored: SQLValue, code: Int) throws -> SQLValue {
+        guard case let .blob(data) = stored, code != 3, code != 4 else {
+            if case let .blob(data) = stored, code == 3 { return .text(String(decoding: data, as: UTF8.self)) }
+            return stored
+        }
+        guard data.count == 8 else { throw OCKStoreError.fetchFailed(reason: "An outcome value has the wrong size") }
+        let bits = data.reduce(UInt64(0)) { ($0 << 8) | UInt64($1) }
+        return code == 0 || code == 2 ? .integer(Int64(bitPattern: bits)) : .real(Double(bitPattern: bits))
+    }
+
+    init(storedRow row: any SQLRow) throws {
+        let code = try row.int("type")
+        let stored = try Self.value(row.value("value"), code: code)
+        func fail() -> OCKStoreError { .fetchFailed(reason: "An outcome value does not match its type code") }
+        let value: any OCKOutcomeValueUnderlyingType
+        switch (code, stored) {
+        case let (0, number): guard let number = number.int else { throw fail() }; value = number
+        case let (1, number): guard let number = number.double else { throw fail() }; value = number
+        case let (2, number): guard let number = number.int else { throw fail() }; value = number != 0
+        case let (3, .text(text)): value = text
+        case let (4, .blob(data)): value = data
+        case let (5, seconds): guard let seconds = seconds.double else { throw fail() }; value = Date(storeValue: seconds)
+        case (0...5, _): throw fail()
+        default: throw OCKStoreError.fetchFailed(reason: "An outcome value has an unknown type code")
+        }
+        self.init(value, units: try row.optionalString("units"), createdDate: try row.date("created_date") ?? Date(storeValue: 0))
+        kind = try row.optionalString("kind")
+        endDate = try row.date("end_date")
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The SQLite engine of `OCKStore`: a file per store (WAL, `synchronous = FULL`), or a database in memory.
+final class SQLiteEngine: OCKStoreEngine {
+    let fileURL: URL?
+    var dialect: SQLDialect { .sqlite }
+    private let connection = Mutex<(any DatabaseWriter)?>(nil)
+    /// The last `PRAGMA data_version` seen, to notice commits by other processes.
+    private let externalDataVersion = Mutex<Int?>(nil)
+    private let directoryError: OCKStoreError?
+    /// Whether the engine only reads its file (`OCKStore.reading(name:directory:)`).
+    private let isReadOnly: Bool
+
+    /// An engine in memory (`fileURL` nil) or on the file `fileURL`; `directoryError` is thrown by every call when the
+    /// file's place could not be worked out.
+    init(fileURL: URL?, directoryError: OCKStoreError? = nil, readOnly: Bool = false) {
+        self.fileURL = fileURL
+        self.directoryError = directoryError
+        isReadOnly = readOnly
+    }
+
+    func open() throws {
+        _ = try database()
+    }
+
+    /// The open database, opening it on first use.
+    private func database() throws(OCKStoreError) -> any DatabaseWriter {
+        if let directoryError { throw directoryError }
+        return try connection.withLock { (connection) throws(OCKStoreError) -> any DatabaseWriter in
+            if let connection { return connection }
+            let opened = try openDatabase()
+            connection = opened
+            return opened
+        }
+    }
+
+    private func openDatabase() throws(OCKStoreError) -> any DatabaseWriter {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // 32 MiB of page cache per connection: the outcome table's indexes outgrow SQLite's 2 MiB default
+            // quickly, and every insert then reads index pages back from the file.
+            try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA cache_size = -32768")
+        }
+        guard let fileURL else {
+            do {
+                let queue = try DatabaseQueue(configuration: configuration)
+                try StoreSchema.migrate(queue)
+                return queue
+            } catch {
+                throw .fetchFailed(reason: "Cannot create the in-memory store")
+            }
+        }
+        if isReadOnly {
+            guard case .store(StoreSchema.version) = try StoreFile.inspect(fileURL) else {
+                throw .fetchFailed(reason: "The store is absent or not of this version's schema; open it for writing first")
+            }
+            do {
+                configuration.readonly = true
+                return try DatabaseQueue(path: fileURL.path, configuration: configuration)
+            } catch {
+                throw .fetchFailed(reason: "Cannot open the store: \(describe(error))")
+            }
+        }
+        switch try StoreFile.inspect(fileURL) {
+        case .absent:
+            try StoreFile.create(fileURL)
+        case let .store(schemaVersion) where schemaVersion > StoreSchema.version:
+            throw .fetchFailed(reason: "The store was written by a newer OpenCareKit (schema "
+                               + "\(schemaVersion), this version reads up to \(StoreSchema.version)); update OpenCareKit to open it")
+        case .store:
+            break
+        }
+        do {
+            let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
+            if try pool.read(StoreSchema.migrator.hasBeenSuperseded) {
+                try pool.close()
+                throw OCKStoreError.fetchFailed(reason: "The store was written by a newer OpenCareKit; update OpenCareKit to open it")
+            }
+            try StoreSchema.migrate(pool)
+            return pool
+        } catch let error as OCKStoreError {
+            throw error
+        } catch {
+            throw .fetchFailed(reason: "Cannot open the store: \(describe(error))")
+        }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        try await database().read { db in try body(GRDBDatabase(db)) }
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        try await database().write { db in try body(GRDBDatabase(db)) }
+    }
+
+    func writeSynchronously(_ body: @escaping @Sendable (any SQLDatabase) throws -> Void) throws {
+        try database().write { db in try body(GRDBDatabase(db)) }
+    }
+
+    func delete() throws {
+        try connection.withLock { (connection) throws(OCKStoreError) in
+            if let pool = connection as? DatabasePool { try? pool.close() }
+            connection = nil
+            if let fileURL {
+                for file in StoreFile.allFiles(of: fileURL) where FileManager.default.fileExists(atPath: file.path) {
+                    do { try FileManager.default.removeItem(at: file) } catch {
+                        throw .deleteFailed(reason: "Cannot remove the store's files")
+                    }
+                }
+            }
+        }
+    }
+
+    func checkIntegrity() throws -> [String] {
+        do {
+            return try database().read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        } catch let error as OCKStoreError {
+            throw error
+        } catch {
+            throw OCKStoreError.fetchFailed(reason: describe(error))
+        }
+    }
+
+    /// SQLite's `data_version` changes only for commits made through other connections, so the store's own writes,
+    /// which notify live queries already, do not count.
+    func checkForExternalChanges() async throws -> Bool {
+        let version = try await database().writeWithoutTransaction { db in
+            try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+        }
+        let previous = externalDataVersion.withLock { last in
+            defer { last = version }
+            return last
+        }
+        guard let previous, previous != version else { return false }
+        return true
+    }
+
+    func followExternalChanges(every interval: Duration, announce: @escaping @Sendable () -> Void) async {
+        await pollExternalChanges(every: interval, announce: announce)
+    }
+
+    func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")"
+        }
+        if let error = error as? SQLFailure { return error.description }
+        if let error = error as? OCKValidationError { return error.description }
+        return "\(type(of: error))"
+    }
+}
+
+/// A GRDB connection inside a transaction, as the store's engine-neutral `SQLDatabase`.
+struct GRDBDatabase: SQLDatabase {
+    let db: Database
+
+    init(_ db: Database) { self.db = db }
+
+    var dialect: SQLDialect { .sqlite }
+
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+        try translatingErrors {
+            let statement = try db.cachedStatement(sql: sql)
+            statement.setUncheckedArguments(Self.arguments(arguments))
+            try statement.execute()
+            return db.changesCount
+        }
+    }
+
+    func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
+        // Cached: the same query shapes come back (every day's events), and preparing is most of a small query.
+        let rows = try translatingErrors {
+            try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments))
+        }
+        while let row = try translatingErrors({ try rows.next() }) {
+            try body(GRDBRow(row: row))
+        }
+    }
+
+    private static func arguments(_ values: [SQLValue]) -> StatementArguments {
+        StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
+            switch value {
+            case .null: nil
+            case let .integer(value): value
+            case let .real(value): value
+            case let .text(value): value
+            case let .blob(value): value
+            case let .uuid(value): value
+            }
+        })
+    }
+
+    private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            let kind: SQLFailure.Kind = switch error.extendedResultCode {
+            case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY: .uniqueViolation
+            case .SQLITE_CONSTRAINT_FOREIGNKEY: .foreignKeyViolation
+            case .SQLITE_BUSY, .SQLITE_LOCKED: .conflict
+            default: .other
+            }
+            throw SQLFailure(kind, "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")")
+        }
+    }
+}
+
+struct GRDBRow: SQLRow {
+    let row: Row
+
+    func value(_ column: String) -> SQLValue {
+        Self.convert(row[column] as DatabaseValue? ?? .null)
+    }
+
+    func value(at index: Int) -> SQLValue {
+        Self.convert(row[index] as DatabaseValue)
+    }
+
+    private static func convert(_ value: DatabaseValue) -> SQLValue {
+        switch value.storage {
+        case .null: .null
+        case let .int64(value): .integer(value)
+        case let .double(value): .real(value)
+        case let .string(value): .text(value)
+        case let .blob(value): .blob(value)
+        }
+    }
+}
