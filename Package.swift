@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenCareKitStore", targets: ["OpenCareKitStore"]),
+        .library(name: "OpenCareKitPostgres", targets: ["OpenCareKitPostgres"]),
         .library(name: "OpenCareKitUI", targets: ["OpenCareKitUI"]),
         .library(name: "OpenCareKit", targets: ["OpenCareKit"]),
         .library(name: "OpenCareKitServer", targets: ["OpenCareKitServer"]),
@@ -23,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -31,6 +33,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The same stores and directory on PostgreSQL: every care record in one database, row-level security by record.
+        .target(
+            name: "OpenCareKitPostgres",
+            dependencies: [
+                "OpenCareKitStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -105,6 +120,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "OpenCareKitPostgresTests",
+            dependencies: [
+                "OpenCareKitPostgres", "OpenCareKitStore", "OpenCareKitStoreConformance",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -160,6 +160,7 @@ struct GRDBDatabase: SQLDatabase {
 
     var dialect: SQLDialect { .sqlite }
 
+    @discardableResult
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try translatingErrors {
             let statement = try db.cachedStatement(sql: sql)

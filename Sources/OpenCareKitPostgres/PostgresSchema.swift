@@ -1,0 +1,200 @@
+/// The database's tables: every care record's store and the directory, in one PostgreSQL database.
+///
+/// - Schema `opencarekit` holds the tables. Each store table has `record_id` first in every row, key and index, and
+///   row-level security (enabled and forced, so it binds the tables' owner too) lets a statement see and write only
+///   the rows of the record its transaction set in `opencarekit.record_id`: a statement that forgot its record reads
+///   nothing of another's. With no record set, it sees nothing at all.
+/// - Schema `opencarekit_record` holds one view per store table, under the names the store's SQL uses, each limited
+///   to the transaction's record, with `record_id` filled in on insert: the store's statements are scoped by the view
+///   and again by the policy beneath it.
+/// - The directory's tables (accounts, records, memberships, invitations, sessions, tokens, the audit chain) are in
+///   `opencarekit` too, outside any record.
+///
+/// Migrations are named and applied in order, each once, at start-up, in one transaction under an advisory lock
+/// (`PostgresDatabase.migrate()`), so servers starting together do not race. A database that has a migration this
+/// code does not know was written by a newer OpenCareKit and is refused.
+enum PostgresSchema {
+    static let schema = "opencarekit"
+    static let recordSchema = "opencarekit_record"
+    /// The setting that names a transaction's record.
+    static let recordSetting = "opencarekit.record_id"
+    /// The key of the advisory lock migrations hold.
+    static let migrationLock: Int64 = 0x4F43_4B00_0001
+
+    /// The migrations, oldest first; each is a list of statements.
+    static let migrations: [(name: String, statements: [String])] = [
+        ("1: stores and directory", storeTables + directoryTables),
+    ]
+
+    private static let versionColumns = """
+        record_id text NOT NULL DEFAULT current_setting('\(recordSetting)'),
+        uuid uuid NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        effective_date double precision NOT NULL,
+        deleted_date double precision,
+        created_date double precision,
+        updated_date double precision,
+        previous_uuids bytea NOT NULL DEFAULT '',
+        next_uuids bytea NOT NULL DEFAULT '',
+        next_effective_date double precision,
+        group_identifier text COLLATE "C",
+        remote_id text COLLATE "C"
+        """
+
+    /// The store's tables (as OCKStore's SQLite schema, with `record_id`), their indexes, policies and views.
+    static var storeTables: [String] {
+        let versioned: [(String, String)] = [
+            ("patients", "given_name text COLLATE \"C\", family_name text COLLATE \"C\", payload bytea NOT NULL"),
+            ("care_plans", "patient_uuid uuid, title text COLLATE \"C\" NOT NULL, payload bytea NOT NULL"),
+            ("contacts", "care_plan_uuid uuid, given_name text COLLATE \"C\", family_name text COLLATE \"C\", payload bytea NOT NULL"),
+            ("tasks", """
+                care_plan_uuid uuid, title text COLLATE "C", impacts_adherence bigint NOT NULL,
+                schedule_start double precision NOT NULL, schedule_end double precision, payload bytea NOT NULL
+                """),
+            ("outcomes", """
+                task_uuid uuid NOT NULL, occurrence bigint NOT NULL, event_start double precision NOT NULL,
+                event_end double precision NOT NULL, source text, asset text, schema_version text, timezone text NOT NULL,
+                user_info bytea, notes bytea, tags bytea
+                """),
+        ]
+        var statements: [String] = ["CREATE SCHEMA \(schema)", "CREATE SCHEMA \(recordSchema)"]
+        for (table, columns) in versioned {
+            statements += [
+                "CREATE TABLE \(schema).\(table) (\(versionColumns), \(columns), PRIMARY KEY (record_id, uuid))",
+                "CREATE INDEX \(table)_by_id ON \(schema).\(table) (record_id, id, effective_date)",
+                "CREATE INDEX \(table)_by_effective_date ON \(schema).\(table) (record_id, effective_date)",
+                "CREATE INDEX \(table)_by_group ON \(schema).\(table) (record_id, group_identifier) WHERE group_identifier IS NOT NULL",
+                "CREATE INDEX \(table)_by_remote_id ON \(schema).\(table) (record_id, remote_id) WHERE remote_id IS NOT NULL",
+                "CREATE INDEX \(table)_by_created_date ON \(schema).\(table) (record_id, created_date)",
+                """
+                CREATE INDEX \(table)_deleted_ids ON \(schema).\(table) (record_id, id)
+                WHERE deleted_date IS NOT NULL AND next_effective_date IS NULL
+                """,
+            ]
+        }
+        statements += [
+            "CREATE INDEX care_plans_by_patient ON \(schema).care_plans (record_id, patient_uuid)",
+            "CREATE INDEX contacts_by_care_plan ON \(schema).contacts (record_id, care_plan_uuid)",
+            "CREATE INDEX tasks_by_care_plan ON \(schema).tasks (record_id, care_plan_uuid)",
+            "CREATE INDEX outcomes_by_task ON \(schema).outcomes (record_id, task_uuid, occurrence)",
+            "CREATE INDEX outcomes_by_event_end ON \(schema).outcomes (record_id, event_end, event_start)",
+            "CREATE INDEX outcomes_by_task_event_end ON \(schema).outcomes (record_id, task_uuid, event_end)",
+            """
+            CREATE UNIQUE INDEX outcomes_one_live_per_occurrence ON \(schema).outcomes (record_id, task_uuid, occurrence)
+            WHERE next_effective_date IS NULL AND deleted_date IS NULL
+            """,
+            """
+            CREATE TABLE \(schema).outcome_values (
+                record_id text NOT NULL DEFAULT current_setting('\(recordSetting)'),
+                outcome_uuid uuid NOT NULL, position bigint NOT NULL, type bigint NOT NULL, value bytea,
+                kind text, units text, created_date double precision NOT NULL, end_date double precision,
+                PRIMARY KEY (record_id, outcome_uuid, position))
+            """,
+            """
+            CREATE TABLE \(schema).entity_tags (
+                record_id text NOT NULL DEFAULT current_setting('\(recordSetting)'),
+                owner_uuid uuid NOT NULL, tag text COLLATE "C" NOT NULL,
+                PRIMARY KEY (record_id, tag, owner_uuid))
+            """,
+            // One row per record that was ever written: its write lock and its revision (a count of its commits).
+            """
+            CREATE TABLE \(schema).record_state (
+                record_id text PRIMARY KEY DEFAULT current_setting('\(recordSetting)'),
+                revision bigint NOT NULL)
+            """,
+        ]
+        let tables = versioned.map(\.0) + ["outcome_values", "entity_tags", "record_state"]
+        for table in tables {
+            statements += [
+                "ALTER TABLE \(schema).\(table) ENABLE ROW LEVEL SECURITY",
+                "ALTER TABLE \(schema).\(table) FORCE ROW LEVEL SECURITY",
+                """
+                CREATE POLICY one_record ON \(schema).\(table)
+                USING (record_id = current_setting('\(recordSetting)', true))
+                WITH CHECK (record_id = current_setting('\(recordSetting)', true))
+                """,
+            ]
+        }
+        for table in versioned.map(\.0) + ["outcome_values", "entity_tags"] {
+            statements.append("""
+                CREATE VIEW \(recordSchema).\(table) WITH (security_barrier) AS
+                SELECT * FROM \(schema).\(table) WHERE record_id = current_setting('\(recordSetting)', true)
+                WITH CASCADED CHECK OPTION
+                """)
+        }
+        return statements
+    }
+
+    /// The directory's tables, as SQLiteCareDirectory's schema; the audit log refuses changes and deletions.
+    static var directoryTables: [String] {
+        [
+            """
+            CREATE TABLE \(schema).account (
+                id text COLLATE "C" PRIMARY KEY, email text COLLATE "C" NOT NULL UNIQUE, name text NOT NULL,
+                password_hash text NOT NULL, totp_secret text, recovery_codes text NOT NULL DEFAULT '[]',
+                failed_sign_ins bigint NOT NULL DEFAULT 0, locked_until double precision, created_date double precision NOT NULL)
+            """,
+            """
+            CREATE TABLE \(schema).record (
+                id text COLLATE "C" PRIMARY KEY, store_name text COLLATE "C" NOT NULL UNIQUE, patient_name text COLLATE "C" NOT NULL,
+                time_zone text NOT NULL, care_plan text, patient_edits_plan bigint NOT NULL DEFAULT 1,
+                created_date double precision NOT NULL)
+            """,
+            """
+            CREATE TABLE \(schema).membership (
+                record text COLLATE "C" NOT NULL REFERENCES \(schema).record(id) ON DELETE CASCADE,
+                account text COLLATE "C" NOT NULL REFERENCES \(schema).account(id) ON DELETE CASCADE,
+                role text NOT NULL, is_owner bigint NOT NULL, created_date double precision NOT NULL,
+                PRIMARY KEY (record, account))
+            """,
+            "CREATE INDEX membership_by_account ON \(schema).membership (account)",
+            """
+            CREATE TABLE \(schema).invitation (
+                secret_hash text PRIMARY KEY, record text COLLATE "C" NOT NULL REFERENCES \(schema).record(id) ON DELETE CASCADE,
+                role text NOT NULL, invited_by text NOT NULL, created_date double precision NOT NULL,
+                expiry_date double precision NOT NULL, accepted_date double precision, accepted_by text)
+            """,
+            "CREATE INDEX invitation_by_record ON \(schema).invitation (record)",
+            """
+            CREATE TABLE \(schema).session (
+                key_hash text PRIMARY KEY, account text, value bytea NOT NULL, expiry_date double precision,
+                updated_date double precision NOT NULL)
+            """,
+            "CREATE INDEX session_by_account ON \(schema).session (account)",
+            "CREATE INDEX session_by_expiry ON \(schema).session (expiry_date)",
+            """
+            CREATE TABLE \(schema).access_token (
+                id text COLLATE "C" PRIMARY KEY, secret_hash text NOT NULL UNIQUE,
+                account text COLLATE "C" NOT NULL REFERENCES \(schema).account(id) ON DELETE CASCADE,
+                record text COLLATE "C" NOT NULL REFERENCES \(schema).record(id) ON DELETE CASCADE,
+                scope text NOT NULL, label text NOT NULL, created_date double precision NOT NULL,
+                last_used_date double precision, revoked_date double precision)
+            """,
+            "CREATE INDEX access_token_by_account ON \(schema).access_token (account)",
+            """
+            CREATE TABLE \(schema).audit_entry (
+                sequence bigint PRIMARY KEY, recorded bigint NOT NULL, account text, token text, record text,
+                resource text NOT NULL, action text NOT NULL, outcome text NOT NULL, address text NOT NULL,
+                detail text NOT NULL, previous_hash text NOT NULL, hash text NOT NULL)
+            """,
+            "CREATE INDEX audit_entry_by_record ON \(schema).audit_entry (record, sequence)",
+            "CREATE INDEX audit_entry_by_record_resource ON \(schema).audit_entry (record, resource, sequence)",
+            """
+            CREATE TABLE \(schema).audit_head (
+                id bigint PRIMARY KEY CHECK (id = 1), sequence bigint NOT NULL, hash text NOT NULL)
+            """,
+            """
+            CREATE FUNCTION \(schema).audit_entry_is_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'the audit log is append-only'; END $$
+            """,
+            """
+            CREATE TRIGGER audit_entry_is_append_only BEFORE UPDATE OR DELETE ON \(schema).audit_entry
+            FOR EACH ROW EXECUTE FUNCTION \(schema).audit_entry_is_append_only()
+            """,
+            """
+            CREATE TRIGGER audit_entry_is_never_truncated BEFORE TRUNCATE ON \(schema).audit_entry
+            FOR EACH STATEMENT EXECUTE FUNCTION \(schema).audit_entry_is_append_only()
+            """,
+        ]
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Logging
+import NIOCore
+import OpenCareKitStore
+import PostgresNIO
+
+/// One PostgreSQL transaction as the store's engine-neutral `SQLDatabase`.
+///
+/// The store's statements are synchronous, so a transaction runs on a thread of its own (`PostgresDatabase`'s
+/// blocking pool, never an event loop or a task's thread) and waits for each statement's answer there.
+struct PostgresTransaction: SQLDatabase {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    var dialect: SQLDialect { .postgres }
+
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+        let result = try run(sql, arguments)
+        return result.metadata.rows ?? 0
+    }
+
+    func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
+        for row in try run(sql, arguments).rows {
+            try body(PostgresStoreRow(row: row.makeRandomAccess()))
+        }
+    }
+
+    private func run(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQueryResult {
+        let query = PostgresQuery(unsafeSQL: Self.numberedPlaceholders(sql), binds: Self.bindings(arguments))
+        do {
+            return try connection.query(query, logger: logger).wait()
+        } catch {
+            throw PostgresFailures.failure(error)
+        }
+    }
+
+    /// The statement with `?` placeholders numbered as PostgreSQL's `$1`, `$2`… (outside quoted text).
+    static func numberedPlaceholders(_ sql: String) -> String {
+        var result = ""
+        result.reserveCapacity(sql.utf8.count + 16)
+        var number = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                result.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                result.append(character)
+            } else if character == "?" {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    static func bindings(_ values: [SQLValue]) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .null: bindings.appendNull()
+            case let .integer(number): bindings.append(number)
+            case let .real(number): bindings.append(number)
+            case let .text(text): bindings.append(text)
+            case let .blob(data): bindings.append(ByteBuffer(bytes: data))
+            case let .uuid(uuid): bindings.append(uuid)
+            }
+        }
+        return bindings
+    }
+}
+
+/// A row of a PostgreSQL result, read by column name.
+struct PostgresStoreRow: SQLRow {
+    let row: PostgresRandomAccessRow
+
+    func value(_ column: String) -> SQLValue {
+        guard row.contains(column) else { return .null }
+        return Self.convert(row[column])
+    }
+
+    func value(at index: Int) -> SQLValue {
+        guard index < row.count else { return .null }
+        return Self.convert(row[index])
+    }
+
+    /// The cell as a store value; a type the store never writes reads as NULL.
+    private static func convert(_ cell: PostgresCell) -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        do {
+            switch cell.dataType {
+            case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+            case .float4, .float8, .numeric: return .real(try cell.decode(Double.self))
+            case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+            case .bytea:
+                var buffer = try cell.decode(ByteBuffer.self)
+                return .blob(buffer.readData(length: buffer.readableBytes) ?? Data())
+            case .uuid: return .uuid(try cell.decode(UUID.self))
+            default: return .text(try cell.decode(String.self))
+            }
+        } catch {
+            return .null
+        }
+    }
+}
+
+/// Turns PostgresNIO's errors into the store's, without statement arguments.
+enum PostgresFailures {
+    static func failure(_ error: any Error) -> any Error {
+        if error is SQLFailure || error is OCKStoreError { return error }
+        guard let error = error as? PSQLError else {
+            return SQLFailure(.other, "PostgreSQL: \(type(of: error))")
+        }
+        let state = error.serverInfo?[.sqlState]
+        let message = error.serverInfo?[.message] ?? "\(error.code)"
+        switch state {
+        case "23505": return SQLFailure(.uniqueViolation, "PostgreSQL \(state ?? ""): \(message)")
+        case "23503": return SQLFailure(.foreignKeyViolation, "PostgreSQL \(state ?? ""): \(message)")
+        case "40001", "40P01": return SQLFailure(.conflict, "PostgreSQL \(state ?? ""): \(message)")
+        // Shutting down, cannot connect, too many connections, in recovery.
+        case let state? where state.hasPrefix("57P") || state.hasPrefix("08") || state == "53300":
+            return SQLFailure(.unavailable, "PostgreSQL \(state): \(message)")
+        case nil:
+            // No answer from a server: the connection failed or closed.
+            return SQLFailure(.unavailable, "PostgreSQL is unreachable (\(error.code))")
+        case let state?:
+            return SQLFailure(.other, "PostgreSQL \(state): \(message)")
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import OpenCareKitStore
+import PostgresNIO
+
+/// Transactions on the pool's connections, each run on a thread of the blocking pool.
+struct PostgresTransactions: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// What a transaction is for, which decides its isolation, search path, record and lock.
+    enum Kind: Sendable {
+        /// A read of one record's store: one snapshot (REPEATABLE READ, READ ONLY).
+        case read(record: String)
+        /// A write to one record's store, serialized with every other write to it by the record's state row (which
+        /// counts the record's commits), announcing the commit to other servers as `engine`.
+        case write(record: String, engine: UUID)
+        /// A read of the directory.
+        case directoryRead
+        /// A write to the directory, serialized with every other directory write (an advisory lock), as SQLite's
+        /// one writer does.
+        case directoryWrite
+    }
+
+    /// Threads that wait for the database while a transaction's synchronous body runs (a task's thread never waits).
+    static let blockingPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 32)
+        pool.start()
+        return pool
+    }()
+
+    /// How often a transaction that lost a race (serialization failure, deadlock) is tried before failing.
+    static let attempts = 5
+
+    /// The advisory lock of directory writes.
+    static let directoryLock: Int64 = 0x4F43_4B00_0002
+
+    func run<T: Sendable>(_ kind: Kind, _ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await client.withConnection { connection in
+                    try await Self.blockingPool.runIfActive {
+                        try Self.transaction(kind, on: connection, logger: logger, body)
+                    }
+                }
+            } catch let error as SQLFailure where error.kind == .conflict && attempt < Self.attempts {
+                attempt += 1
+            } catch {
+                throw PostgresFailures.failure(error)
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction on `connection`, blocking the calling thread (never an event loop's).
+    static func transaction<T>(_ kind: Kind, on connection: PostgresConnection, logger: Logger,
+                               _ body: (any SQLDatabase) throws -> T) throws -> T {
+        let db = PostgresTransaction(connection: connection, logger: logger)
+        let schema = PostgresSchema.schema, setting = PostgresSchema.recordSetting
+        switch kind {
+        case .read, .directoryRead: try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [SQLValue]())
+        case .write, .directoryWrite: try db.execute("BEGIN", [SQLValue]())
+        }
+        do {
+            switch kind {
+            case let .read(record):
+                try db.execute("SELECT set_config('\(setting)', ?, true), set_config('search_path', '\(PostgresSchema.recordSchema)', true)", [record])
+            case let .write(record, _):
+                try db.execute("SELECT set_config('\(setting)', ?, true), set_config('search_path', '\(PostgresSchema.recordSchema)', true)", [record])
+                try db.execute("""
+                    INSERT INTO \(schema).record_state (record_id, revision) VALUES (?, 1)
+                    ON CONFLICT (record_id) DO UPDATE SET revision = \(schema).record_state.revision + 1
+                    """, [record])
+            case .directoryRead:
+                try db.execute("SELECT set_config('search_path', '\(schema)', true)", [SQLValue]())
+            case .directoryWrite:
+                try db.execute("SELECT set_config('search_path', '\(schema)', true), pg_advisory_xact_lock(?)", [directoryLock])
+            }
+            let result = try body(db)
+            if case let .write(record, engine) = kind {
+                try db.execute("SELECT pg_notify(?, ?)", [PostgresCareRecords.channel, "\(engine.uuidString) \(record)"])
+            }
+            try db.execute("COMMIT", [SQLValue]())
+            return result
+        } catch {
+            _ = try? db.execute("ROLLBACK", [SQLValue]())
+            throw error
+        }
+    }
+}
+
+/// The engine of one record's `OCKStore` on PostgreSQL.
+final class PostgresStoreEngine: OCKStoreEngine {
+    let record: String
+    let records: PostgresCareRecords
+    /// This engine, in its commits' notifications (so it does not hear its own).
+    let id = UUID()
+
+    init(record: String, records: PostgresCareRecords) {
+        self.record = record
+        self.records = records
+    }
+
+    var dialect: SQLDialect { .postgres }
+    var fileURL: URL? { nil }
+
+    /// Nothing to open: the schema is the database's (`PostgresCareRecords.migrate()`).
+    func open() throws {}
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        try await records.transactions.run(.read(record: record), body)
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        try await records.transactions.run(.write(record: record, engine: id), body)
+    }
+
+    /// On a connection of its own, outside the pool, so that a caller on a task's thread does not wait for the
+    /// pool's tasks.
+    func writeSynchronously(_ body: @escaping @Sendable (any SQLDatabase) throws -> Void) throws {
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        let connection = try PostgresConnection.connect(on: eventLoop, configuration: try records.address.connectionConfiguration(),
+                                                        id: 0, logger: records.logger).wait()
+        defer { try? connection.close().wait() }
+        try PostgresTransactions.transaction(.write(record: record, engine: id), on: connection, logger: records.logger, body)
+    }
+
+    /// Deleting a record's store removes its rows.
+    func delete() throws {
+        try writeSynchronously { db in
+            for table in OCKStore.entityTables { try db.execute("DELETE FROM \(table)") }
+        }
+    }
+
+    func checkIntegrity() throws -> [String] { ["ok"] }
+
+    func checkForExternalChanges() async throws -> Bool { false }
+
+    func followExternalChanges(every interval: Duration, announce: @escaping @Sendable () -> Void) async {
+        let key = records.followers.add(record: record, engine: id, announce: announce)
+        await waitForCancellation()
+        records.followers.remove(record: record, key: key)
+    }
+
+    func describe(_ error: any Error) -> String {
+        (PostgresFailures.failure(error) as? SQLFailure)?.description ?? "\(type(of: error))"
+    }
+}
+
+/// The directory's transactions on PostgreSQL.
+struct PostgresDirectoryRunner: SQLTransactionRunner {
+    let records: PostgresCareRecords
+
+    var dialect: SQLDialect { .postgres }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        try await records.transactions.run(.directoryRead, body)
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        try await records.transactions.run(.directoryWrite, body)
+    }
+
+    func describe(_ error: any Error) -> String {
+        (PostgresFailures.failure(error) as? SQLFailure)?.description ?? "\(type(of: error))"
+    }
+}

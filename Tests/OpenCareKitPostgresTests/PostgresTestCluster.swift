@@ -1,0 +1,115 @@
+import Foundation
+import Logging
+import OpenCareKitPostgres
+import PostgresNIO
+import Synchronization
+import Testing
+
+/// The PostgreSQL cluster the tests use: `OPENCAREKIT_TEST_DATABASE_URL` when set (scripts/test starts one), else a
+/// throwaway cluster this process starts with scripts/pg-test-cluster and stops when it exits. A cluster that cannot
+/// start fails the tests that need it; they never skip.
+enum PostgresTestCluster {
+    private static let started = Mutex<String?>(nil)
+
+    /// The URL of the cluster's `opencarekit` database, as the unprivileged `opencarekit` role.
+    static func url() throws -> String {
+        if let url = ProcessInfo.processInfo.environment["OPENCAREKIT_TEST_DATABASE_URL"], !url.isEmpty { return url }
+        return try started.withLock { started in
+            if let started { return started }
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appending(path: "scripts/pg-test-cluster").path
+            let lines = try run(script, ["start"]).split(separator: "\n").map(String.init)
+            guard lines.count >= 2, let url = lines.last, url.hasPrefix("postgres://") else {
+                throw ClusterError("scripts/pg-test-cluster start printed no URL")
+            }
+            directory = lines[lines.count - 2]
+            stopScript = script
+            atexit {
+                if let directory = PostgresTestCluster.directory, let script = PostgresTestCluster.stopScript {
+                    _ = try? PostgresTestCluster.run(script, ["stop", directory])
+                }
+            }
+            started = url
+            return url
+        }
+    }
+
+    nonisolated(unsafe) private static var directory: String?
+    nonisolated(unsafe) private static var stopScript: String?
+
+    /// Runs a program and returns what it printed. Its output goes through a file, not a pipe: the database server it
+    /// starts lives on and would hold a pipe open.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let outputFile = FileManager.default.temporaryDirectory.appending(path: "pg-test-\(UUID().uuidString).out")
+        let errorFile = FileManager.default.temporaryDirectory.appending(path: "pg-test-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outputFile)
+            try? FileManager.default.removeItem(at: errorFile)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        process.waitUntilExit()
+        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        guard process.terminationStatus == 0 else {
+            let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+            throw ClusterError("\(executable) \(arguments.joined(separator: " ")) failed: \(errors)")
+        }
+        return output
+    }
+
+    /// A new, empty database on the cluster, owned by the `opencarekit` role.
+    static func newDatabase() async throws -> String {
+        let url = try url()
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let address = try PostgresAddress(url: url)
+        let connection = try await PostgresConnection.connect(configuration: try address.testConnectionConfiguration(),
+                                                              id: 1, logger: Logger(label: "test"))
+        defer { Task { try? await connection.close() } }
+        _ = try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: Logger(label: "test")).collect()
+        var components = URLComponents(string: url)!
+        components.path = "/\(name)"
+        return components.string!
+    }
+
+    struct ClusterError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+extension PostgresAddress {
+    func testConnectionConfiguration() throws -> PostgresConnection.Configuration {
+        PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+    }
+}
+
+/// A migrated database with its records source running, for the tests of one suite.
+final class PostgresTestDatabase: Sendable {
+    let url: String
+    let records: PostgresCareRecords
+    private let runner: Task<Void, any Error>
+
+    init() async throws {
+        url = try await PostgresTestCluster.newDatabase()
+        records = try PostgresCareRecords(url: url)
+        let records = self.records
+        runner = Task { try await records.run() }
+        try await records.migrate()
+    }
+
+    deinit { runner.cancel() }
+
+    /// One database shared by the tests that each use records of their own.
+    static func shared() async throws -> PostgresTestDatabase {
+        try await sharedDatabase.value
+    }
+
+    private static let sharedDatabase = Task { try await PostgresTestDatabase() }
+}
