@@ -111,10 +111,11 @@ struct PostgresStoreRow: SQLRow {
 /// Turns PostgresNIO's errors into the store's, without statement arguments.
 enum PostgresFailures {
     static func failure(_ error: any Error) -> any Error {
-        if error is SQLFailure || error is OCKStoreError { return error }
-        guard let error = error as? PSQLError else {
-            return SQLFailure(.other, "PostgreSQL: \(type(of: error))")
+        if error is ChannelError || error is IOError {
+            return SQLFailure(.unavailable, "PostgreSQL is unreachable (\(type(of: error)))")
         }
+        // The store's and the directory's own errors, thrown inside a transaction, pass through.
+        guard let error = error as? PSQLError else { return error }
         let state = error.serverInfo?[.sqlState]
         let message = error.serverInfo?[.message] ?? "\(error.code)"
         switch state {

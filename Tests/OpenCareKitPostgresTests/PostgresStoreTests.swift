@@ -14,3 +14,19 @@ import Testing
         try await check.run(on: store)
     }
 }
+
+/// The directory's conformance suite, unchanged, on PostgreSQL: each check on a database of its own.
+@Suite struct PostgresDirectoryConformanceTests {
+    @Test(arguments: DirectoryConformance.checks)
+    func directoryBehavesTheSameOnEveryBackend(check: DirectoryCheck) async throws {
+        try await check.run(on: try await Self.subject())
+    }
+
+    static func subject() async throws -> DirectoryUnderTest {
+        let database = try await PostgresTestDatabase()
+        let directory = database.records.directory()
+        return DirectoryUnderTest(
+            directory: directory, execute: { _ = database; try await directory.executeDirectly($0) },
+            dropAuditGuards: ["ALTER TABLE audit_entry DISABLE TRIGGER USER"], fresh: subject)
+    }
+}

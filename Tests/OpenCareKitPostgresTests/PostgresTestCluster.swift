@@ -43,8 +43,8 @@ enum PostgresTestCluster {
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
         let outputFile = FileManager.default.temporaryDirectory.appending(path: "pg-test-\(UUID().uuidString).out")
         let errorFile = FileManager.default.temporaryDirectory.appending(path: "pg-test-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outputFile)
             try? FileManager.default.removeItem(at: errorFile)

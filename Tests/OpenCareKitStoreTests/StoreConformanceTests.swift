@@ -26,3 +26,28 @@ enum StoreBackend: String, CaseIterable, Sendable {
         try await check.run(on: store)
     }
 }
+
+/// The directory's conformance suite on SQLite, in memory and in a file.
+@Suite struct DirectoryConformanceTests {
+    @Test(arguments: StoreBackend.allCases, DirectoryConformance.checks)
+    func directoryBehavesTheSameOnEveryBackend(backend: StoreBackend, check: DirectoryCheck) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ock-directory-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await check.run(on: Self.subject(backend, in: folder))
+    }
+
+    static func subject(_ backend: StoreBackend, in folder: URL) throws -> DirectoryUnderTest {
+        let directory: SQLCareDirectory
+        switch backend {
+        case .inMemory:
+            directory = try SQLiteCareDirectory(path: nil)
+        case .onDisk:
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            directory = try SQLiteCareDirectory(path: folder.appending(path: "directory-\(UUID().uuidString).sqlite").path)
+        }
+        return DirectoryUnderTest(
+            directory: directory, execute: { try await directory.executeDirectly($0) },
+            dropAuditGuards: ["DROP TRIGGER audit_entry_is_append_only_update", "DROP TRIGGER audit_entry_is_append_only_delete"],
+            fresh: { try subject(backend, in: folder) })
+    }
+}

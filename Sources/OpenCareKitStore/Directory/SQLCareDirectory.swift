@@ -27,6 +27,14 @@ public final class SQLCareDirectory: CareDirectory {
         }
     }
 
+    /// Runs statements on the directory's database in one transaction, bypassing the directory (the tests' hand on the
+    /// database, to show what the audit chain detects).
+    package func executeDirectly(_ statements: [String]) async throws {
+        try await runner.write { db in
+            for statement in statements { try db.execute(statement) }
+        }
+    }
+
     func read<T: Sendable>(_ work: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
         do {
             return try await runner.read(work)

@@ -1,0 +1,195 @@
+import Foundation
+import OpenCareKitStore
+import Testing
+
+/// A directory the conformance suite can test, with what someone holding its database could do behind its back.
+public struct DirectoryUnderTest: Sendable {
+    public let directory: any CareDirectory
+    /// Runs statements on the database directly, in one transaction, bypassing the directory.
+    public let execute: @Sendable ([String]) async throws -> Void
+    /// The statements that remove the database's own refusal to change the audit log (its triggers).
+    public let dropAuditGuards: [String]
+    /// Another fresh, empty directory of the same backend.
+    public let fresh: @Sendable () async throws -> DirectoryUnderTest
+
+    public init(directory: any CareDirectory, execute: @escaping @Sendable ([String]) async throws -> Void, dropAuditGuards: [String],
+                fresh: @escaping @Sendable () async throws -> DirectoryUnderTest) {
+        self.directory = directory
+        self.execute = execute
+        self.dropAuditGuards = dropAuditGuards
+        self.fresh = fresh
+    }
+}
+
+/// One behaviour every directory backend must have, run against a fresh, empty directory.
+public struct DirectoryCheck: Sendable, CustomStringConvertible {
+    public let description: String
+    private let body: @Sendable (DirectoryUnderTest) async throws -> Void
+
+    init(_ name: String, _ body: @escaping @Sendable (DirectoryUnderTest) async throws -> Void) {
+        description = name
+        self.body = body
+    }
+
+    public func run(on subject: DirectoryUnderTest) async throws {
+        try await body(subject)
+    }
+}
+
+/// The directory's behaviour, the same on every backend: accounts, records and owners, invitations, sessions,
+/// tokens and the audit chain.
+public enum DirectoryConformance {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func account(_ email: String) -> CareAccount {
+        CareAccount(email: email, name: "Person", passwordHash: "hash", createdDate: now)
+    }
+
+    static func record() -> CareRecord {
+        CareRecord(patientName: "Patient", timeZoneIdentifier: "Asia/Seoul", createdDate: now)
+    }
+
+    static func filledAuditLog(_ directory: any CareDirectory) async throws -> any CareDirectory {
+        let care = RandomIdentifier.random()
+        try await directory.appendAudit((0..<5).map { index in
+            AuditEntry.Draft(recorded: now.addingTimeInterval(Double(index)), account: .random(), record: care, resource: "care-page",
+                             action: .read, outcome: .allowed, address: "127.0.0.1", detail: "GET /records/{record}/care")
+        })
+        try await directory.appendAudit([AuditEntry.Draft(recorded: now, account: nil, record: nil, resource: "session", action: .execute,
+                                                          outcome: .denied, address: "10.0.0.1", detail: "sign-in")])
+        return directory
+    }
+
+    /// Someone with a fresh directory's database drops the guards, then edits or deletes: verification names the entry.
+    static func tampered(_ subject: DirectoryUnderTest, _ statements: String...) async throws -> AuditVerification {
+        let subject = try await subject.fresh()
+        let directory = try await filledAuditLog(subject.directory)
+        try await subject.execute(subject.dropAuditGuards + statements)
+        return try await directory.verifyAuditLog()
+    }
+
+    public static let checks: [DirectoryCheck] = [
+        DirectoryCheck("accountsHaveUniqueEmailsAndLockAfterRepeatedFailures") { subject in
+            let directory = subject.directory
+            let ana = account("ana@example.org")
+            try await directory.addAccount(ana)
+            await #expect(throws: CareDirectoryError(.emailTaken, "An account with that email address exists already.")) {
+                try await directory.addAccount(account("ana@example.org"))
+            }
+            #expect(try await directory.account(email: "ANA@example.org")?.id == ana.id)
+            for attempt in 1...9 {
+                let counted = try await directory.noteFailedSignIn(ana.id, now: now, threshold: 10, lockout: 900)
+                #expect(counted?.failedSignIns == attempt)
+                #expect(counted?.lockedUntil == nil)
+            }
+            let locked = try await directory.noteFailedSignIn(ana.id, now: now, threshold: 10, lockout: 900)
+            #expect(locked?.lockedUntil == now.addingTimeInterval(900))
+            try await directory.noteSuccessfulSignIn(ana.id)
+            let cleared = try await directory.account(ana.id)
+            #expect(cleared?.failedSignIns == 0 && cleared?.lockedUntil == nil)
+        },
+        DirectoryCheck("aRecordKeepsItsOwner") { subject in
+            let directory = subject.directory
+            let (ana, ben) = (account("ana@example.org"), account("ben@example.org"))
+            try await directory.addAccount(ana)
+            try await directory.addAccount(ben)
+            let care = record()
+            try await directory.addRecord(care, member: CareMembership(record: care.id, account: ana.id, role: .patient, isOwner: true, createdDate: now))
+            try await directory.setMembership(CareMembership(record: care.id, account: ben.id, role: .caregiver, isOwner: false, createdDate: now))
+            #expect(try await directory.members(of: care.id).map(\.membership.role) == [.patient, .caregiver])
+            #expect(try await directory.memberships(of: ben.id).map(\.record.id) == [care.id])
+
+            await #expect(throws: CareDirectoryError.self) { try await directory.removeMembership(record: care.id, account: ana.id) }
+            await #expect(throws: CareDirectoryError.self) {
+                try await directory.setMembership(CareMembership(record: care.id, account: ana.id, role: .patient, isOwner: false, createdDate: now))
+            }
+            #expect(try await directory.membership(record: care.id, account: ana.id)?.isOwner == true)
+            try await directory.removeMembership(record: care.id, account: ben.id)
+            #expect(try await directory.membership(record: care.id, account: ben.id) == nil)
+            #expect(try await directory.recordCount() == 1)
+        },
+        DirectoryCheck("anInvitationIsUsedOnceAndExpires") { subject in
+            let directory = subject.directory
+            let (ana, ben, cho) = (account("ana@example.org"), account("ben@example.org"), account("cho@example.org"))
+            for person in [ana, ben, cho] { try await directory.addAccount(person) }
+            let care = record()
+            try await directory.addRecord(care, member: CareMembership(record: care.id, account: ana.id, role: .patient, isOwner: true, createdDate: now))
+            try await directory.addInvitation(CareInvitation(secretHash: "one", record: care.id, role: .caregiver, invitedBy: ana.id,
+                                                             createdDate: now, expiryDate: now.addingTimeInterval(7 * 86_400)))
+            try await directory.addInvitation(CareInvitation(secretHash: "two", record: care.id, role: .clinician, invitedBy: ana.id,
+                                                             createdDate: now, expiryDate: now.addingTimeInterval(7 * 86_400)))
+            #expect(try await directory.acceptInvitation(secretHash: "one", account: ben.id, now: now)?.role == .caregiver)
+            #expect(try await directory.acceptInvitation(secretHash: "one", account: cho.id, now: now) == nil)
+            #expect(try await directory.acceptInvitation(secretHash: "two", account: cho.id, now: now.addingTimeInterval(7 * 86_400)) == nil)
+            #expect(try await directory.acceptInvitation(secretHash: "nope", account: cho.id, now: now) == nil)
+            #expect(try await directory.membership(record: care.id, account: cho.id) == nil)
+            // The patient who follows her own link keeps her role.
+            try await directory.addInvitation(CareInvitation(secretHash: "three", record: care.id, role: .caregiver, invitedBy: ana.id,
+                                                             createdDate: now, expiryDate: now.addingTimeInterval(60)))
+            #expect(try await directory.acceptInvitation(secretHash: "three", account: ana.id, now: now)?.role == .patient)
+        },
+        DirectoryCheck("sessionsExpireAndEndTogether") { subject in
+            let directory = subject.directory
+            let ana = account("ana@example.org")
+            try await directory.addAccount(ana)
+            try await directory.setSession(keyHash: "a", account: ana.id, value: Data("1".utf8), expiryDate: now.addingTimeInterval(60), now: now)
+            try await directory.setSession(keyHash: "b", account: ana.id, value: Data("2".utf8), expiryDate: now.addingTimeInterval(600), now: now)
+            try await directory.setSession(keyHash: "c", account: nil, value: Data("3".utf8), expiryDate: nil, now: now)
+            #expect(try await directory.session(keyHash: "a", now: now)?.value == Data("1".utf8))
+            #expect(try await directory.session(keyHash: "a", now: now.addingTimeInterval(60)) == nil)
+            // Updating without an expiry keeps the stored one.
+            try await directory.setSession(keyHash: "b", account: ana.id, value: Data("4".utf8), expiryDate: nil, now: now)
+            #expect(try await directory.session(keyHash: "b", now: now)?.expiryDate == now.addingTimeInterval(600))
+            try await directory.removeSessions(of: ana.id)
+            #expect(try await directory.session(keyHash: "b", now: now) == nil)
+            #expect(try await directory.session(keyHash: "c", now: now) != nil)
+        },
+        DirectoryCheck("tokensAreRevokedOnlyByTheirOwner") { subject in
+            let directory = subject.directory
+            let (ana, ben) = (account("ana@example.org"), account("ben@example.org"))
+            try await directory.addAccount(ana)
+            try await directory.addAccount(ben)
+            let care = record()
+            try await directory.addRecord(care, member: nil)
+            let token = CareAccessToken(secretHash: "secret", account: ana.id, record: care.id, scope: "patient/*.rs", label: "Phone", createdDate: now)
+            try await directory.addAccessToken(token)
+            #expect(try await directory.revokeAccessToken(token.id, of: ben.id, now: now) == false)
+            #expect(try await directory.accessToken(secretHash: "secret")?.revokedDate == nil)
+            #expect(try await directory.revokeAccessToken(token.id, of: ana.id, now: now) == true)
+            #expect(try await directory.accessToken(secretHash: "secret")?.revokedDate == now)
+        },
+        DirectoryCheck("theAuditLogIsAChainThatRefusesChanges") { subject in
+            let directory = try await filledAuditLog(subject.directory)
+            let verification = try await directory.verifyAuditLog()
+            #expect(verification.isIntact)
+            #expect(verification.entries == 6)
+            let entries = try await directory.auditEntries(after: 0, limit: 100)
+            #expect(entries.map(\.sequence) == Array(1...6))
+            #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
+            #expect(verification.headHash == entries.last?.hash)
+            // The file itself refuses an update or a delete.
+            await #expect(throws: (any Error).self) {
+                try await subject.execute(["UPDATE audit_entry SET address = 'x' WHERE sequence = 2"])
+            }
+            await #expect(throws: (any Error).self) {
+                try await subject.execute(["DELETE FROM audit_entry WHERE sequence = 2"])
+            }
+            #expect(try await directory.verifyAuditLog().isIntact)
+        },
+        DirectoryCheck("verificationDetectsAnEditedEntry") { subject in
+            let edited = try await tampered(subject, "UPDATE audit_entry SET outcome = 'allowed' WHERE sequence = 6")
+            #expect(edited.problem == "entry 6 was changed after it was written")
+            let rehashed = try await tampered(subject, "UPDATE audit_entry SET address = '10.9.9.9', hash = 'ff' WHERE sequence = 3")
+            #expect(rehashed.problem == "entry 3 was changed after it was written")
+        },
+        DirectoryCheck("verificationDetectsADeletedEntry") { subject in
+            let middle = try await tampered(subject, "DELETE FROM audit_entry WHERE sequence = 3")
+            #expect(middle.problem == "entry 3 is missing (the next is 4)")
+            let last = try await tampered(subject, "DELETE FROM audit_entry WHERE sequence = 6")
+            #expect(last.problem == "entries 6 to 6 are missing from the end")
+            let renumbered = try await tampered(subject, "DELETE FROM audit_entry WHERE sequence = 3",
+                                                  "UPDATE audit_entry SET sequence = sequence - 1 WHERE sequence > 3")
+            #expect(renumbered.problem == "entry 3 does not follow the entry before it (deleted or changed)")
+        },
+    ]
+}
