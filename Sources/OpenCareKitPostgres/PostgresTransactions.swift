@@ -138,8 +138,11 @@ final class PostgresStoreEngine: OCKStoreEngine {
 
     func checkForExternalChanges() async throws -> Bool { false }
 
+    /// Tells `announce` of each commit to the record by another engine (another server, the command line), heard on
+    /// the listening connection; and once when the following begins, since a commit just before it was not heard.
     func followExternalChanges(every interval: Duration, announce: @escaping @Sendable () -> Void) async {
         let key = records.followers.add(record: record, engine: id, announce: announce)
+        announce()
         await waitForCancellation()
         records.followers.remove(record: record, key: key)
     }
