@@ -148,6 +148,12 @@ extension SQLRow {
     /// The first column, for one-value queries.
     var firstValue: SQLValue { value(at: 0) }
 
+    /// The value of a column that must not be NULL, read by `read`.
+    private func required<T>(_ column: String, _ read: (String) throws -> T?) throws -> T {
+        guard let value = try read(column) else { throw SQLFailure(.other, "Column \(column) is NULL") }
+        return value
+    }
+
     package func optionalString(_ column: String) throws -> String? {
         switch value(column) {
         case .null: nil
@@ -157,10 +163,7 @@ extension SQLRow {
         }
     }
 
-    package func string(_ column: String) throws -> String {
-        guard let value = try optionalString(column) else { throw SQLFailure(.other, "Column \(column) is NULL") }
-        return value
-    }
+    package func string(_ column: String) throws -> String { try required(column, optionalString) }
 
     package func optionalInt(_ column: String) throws -> Int? {
         switch value(column) {
@@ -171,10 +174,7 @@ extension SQLRow {
         }
     }
 
-    package func int(_ column: String) throws -> Int {
-        guard let value = try optionalInt(column) else { throw SQLFailure(.other, "Column \(column) is NULL") }
-        return value
-    }
+    package func int(_ column: String) throws -> Int { try required(column, optionalInt) }
 
     package func optionalDouble(_ column: String) throws -> Double? {
         switch value(column) {
@@ -185,10 +185,7 @@ extension SQLRow {
         }
     }
 
-    package func double(_ column: String) throws -> Double {
-        guard let value = try optionalDouble(column) else { throw SQLFailure(.other, "Column \(column) is NULL") }
-        return value
-    }
+    package func double(_ column: String) throws -> Double { try required(column, optionalDouble) }
 
     package func optionalData(_ column: String) throws -> Data? {
         switch value(column) {
@@ -199,10 +196,7 @@ extension SQLRow {
         }
     }
 
-    package func data(_ column: String) throws -> Data {
-        guard let value = try optionalData(column) else { throw SQLFailure(.other, "Column \(column) is NULL") }
-        return value
-    }
+    package func data(_ column: String) throws -> Data { try required(column, optionalData) }
 
     package func optionalUUID(_ column: String) throws -> UUID? {
         switch value(column) {
@@ -217,10 +211,7 @@ extension SQLRow {
         }
     }
 
-    package func uuid(_ column: String) throws -> UUID {
-        guard let value = try optionalUUID(column) else { throw SQLFailure(.other, "Column \(column) is NULL") }
-        return value
-    }
+    package func uuid(_ column: String) throws -> UUID { try required(column, optionalUUID) }
 
     /// A stored date column (seconds since 2001-01-01).
     package func date(_ column: String) throws -> Date? {
