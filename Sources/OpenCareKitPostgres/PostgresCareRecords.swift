@@ -77,7 +77,8 @@ public final class PostgresCareRecords: Service, Sendable {
     /// Creates or upgrades the schema: each migration this code knows and the database has not applied, in order,
     /// in one transaction under an advisory lock.
     ///
-    /// - Throws: `SQLFailure` with a clear reason when the database was migrated by a newer OpenCareKit.
+    /// - Throws: `SQLFailure` with a clear reason when the database was migrated by a newer OpenCareKit, or when the
+    ///   role connected bypasses row-level security (a superuser, or BYPASSRLS): nothing is changed then.
     public func migrate() async throws {
         try await client.withConnection { connection in
             try await PostgresMigrator.migrate(connection, logger: self.logger)

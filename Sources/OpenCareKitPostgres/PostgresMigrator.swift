@@ -12,6 +12,15 @@ enum PostgresMigrator {
                 throw PostgresFailures.failure(error)
             }
         }
+        // Row-level security does not bind a superuser or a BYPASSRLS role: records would no longer be kept apart.
+        for try await (name, bypasses) in try await connection.query(
+            "SELECT current_user::text, rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user", logger: logger)
+            .decode((String, Bool).self) where bypasses {
+            throw SQLFailure(.other, """
+                The database role "\(name)" is a superuser or has BYPASSRLS, so row-level security would not keep care \
+                records apart; connect as an ordinary role (NOSUPERUSER NOBYPASSRLS) that owns the database
+                """)
+        }
         try await run("BEGIN")
         do {
             // One migrator at a time, whatever the number of servers starting.

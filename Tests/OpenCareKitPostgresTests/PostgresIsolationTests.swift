@@ -100,4 +100,21 @@ import Testing
         // Refused without changing anything.
         #expect(try await servers[2].store(forRecord: "r").fetchTasks(query: OCKTaskQuery()).map(\.id) == ["t"])
     }
+
+    @Test func aRoleThatBypassesRowLevelSecurityIsRefused() async throws {
+        // The cluster's superuser, on a new database.
+        var components = URLComponents(string: try await PostgresTestCluster.newDatabase())!
+        components.user = "ock"
+        let superuser = try PostgresCareRecords(url: components.string!)
+        let runner = Task { try await superuser.run() }
+        defer { runner.cancel() }
+        await #expect {
+            try await superuser.migrate()
+        } throws: { error in
+            "\(error)".contains("\"ock\" is a superuser or has BYPASSRLS")
+        }
+        let connection = try await connect(components.string!)
+        defer { Task { try? await connection.close() } }
+        #expect(try await rows(connection, "SELECT 1 FROM pg_tables WHERE schemaname = 'opencarekit'").isEmpty)
+    }
 }
