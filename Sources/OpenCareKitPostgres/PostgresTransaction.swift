@@ -110,6 +110,11 @@ struct PostgresStoreRow: SQLRow {
 
 /// Turns PostgresNIO's errors into the store's, without statement arguments.
 enum PostgresFailures {
+    /// What the store and the directory say of an engine error.
+    static func describe(_ error: any Error) -> String {
+        (failure(error) as? SQLFailure)?.description ?? "\(type(of: error))"
+    }
+
     static func failure(_ error: any Error) -> any Error {
         if error is ChannelError || error is IOError {
             return SQLFailure(.unavailable, "PostgreSQL is unreachable (\(type(of: error)))")

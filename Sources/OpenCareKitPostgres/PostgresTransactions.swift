@@ -65,14 +65,14 @@ struct PostgresTransactions: Sendable {
         }
         do {
             switch kind {
-            case let .read(record):
+            case let .read(record), let .write(record, _):
                 try db.execute("SELECT set_config('\(setting)', ?, true), set_config('search_path', '\(PostgresSchema.recordSchema)', true)", [record])
-            case let .write(record, _):
-                try db.execute("SELECT set_config('\(setting)', ?, true), set_config('search_path', '\(PostgresSchema.recordSchema)', true)", [record])
-                try db.execute("""
-                    INSERT INTO \(schema).record_state (record_id, revision) VALUES (?, 1)
-                    ON CONFLICT (record_id) DO UPDATE SET revision = \(schema).record_state.revision + 1
-                    """, [record])
+                if case .write = kind {
+                    try db.execute("""
+                        INSERT INTO \(schema).record_state (record_id, revision) VALUES (?, 1)
+                        ON CONFLICT (record_id) DO UPDATE SET revision = \(schema).record_state.revision + 1
+                        """, [record])
+                }
             case .directoryRead:
                 try db.execute("SELECT set_config('search_path', '\(schema)', true)", [SQLValue]())
             case .directoryWrite:
@@ -147,9 +147,7 @@ final class PostgresStoreEngine: OCKStoreEngine {
         records.followers.remove(record: record, key: key)
     }
 
-    func describe(_ error: any Error) -> String {
-        (PostgresFailures.failure(error) as? SQLFailure)?.description ?? "\(type(of: error))"
-    }
+    func describe(_ error: any Error) -> String { PostgresFailures.describe(error) }
 }
 
 /// The directory's transactions on PostgreSQL.
@@ -166,7 +164,5 @@ struct PostgresDirectoryRunner: SQLTransactionRunner {
         try await records.transactions.run(.directoryWrite, body)
     }
 
-    func describe(_ error: any Error) -> String {
-        (PostgresFailures.failure(error) as? SQLFailure)?.description ?? "\(type(of: error))"
-    }
+    func describe(_ error: any Error) -> String { PostgresFailures.describe(error) }
 }

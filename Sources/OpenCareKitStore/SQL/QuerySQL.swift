@@ -14,7 +14,7 @@ struct QuerySQL {
     /// Other engines ignore it.
     var index: String?
     /// Whether the SQL may carry SQLite's planner hints (`INDEXED BY`, `+column`).
-    let planerHints: Bool
+    let plannerHints: Bool
 
     mutating func require(_ condition: String, _ values: [any SQLBindable] = []) {
         conditions.append(condition)
@@ -41,7 +41,7 @@ struct QuerySQL {
     /// from using the column's index (written `+column`), for queries another index narrows better.
     mutating func matchRelated(_ column: String, table: String, ids: [String], uuids: [UUID], remoteIDs: [String],
                                indexed: Bool = true) {
-        let column = indexed || !planerHints ? column : "+\(column)"
+        let column = indexed || !plannerHints ? column : "+\(column)"
         if !ids.isEmpty {
             require("\(column) IN (SELECT uuid FROM \(table) WHERE id IN (\(Self.placeholders(ids.count))))", ids)
         }
@@ -56,7 +56,7 @@ struct QuerySQL {
     /// before it). Without a date interval every version is returned, except (unlike CareKit, which returns them)
     /// the versions of deleted entities.
     init<Query: OCKQueryProtocol>(_ query: Query, _ dialect: SQLDialect, dateIntervalApplies: Bool = true) {
-        planerHints = dialect.planerHints
+        plannerHints = dialect.plannerHints
         require("deleted_date IS NULL")
         match("id", query.ids)
         match("uuid", query.uuids)
@@ -78,7 +78,7 @@ struct QuerySQL {
     }
 
     func sql(table: String, _ dialect: SQLDialect) -> String {
-        var sql = "SELECT * FROM \(table)" + (index.map { planerHints ? " INDEXED BY \($0)" : "" } ?? "")
+        var sql = "SELECT * FROM \(table)" + (index.map { plannerHints ? " INDEXED BY \($0)" : "" } ?? "")
         var conditions = conditions
         if excludesDeletedEntities {
             conditions.append("id NOT IN (SELECT id FROM \(table) WHERE deleted_date IS NOT NULL AND next_effective_date IS NULL)")

@@ -66,14 +66,14 @@ package struct SQLFailure: Error, CustomStringConvertible, Sendable {
 /// What differs between engines in the SQL the store writes.
 package struct SQLDialect: Sendable {
     /// Whether `INDEXED BY` and `+column` (SQLite's planner hints) may be written.
-    package var planerHints: Bool
+    package var plannerHints: Bool
     /// Whether a column can hold values of any type (SQLite); otherwise outcome values are kept as bytes.
     package var dynamicTyping: Bool
     /// Whether `NULLS FIRST` / `NULLS LAST` must be written to order NULLs as SQLite does (first when ascending).
     package var explicitNullOrder: Bool
 
-    package static let sqlite = SQLDialect(planerHints: true, dynamicTyping: true, explicitNullOrder: false)
-    package static let postgres = SQLDialect(planerHints: false, dynamicTyping: false, explicitNullOrder: true)
+    package static let sqlite = SQLDialect(plannerHints: true, dynamicTyping: true, explicitNullOrder: false)
+    package static let postgres = SQLDialect(plannerHints: false, dynamicTyping: false, explicitNullOrder: true)
 
     /// An ORDER BY term that orders NULLs first when ascending, last when descending, on every engine.
     package func order(_ column: String, ascending: Bool) -> String {

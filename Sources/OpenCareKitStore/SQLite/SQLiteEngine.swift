@@ -138,17 +138,26 @@ final class SQLiteEngine: OCKStoreEngine {
         return true
     }
 
+    /// Looks every `interval`; a look that fails (the file went away) is tried again at the next one.
     func followExternalChanges(every interval: Duration, announce: @escaping @Sendable () -> Void) async {
-        await pollExternalChanges(every: interval, announce: announce)
+        while !Task.isCancelled {
+            if (try? await checkForExternalChanges()) == true { announce() }
+            try? await Task.sleep(for: interval)
+        }
     }
 
     func describe(_ error: any Error) -> String {
-        if let error = error as? DatabaseError {
-            return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")"
-        }
+        if let error = error as? DatabaseError { return Self.describe(error) }
         if let error = error as? SQLFailure { return error.description }
         if let error = error as? OCKValidationError { return error.description }
         return "\(type(of: error))"
+    }
+}
+
+extension SQLiteEngine {
+    /// An SQLite error's code and message (SQLite's messages name no bound values).
+    static func describe(_ error: DatabaseError) -> String {
+        "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")"
     }
 }
 
@@ -203,7 +212,7 @@ struct GRDBDatabase: SQLDatabase {
             case .SQLITE_BUSY, .SQLITE_LOCKED: .conflict
             default: .other
             }
-            throw SQLFailure(kind, "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")")
+            throw SQLFailure(kind, SQLiteEngine.describe(error))
         }
     }
 }

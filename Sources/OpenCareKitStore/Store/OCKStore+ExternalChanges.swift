@@ -28,11 +28,6 @@ extension OCKStore {
     public func watchExternalChanges(every interval: Duration = .milliseconds(250)) async {
         await engine.followExternalChanges(every: interval) { [changes] in changes.publish(.all) }
     }
-
-    /// Tells live queries that another process changed the store (an engine that is told of commits calls it).
-    package func announceExternalChange() {
-        changes.publish(.all)
-    }
 }
 
 extension OCKStore {

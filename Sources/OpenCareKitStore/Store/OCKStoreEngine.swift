@@ -28,13 +28,3 @@ package protocol OCKStoreEngine: SQLTransactionRunner {
     /// often an engine that must look (SQLite) looks; an engine that is told does not poll.
     func followExternalChanges(every interval: Duration, announce: @escaping @Sendable () -> Void) async
 }
-
-extension OCKStoreEngine {
-    /// A default look for commits by other processes: every `interval`, `checkForExternalChanges()`.
-    package func pollExternalChanges(every interval: Duration, announce: @escaping @Sendable () -> Void) async {
-        while !Task.isCancelled {
-            if (try? await checkForExternalChanges()) == true { announce() }
-            try? await Task.sleep(for: interval)
-        }
-    }
-}
