@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "opencarekit",
             dependencies: [
-                "OpenCareKitStore", "OpenCareKitUI", "OpenCareKit", "OpenCareKitServer", "OpenCareKitSurveys",
+                "OpenCareKitStore", "OpenCareKitUI", "OpenCareKit", "OpenCareKitServer", "OpenCareKitSurveys", "OpenCareKitPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "OpenCareKitPostgresTests",
             dependencies: [
-                "OpenCareKitPostgres", "OpenCareKitStore", "OpenCareKitStoreConformance",
+                "OpenCareKitPostgres", "OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -25,9 +25,11 @@ import Synchronization
 ///     try await store.addTask(task)
 /// }
 /// ```
-public final class PostgresCareRecords: Service, Sendable {
+public final class PostgresCareRecords: Service, CareRecordStores, Sendable {
     public let address: PostgresAddress
     let client: PostgresClient
+    let connectionWait: Duration
+    let health = PostgresHealth()
     let logger: Logger
     let followers = RecordFollowers()
 
@@ -39,12 +41,18 @@ public final class PostgresCareRecords: Service, Sendable {
     ///   - maximumConnections: The most connections this process opens (one of them listens for other servers'
     ///     commits). Each running transaction holds one, and a thread of the blocking pool.
     /// - Throws: `PostgresAddressError` for a URL that cannot be used.
-    public convenience init(url: String, maximumConnections: Int = 16, logger: Logger = Logger(label: "opencarekit.postgres")) throws {
-        self.init(address: try PostgresAddress(url: url), maximumConnections: maximumConnections, logger: logger)
+    ///   - connectionWait: The longest a call waits for a connection (all in use, or the database down or
+    ///     restarting); then it fails with `StorageUnavailableError`, having changed nothing.
+    public convenience init(url: String, maximumConnections: Int = 16, connectionWait: Duration = .seconds(5),
+                            logger: Logger = Logger(label: "opencarekit.postgres")) throws {
+        self.init(address: try PostgresAddress(url: url), maximumConnections: maximumConnections, connectionWait: connectionWait,
+                  logger: logger)
     }
 
-    public init(address: PostgresAddress, maximumConnections: Int = 16, logger: Logger = Logger(label: "opencarekit.postgres")) {
+    public init(address: PostgresAddress, maximumConnections: Int = 16, connectionWait: Duration = .seconds(5),
+                logger: Logger = Logger(label: "opencarekit.postgres")) {
         self.address = address
+        self.connectionWait = connectionWait
         self.logger = logger
         var configuration = address.clientConfiguration
         configuration.options.maximumConnections = max(2, maximumConnections)
@@ -66,7 +74,7 @@ public final class PostgresCareRecords: Service, Sendable {
     }
 
     /// Runs `body` while the pool runs (for commands that use the database and end).
-    public func withRunning<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    public func withRunning<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.run() }
             defer { group.cancelAll() }
@@ -80,7 +88,7 @@ public final class PostgresCareRecords: Service, Sendable {
     /// - Throws: `SQLFailure` with a clear reason when the database was migrated by a newer OpenCareKit, or when the
     ///   role connected bypasses row-level security (a superuser, or BYPASSRLS): nothing is changed then.
     public func migrate() async throws {
-        try await client.withConnection { connection in
+        try await connections.withConnection { connection in
             try await PostgresMigrator.migrate(connection, logger: self.logger)
         }
     }
@@ -98,13 +106,46 @@ public final class PostgresCareRecords: Service, Sendable {
 
     /// How many commits record `id` has had: a number that changes with every write to the record, from any server
     /// (0 when it was never written).
+    ///
+    /// - Throws: `StorageUnavailableError` while the database cannot be reached.
     public func revision(ofRecord id: String) async throws -> Int64 {
-        try await transactions.run(.read(record: id)) { db in
-            try db.scalar("SELECT revision FROM \(PostgresSchema.schema).record_state WHERE record_id = ?", [id]).int.map(Int64.init) ?? 0
+        do {
+            return try await transactions.run(.read(record: id)) { db in
+                try db.scalar("SELECT revision FROM \(PostgresSchema.schema).record_state WHERE record_id = ?", [id]).int.map(Int64.init) ?? 0
+            }
+        } catch {
+            throw StorageUnavailableError.surfacing(error)
         }
     }
 
-    var transactions: PostgresTransactions { PostgresTransactions(client: client, logger: logger) }
+    /// What went wrong, in one line without statement arguments: PostgreSQL's code and message, that it cannot be
+    /// reached, or the reason of this module's own errors.
+    public static func describe(_ error: any Error) -> String {
+        if let error = error as? StorageUnavailableError { return error.reason }
+        return PostgresFailures.describe(error)
+    }
+
+    // MARK: CareRecordStores
+
+    /// The store of `record`, whose rows carry its id.
+    public func store(for record: CareRecord) -> OCKStore {
+        store(forRecord: record.id.description)
+    }
+
+    /// The same store: a read runs in a read-only transaction, and opening it changes nothing.
+    public func openReadingStore(for record: CareRecord) -> OCKStore {
+        store(for: record)
+    }
+
+    /// The record's commit count; nil before its first commit.
+    public func revision(of record: CareRecord) async throws -> CareRecordRevision? {
+        let count = try await revision(ofRecord: record.id.description)
+        return count == 0 ? nil : CareRecordRevision(stamp: [count])
+    }
+
+    var transactions: PostgresTransactions { PostgresTransactions(connections: connections, logger: logger) }
+
+    var connections: PostgresConnections { PostgresConnections(client: client, wait: connectionWait, health: health) }
 
     // MARK: Listening
 

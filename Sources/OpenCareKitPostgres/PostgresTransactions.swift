@@ -4,10 +4,11 @@ import NIOCore
 import NIOPosix
 import OpenCareKitStore
 import PostgresNIO
+import Synchronization
 
 /// Transactions on the pool's connections, each run on a thread of the blocking pool.
 struct PostgresTransactions: Sendable {
-    let client: PostgresClient
+    let connections: PostgresConnections
     let logger: Logger
 
     /// What a transaction is for, which decides its isolation, search path, record and lock.
@@ -37,13 +38,16 @@ struct PostgresTransactions: Sendable {
     /// The advisory lock of directory writes.
     static let directoryLock: Int64 = 0x4F43_4B00_0002
 
-    func run<T: Sendable>(_ kind: Kind, _ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    /// Runs `body` in a transaction of `kind`, again after a lost race; `committed` is told a write's revision of
+    /// its record once it commits.
+    func run<T: Sendable>(_ kind: Kind, committed: (@Sendable (Int64) -> Void)? = nil,
+                          _ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {
-                return try await client.withConnection { connection in
+                return try await connections.withConnection { connection in
                     try await Self.blockingPool.runIfActive {
-                        try Self.transaction(kind, on: connection, logger: logger, body)
+                        try Self.transaction(kind, on: connection, logger: logger, committed: committed, body)
                     }
                 }
             } catch let error as SQLFailure where error.kind == .conflict && attempt < Self.attempts {
@@ -56,22 +60,24 @@ struct PostgresTransactions: Sendable {
 
     /// Runs `body` in one transaction on `connection`, blocking the calling thread (never an event loop's).
     static func transaction<T>(_ kind: Kind, on connection: PostgresConnection, logger: Logger,
-                               _ body: (any SQLDatabase) throws -> T) throws -> T {
+                               committed: ((Int64) -> Void)? = nil, _ body: (any SQLDatabase) throws -> T) throws -> T {
         let db = PostgresTransaction(connection: connection, logger: logger)
         let schema = PostgresSchema.schema, setting = PostgresSchema.recordSetting
         switch kind {
         case .read, .directoryRead: try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [SQLValue]())
         case .write, .directoryWrite: try db.execute("BEGIN", [SQLValue]())
         }
+        var revision: Int64?
         do {
             switch kind {
             case let .read(record), let .write(record, _):
                 try db.execute("SELECT set_config('\(setting)', ?, true), set_config('search_path', '\(PostgresSchema.recordSchema)', true)", [record])
                 if case .write = kind {
-                    try db.execute("""
+                    revision = try db.scalar("""
                         INSERT INTO \(schema).record_state (record_id, revision) VALUES (?, 1)
                         ON CONFLICT (record_id) DO UPDATE SET revision = \(schema).record_state.revision + 1
-                        """, [record])
+                        RETURNING revision
+                        """, [record]).int.map(Int64.init)
                 }
             case .directoryRead:
                 try db.execute("SELECT set_config('search_path', '\(schema)', true)", [SQLValue]())
@@ -83,6 +89,7 @@ struct PostgresTransactions: Sendable {
                 try db.execute("SELECT pg_notify(?, ?)", [PostgresCareRecords.channel, "\(engine.uuidString) \(record)"])
             }
             try db.execute("COMMIT", [SQLValue]())
+            if let revision { committed?(revision) }
             return result
         } catch {
             _ = try? db.execute("ROLLBACK", [SQLValue]())
@@ -114,7 +121,19 @@ final class PostgresStoreEngine: OCKStoreEngine {
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
-        try await records.transactions.run(.write(record: record, engine: id), body)
+        try await records.transactions.run(.write(record: record, engine: id), committed: noteOwnCommit, body)
+    }
+
+    /// The record's revision this store's readers have caught up with (`checkForExternalChanges`); nil before the
+    /// first look.
+    private let seenRevision = Mutex<Int64?>(nil)
+
+    /// A commit of this store's own (which announced itself) is seen, unless another commit came between it and the
+    /// last one seen, which the next look must announce.
+    private func noteOwnCommit(_ revision: Int64) {
+        seenRevision.withLock { seen in
+            if seen == revision - 1 { seen = revision }
+        }
     }
 
     /// On a connection of its own, outside the pool, so that a caller on a task's thread does not wait for the
@@ -136,7 +155,16 @@ final class PostgresStoreEngine: OCKStoreEngine {
 
     func checkIntegrity() throws -> [String] { ["ok"] }
 
-    func checkForExternalChanges() async throws -> Bool { false }
+    /// Whether the record's commit count moved past the one last seen other than by this store's own commits.
+    func checkForExternalChanges() async throws -> Bool {
+        let current = try await records.revision(ofRecord: record)
+        return seenRevision.withLock { seen in
+            defer { seen = current }
+            return seen != nil && seen != current
+        }
+    }
+
+    var isSharedByServers: Bool { true }
 
     /// Tells `announce` of each commit to the record by another engine (another server, the command line), heard on
     /// the listening connection; and once when the following begins, since a commit just before it was not heard.

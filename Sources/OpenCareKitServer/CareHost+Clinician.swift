@@ -75,25 +75,14 @@ extension CareHost {
         let readTime = Date().timeIntervalSince1970
         let store: OCKStore
         let revision: StoreRevision
-        if let data = dataDirectory {
-            let signature = StoreFileSignature(path: try data.storeFile(for: record))
-            revision = .file(signature)
+        if let stores = configuration.stores {
+            // No data yet: nothing was ever planned or recorded.
+            guard let stamp = try await stores.revision(of: record) else { return .empty(calendar: calendar, now: now) }
+            revision = .stored(stamp)
             if let known = summaries.summary(of: record.id, revision: revision, day: day) { return known }
-            // No store file yet: nothing was ever planned or recorded.
-            guard signature.database != nil else { return .empty(calendar: calendar, now: now) }
-            if let open = records.openServer(record.id) {
-                store = open.store
-            } else {
-                // Read-only, so that reading leaves the file as it was and the next look finds the summary still
-                // good; a store of an older schema is opened for writing once, which migrates it.
-                let reader = try data.readingStore(for: record)
-                do {
-                    try reader.open()
-                    store = reader
-                } catch {
-                    store = try openRecordStore(record)
-                }
-            }
+            // A record open here is read through its store; another is read without being changed, so that the next
+            // look finds the summary still good.
+            store = try records.openServer(record.id)?.store ?? stores.openReadingStore(for: record)
         } else {
             guard let server = try await records.server(for: record.id, load: { record }) else {
                 throw CareDirectoryError(.storage, "The record's store could not be opened.")

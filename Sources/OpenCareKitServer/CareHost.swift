@@ -14,14 +14,15 @@ import Synchronization
 /// For example:
 /// ```swift
 /// let directory = try SQLiteCareDirectory(path: data.appending(path: "directory.sqlite").path)
-/// let host = CareHost(directory: directory, configuration: .init(dataDirectory: data))
+/// let host = CareHost(directory: directory, configuration: .init(stores: CareDataDirectory(path: data.path)))
 /// let app = Application(router: host.router(), configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
 /// try await app.runService()
 /// ```
 public struct CareHost: Sendable {
     public struct Configuration: Sendable {
-        /// Where the records' store files are (`records/{id}.sqlite`); nil keeps them in memory (tests).
-        public var dataDirectory: URL?
+        /// Where the records' stores are: a data directory's files (`records/{id}.sqlite`), or a PostgreSQL
+        /// database; nil keeps them in memory (tests).
+        public var stores: (any CareRecordStores)?
         /// Host names the app answers to (DNS-rebinding protection); nil accepts any.
         public var allowedHosts: Set<String>?
         /// The origin people reach the app at, such as `https://care.example.org`: the only one allowed to write;
@@ -50,10 +51,10 @@ public struct CareHost: Sendable {
         /// and a note saying so.
         public var clinicianHomeLimit = 500
 
-        public init(dataDirectory: URL? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
+        public init(stores: (any CareRecordStores)? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
                     idleTimeout: Duration = .seconds(15 * 60), passwordCost: UInt8 = 12, openRecordLimit: Int = 64,
                     demoAccounts: [String] = [], styler: OCKStyler = OCKStyler(), now: @escaping @Sendable () -> Date = Date.init) {
-            self.dataDirectory = dataDirectory
+            self.stores = stores
             self.allowedHosts = allowedHosts
             self.publicOrigin = publicOrigin
             self.idleTimeout = idleTimeout
@@ -80,10 +81,6 @@ public struct CareHost: Sendable {
     let renderContexts: [OCKLanguage: OCKRenderContext]
     /// The routes every record answers, with their policies.
     let recordRoutes: [RecordRouteTable.Route]
-    /// The data directory of `configuration.dataDirectory`, if the records are on disk.
-    let dataDirectory: CareDataDirectory?
-    /// Opens a record's store (the pool's servers, and the clinicians' summaries of records not open).
-    let openRecordStore: @Sendable (CareRecord) throws -> OCKStore
     /// Which open record just changed, for the clinicians' live homes.
     let changeFeed = RecordChangeFeed()
     let summaries = PatientSummaries()
@@ -95,7 +92,7 @@ public struct CareHost: Sendable {
     /// A host over `directory`.
     ///
     /// - Parameters:
-    ///   - openStore: Opens a record's store; by default its file under the data directory (in memory without one).
+    ///   - openStore: Opens a record's store; by default the configuration's `stores` give it (in memory without).
     ///   - recordConfiguration: How a record's app is set up; by default from its care plan (`CarePlanCatalog`),
     ///     with the host's names, origin, styler and clock.
     public init(directory: any CareDirectory, configuration: Configuration = Configuration(),
@@ -110,10 +107,8 @@ public struct CareHost: Sendable {
             (language, OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)))
         })
         let liveSlots = self.liveSlots
-        let dataDirectory = configuration.dataDirectory.map { CareDataDirectory(path: $0.path) }
-        self.dataDirectory = dataDirectory
-        let openStore = openStore ?? { record in
-            try dataDirectory?.store(for: record) ?? OCKStore(name: "record-\(record.id)", type: .inMemory)
+        let openStore = openStore ?? { [stores = configuration.stores] record in
+            try stores?.store(for: record) ?? OCKStore(name: "record-\(record.id)", type: .inMemory)
         }
         let recordConfiguration = recordConfiguration ?? { [configuration] record in
             var settings = CarePlanCatalog.configuration(for: record)
@@ -124,7 +119,6 @@ public struct CareHost: Sendable {
             settings.signOutAfter = configuration.idleTimeout
             return settings
         }
-        openRecordStore = openStore
         records = CareRecordPool(capacity: configuration.openRecordLimit) { [changeFeed] record in
             let settings = recordConfiguration(record)
             return CareServer(store: try openStore(record), configuration: settings, basePath: "/records/\(record.id)",
@@ -145,6 +139,7 @@ public struct CareHost: Sendable {
         let router = Router(context: CareRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(SecurityHeadersMiddleware())
         router.middlewares.add(SameOriginMiddleware(allowedHosts: configuration.allowedHosts, publicOrigin: configuration.publicOrigin))
+        router.middlewares.add(SessionLoadFailureMiddleware())
         router.middlewares.add(SessionMiddleware(storage: sessionDriver, configuration: SessionMiddlewareConfiguration(
             sessionCookieParameters: SessionCookieParameters(name: Self.sessionCookie, path: "/", secure: configuration.usesSecureCookies,
                                                              sameSite: .lax),

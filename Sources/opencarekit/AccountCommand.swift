@@ -26,12 +26,13 @@ struct AccountAdd: AsyncParsableCommand {
         guard !name.isEmpty, name.count <= 200 else { throw ValidationError("--name: from 1 to 200 characters") }
         let password = Self.readPassword()
         if let problem = Passwords.problem(with: password) { throw ValidationError(problem) }
-        let directory = try options.openDirectory()
         let hash = try await Passwords.hash(password, cost: 12)
-        do {
-            try await directory.addAccount(CareAccount(email: email, name: name, passwordHash: hash, createdDate: Date()))
-        } catch let error as CareDirectoryError where error.kind == .emailTaken {
-            throw ValidationError("an account with that email address exists already")
+        try await options.withData { data in
+            do {
+                try await data.directory.addAccount(CareAccount(email: email, name: name, passwordHash: hash, createdDate: Date()))
+            } catch let error as CareDirectoryError where error.kind == .emailTaken {
+                throw ValidationError("an account with that email address exists already")
+            }
         }
         print("Added the account \(email).")
     }

@@ -16,7 +16,7 @@ struct AuditVerify: AsyncParsableCommand {
     @OptionGroup var options: DataOptions
 
     func run() async throws {
-        let result = try await options.openDirectory().verifyAuditLog()
+        let result = try await options.withData { try await $0.directory.verifyAuditLog() }
         if let problem = result.problem {
             FileHandle.standardError.write(Data("opencarekit: the audit log was tampered with: \(problem)\n".utf8))
             throw ExitCode(1)

@@ -1,17 +1,65 @@
 import ArgumentParser
 import Foundation
+import Logging
+import OpenCareKitPostgres
 import OpenCareKitServer
 import OpenCareKitStore
 
-/// The data directory option of the commands that work on a server's records, found as `serve` finds it.
+/// Where the commands that work on a server's records find them, as `serve` does: a PostgreSQL database
+/// (`--database` or `$DATABASE_URL`), else a data directory.
 struct DataOptions: ParsableArguments {
     @Option(help: "The data directory (default: $OPENCAREKIT_DATA_DIR, else $XDG_DATA_HOME/opencarekit, else ~/.local/share/opencarekit).")
     var data: String?
 
+    @Option(help: "A PostgreSQL database holding the directory and every care record instead of a data directory, as postgres://user[:password]@host[:port]/database (default: $DATABASE_URL). Prefer $DATABASE_URL or a password file (~/.pgpass is not read) for a password: other users of the machine can see a command's arguments.")
+    var database: String?
+
     var dataDirectory: CareDataDirectory { CareDataDirectory(path: data) }
 
-    func openDirectory() throws -> SQLiteCareDirectory {
-        try Self.openDirectory(of: dataDirectory)
+    /// `--database`, else a non-empty `$DATABASE_URL`.
+    var databaseURL: String? {
+        if let database { return database }
+        guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else { return nil }
+        return url
+    }
+
+    /// Opens the directory and the records' stores and runs `body` with them: on PostgreSQL while the connection
+    /// pool runs, once the schema is migrated.
+    func withData<T: Sendable>(logger: Logger = Self.quietLogger, _ body: (CareData) async throws -> T) async throws -> T {
+        guard let databaseURL else {
+            let data = dataDirectory
+            return try await body(CareData(directory: try Self.openDirectory(of: data), stores: data, dataDirectory: data))
+        }
+        let records = try Self.postgres(databaseURL, logger: logger)
+        return try await records.withRunning {
+            try await Self.migrate(records)
+            return try await body(CareData(directory: records.directory(), stores: records, dataDirectory: nil))
+        }
+    }
+
+    /// The records of the database at `url`, or a one-line error.
+    static func postgres(_ url: String, logger: Logger) throws -> PostgresCareRecords {
+        do {
+            return try PostgresCareRecords(url: url, logger: logger)
+        } catch {
+            throw ValidationError("--database: \(error)")
+        }
+    }
+
+    /// Creates or upgrades the database's schema, or explains in one line why it cannot.
+    static func migrate(_ records: PostgresCareRecords) async throws {
+        do {
+            try await records.migrate()
+        } catch {
+            throw ValidationError("cannot use the database \(records.address): \(PostgresCareRecords.describe(error))")
+        }
+    }
+
+    /// Warnings and errors only: a command's output is its result.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "opencarekit")
+        logger.logLevel = .error
+        return logger
     }
 
     /// The directory of `data`, or an error in one line.
@@ -30,4 +78,12 @@ struct DataOptions: ParsableArguments {
         }
         return account
     }
+}
+
+/// A server's directory and records' stores, on whichever engine holds them.
+struct CareData: Sendable {
+    let directory: SQLCareDirectory
+    let stores: any CareRecordStores
+    /// The data directory, when the records are its files.
+    let dataDirectory: CareDataDirectory?
 }

@@ -28,20 +28,21 @@ struct RecordAdd: AsyncParsableCommand {
         guard !name.isEmpty, name.count <= 200 else { throw ValidationError("--patient-name: from 1 to 200 characters") }
         guard let timeZone = TimeZone(identifier: zone) else { throw ValidationError("--zone: not a known time zone identifier") }
         guard ownerRole != .clinician else { throw ValidationError("--owner-role: patient or caregiver") }
-        let directory = try options.openDirectory()
-        let account = try await options.account(owner, in: directory)
-        let now = Date()
+        let demoPlan = demoPlan, ownerRole = ownerRole, options = options
         let record = CareRecord(patientName: name, timeZoneIdentifier: timeZone.identifier,
-                                carePlan: demoPlan ? CarePlanCatalog.demo : nil, createdDate: now)
-        let store = try options.dataDirectory.store(for: record)
-        try store.open()
-        if demoPlan {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
-            try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: now)).seed(into: store)
+                                carePlan: demoPlan ? CarePlanCatalog.demo : nil, createdDate: Date())
+        try await options.withData { data in
+            let account = try await options.account(owner, in: data.directory)
+            let store = try data.stores.store(for: record)
+            try store.open()
+            if demoPlan {
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = timeZone
+                try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: record.createdDate)).seed(into: store)
+            }
+            try await data.directory.addRecord(record, member: CareMembership(record: record.id, account: account.id, role: ownerRole,
+                                                                              isOwner: true, createdDate: record.createdDate))
         }
-        try await directory.addRecord(record, member: CareMembership(record: record.id, account: account.id, role: ownerRole,
-                                                                     isOwner: true, createdDate: now))
         print(record.id)
     }
 }
@@ -56,18 +57,22 @@ struct RecordShare: AsyncParsableCommand {
 
     func run() async throws {
         guard let id = CareRecordID(record) else { throw ValidationError("RECORD: not a record id") }
-        let directory = try options.openDirectory()
-        guard try await directory.record(id) != nil else { throw ValidationError("there is no such record") }
-        let account = try await options.account(email, in: directory)
-        let members = try await directory.members(of: id)
-        let existing = members.first { $0.account.id == account.id }?.membership
-        // The first patient or caregiver of a record without an owner (one adopted from before records) owns it.
-        let ownsIt = existing?.isOwner ?? (!members.contains { $0.membership.isOwner } && role != .clinician)
-        do {
-            try await directory.setMembership(CareMembership(record: id, account: account.id, role: role, isOwner: ownsIt,
-                                                             createdDate: existing?.createdDate ?? Date()))
-        } catch let error as CareDirectoryError {
-            throw ValidationError(error.reason)
+        let email = email, role = role, options = options
+        let ownsIt = try await options.withData { data in
+            let directory = data.directory
+            guard try await directory.record(id) != nil else { throw ValidationError("there is no such record") }
+            let account = try await options.account(email, in: directory)
+            let members = try await directory.members(of: id)
+            let existing = members.first { $0.account.id == account.id }?.membership
+            // The first patient or caregiver of a record without an owner (one adopted from before records) owns it.
+            let ownsIt = existing?.isOwner ?? (!members.contains { $0.membership.isOwner } && role != .clinician)
+            do {
+                try await directory.setMembership(CareMembership(record: id, account: account.id, role: role, isOwner: ownsIt,
+                                                                 createdDate: existing?.createdDate ?? Date()))
+            } catch let error as CareDirectoryError {
+                throw ValidationError(error.reason)
+            }
+            return ownsIt
         }
         print("\(email) is now \(role.rawValue)\(ownsIt ? " and owner" : "") of record \(id).")
     }
@@ -78,19 +83,21 @@ struct RecordList: AsyncParsableCommand {
     @OptionGroup var options: DataOptions
 
     func run() async throws {
-        let directory = try options.openDirectory()
-        var after: CareRecordID?
-        while true {
-            let page = try await directory.records(limit: 500, after: after)
-            for record in page {
-                let members = try await directory.members(of: record.id).map { member in
-                    "\(member.account.email) (\(member.membership.role.rawValue)\(member.membership.isOwner ? ", owner" : ""))"
+        try await options.withData { data in
+            let directory = data.directory
+            var after: CareRecordID?
+            while true {
+                let page = try await directory.records(limit: 500, after: after)
+                for record in page {
+                    let members = try await directory.members(of: record.id).map { member in
+                        "\(member.account.email) (\(member.membership.role.rawValue)\(member.membership.isOwner ? ", owner" : ""))"
+                    }
+                    print([record.id.description, record.patientName, record.timeZoneIdentifier,
+                           members.isEmpty ? "no members" : members.joined(separator: ", ")].joined(separator: "\t"))
                 }
-                print([record.id.description, record.patientName, record.timeZoneIdentifier,
-                       members.isEmpty ? "no members" : members.joined(separator: ", ")].joined(separator: "\t"))
+                guard let last = page.last else { break }
+                after = last.id
             }
-            guard let last = page.last else { break }
-            after = last.id
         }
     }
 }

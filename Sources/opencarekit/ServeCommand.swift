@@ -6,9 +6,11 @@ import Glibc
 import Hummingbird
 import Logging
 import OpenCareKit
+import OpenCareKitPostgres
 import OpenCareKitServer
 import OpenCareKitStore
 import OpenCareKitSurveys
+import ServiceLifecycle
 
 /// `opencarekit serve`: the care app in a browser.
 struct ServeCommand: AsyncParsableCommand {
@@ -22,8 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).")
     var port: Int = 8080
 
-    @Option(help: "The data directory holding the directory and the care records (default: $OPENCAREKIT_DATA_DIR, else $XDG_DATA_HOME/opencarekit, else ~/.local/share/opencarekit).")
-    var data: String?
+    @OptionGroup var storage: DataOptions
 
     @Flag(help: "Add the demo people (a patient, her caregiver daughter, a clinician) and the patient's record with the demo care plan, if they are missing; on loopback the sign-in page offers one-click sign-in as each.")
     var demo = false
@@ -129,38 +130,57 @@ struct ServeCommand: AsyncParsableCommand {
         guard flagPainScore.isFinite, (0...10).contains(flagPainScore) else { throw ValidationError("--flag-pain-score: must be from 0 to 10") }
         let publicOrigin = try publicOrigin()
         let clock = try clock()
-        let data = CareDataDirectory(path: self.data)
-        let directory = try DataOptions.openDirectory(of: data)
+        var logger = Logger(label: "opencarekit")
+        logger.logLevel = .warning
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        if let adopted = try await data.adoptLegacyStore(into: directory, timeZone: timeZone, now: clock()) {
-            Self.say("Adopted the care record in opencarekit.sqlite as record \(adopted.id). Give someone access with:")
-            Self.say("  opencarekit record share \(adopted.id) --email EMAIL --role patient")
+        let directory: SQLCareDirectory
+        let stores: any CareRecordStores
+        var services: [any Service] = []
+        // What must be done before the first request is answered, while the services run.
+        var startup: [@Sendable () async throws -> Void] = []
+        if let databaseURL = storage.databaseURL {
+            let records = try DataOptions.postgres(databaseURL, logger: logger)
+            directory = records.directory()
+            stores = records
+            // First in, last out: the pool outlives the server and everything else that uses it.
+            services.append(records)
+            startup.append { try await DataOptions.migrate(records) }
+        } else {
+            let data = storage.dataDirectory
+            directory = try DataOptions.openDirectory(of: data)
+            stores = data
+            if let adopted = try await data.adoptLegacyStore(into: directory, timeZone: timeZone, now: clock()) {
+                Self.say("Adopted the care record in opencarekit.sqlite as record \(adopted.id). Give someone access with:")
+                Self.say("  opencarekit record share \(adopted.id) --email EMAIL --role patient")
+            }
         }
-        if demo, try await DemoPeople.ensure(in: directory, data: data, calendar: calendar, now: clock(),
-                                                    clinicSize: demoPatients) {
-            Self.say("Added the demo people and the demo care plan.")
+        if demo {
+            startup.append { [demoPatients, calendar] in
+                if try await DemoPeople.ensure(in: directory, stores: stores, calendar: calendar, now: clock(), clinicSize: demoPatients) {
+                    Self.say("Added the demo people and the demo care plan.")
+                }
+            }
         }
+        services.append(SessionSweeper(directory: directory, now: clock))
         let isLoopback = Self.loopback.contains(host.lowercased())
         // Answer only to the names people use: loopback names on loopback, else the public URL's host, so that a
         // rebinding DNS name cannot reach the app.
         var settings = CareHost.Configuration(
-            dataDirectory: data.url, allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin,
+            stores: stores, allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin,
             idleTimeout: .milliseconds(Int64(signOutAfter * 60_000)), demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock)
         settings.requiresTwoStepForClinicians = requireTwoStepForClinicians
         settings.flagRules = ClinicianFlagRules(missedDoseDays: flagMissedDoseDays == 0 ? nil : flagMissedDoseDays,
                                                 painScore: flagPainScore == 0 ? nil : flagPainScore)
         let careHost = CareHost(directory: CachingCareDirectory(directory), configuration: settings)
-        var logger = Logger(label: "opencarekit")
-        logger.logLevel = .warning
         let host = self.host
         let demo = self.demo
-        let app = Application(
+        var app = Application(
             router: careHost.router(),
             server: limits.httpServer(),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenCareKit",
                                  availableConnectionsDelegate: limits.acceptLimit),
-            services: [SessionSweeper(directory: directory, now: clock)],
+            services: services,
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
@@ -175,8 +195,11 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             },
             logger: logger)
+        for step in startup { app.beforeServerStarts(perform: step) }
         do {
             try await app.runService()
+        } catch let error as ValidationError {
+            throw error
         } catch {
             throw ValidationError("cannot serve on \(host):\(port): \(Self.describe(error))")
         }

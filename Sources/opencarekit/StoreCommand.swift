@@ -13,10 +13,16 @@ struct StoreCommand: ParsableCommand {
                       StoreExport.self, StoreStressWriter.self])
 }
 
-/// Options every store command takes.
+/// Options every store command takes: a store file, or with `--record` a record of a server's data directory or
+/// database.
 struct StoreOptions: ParsableArguments {
     @Option(help: "The store file, ending in .sqlite (default: opencarekit.sqlite in the data directory).")
     var store: String?
+
+    @Option(help: "A care record's id: work on that record's store, in the data directory or the database (--data, --database).")
+    var record: String?
+
+    @OptionGroup var records: DataOptions
 
     @Option(help: "The IANA time zone for dates and times (default: this machine's).")
     var zone: String = TimeZone.current.identifier
@@ -32,8 +38,29 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    /// Opens (creating if needed) the store file.
-    func open() throws -> OCKStore {
+    /// Opens (creating if needed) the store and runs `body` with it; a record's store on PostgreSQL while the
+    /// connection pool runs.
+    func withStore<T: Sendable>(_ body: (OCKStore) async throws -> T) async throws -> T {
+        guard let record else {
+            guard records.database == nil else { throw ValidationError("--database: give the record to work on with --record") }
+            return try await body(try openFile())
+        }
+        guard store == nil else { throw ValidationError("--store and --record: give one of them") }
+        guard let id = CareRecordID(record) else { throw ValidationError("--record: not a record id") }
+        return try await records.withData { data in
+            guard let found = try await data.directory.record(id) else { throw ValidationError("--record: there is no such record") }
+            let store = try data.stores.store(for: found)
+            try Self.prepare(store)
+            return try await body(store)
+        }
+    }
+
+    /// Where the store is, for messages.
+    func describe(_ store: OCKStore) -> String {
+        store.fileURL?.path ?? record.map { "record \($0)" } ?? "memory"
+    }
+
+    private func openFile() throws -> OCKStore {
         let store: OCKStore
         if let path = self.store {
             let url = URL(fileURLWithPath: path)
@@ -41,12 +68,16 @@ struct StoreOptions: ParsableArguments {
             store = OCKStore(name: url.deletingPathExtension().lastPathComponent, type: .onDisk(),
                              directory: url.deletingLastPathComponent())
         } else {
-            store = OCKStore(name: "opencarekit", type: .onDisk(), directory: nil)
+            store = OCKStore(name: "opencarekit", type: .onDisk(), directory: records.data.map { URL(fileURLWithPath: $0, isDirectory: true) })
         }
+        try Self.prepare(store)
+        return store
+    }
+
+    private static func prepare(_ store: OCKStore) throws {
         try store.open()
         // The store `serve --demo` runs keeps its consent and survey answers whoever writes to it.
         store.addRule(OCKSurveyStoreRule(surveys: OCKDemoSurveys.byTaskID, consentTaskID: OCKDemoSurveys.onboardingTaskID))
-        return store
     }
 
     /// A day given as YYYY-MM-DD, or today.
@@ -62,8 +93,9 @@ struct StoreInit: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
-        let store = try options.open()
-        print("Store ready at \(store.fileURL?.path ?? "memory")")
+        try await options.withStore { store in
+            print("Store ready at \(options.describe(store))")
+        }
     }
 }
 
@@ -75,14 +107,15 @@ struct StoreSeedDemo: AsyncParsableCommand {
     @Option(help: "The first day of the plan, YYYY-MM-DD (default: today).") var start: String?
 
     func run() async throws {
-        let store = try options.open()
-        guard try await store.fetchPatients(query: OCKPatientQuery()).isEmpty,
-              try await store.fetchTasks(query: OCKTaskQuery()).isEmpty else {
-            throw ValidationError("the store already has data; seed-demo needs an empty store")
+        try await options.withStore { store in
+            guard try await store.fetchPatients(query: OCKPatientQuery()).isEmpty,
+                  try await store.fetchTasks(query: OCKTaskQuery()).isEmpty else {
+                throw ValidationError("the store already has data; seed-demo needs an empty store")
+            }
+            let plan = OCKDemoCarePlan(calendar: try options.calendar, start: try options.day(start))
+            try await plan.seed(into: store) { print("Added \($0)") }
+            print("Demo care plan ready at \(options.describe(store))")
         }
-        let plan = OCKDemoCarePlan(calendar: try options.calendar, start: try options.day(start))
-        try await plan.seed(into: store) { print("Added \($0)") }
-        print("Demo care plan ready at \(store.fileURL?.path ?? "memory")")
     }
 }
 
@@ -92,13 +125,14 @@ struct StoreTasks: AsyncParsableCommand {
     @Option(help: "The day, YYYY-MM-DD (default: today).") var date: String?
 
     func run() async throws {
-        let store = try options.open()
-        let day = try options.day(date)
-        var query = OCKTaskQuery(for: day, calendar: try options.calendar)
-        query.sortDescriptors = [.title(ascending: true)]
-        for task in try await store.fetchTasks(query: query) {
-            let times = task.schedule.elements.compactMap(\.text).joined(separator: ", ")
-            print("\(task.id)\t\(task.title ?? "")\t\(times)")
+        try await options.withStore { store in
+            let day = try options.day(date)
+            var query = OCKTaskQuery(for: day, calendar: try options.calendar)
+            query.sortDescriptors = [.title(ascending: true)]
+            for task in try await store.fetchTasks(query: query) {
+                let times = task.schedule.elements.compactMap(\.text).joined(separator: ", ")
+                print("\(task.id)\t\(task.title ?? "")\t\(times)")
+            }
         }
     }
 }
@@ -109,21 +143,22 @@ struct StoreEvents: AsyncParsableCommand {
     @Option(help: "The day, YYYY-MM-DD (default: today).") var date: String?
 
     func run() async throws {
-        let store = try options.open()
-        let calendar = try options.calendar
-        let events = try await store.fetchEvents(query: OCKEventQuery(for: try options.day(date), calendar: calendar))
-        let formatter = DateFormatter()
-        formatter.calendar = calendar
-        formatter.timeZone = calendar.timeZone
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "HH:mm"
-        for event in events {
-            let time = event.scheduleEvent.element.duration == .allDay ? "all day" : formatter.string(from: event.scheduleEvent.start)
-            let values = event.outcome.map { outcome in
-                "done " + outcome.values.map { value in [value.description, value.units].compactMap { $0 }.joined(separator: " ") }
-                    .joined(separator: ", ")
-            } ?? "-"
-            print("\(time)\t\(event.task.id)\t\(event.task.title ?? "")\t#\(event.scheduleEvent.occurrence)\t\(values)")
+        try await options.withStore { store in
+            let calendar = try options.calendar
+            let events = try await store.fetchEvents(query: OCKEventQuery(for: try options.day(date), calendar: calendar))
+            let formatter = DateFormatter()
+            formatter.calendar = calendar
+            formatter.timeZone = calendar.timeZone
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "HH:mm"
+            for event in events {
+                let time = event.scheduleEvent.element.duration == .allDay ? "all day" : formatter.string(from: event.scheduleEvent.start)
+                let values = event.outcome.map { outcome in
+                    "done " + outcome.values.map { value in [value.description, value.units].compactMap { $0 }.joined(separator: " ") }
+                        .joined(separator: ", ")
+                } ?? "-"
+                print("\(time)\t\(event.task.id)\t\(event.task.title ?? "")\t#\(event.scheduleEvent.occurrence)\t\(values)")
+            }
         }
     }
 }
@@ -141,27 +176,28 @@ struct StoreLog: AsyncParsableCommand {
     @Option(help: "The value's units, such as mg.") var units: String?
 
     func run() async throws {
-        let store = try options.open()
-        var query = OCKEventQuery(for: try options.day(date), calendar: try options.calendar)
-        query.taskIDs = [task]
-        let events = try await store.fetchEvents(query: query)
-        guard !events.isEmpty else { throw ValidationError("task has no events on that day (check the id and --date)") }
-        let chosen: OCKStore.Event
-        if let event {
-            guard events.indices.contains(event - 1) else { throw ValidationError("--event: that day has \(events.count) event(s)") }
-            chosen = events[event - 1]
-        } else {
-            chosen = events.first { $0.outcome == nil } ?? events[events.count - 1]
+        try await options.withStore { store in
+            var query = OCKEventQuery(for: try options.day(date), calendar: try options.calendar)
+            query.taskIDs = [task]
+            let events = try await store.fetchEvents(query: query)
+            guard !events.isEmpty else { throw ValidationError("task has no events on that day (check the id and --date)") }
+            let chosen: OCKStore.Event
+            if let event {
+                guard events.indices.contains(event - 1) else { throw ValidationError("--event: that day has \(events.count) event(s)") }
+                chosen = events[event - 1]
+            } else {
+                chosen = events.first { $0.outcome == nil } ?? events[events.count - 1]
+            }
+            let recorded = OCKOutcomeValue(Self.parse(value), units: units)
+            if var outcome = chosen.outcome {
+                outcome.values.append(recorded)
+                try await store.updateOutcome(outcome)
+            } else {
+                try await store.addOutcome(OCKOutcome(taskUUID: chosen.task.uuid, taskOccurrenceIndex: chosen.scheduleEvent.occurrence,
+                                                      values: [recorded]))
+            }
+            print("Logged \(task) #\(chosen.scheduleEvent.occurrence)")
         }
-        let recorded = OCKOutcomeValue(Self.parse(value), units: units)
-        if var outcome = chosen.outcome {
-            outcome.values.append(recorded)
-            try await store.updateOutcome(outcome)
-        } else {
-            try await store.addOutcome(OCKOutcome(taskUUID: chosen.task.uuid, taskOccurrenceIndex: chosen.scheduleEvent.occurrence,
-                                                  values: [recorded]))
-        }
-        print("Logged \(task) #\(chosen.scheduleEvent.occurrence)")
     }
 
     static func parse(_ text: String) -> any OCKOutcomeValueUnderlyingType {
@@ -180,33 +216,34 @@ struct StoreExport: AsyncParsableCommand {
     @Option(help: "The output file (default: standard output).") var output: String?
 
     func run() async throws {
-        let store = try options.open()
-        let entities: [OCKEntity] = try await store.fetchPatients(query: OCKPatientQuery()).map(OCKEntity.patient)
-            + store.fetchCarePlans(query: OCKCarePlanQuery()).map(OCKEntity.carePlan)
-            + store.fetchContacts(query: OCKContactQuery()).map(OCKEntity.contact)
-            + store.fetchTasks(query: OCKTaskQuery()).map(OCKEntity.task)
-            + store.fetchOutcomes(query: OCKOutcomeQuery()).map(OCKEntity.outcome)
-        let handle: FileHandle
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: nil) ,
-                  let file = FileHandle(forWritingAtPath: output) else {
-                throw ValidationError("--output: cannot write \(output)")
+        try await options.withStore { store in
+            let entities: [OCKEntity] = try await store.fetchPatients(query: OCKPatientQuery()).map(OCKEntity.patient)
+                + store.fetchCarePlans(query: OCKCarePlanQuery()).map(OCKEntity.carePlan)
+                + store.fetchContacts(query: OCKContactQuery()).map(OCKEntity.contact)
+                + store.fetchTasks(query: OCKTaskQuery()).map(OCKEntity.task)
+                + store.fetchOutcomes(query: OCKOutcomeQuery()).map(OCKEntity.outcome)
+            let handle: FileHandle
+            if let output {
+                guard FileManager.default.createFile(atPath: output, contents: nil) ,
+                      let file = FileHandle(forWritingAtPath: output) else {
+                    throw ValidationError("--output: cannot write \(output)")
+                }
+                handle = file
+            } else {
+                handle = FileHandle.standardOutput
             }
-            handle = file
-        } else {
-            handle = FileHandle.standardOutput
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        handle.write(Data("[".utf8))
-        for (index, entity) in entities.enumerated() {
-            handle.write(try encoder.encode(entity) + Data((index + 1 < entities.count ? ",\n" : "").utf8))
-            if (index + 1) % 10_000 == 0 || index + 1 == entities.count, entities.count >= 10_000 {
-                FileHandle.standardError.write(Data("Exported \(index + 1) of \(entities.count) entities\n".utf8))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            handle.write(Data("[".utf8))
+            for (index, entity) in entities.enumerated() {
+                handle.write(try encoder.encode(entity) + Data((index + 1 < entities.count ? ",\n" : "").utf8))
+                if (index + 1) % 10_000 == 0 || index + 1 == entities.count, entities.count >= 10_000 {
+                    FileHandle.standardError.write(Data("Exported \(index + 1) of \(entities.count) entities\n".utf8))
+                }
             }
+            handle.write(Data("]\n".utf8))
+            if output != nil { try handle.close() }
         }
-        handle.write(Data("]\n".utf8))
-        if output != nil { try handle.close() }
     }
 }
 
@@ -220,12 +257,13 @@ struct StoreStressWriter: AsyncParsableCommand {
     @Option var count: Int = 1_000_000
 
     func run() async throws {
-        let store = try options.open()
-        let version = try await store.fetchTask(withID: task)
-        for occurrence in from..<(from + count) {
-            try await store.addOutcome(OCKOutcome(taskUUID: version.uuid, taskOccurrenceIndex: occurrence,
-                                                  values: [OCKOutcomeValue(occurrence)]))
-            FileHandle.standardOutput.write(Data("ack \(occurrence)\n".utf8))
+        try await options.withStore { store in
+            let version = try await store.fetchTask(withID: task)
+            for occurrence in from..<(from + count) {
+                try await store.addOutcome(OCKOutcome(taskUUID: version.uuid, taskOccurrenceIndex: occurrence,
+                                                      values: [OCKOutcomeValue(occurrence)]))
+                FileHandle.standardOutput.write(Data("ack \(occurrence)\n".utf8))
+            }
         }
     }
 }

@@ -16,26 +16,42 @@ enum PostgresTestCluster {
         if let url = ProcessInfo.processInfo.environment["OPENCAREKIT_TEST_DATABASE_URL"], !url.isEmpty { return url }
         return try started.withLock { started in
             if let started { return started }
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appending(path: "scripts/pg-test-cluster").path
+            let own = try OwnCluster.start()
+            directory = own.directory
+            atexit {
+                if let directory = PostgresTestCluster.directory {
+                    _ = try? PostgresTestCluster.run(PostgresTestCluster.script, ["stop", directory])
+                }
+            }
+            started = own.url
+            return own.url
+        }
+    }
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appending(path: "scripts/pg-test-cluster").path
+
+    /// A cluster of a test's own, which it may crash and restart without disturbing the others.
+    struct OwnCluster: Sendable {
+        let directory: String
+        let url: String
+
+        static func start() throws -> OwnCluster {
             let lines = try run(script, ["start"]).split(separator: "\n").map(String.init)
             guard lines.count >= 2, let url = lines.last, url.hasPrefix("postgres://") else {
                 throw ClusterError("scripts/pg-test-cluster start printed no URL")
             }
-            directory = lines[lines.count - 2]
-            stopScript = script
-            atexit {
-                if let directory = PostgresTestCluster.directory, let script = PostgresTestCluster.stopScript {
-                    _ = try? PostgresTestCluster.run(script, ["stop", directory])
-                }
-            }
-            started = url
-            return url
+            return OwnCluster(directory: lines[lines.count - 2], url: url)
         }
+
+        /// kill -9 of the server and all its processes, as a crash.
+        func kill() throws { try run(script, ["kill", directory]) }
+        /// Starts it again on its port; it recovers from its log.
+        func restart() throws { try run(script, ["restart", directory]) }
+        func stop() { _ = try? run(script, ["stop", directory]) }
     }
 
     nonisolated(unsafe) private static var directory: String?
-    nonisolated(unsafe) private static var stopScript: String?
 
     /// Runs a program and returns what it printed. Its output goes through a file, not a pipe: the database server it
     /// starts lives on and would hold a pipe open.

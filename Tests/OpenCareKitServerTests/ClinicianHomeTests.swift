@@ -86,8 +86,8 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appending(path: "clinician-\(UUID().uuidString)")
         let data = CareDataDirectory(path: folder.path)
         let directory = try data.openDirectory()
-        try await DemoPeople.ensure(in: directory, data: data, calendar: calendar, now: now, passwordCost: 4, clinicSize: clinicSize)
-        var configuration = CareHost.Configuration(dataDirectory: folder, passwordCost: 4, now: { [now] in now })
+        try await DemoPeople.ensure(in: directory, stores: data, calendar: calendar, now: now, passwordCost: 4, clinicSize: clinicSize)
+        var configuration = CareHost.Configuration(stores: data, passwordCost: 4, now: { [now] in now })
         configure(&configuration)
         return (CareHost(directory: directory, configuration: configuration), data, directory)
     }
@@ -184,21 +184,21 @@ import Testing
         }
     }
 
-    @Test func aSummaryOfAFileWrittenAsItWasReadIsNotTrusted() {
+    @Test func aSummaryOfAFileWrittenAsItWasReadIsNotTrusted() throws {
         let summaries = PatientSummaries()
         let record = CareRecordID.random()
         let summary = PatientSummary(days: [], lastActivity: nil, flags: [])
         var signature = StoreFileSignature(path: "/nonexistent")
         signature.database = .init(inode: 1, size: 4096, seconds: 1_000, nanoseconds: 0)
         // Written in the same moment it was read: a later write could leave the same stamp, so it is made again.
-        summaries.remember(summary, of: record, revision: .file(signature), day: "2026-11-16", readTime: 1_000.01)
-        #expect(summaries.summary(of: record, revision: .file(signature), day: "2026-11-16") == nil)
-        summaries.remember(summary, of: record, revision: .file(signature), day: "2026-11-16", readTime: 1_001)
-        #expect(summaries.summary(of: record, revision: .file(signature), day: "2026-11-16") == summary)
+        summaries.remember(summary, of: record, revision: .stored(try #require(signature.revision)), day: "2026-11-16", readTime: 1_000.01)
+        #expect(summaries.summary(of: record, revision: .stored(try #require(signature.revision)), day: "2026-11-16") == nil)
+        summaries.remember(summary, of: record, revision: .stored(try #require(signature.revision)), day: "2026-11-16", readTime: 1_001)
+        #expect(summaries.summary(of: record, revision: .stored(try #require(signature.revision)), day: "2026-11-16") == summary)
         // Another day, or another stamp, is another summary.
-        #expect(summaries.summary(of: record, revision: .file(signature), day: "2026-11-17") == nil)
+        #expect(summaries.summary(of: record, revision: .stored(try #require(signature.revision)), day: "2026-11-17") == nil)
         signature.log = .init(inode: 2, size: 32, seconds: 999, nanoseconds: 0)
-        #expect(summaries.summary(of: record, revision: .file(signature), day: "2026-11-16") == nil)
+        #expect(summaries.summary(of: record, revision: .stored(try #require(signature.revision)), day: "2026-11-16") == nil)
     }
 
     @Test func aDamagedRecordIsListedAsUnreadableAndTheOthersStillShow() async throws {

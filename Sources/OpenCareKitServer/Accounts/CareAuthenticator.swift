@@ -13,6 +13,7 @@ struct CareAuthenticator: RouterMiddleware {
     let host: CareHost
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let failure = SessionLoadFailure.current?.recorded { throw failure }
         var context = context
         if let authorization = request.headers[.authorization] {
             context.identity = try await host.identity(authorization: authorization)

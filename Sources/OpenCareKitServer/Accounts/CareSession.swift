@@ -62,7 +62,16 @@ struct DirectorySessionDriver: PersistDriver {
 
     func getWithTTL<Object: Codable & Sendable>(key: String, as: Object.Type) async throws -> (object: Object, ttl: Duration?)? {
         let now = now()
-        guard let stored = try await directory.session(keyHash: Self.hash(key), now: now) else { return nil }
+        let found: (value: Data, expiryDate: Date?)?
+        do {
+            found = try await directory.session(keyHash: Self.hash(key), now: now)
+        } catch let error as StorageUnavailableError {
+            // hummingbird-auth's session middleware takes any failure to load for "no session"; the authenticator
+            // answers 503 instead of sending the person to sign in again.
+            SessionLoadFailure.current?.record(error)
+            throw error
+        }
+        guard let stored = found else { return nil }
         let object: Object
         if let known = decoded.object(for: stored.value, as: Object.self) {
             object = known
@@ -93,6 +102,29 @@ final class DecodedSessions: Sendable {
         objects.withLock { objects in
             if objects.count >= Self.capacity { objects.removeAll() }
             objects[data] = object
+        }
+    }
+}
+
+/// A session that could not be loaded because the directory's database was unreachable, noted for the request being
+/// answered (`SessionLoadFailureMiddleware` sets one per request; `CareAuthenticator` throws it).
+final class SessionLoadFailure: Sendable {
+    @TaskLocal static var current: SessionLoadFailure?
+
+    private let error = Mutex<StorageUnavailableError?>(nil)
+
+    func record(_ failure: StorageUnavailableError) {
+        error.withLock { $0 = failure }
+    }
+
+    var recorded: StorageUnavailableError? { error.withLock { $0 } }
+}
+
+/// Gives each request a place to note a session that could not be loaded; it runs before the session middleware.
+struct SessionLoadFailureMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await SessionLoadFailure.$current.withValue(SessionLoadFailure()) {
+            try await next(request, context)
         }
     }
 }

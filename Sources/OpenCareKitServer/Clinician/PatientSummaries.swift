@@ -9,8 +9,8 @@ import Synchronization
 
 /// What a patient summary was made from, so that a summary is made again only when its record changed.
 enum StoreRevision: Hashable, Sendable {
-    /// A store on disk: its file and write-ahead log as they were. Any process's commit changes one of them.
-    case file(StoreFileSignature)
+    /// A stored record (a file, or PostgreSQL's rows): its revision, which any process's commit changes.
+    case stored(CareRecordRevision)
     /// A store in memory (tests): the open store and its change count.
     case memory(ObjectIdentifier, Int)
 }
@@ -46,6 +46,16 @@ struct StoreFileSignature: Hashable, Sendable {
 
     /// The newest modification time, in seconds since 1970.
     var lastModified: Double { max(database?.modified ?? 0, log?.modified ?? 0) }
+
+    /// The file's revision: both stamps; nil without a database file.
+    var revision: CareRecordRevision? {
+        guard let database else { return nil }
+        func numbers(_ stamp: Stamp?) -> [Int64] {
+            guard let stamp else { return [0, 0, 0, 0] }
+            return [Int64(bitPattern: stamp.inode), stamp.size, Int64(stamp.seconds), Int64(stamp.nanoseconds)]
+        }
+        return CareRecordRevision(stamp: numbers(database) + numbers(log), lastModified: lastModified)
+    }
 }
 
 /// The patient summaries the clinicians' homes show, remembered per record with the revision of the store and the
@@ -78,7 +88,7 @@ final class PatientSummaries: Sendable {
     /// Remembers `summary`, made from `revision` read at `readTime` (seconds since 1970, the wall clock).
     func remember(_ summary: PatientSummary, of record: CareRecordID, revision: StoreRevision, day: String, readTime: Double) {
         let trusted = switch revision {
-        case let .file(signature): signature.lastModified < readTime - Self.racyInterval
+        case let .stored(revision): revision.lastModified.map { $0 < readTime - Self.racyInterval } ?? true
         case .memory: true
         }
         madeCount.add(1, ordering: .relaxed)

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 import OpenCareKitStore
+import OpenCareKitUI
 
 /// Adds the security headers to every response: a Content-Security-Policy that allows scripts, styles and
 /// connections only from this site and no inline script, no framing, no MIME sniffing, and no referrer sent to other
@@ -26,6 +27,10 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
             // A store limit a route did not handle itself (a query over too many events): the reason says which,
             // and never holds patient data.
             response = APIError(status: .unprocessableContent, field: nil, message: reason).response
+        } catch let error as StorageUnavailableError {
+            // The database is down or restarting: nothing was done, and the same request may succeed shortly.
+            context.logger.warning("storage unavailable", metadata: ["reason": "\(error.reason)"])
+            response = Self.unavailable(request)
         } catch where Self.isClientGone(error) {
             // The client went away mid-request (its body ended early): nothing is wrong here and nobody is left to
             // answer; the answer is written to a closed connection, or not at all.
@@ -45,6 +50,23 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
 }
 
 extension SecurityHeadersMiddleware {
+    /// Seconds a client is asked to wait before trying again while the database cannot be reached.
+    static var retryAfterSeconds: Int { 5 }
+
+    /// 503 with Retry-After: a page for a browser, JSON for a script.
+    static func unavailable(_ request: Request) -> Response {
+        let language = request.preferredLanguage
+        let message = HostText.storageUnavailable.text(language)
+        var response = request.wantsJSON || !(request.headers[.accept]?.contains("text/html") ?? false)
+            ? APIError(status: .serviceUnavailable, field: nil, message: message).response
+            : AppPage.error(message, status: .serviceUnavailable,
+                            context: OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)),
+                            back: request.uri.path)
+        response.headers[.retryAfter] = String(retryAfterSeconds)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
     /// Whether `error` means the client disconnected or its request ended before its body did.
     static func isClientGone(_ error: any Error) -> Bool {
         error is HTTPParserError || error is ChannelError || error is IOError

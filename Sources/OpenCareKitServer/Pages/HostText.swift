@@ -10,7 +10,8 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
          repeatPassword, passwordChanged, passwordsDiffer, wrongPassword, account, signedInAs,
          sharingTitle, whoHasAccess, role, changeRole, remove, removeNamed, roleOf, invite, inviteHint, createInvitation, invitationLink, pendingInvitations, expires, revoke, invitationTitle, invitationBody, accept, invitationGone, haveAccount, createAccount, yourName, emailTaken, activityTitle, activityLink, when, who, what, whereFrom, result, allowed, denied, exportFHIR, olderEntries, someoneElse, sharingLink, allRecords, idleWarning, staySignedIn, you,
          patientsTitle, needAttention, showingFirstPatients, otherRecords, lastSevenDays, lastSevenDaysNothing, flagMissedDoses,
-         flagPain, flagUnreadable, needsAttention, noActivity, today, yesterday, daysAgo, lastActivity
+         flagPain, flagUnreadable, needsAttention, noActivity, today, yesterday, daysAgo, lastActivity,
+         storageUnavailable
 
     var english: String {
         switch self {
@@ -98,6 +99,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .yesterday: "yesterday"
         case .daysAgo: "{0} days ago"
         case .lastActivity: "Last activity: {0}"
+        case .storageUnavailable: "The care records cannot be reached right now. Nothing was changed; try again in a few seconds."
         }
     }
 
@@ -187,6 +189,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .yesterday: "어제"
         case .daysAgo: "{0}일 전"
         case .lastActivity: "마지막 활동: {0}"
+        case .storageUnavailable: "지금은 돌봄 기록에 연결할 수 없습니다. 아무것도 바뀌지 않았습니다. 몇 초 뒤에 다시 시도하세요."
         }
     }
 

@@ -4,7 +4,7 @@ import OpenCareKitSurveys
 
 /// A server's data directory: the directory file (`directory.sqlite`) and the records' stores
 /// (`records/{id}.sqlite`). `serve` and the `account`, `record` and `audit` commands find it the same way.
-public struct CareDataDirectory: Sendable {
+public struct CareDataDirectory: CareRecordStores {
     public let url: URL
 
     /// The directory at `path`, or the default one (`OCKStore.defaultDirectory`).
@@ -32,6 +32,26 @@ public struct CareDataDirectory: Sendable {
     public func readingStore(for record: CareRecord) throws -> OCKStore {
         let (folder, name) = try location(of: record)
         return OCKStore.reading(name: name, directory: folder)
+    }
+
+    /// The read-only store of `record`'s file, opened; a file of an older schema is opened for writing once, which
+    /// upgrades it.
+    public func openReadingStore(for record: CareRecord) throws -> OCKStore {
+        let reader = try readingStore(for: record)
+        do {
+            try reader.open()
+            return reader
+        } catch {
+            let store = try store(for: record)
+            try store.open()
+            return store
+        }
+    }
+
+    /// The stamps of `record`'s file and write-ahead log (any process's commit changes one of them); nil while the
+    /// file does not exist.
+    public func revision(of record: CareRecord) async throws -> CareRecordRevision? {
+        StoreFileSignature(path: try storeFile(for: record)).revision
     }
 
     /// The path of `record`'s store file, which may not exist yet.

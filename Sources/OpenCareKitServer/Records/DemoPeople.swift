@@ -58,7 +58,7 @@ public enum DemoPeople {
     ///
     /// - Returns: Whether anything was created.
     @discardableResult
-    public static func ensure(in directory: any CareDirectory, data: CareDataDirectory, calendar: Calendar, now: Date,
+    public static func ensure(in directory: any CareDirectory, stores: any CareRecordStores, calendar: Calendar, now: Date,
                               passwordCost: UInt8 = 12, clinicSize: Int = defaultClinicSize) async throws -> Bool {
         guard try await directory.account(email: patientEmail) == nil else { return false }
         // One hash for everyone: they share the password, and bcrypt is slow on purpose.
@@ -66,7 +66,13 @@ public enum DemoPeople {
         let alex = CareAccount(email: patientEmail, name: "Alex Rivera", passwordHash: hash, createdDate: now)
         let sam = CareAccount(email: caregiverEmail, name: "Sam Rivera", passwordHash: hash, createdDate: now)
         let jordan = CareAccount(email: clinicianEmail, name: "Dr. Jordan Lee", passwordHash: hash, createdDate: now)
-        for account in [alex, sam, jordan] where try await directory.account(email: account.email) == nil {
+        do {
+            try await directory.addAccount(alex)
+        } catch let error as CareDirectoryError where error.kind == .emailTaken {
+            // Another server starting on the same database got there first, and adds the rest.
+            return false
+        }
+        for account in [sam, jordan] where try await directory.account(email: account.email) == nil {
             try await directory.addAccount(account)
         }
         let record = CareRecord(patientName: "Alex Rivera", timeZoneIdentifier: calendar.timeZone.identifier,
@@ -75,7 +81,7 @@ public enum DemoPeople {
                                                                      isOwner: true, createdDate: now))
         try await directory.setMembership(CareMembership(record: record.id, account: sam.id, role: .caregiver, isOwner: false, createdDate: now))
         try await directory.setMembership(CareMembership(record: record.id, account: jordan.id, role: .clinician, isOwner: false, createdDate: now))
-        let store = try data.store(for: record)
+        let store = try stores.store(for: record)
         try store.open()
         try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: now)).seed(into: store)
 
@@ -86,7 +92,7 @@ public enum DemoPeople {
                 if index >= 2 { try await group.next() }
                 group.addTask {
                     try await addClinicPatient(patient, seed: UInt64(index + 1), clinician: jordan.id, hash: hash,
-                                               directory: directory, data: data, calendar: calendar, now: now)
+                                               directory: directory, stores: stores, calendar: calendar, now: now)
                 }
             }
             try await group.waitForAll()
@@ -96,7 +102,7 @@ public enum DemoPeople {
 
     private static func addClinicPatient(_ patient: (given: String, family: String, zone: String?, days: Int, habits: DemoHistory.Habits),
                                          seed: UInt64, clinician: CareAccountID, hash: String, directory: any CareDirectory,
-                                         data: CareDataDirectory, calendar serverCalendar: Calendar, now: Date) async throws {
+                                         stores: any CareRecordStores, calendar serverCalendar: Calendar, now: Date) async throws {
         var calendar = serverCalendar
         if let zone = patient.zone, let timeZone = TimeZone(identifier: zone) { calendar.timeZone = timeZone }
         let name = patient.given + " " + patient.family
@@ -110,7 +116,7 @@ public enum DemoPeople {
                                                                      isOwner: true, createdDate: start))
         try await directory.setMembership(CareMembership(record: record.id, account: clinician, role: .clinician, isOwner: false,
                                                          createdDate: start))
-        let store = try data.store(for: record)
+        let store = try stores.store(for: record)
         try store.open()
         var plan = OCKDemoCarePlan(calendar: calendar, start: start)
         plan.givenName = patient.given

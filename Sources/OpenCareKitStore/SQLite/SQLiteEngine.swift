@@ -124,6 +124,9 @@ final class SQLiteEngine: OCKStoreEngine {
         }
     }
 
+    /// One server's file (other processes are the command line tool, followed by polling).
+    var isSharedByServers: Bool { false }
+
     /// SQLite's `data_version` changes only for commits made through other connections, so the store's own writes,
     /// which notify live queries already, do not count.
     func checkForExternalChanges() async throws -> Bool {

@@ -5,9 +5,8 @@ extension OCKStore {
     /// last check, and if so lets every live query fetch again.
     ///
     /// On SQLite this reads the file's `data_version`, which changes only for commits made through other connections,
-    /// so the store's own writes, which notify live queries already, do not count. The first call only records the
-    /// version. Engines that are told of other processes' commits (PostgreSQL) answer false: `watchExternalChanges`
-    /// follows them.
+    /// so the store's own writes, which notify live queries already, do not count. On PostgreSQL it compares the
+    /// record's commit count with the one this store last saw. The first call only records where the store is.
     ///
     /// - Returns: Whether there were such commits.
     @discardableResult
@@ -15,6 +14,17 @@ extension OCKStore {
         guard try await engine.checkForExternalChanges() else { return false }
         changes.publish(.all)
         return true
+    }
+
+    /// Makes sure that what this server computes next from the store, and its `changeCount`, reflect every commit
+    /// acknowledged before this call, by this server or any other: the app calls it before answering from a cache.
+    ///
+    /// A store shared by several app servers (PostgreSQL) asks the database for the record's commit count (one short
+    /// query), since another server's commit may be acknowledged before its notification arrives here. An embedded
+    /// store (SQLite) answers at once: it is one server's, and its watcher follows the command line's commits.
+    public func catchUp() async throws {
+        guard engine.isSharedByServers else { return }
+        try await checkForExternalChanges()
     }
 
     /// Follows other processes' commits until the calling task is cancelled, so live queries see them: on SQLite by

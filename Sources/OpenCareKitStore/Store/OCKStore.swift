@@ -120,6 +120,8 @@ public final class OCKStore: Sendable {
             }
         } catch let error as OCKStoreError {
             throw error
+        } catch let error as SQLFailure where error.kind == .unavailable {
+            throw StorageUnavailableError.surfacing(error)
         } catch {
             throw OCKStoreError.resetFailed(reason: engine.describe(error))
         }
@@ -147,6 +149,8 @@ public final class OCKStore: Sendable {
             result = try await engine.write { db in try body(db, now) }
         } catch let error as OCKStoreError {
             throw error
+        } catch let error as SQLFailure where error.kind == .unavailable {
+            throw StorageUnavailableError.surfacing(error)
         } catch {
             throw failure(engine.describe(error))
         }
@@ -160,6 +164,8 @@ public final class OCKStore: Sendable {
             return try await engine.read(body)
         } catch let error as OCKStoreError {
             throw error
+        } catch let error as SQLFailure where error.kind == .unavailable {
+            throw StorageUnavailableError.surfacing(error)
         } catch {
             throw OCKStoreError.fetchFailed(reason: engine.describe(error))
         }

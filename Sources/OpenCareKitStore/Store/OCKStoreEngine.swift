@@ -21,8 +21,12 @@ package protocol OCKStoreEngine: SQLTransactionRunner {
     func checkIntegrity() throws -> [String]
 
     /// Whether another process committed to the store since the last call (the first call only records where it
-    /// is). Engines that are told of other processes' commits (`followExternalChanges`) answer false.
+    /// is).
     func checkForExternalChanges() async throws -> Bool
+
+    /// Whether several app servers share the store's data (PostgreSQL), so that a page this server cached may be
+    /// older than a commit another server acknowledged before the request came (`OCKStore.catchUp()`).
+    var isSharedByServers: Bool { get }
 
     /// Calls `announce` after each commit by another process until the calling task is cancelled. `interval` is how
     /// often an engine that must look (SQLite) looks; an engine that is told does not poll.

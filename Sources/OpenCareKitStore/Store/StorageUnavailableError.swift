@@ -1,0 +1,24 @@
+import Foundation
+
+/// The database behind a store or a directory cannot be reached right now: it is down, restarting or refusing
+/// connections. Nothing was changed; the same call may succeed once it is back (the server answers 503 with
+/// Retry-After meanwhile).
+///
+/// Beside CareKit's `OCKStoreError`, a store on a server database (PostgreSQL) throws this, so that an app can tell
+/// "try again shortly" from a failure of the call itself. An embedded SQLite store never does.
+public struct StorageUnavailableError: Error, LocalizedError, Hashable, Sendable {
+    /// The engine's reason, without statement arguments (never patient data).
+    public let reason: String
+
+    public init(reason: String) {
+        self.reason = reason
+    }
+
+    public var errorDescription: String? { "The database cannot be reached right now: \(reason)" }
+
+    /// `error` as the caller sees it: an unreachable database becomes this error; anything else is unchanged.
+    package static func surfacing(_ error: any Error) -> any Error {
+        guard let failure = error as? SQLFailure, failure.kind == .unavailable else { return error }
+        return StorageUnavailableError(reason: failure.description)
+    }
+}

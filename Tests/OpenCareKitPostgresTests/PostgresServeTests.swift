@@ -1,0 +1,215 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import OpenCareKitStore
+import Testing
+
+/// `opencarekit serve --database` as real processes on one database: several app servers starting together, the
+/// command line beside them, and a database that goes away and comes back.
+@Suite(.serialized) struct PostgresServeTests {
+    @Test func twoServersStartTogetherOnANewDatabaseAndServeOneAnothersWrites() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        // Started at once: the migration and the demo are each done by one of them.
+        async let first = AppServer.start(["--database", url, "--demo", "--demo-patients", "1"])
+        async let second = AppServer.start(["--database", url, "--demo", "--demo-patients", "1"])
+        let servers = try await [first, second]
+        defer { servers.forEach { $0.stop() } }
+        for server in servers { #expect(server.url.hasPrefix("http://127.0.0.1:"), "\(server.output)") }
+        #expect(servers.filter { $0.output.contains("Added the demo people") }.count == 1)
+        let (one, two) = (servers[0], servers[1])
+
+        // Signed in through one server, the session is good on the other: sessions are in the shared directory.
+        let care = try await one.signInAsDemoPatient()
+        let path = try #require(URL(string: care)?.path)
+        let (status, page) = try await two.get(path)
+        #expect(status == 200 && page.contains("id=\"task-onboarding\""))
+
+        // An outcome recorded through one server is in the other's answers and on its page at once.
+        let today = try await two.json(path.replacingOccurrences(of: "/care", with: "/api/v1/events?taskID=ibuprofen"))
+        let event = try #require((today as? [[String: Any]])?.first)
+        let task = try #require(event["task"] as? [String: Any])
+        let occurrence = try #require((event["scheduleEvent"] as? [String: Any])?["occurrence"] as? Int)
+        let taskUUID = try #require((task["uuid"] as? String).flatMap(UUID.init(uuidString:)))
+        let outcome = OCKOutcome(taskUUID: taskUUID, taskOccurrenceIndex: occurrence, values: [OCKOutcomeValue(true)])
+        let posted = try await one.send("POST", path.replacingOccurrences(of: "/care", with: "/api/v1/outcomes"),
+                                        json: try JSONEncoder().encode(outcome))
+        #expect(posted.status == 201, "\(posted.body)")
+        let after = try await two.json(path.replacingOccurrences(of: "/care", with: "/api/v1/events?taskID=ibuprofen"))
+        #expect((after as? [[String: Any]])?.first?["outcome"] is [String: Any])
+    }
+
+    @Test func aDatabaseThatGoesDownIsAnsweredWith503AndTheServerRecoversByItself() async throws {
+        let cluster = try PostgresTestCluster.OwnCluster.start()
+        defer { cluster.stop() }
+        let server = try await AppServer.start(["--database", cluster.url, "--demo", "--demo-patients", "0"])
+        defer { server.stop() }
+        let care = try await server.signInAsDemoPatient()
+        let path = try #require(URL(string: care)?.path)
+        #expect(try await server.get(path).status == 200)
+
+        try cluster.kill()
+        // Every kind of request that needs the database: a page, the API, the sign-in page's session look-up.
+        let started = ContinuousClock.now
+        for (target, wantsJSON) in [(path, false), (path.replacingOccurrences(of: "/care", with: "/api/v1/tasks"), true), ("/", false)] {
+            let answer = try await server.request("GET", target, accept: wantsJSON ? "application/json" : "text/html")
+            #expect(answer.status == 503, "\(target): \(answer.body)")
+            #expect(answer.headers["Retry-After"] == "5")
+            #expect(answer.body.contains(wantsJSON ? "\"status\":503" : "cannot be reached right now"))
+        }
+        // Never a hang: the first waited the connection wait (5 s), the others a moment, the database known down.
+        #expect(ContinuousClock.now - started < .seconds(12))
+
+        try cluster.restart()
+        // Back without restarting the app: the first tries may still find the pool's dead connections.
+        var status = 0
+        for _ in 0..<40 where status != 200 {
+            status = try await server.get(path).status
+        }
+        #expect(status == 200)
+    }
+
+    @Test func aServerCannotStartOnAnUnreachableDatabaseAndSaysSoInOneLine() throws {
+        // A port nothing listens on: the connection is refused at once.
+        let result = try AppServer.run(["serve", "--database", "postgres://opencarekit@127.0.0.1:1/opencarekit", "--port", "0"])
+        #expect(result.status != 0)
+        #expect(result.errors.hasPrefix("opencarekit: cannot use the database postgres://opencarekit@127.0.0.1:1/opencarekit: "), "\(result.errors)")
+        #expect(result.errors.split(separator: "\n").count == 1)
+        let bad = try AppServer.run(["serve", "--database", "mysql://x@y/z"])
+        #expect(bad.status != 0 && bad.errors.hasPrefix("opencarekit: --database: "), "\(bad.errors)")
+    }
+
+    @Test func theCommandLineWorksOnTheDatabase() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let environment = ["DATABASE_URL": url]
+        let added = try AppServer.run(["account", "add", "pat@example.org", "--name", "Pat Lee"], environment: environment,
+                                      input: "a long enough password\n")
+        #expect(added.status == 0, "\(added.errors)")
+        let record = try AppServer.run(["record", "add", "--patient-name", "Pat Lee", "--owner", "pat@example.org", "--demo-plan",
+                                        "--database", url])
+        #expect(record.status == 0, "\(record.errors)")
+        let id = record.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let listed = try AppServer.run(["record", "list"], environment: environment)
+        #expect(listed.output.contains(id) && listed.output.contains("pat@example.org (patient, owner)"))
+        let tasks = try AppServer.run(["store", "tasks", "--record", id, "--zone", "UTC"], environment: environment)
+        #expect(tasks.status == 0 && tasks.output.contains("ibuprofen"), "\(tasks.errors)")
+        let logged = try AppServer.run(["store", "log", "nausea", "--record", id, "--value", "2", "--zone", "UTC"], environment: environment)
+        #expect(logged.status == 0, "\(logged.errors)")
+        let events = try AppServer.run(["store", "events", "--record", id, "--zone", "UTC"], environment: environment)
+        #expect(events.output.contains("nausea") && events.output.contains("done 2"))
+        let audit = try AppServer.run(["audit", "verify"], environment: environment)
+        #expect(audit.status == 0 && audit.output.hasPrefix("The audit log is intact"), "\(audit.errors)")
+        // A record of the data directory is not one of the database.
+        let missing = try AppServer.run(["store", "tasks", "--record", CareRecordID.random().description], environment: environment)
+        #expect(missing.status != 0 && missing.errors.contains("there is no such record"))
+    }
+}
+
+/// An `opencarekit serve` process on a free port, and the requests the tests make to it (cookies are shared by
+/// every server of the process, as a browser shares them across the ports of one host).
+struct AppServer: Sendable {
+    let process: Process
+    let url: String
+    let output: String
+
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("opencarekit")
+    }
+
+    /// Starts the server and waits for the line with its address (or for the process to end).
+    static func start(_ arguments: [String]) async throws -> AppServer {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", "0"] + arguments
+        process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        var text = ""
+        while !text.contains("(Ctrl-C to stop)") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let url = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("http://") }.map(String.init) ?? ""
+        return AppServer(process: process, url: url, output: text)
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+    }
+
+    func request(_ method: String, _ path: String, accept: String = "text/html", body: Data? = nil) async throws -> Answer {
+        var request = URLRequest(url: try #require(URL(string: url + path.drop { $0 == "/" })))
+        request.httpMethod = method
+        request.timeoutInterval = 30
+        request.setValue(accept, forHTTPHeaderField: "Accept")
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue(String(url.dropLast()), forHTTPHeaderField: "Origin")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        let headers = (http?.allHeaderFields ?? [:]).reduce(into: [String: String]()) { $0["\($1.key)"] = "\($1.value)" }
+        return Answer(status: http?.statusCode ?? 0, headers: headers, body: String(decoding: data, as: UTF8.self))
+    }
+
+    func get(_ path: String) async throws -> (status: Int, body: String) {
+        let answer = try await request("GET", path)
+        return (answer.status, answer.body)
+    }
+
+    func json(_ path: String) async throws -> Any {
+        let answer = try await request("GET", path, accept: "application/json")
+        return try JSONSerialization.jsonObject(with: Data(answer.body.utf8))
+    }
+
+    func send(_ method: String, _ path: String, json: Data) async throws -> Answer {
+        try await request(method, path, accept: "application/json", body: json)
+    }
+
+    /// Signs in as the demo patient in one click; returns the address of the page it leads to.
+    func signInAsDemoPatient() async throws -> String {
+        let signIn = try await get("/sign-in").body
+        let token = try #require(signIn.firstMatch(of: #/name="csrf" type="hidden" value="([0-9a-f]{64})"/#)?.output.1)
+        var request = URLRequest(url: URL(string: url + "sign-in/demo")!)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("csrf=\(token)&email=alex%40example.org&next=%2F".utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return response.url?.absoluteString ?? ""
+    }
+
+    struct Result { var status: Int32; var output: String; var errors: String }
+
+    /// Runs a command to its end.
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path]
+            .merging(environment) { $1 }
+        let output = Pipe(), errors = Pipe(), stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+                      errors: String(decoding: err, as: UTF8.self))
+    }
+}
