@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import OpenCareKitStore
 import PostgresNIO
@@ -26,13 +27,50 @@ struct PostgresTransaction: SQLDatabase {
         }
     }
 
+    /// The longest a statement is waited for; then its connection is closed and the transaction fails as
+    /// unavailable (a half-open connection to a server that died never answers).
+    static let statementWait = TimeAmount.seconds(60)
+
     private func run(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQueryResult {
         let query = PostgresQuery(unsafeSQL: Self.numberedPlaceholders(sql), binds: Self.bindings(arguments))
         do {
-            return try connection.query(query, logger: logger).wait()
+            return try Self.answer(to: connection.query(query, logger: logger), on: connection).wait()
         } catch {
             throw PostgresFailures.failure(error)
         }
+    }
+
+    /// `result`, or a failure as soon as the connection closes or `statementWait` passes: a query sent as the
+    /// server died may otherwise never be answered, and its thread and the store's writes behind it would wait for
+    /// ever.
+    static func answer(to result: EventLoopFuture<PostgresQueryResult>, on connection: PostgresConnection) -> EventLoopFuture<PostgresQueryResult> {
+        let eventLoop = connection.eventLoop
+        let promise = eventLoop.makePromise(of: PostgresQueryResult.self)
+        // The first of the three to come settles it.
+        let settled = NIOLockedValueBox(false)
+        @Sendable func settle() -> Bool {
+            settled.withLockedValue { done in
+                defer { done = true }
+                return !done
+            }
+        }
+        let timeout = eventLoop.scheduleTask(in: statementWait) {
+            guard settle() else { return }
+            promise.fail(SQLFailure(.unavailable, "PostgreSQL did not answer a statement in time"))
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in }
+        }
+        result.whenComplete { outcome in
+            guard settle() else { return }
+            timeout.cancel()
+            promise.completeWith(outcome)
+        }
+        connection.closeFuture.whenComplete { _ in
+            guard settle() else { return }
+            timeout.cancel()
+            promise.fail(SQLFailure(.unavailable, "PostgreSQL closed the connection"))
+        }
+        return promise.futureResult
     }
 
     /// The statement with `?` placeholders numbered as PostgreSQL's `$1`, `$2`… (outside quoted text).
