@@ -21,14 +21,17 @@ struct PostgresConnections: Sendable {
         let wait = health.isDown ? min(self.wait, PostgresHealth.waitWhileDown) : self.wait
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
-                try await client.withConnection { connection in
-                    guard race.claim(.leased) else { throw CancellationError() }
+                try await client.withConnection { connection -> T? in
+                    // Too late: the wait ran out first, and its error is the answer.
+                    guard race.claim(.leased) else { return nil }
                     health.isDown = false
                     return try await body(connection)
                 }
             }
             group.addTask {
                 try? await Task.sleep(for: wait)
+                // A caller that went away is not a database that did.
+                if Task.isCancelled { return nil }
                 if race.claim(.timedOut) {
                     health.isDown = true
                     throw SQLFailure(.unavailable, "PostgreSQL gave no connection in time (it is down, restarting or overloaded)")

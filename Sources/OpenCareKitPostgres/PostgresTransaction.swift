@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import OpenCareKitStore
 import PostgresNIO
+import Synchronization
 
 /// One PostgreSQL transaction as the store's engine-neutral `SQLDatabase`.
 ///
@@ -65,11 +66,12 @@ struct PostgresTransaction: SQLDatabase {
             timeout.cancel()
             promise.completeWith(outcome)
         }
-        connection.closeFuture.whenComplete { _ in
+        let watch = ClosingConnections.shared.watch(connection) {
             guard settle() else { return }
             timeout.cancel()
             promise.fail(SQLFailure(.unavailable, "PostgreSQL closed the connection"))
         }
+        promise.futureResult.whenComplete { _ in ClosingConnections.shared.unwatch(connection, watch) }
         return promise.futureResult
     }
 
@@ -154,7 +156,9 @@ enum PostgresFailures {
     }
 
     static func failure(_ error: any Error) -> any Error {
-        if error is ChannelError || error is IOError {
+        // The pool's own errors (its circuit breaker tripped after a minute without connections, or it shut down)
+        // come from PostgresNIO's underscored pool module, known here by name only.
+        if error is ChannelError || error is IOError || String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") {
             return SQLFailure(.unavailable, "PostgreSQL is unreachable (\(type(of: error)))")
         }
         // The store's and the directory's own errors, thrown inside a transaction, pass through.
@@ -174,5 +178,33 @@ enum PostgresFailures {
         case let state?:
             return SQLFailure(.other, "PostgreSQL \(state): \(message)")
         }
+    }
+}
+
+/// The statements waiting on each open connection, failed together when it closes: one close callback per
+/// connection, not one per statement (a busy connection would keep every statement's callback until it closed).
+final class ClosingConnections: Sendable {
+    static let shared = ClosingConnections()
+
+    private let waiting = Mutex<[ObjectIdentifier: [UUID: @Sendable () -> Void]]>([:])
+
+    /// Calls `onClose` if `connection` closes before `unwatch`.
+    func watch(_ connection: PostgresConnection, onClose: @escaping @Sendable () -> Void) -> UUID {
+        let id = ObjectIdentifier(connection), key = UUID()
+        let isNew = waiting.withLock { waiting in
+            defer { waiting[id, default: [:]][key] = onClose }
+            return waiting[id] == nil
+        }
+        if isNew {
+            connection.closeFuture.whenComplete { _ in
+                let callbacks = self.waiting.withLock { $0.removeValue(forKey: id) } ?? [:]
+                for callback in callbacks.values { callback() }
+            }
+        }
+        return key
+    }
+
+    func unwatch(_ connection: PostgresConnection, _ key: UUID) {
+        _ = waiting.withLock { $0[ObjectIdentifier(connection)]?.removeValue(forKey: key) }
     }
 }

@@ -110,6 +110,9 @@ extension CareHost {
                   let handler = server.routeTable.handlers[route.key] else {
                 return noSuchRecord(request, isAPI: route.policy.tokenAccess != nil)
             }
+            // What this request reads includes every commit another app server acknowledged before it came, even
+            // one whose notification has not arrived yet (the store's caches key on its change count).
+            try await server.store.catchUp()
             var context = context
             context.accessCheck = AccessCheck(interval: configuration.liveAccessInterval) { [self] in
                 await self.isStillAllowed(request, access: access, policy: route.policy)

@@ -11,15 +11,19 @@ struct DataOptions: ParsableArguments {
     @Option(help: "The data directory (default: $OPENCAREKIT_DATA_DIR, else $XDG_DATA_HOME/opencarekit, else ~/.local/share/opencarekit).")
     var data: String?
 
-    @Option(help: "A PostgreSQL database holding the directory and every care record instead of a data directory, as postgres://user[:password]@host[:port]/database (default: $DATABASE_URL). Prefer $DATABASE_URL or a password file (~/.pgpass is not read) for a password: other users of the machine can see a command's arguments.")
+    @Option(help: "A PostgreSQL database holding the directory and every care record instead of a data directory, as postgres://user[:password]@host[:port]/database (default: $DATABASE_URL). Give a password in $DATABASE_URL rather than here: other users of the machine can see a command's arguments.")
     var database: String?
+
+    mutating func validate() throws {
+        if data != nil, database != nil { throw ValidationError("--data and --database: give one of them") }
+    }
 
     var dataDirectory: CareDataDirectory { CareDataDirectory(path: data) }
 
-    /// `--database`, else a non-empty `$DATABASE_URL`.
+    /// `--database`, else a non-empty `$DATABASE_URL` unless `--data` names a data directory.
     var databaseURL: String? {
         if let database { return database }
-        guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else { return nil }
+        guard data == nil, let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else { return nil }
         return url
     }
 

@@ -49,7 +49,7 @@ import Testing
         let cluster = try PostgresTestCluster.OwnCluster.start()
         defer { cluster.stop() }
         // The app: one pool, as a server has, which lives through the crash.
-        let records = try PostgresCareRecords(url: cluster.url, connectionWait: .seconds(2))
+        let records = try PostgresCareRecords(url: cluster.url)
         let runner = Task { try await records.run() }
         defer { runner.cancel() }
         try await records.migrate()

@@ -28,7 +28,8 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
             // and never holds patient data.
             response = APIError(status: .unprocessableContent, field: nil, message: reason).response
         } catch let error as StorageUnavailableError {
-            // The database is down or restarting: nothing was done, and the same request may succeed shortly.
+            // The database is down or restarting: the same request may succeed shortly (a write cut off at its commit
+            // may have been made; the page shows what was).
             context.logger.warning("storage unavailable", metadata: ["reason": "\(error.reason)"])
             response = Self.unavailable(request)
         } catch where Self.isClientGone(error) {

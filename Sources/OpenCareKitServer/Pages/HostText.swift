@@ -99,7 +99,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .yesterday: "yesterday"
         case .daysAgo: "{0} days ago"
         case .lastActivity: "Last activity: {0}"
-        case .storageUnavailable: "The care records cannot be reached right now. Nothing was changed; try again in a few seconds."
+        case .storageUnavailable: "The care records cannot be reached right now, so what you did may not have been saved. Try again in a few seconds."
         }
     }
 
@@ -189,7 +189,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .yesterday: "어제"
         case .daysAgo: "{0}일 전"
         case .lastActivity: "마지막 활동: {0}"
-        case .storageUnavailable: "지금은 돌봄 기록에 연결할 수 없습니다. 아무것도 바뀌지 않았습니다. 몇 초 뒤에 다시 시도하세요."
+        case .storageUnavailable: "지금은 돌봄 기록에 연결할 수 없어 방금 한 일이 저장되지 않았을 수 있습니다. 몇 초 뒤에 다시 시도하세요."
         }
     }
 

@@ -146,9 +146,6 @@ extension CareServer {
         }
         let readerToken = CSRF.token(of: request)
         let token = readerToken ?? CSRF.newToken()
-        // A commit another app server acknowledged before this request is in the page, even if its notification
-        // has not arrived yet.
-        try await store.catchUp()
         let key = PageCache.Key(path: "/care?date=\(dayString(day))", language: context.localization.languageTag,
                                 today: dayString(today), generation: store.changeCount)
         let html = try await pageCache.page(key, token: token) { token in

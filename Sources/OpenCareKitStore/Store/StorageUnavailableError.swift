@@ -1,8 +1,9 @@
 import Foundation
 
 /// The database behind a store or a directory cannot be reached right now: it is down, restarting or refusing
-/// connections. Nothing was changed; the same call may succeed once it is back (the server answers 503 with
-/// Retry-After meanwhile).
+/// connections. The same call may succeed once it is back (the server answers 503 with Retry-After meanwhile). A write
+/// that failed for want of a connection was not made; one cut off at its commit may have been, so read before
+/// writing again.
 ///
 /// Beside CareKit's `OCKStoreError`, a store on a server database (PostgreSQL) throws this, so that an app can tell
 /// "try again shortly" from a failure of the call itself. An embedded SQLite store never does.
