@@ -114,10 +114,15 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .target(
+            name: "OpenCareKitCommandTesting",
+            path: "Tests/Support/OpenCareKitCommandTesting",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "OpenCareKitStoreTests",
             dependencies: [
-                "OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit",
+                "OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit", "OpenCareKitCommandTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")],
@@ -126,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "OpenCareKitPostgresTests",
             dependencies: [
-                "OpenCareKitPostgres", "OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit",
+                "OpenCareKitPostgres", "OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit", "OpenCareKitCommandTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

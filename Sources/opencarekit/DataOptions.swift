@@ -30,24 +30,28 @@ struct DataOptions: ParsableArguments {
     /// Opens the directory and the records' stores and runs `body` with them: on PostgreSQL while the connection
     /// pool runs, once the schema is migrated.
     func withData<T: Sendable>(logger: Logger = Self.quietLogger, _ body: (CareData) async throws -> T) async throws -> T {
-        guard let databaseURL else {
-            let data = dataDirectory
-            return try await body(CareData(directory: try Self.openDirectory(of: data), stores: data, dataDirectory: data))
-        }
-        let records = try Self.postgres(databaseURL, logger: logger)
+        let data = try open(logger: logger)
+        guard let records = data.postgres else { return try await body(data) }
         return try await records.withRunning {
             try await Self.migrate(records)
-            return try await body(CareData(directory: records.directory(), stores: records, dataDirectory: nil))
+            return try await body(data)
         }
     }
 
-    /// The records of the database at `url`, or a one-line error.
-    static func postgres(_ url: String, logger: Logger) throws -> PostgresCareRecords {
+    /// The directory and the records' stores, or a one-line error. On PostgreSQL they work once `postgres` runs
+    /// and is migrated.
+    func open(logger: Logger) throws -> CareData {
+        guard let databaseURL else {
+            let data = dataDirectory
+            return CareData(directory: try Self.openDirectory(of: data), stores: data, dataDirectory: data, postgres: nil)
+        }
+        let records: PostgresCareRecords
         do {
-            return try PostgresCareRecords(url: url, logger: logger)
+            records = try PostgresCareRecords(url: databaseURL, logger: logger)
         } catch {
             throw ValidationError("--database: \(error)")
         }
+        return CareData(directory: records.directory(), stores: records, dataDirectory: nil, postgres: records)
     }
 
     /// Creates or upgrades the database's schema, or explains in one line why it cannot.
@@ -90,4 +94,6 @@ struct CareData: Sendable {
     let stores: any CareRecordStores
     /// The data directory, when the records are its files.
     let dataDirectory: CareDataDirectory?
+    /// The database, when the records are on PostgreSQL.
+    let postgres: PostgresCareRecords?
 }

@@ -134,22 +134,16 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let directory: SQLCareDirectory
-        let stores: any CareRecordStores
+        let data = try storage.open(logger: logger)
+        let directory = data.directory, stores = data.stores
         var services: [any Service] = []
         // What must be done before the first request is answered, while the services run.
         var startup: [@Sendable () async throws -> Void] = []
-        if let databaseURL = storage.databaseURL {
-            let records = try DataOptions.postgres(databaseURL, logger: logger)
-            directory = records.directory()
-            stores = records
+        if let records = data.postgres {
             // First in, last out: the pool outlives the server and everything else that uses it.
             services.append(records)
             startup.append { try await DataOptions.migrate(records) }
-        } else {
-            let data = storage.dataDirectory
-            directory = try DataOptions.openDirectory(of: data)
-            stores = data
+        } else if let data = data.dataDirectory {
             if let adopted = try await data.adoptLegacyStore(into: directory, timeZone: timeZone, now: clock()) {
                 Self.say("Adopted the care record in opencarekit.sqlite as record \(adopted.id). Give someone access with:")
                 Self.say("  opencarekit record share \(adopted.id) --email EMAIL --role patient")

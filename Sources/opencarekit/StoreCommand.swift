@@ -68,7 +68,7 @@ struct StoreOptions: ParsableArguments {
             store = OCKStore(name: url.deletingPathExtension().lastPathComponent, type: .onDisk(),
                              directory: url.deletingLastPathComponent())
         } else {
-            store = OCKStore(name: "opencarekit", type: .onDisk(), directory: records.data.map { URL(fileURLWithPath: $0, isDirectory: true) })
+            store = OCKStore(name: "opencarekit", type: .onDisk(), directory: records.dataDirectory.url)
         }
         try Self.prepare(store)
         return store

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import OpenCareKitCommandTesting
 import OpenCareKitStore
 import Testing
 
@@ -112,28 +113,14 @@ struct AppServer: Sendable {
     let url: String
     let output: String
 
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("opencarekit")
+    /// Starts the server on a free port and waits for the line with its address.
+    static func start(_ arguments: [String]) async throws -> AppServer {
+        let server = try CommandProcess.startServer(["--port", "0"] + arguments, environment: environment)
+        return AppServer(process: server.process, url: server.url, output: server.output)
     }
 
-    /// Starts the server and waits for the line with its address (or for the process to end).
-    static func start(_ arguments: [String]) async throws -> AppServer {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--port", "0"] + arguments
-        process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        var text = ""
-        while !text.contains("(Ctrl-C to stop)") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let url = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("http://") }.map(String.init) ?? ""
-        return AppServer(process: process, url: url, output: text)
+    static var environment: [String: String] {
+        CommandProcess.environment().merging(["HOME": FileManager.default.temporaryDirectory.path]) { $1 }
     }
 
     func stop() {
@@ -190,26 +177,8 @@ struct AppServer: Sendable {
         return response.url?.absoluteString ?? ""
     }
 
-    struct Result { var status: Int32; var output: String; var errors: String }
-
     /// Runs a command to its end.
-    static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path]
-            .merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-                      errors: String(decoding: err, as: UTF8.self))
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> CommandProcess.Result {
+        try CommandProcess.run(arguments, environment: self.environment.merging(environment) { $1 }, input: input)
     }
 }

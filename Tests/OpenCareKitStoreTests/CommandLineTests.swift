@@ -1,33 +1,15 @@
 import Foundation
+import OpenCareKitCommandTesting
 import Testing
 
 /// `opencarekit schedule`, run as a separate process.
 @Suite struct CommandLineTests {
-    /// The built `opencarekit` executable, next to the test bundle.
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("opencarekit")
-    }
+    static var executable: URL { CommandProcess.executable }
 
-    struct Result { var status: Int32; var output: String; var errors: String }
+    typealias Result = CommandProcess.Result
 
     static func run(_ arguments: [String], timeZone: String = "UTC", input: String? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ["TZ": timeZone, "PATH": "/usr/bin:/bin"]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let stdin = Pipe()
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-                      errors: String(decoding: err, as: UTF8.self))
+        try CommandProcess.run(arguments, environment: CommandProcess.environment(timeZone: timeZone), input: input)
     }
 
     @Test func printsEventsAtTheSameLocalTimeWhateverTheMachinesTimeZone() throws {

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import OpenCareKitCommandTesting
 import Testing
 
 /// `opencarekit serve` as a real process: it prints its URL, serves, stops cleanly on SIGTERM and SIGINT, and
@@ -9,30 +10,9 @@ import Testing
 @Suite(.serialized) struct ServeCommandTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ock-serve-\(UUID().uuidString)")
 
-    struct Running {
-        let process: Process
-        let url: String
-        let output: String
-    }
-
     /// Starts the server and waits for the line with its URL (or for the process to end).
-    func start(_ arguments: [String]) throws -> Running {
-        let process = Process()
-        process.executableURL = CommandLineTests.executable
-        process.arguments = ["serve"] + arguments
-        process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": directory.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        var text = ""
-        while !text.contains("(Ctrl-C to stop)") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let url = text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init) ?? ""
-        return Running(process: process, url: url, output: text)
+    func start(_ arguments: [String]) throws -> CommandProcess.Server {
+        try CommandProcess.startServer(arguments, environment: CommandProcess.environment().merging(["HOME": directory.path]) { $1 })
     }
 
     func get(_ url: String) async throws -> (Int, String) {

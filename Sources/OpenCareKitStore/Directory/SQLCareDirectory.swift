@@ -23,7 +23,7 @@ public final class SQLCareDirectory: CareDirectory {
         } catch let error as SQLFailure where error.kind == .foreignKeyViolation {
             throw CareDirectoryError(.notFound, "The account or record it names does not exist.")
         } catch let error as SQLFailure where error.kind == .unavailable {
-            throw StorageUnavailableError.surfacing(error)
+            throw StorageUnavailableError(reason: error.description)
         } catch {
             throw CareDirectoryError(.storage, "The directory cannot be written: \(runner.describe(error))")
         }
@@ -43,7 +43,7 @@ public final class SQLCareDirectory: CareDirectory {
         } catch let error as CareDirectoryError {
             throw error
         } catch let error as SQLFailure where error.kind == .unavailable {
-            throw StorageUnavailableError.surfacing(error)
+            throw StorageUnavailableError(reason: error.description)
         } catch {
             throw CareDirectoryError(.storage, "The directory cannot be read: \(runner.describe(error))")
         }

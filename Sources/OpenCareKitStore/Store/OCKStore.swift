@@ -121,7 +121,7 @@ public final class OCKStore: Sendable {
         } catch let error as OCKStoreError {
             throw error
         } catch let error as SQLFailure where error.kind == .unavailable {
-            throw StorageUnavailableError.surfacing(error)
+            throw StorageUnavailableError(reason: error.description)
         } catch {
             throw OCKStoreError.resetFailed(reason: engine.describe(error))
         }
@@ -150,7 +150,7 @@ public final class OCKStore: Sendable {
         } catch let error as OCKStoreError {
             throw error
         } catch let error as SQLFailure where error.kind == .unavailable {
-            throw StorageUnavailableError.surfacing(error)
+            throw StorageUnavailableError(reason: error.description)
         } catch {
             throw failure(engine.describe(error))
         }
@@ -165,7 +165,7 @@ public final class OCKStore: Sendable {
         } catch let error as OCKStoreError {
             throw error
         } catch let error as SQLFailure where error.kind == .unavailable {
-            throw StorageUnavailableError.surfacing(error)
+            throw StorageUnavailableError(reason: error.description)
         } catch {
             throw OCKStoreError.fetchFailed(reason: engine.describe(error))
         }
