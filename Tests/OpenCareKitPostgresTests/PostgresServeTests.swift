@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import OpenCareKitCommandTesting
 import OpenCareKitStore
 import Testing
@@ -12,8 +9,9 @@ import Testing
     @Test func twoServersStartTogetherOnANewDatabaseAndServeOneAnothersWrites() async throws {
         let url = try await PostgresTestCluster.newDatabase()
         // Started at once: the migration and the demo are each done by one of them.
-        async let first = AppServer.start(["--database", url, "--demo", "--demo-patients", "1"])
-        async let second = AppServer.start(["--database", url, "--demo", "--demo-patients", "1"])
+        let browser = TestBrowser()
+        async let first = AppServer.start(["--database", url, "--demo", "--demo-patients", "1"], browser: browser)
+        async let second = AppServer.start(["--database", url, "--demo", "--demo-patients", "1"], browser: browser)
         let servers = try await [first, second]
         defer { servers.forEach { $0.stop() } }
         for server in servers { #expect(server.url.hasPrefix("http://127.0.0.1:"), "\(server.output)") }
@@ -43,7 +41,7 @@ import Testing
     @Test func aDatabaseThatGoesDownIsAnsweredWith503AndTheServerRecoversByItself() async throws {
         let cluster = try PostgresTestCluster.OwnCluster.start()
         defer { cluster.stop() }
-        let server = try await AppServer.start(["--database", cluster.url, "--demo", "--demo-patients", "0"])
+        let server = try await AppServer.start(["--database", cluster.url, "--demo", "--demo-patients", "0"], browser: TestBrowser())
         defer { server.stop() }
         let care = try await server.signInAsDemoPatient()
         let path = try #require(URL(string: care)?.path)
@@ -106,17 +104,18 @@ import Testing
     }
 }
 
-/// An `opencarekit serve` process on a free port, and the requests the tests make to it (cookies are shared by
-/// every server of the process, as a browser shares them across the ports of one host).
+/// An `opencarekit serve` process on a free port, and the requests a test makes to it through its browser (shared by
+/// the servers of one test, as a browser shares cookies across the ports of one host).
 struct AppServer: Sendable {
     let process: Process
     let url: String
     let output: String
+    let browser: TestBrowser
 
     /// Starts the server on a free port and waits for the line with its address.
-    static func start(_ arguments: [String]) async throws -> AppServer {
+    static func start(_ arguments: [String], browser: TestBrowser) async throws -> AppServer {
         let server = try CommandProcess.startServer(["--port", "0"] + arguments, environment: environment)
-        return AppServer(process: server.process, url: server.url, output: server.output)
+        return AppServer(process: server.process, url: server.url, output: server.output, browser: browser)
     }
 
     static var environment: [String: String] {
@@ -129,26 +128,8 @@ struct AppServer: Sendable {
         process.waitUntilExit()
     }
 
-    struct Answer {
-        var status: Int
-        var headers: [String: String]
-        var body: String
-    }
-
-    func request(_ method: String, _ path: String, accept: String = "text/html", body: Data? = nil) async throws -> Answer {
-        var request = URLRequest(url: try #require(URL(string: url + path.drop { $0 == "/" })))
-        request.httpMethod = method
-        request.timeoutInterval = 30
-        request.setValue(accept, forHTTPHeaderField: "Accept")
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.setValue(String(url.dropLast()), forHTTPHeaderField: "Origin")
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as? HTTPURLResponse
-        let headers = (http?.allHeaderFields ?? [:]).reduce(into: [String: String]()) { $0["\($1.key)"] = "\($1.value)" }
-        return Answer(status: http?.statusCode ?? 0, headers: headers, body: String(decoding: data, as: UTF8.self))
+    func request(_ method: String, _ path: String, accept: String = "text/html", body: Data? = nil) async throws -> TestBrowser.Answer {
+        try await browser.request(method, url + path.drop { $0 == "/" }, accept: accept, body: body)
     }
 
     func get(_ path: String) async throws -> (status: Int, body: String) {
@@ -156,25 +137,20 @@ struct AppServer: Sendable {
         return (answer.status, answer.body)
     }
 
-    func json(_ path: String) async throws -> Any {
+    /// The JSON of a 200 answer; any other answer fails the test, showing what came instead.
+    func json(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Any {
         let answer = try await request("GET", path, accept: "application/json")
+        try #require(answer.status == 200, "\(answer.status) \(answer.body)", sourceLocation: sourceLocation)
         return try JSONSerialization.jsonObject(with: Data(answer.body.utf8))
     }
 
-    func send(_ method: String, _ path: String, json: Data) async throws -> Answer {
+    func send(_ method: String, _ path: String, json: Data) async throws -> TestBrowser.Answer {
         try await request(method, path, accept: "application/json", body: json)
     }
 
     /// Signs in as the demo patient in one click; returns the address of the page it leads to.
     func signInAsDemoPatient() async throws -> String {
-        let signIn = try await get("/sign-in").body
-        let token = try #require(signIn.firstMatch(of: #/name="csrf" type="hidden" value="([0-9a-f]{64})"/#)?.output.1)
-        var request = URLRequest(url: URL(string: url + "sign-in/demo")!)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data("csrf=\(token)&email=alex%40example.org&next=%2F".utf8)
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return response.url?.absoluteString ?? ""
+        try await browser.signInAsDemoPatient(at: url).url
     }
 
     /// Runs a command to its end.

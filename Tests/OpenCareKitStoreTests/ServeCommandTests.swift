@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import OpenCareKitCommandTesting
 import Testing
 
@@ -15,23 +12,19 @@ import Testing
         try CommandProcess.startServer(arguments, environment: CommandProcess.environment().merging(["HOME": directory.path]) { $1 })
     }
 
+    /// This test's browser: its cookies are its own.
+    let browser = TestBrowser()
+
     func get(_ url: String) async throws -> (Int, String) {
-        let (data, response) = try await URLSession.shared.data(from: URL(string: url)!)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let answer = try await browser.get(url)
+        return (answer.status, answer.body)
     }
 
     /// Signs in as the demo patient in one click, as the sign-in page offers on loopback; returns the page it leads
-    /// to and its address (cookies are kept by URLSession's shared storage).
+    /// to and its address.
     func signInAsDemoPatient(_ url: String) async throws -> (status: Int, url: String, page: String) {
-        let (_, signIn) = try await get(url + "sign-in")
-        let token = try #require(signIn.firstMatch(of: #/name="csrf" type="hidden" value="([0-9a-f]{64})"/#)?.output.1)
-        var request = URLRequest(url: URL(string: url + "sign-in/demo")!)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data("csrf=\(token)&email=alex%40example.org&next=%2F".utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as? HTTPURLResponse
-        return (http?.statusCode ?? 0, http?.url?.absoluteString ?? "", String(decoding: data, as: UTF8.self))
+        let answer = try await browser.signInAsDemoPatient(at: url)
+        return (answer.status, answer.url, answer.body)
     }
 
     func run(_ arguments: [String]) throws -> CommandLineTests.Result {
