@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "OpenCareKitPostgresTests",
             dependencies: [
-                "OpenCareKitPostgres", "OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit", "OpenCareKitCommandTesting",
+                "OpenCareKitPostgres", "OpenCareKitServer", "OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit", "OpenCareKitCommandTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

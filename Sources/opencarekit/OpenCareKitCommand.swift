@@ -8,7 +8,7 @@ struct OpenCareKitCommand: AsyncParsableCommand {
         commandName: "opencarekit",
         abstract: "OpenCareKit: CareKit's care plans, schedules and stores for Linux and the web.",
         subcommands: [ServeCommand.self, AccountCommand.self, RecordCommand.self, AuditCommand.self, ScheduleCommand.self,
-                      StoreCommand.self, GalleryCommand.self])
+                      StoreCommand.self, MigrateCommand.self, GalleryCommand.self])
 
     /// Runs the command; errors print as one line on standard error with a non-zero exit status.
     static func main() async {
@@ -25,6 +25,8 @@ struct OpenCareKitCommand: AsyncParsableCommand {
                 print(fullMessage(for: error))
                 return
             }
+            // A command that ends with an exit status alone (`ExitCode`) has said what it had to say.
+            if let exit = error as? ExitCode { Foundation.exit(exit.rawValue) }
             let message = (error as? LocalizedError)?.errorDescription ?? Self.message(for: error)
                 .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 .joined(separator: " ")

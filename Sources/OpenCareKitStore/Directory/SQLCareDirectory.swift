@@ -3,7 +3,7 @@ import Foundation
 /// The directory as SQL, on any engine: `SQLiteCareDirectory` (one SQLite file) here, PostgreSQL in
 /// OpenCareKitPostgres.
 public final class SQLCareDirectory: CareDirectory {
-    let runner: any SQLTransactionRunner
+    package let runner: any SQLTransactionRunner
 
     /// A directory kept by `runner`, whose schema is in place.
     package init(runner: any SQLTransactionRunner) {

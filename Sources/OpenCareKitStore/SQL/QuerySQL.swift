@@ -1,7 +1,7 @@
 import Foundation
 
 /// A `WHERE … ORDER BY … LIMIT` clause built from a CareKit query.
-struct QuerySQL {
+package struct QuerySQL {
     var conditions: [String] = []
     var arguments: [SQLValue] = []
     /// Requested order: columns, ascending or not (NULLs first when ascending, on every engine).
@@ -92,7 +92,7 @@ struct QuerySQL {
         return sql
     }
 
-    static func placeholders(_ count: Int) -> String {
+    package static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ",")
     }
 

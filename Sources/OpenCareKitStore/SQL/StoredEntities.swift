@@ -134,7 +134,12 @@ extension OCKOutcomeValue {
         case let value as Date: .real(value.storeValue)
         default: .null
         }
-        return dialect.dynamicTyping ? value : .blob(Self.bytes(of: value))
+        return Self.storedValue(value, for: dialect)
+    }
+
+    /// A value as SQLite stores it (itself) in the form `dialect` stores it.
+    package static func storedValue(_ value: SQLValue, for dialect: SQLDialect) -> SQLValue {
+        dialect.dynamicTyping ? value : .blob(bytes(of: value))
     }
 
     /// A value as bytes: integers as 8 bytes big-endian, reals as their 8-byte pattern big-endian, text as UTF-8.

@@ -1,0 +1,317 @@
+import Foundation
+import OpenCareKitStore
+
+/// Copies the embedded default — a data directory's directory and every record's store, on SQLite — into a
+/// PostgreSQL database (`opencarekit migrate`), row for row: every version, tombstone, uuid and date as it was, so
+/// the records read the same on PostgreSQL.
+///
+/// - Accounts come first (an account already there under the same id is kept as it is), then the audit log as it is
+///   (its hash chain intact), then each record: its store's rows, a check of the copy, and only then its directory
+///   row, memberships, invitations and access tokens, so that a record the servers can see is always complete.
+///   Sessions are not copied: people sign in again.
+/// - The check reads both sides again, table by table in key order: the row counts and a SHA-256 of every value
+///   (`RecordCopy.checksum`) must be equal.
+/// - A record whose directory row is already in the database is never overwritten: it is left alone when its
+///   checksum is the data directory's (copied by an earlier run), and refused otherwise.
+/// - Run again after an interruption, it copies what is missing, without duplicates: a record whose rows were only
+///   partly copied (no directory row yet) has them removed and copied again, the audit log continues after its last
+///   copied entry.
+///
+/// Stop the servers of the data directory first: what they write during the copy is not carried over (a record
+/// written while it was copied fails its check, and is copied again by the next run).
+public struct CareDataImport: Sendable {
+    /// The data directory's directory (on SQLite) and the stores of its records.
+    public let source: (directory: SQLCareDirectory, stores: any CareRecordStores)
+    public let target: PostgresCareRecords
+    /// How many rows each read and each transaction carries.
+    public var rowsPerTransaction: Int
+
+    public init(directory: SQLCareDirectory, stores: any CareRecordStores, into target: PostgresCareRecords, rowsPerTransaction: Int = 2_000) {
+        source = (directory, stores)
+        self.target = target
+        self.rowsPerTransaction = max(1, rowsPerTransaction)
+    }
+
+    /// A record's store as copied and checked: the rows of each table and the checksum of them all.
+    public struct RecordCopy: Sendable, Equatable {
+        public let record: CareRecordID
+        /// Rows per table, in the store's table order.
+        public let rows: [(table: String, count: Int)]
+        /// SHA-256 of every value of every row, table by table in key order, as 64 hexadecimal digits.
+        public let checksum: String
+
+        public var rowCount: Int { rows.reduce(0) { $0 + $1.count } }
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.record == rhs.record && lhs.checksum == rhs.checksum && lhs.rows.elementsEqual(rhs.rows) { $0 == $1 }
+        }
+    }
+
+    /// What the copy is doing, as it goes.
+    public enum Progress: Sendable {
+        /// The accounts: copied now, and already in the database from an earlier run (or another source).
+        case accounts(copied: Int, alreadyThere: Int)
+        /// The audit log: entries copied now, and entries that were there already.
+        case auditLog(copied: Int, alreadyThere: Int)
+        /// Record `number` of `count` begins.
+        case recordStarted(CareRecordID, number: Int, count: Int)
+        /// So many rows of a table of the record are copied so far.
+        case rowsCopied(CareRecordID, table: String, rows: Int)
+        /// The record was copied and its copy checked.
+        case recordCopied(RecordCopy)
+        /// The record was in the database already, the same as in the data directory.
+        case recordAlreadyThere(RecordCopy)
+        /// The record is in the database and differs: it was left as it is there.
+        case recordRefused(CareRecordID, reason: String)
+    }
+
+    /// What a run did.
+    public struct Summary: Sendable {
+        public var accountsCopied = 0
+        public var accountsAlreadyThere = 0
+        public var auditEntriesCopied = 0
+        public var copied: [RecordCopy] = []
+        public var alreadyThere: [RecordCopy] = []
+        /// Records left as they are in the database because they differ from the data directory's.
+        public var refused: [(record: CareRecordID, reason: String)] = []
+    }
+
+    /// Runs the copy; `progress` is told of each step (and may throw to stop it, as an interruption would).
+    ///
+    /// - Throws: `CareDataImportError` when something in the database stands in the way (an account's email address
+    ///   taken by another account, an audit log that is not this data directory's), or a record's copy does not
+    ///   check; the engines' errors when either cannot be read or written.
+    public func run(progress: @Sendable (Progress) async throws -> Void = { _ in }) async throws -> Summary {
+        var summary = Summary()
+        let accounts = try await copyAccounts()
+        summary.accountsCopied = accounts.copied
+        summary.accountsAlreadyThere = accounts.alreadyThere
+        try await progress(.accounts(copied: accounts.copied, alreadyThere: accounts.alreadyThere))
+        let audit = try await copyAuditLog()
+        summary.auditEntriesCopied = audit.copied
+        try await progress(.auditLog(copied: audit.copied, alreadyThere: audit.alreadyThere))
+
+        let records = try await allRows(of: .record, from: source.directory.runner)
+        for (index, row) in records.enumerated() {
+            guard case let .text(text) = row[0], let id = CareRecordID(text) else {
+                throw CareDataImportError("The data directory has a record whose id is not valid.")
+            }
+            try await progress(.recordStarted(id, number: index + 1, count: records.count))
+            if try await target.transactions.run(.directoryRead, { db in
+                try db.scalar("SELECT 1 FROM record WHERE id = ?", [text]).isTrue
+            }) {
+                let here = try await sourceCopy(of: id), there = try await targetCopy(of: id)
+                if here == there {
+                    summary.alreadyThere.append(there)
+                    try await progress(.recordAlreadyThere(there))
+                } else {
+                    let reason = "it exists in the database and differs from the data directory's (checksum \(there.checksum.prefix(12)) "
+                        + "there, \(here.checksum.prefix(12)) here, \(there.rowCount) rows there, \(here.rowCount) here); it was not overwritten"
+                    summary.refused.append((id, reason))
+                    try await progress(.recordRefused(id, reason: reason))
+                }
+                continue
+            }
+            let copy = try await copyRecord(id, row: row, progress: progress)
+            summary.copied.append(copy)
+            try await progress(.recordCopied(copy))
+        }
+        return summary
+    }
+
+    // MARK: Accounts and the audit log
+
+    private func copyAccounts() async throws -> (copied: Int, alreadyThere: Int) {
+        var copied = 0, alreadyThere = 0
+        var after: [SQLValue]?
+        while true {
+            let rows = try await readSource(.account, after: after)
+            guard let last = rows.last else { break }
+            after = StoredTable.account.key(of: last)
+            let (new, old) = try await target.transactions.run(.directoryWrite) { db in
+                let ids = rows.map { $0[0] }
+                let present = Set(try db.rows("SELECT id FROM account WHERE id IN (\(QuerySQL.placeholders(ids.count)))", ids) { $0.value(at: 0) })
+                let missing = rows.filter { !present.contains($0[0]) }
+                if !missing.isEmpty {
+                    let emails = missing.map { $0[1] }
+                    if let taken = try db.firstRow("SELECT id FROM account WHERE email IN (\(QuerySQL.placeholders(emails.count)))", emails, {
+                        try $0.string("id")
+                    }) {
+                        throw CareDataImportError("An account of the data directory has the email address of account \(taken) in the database, "
+                                                  + "under another id: remove one of them, then run the command again.")
+                    }
+                    try StoredTable.account.insert(missing, into: db)
+                }
+                return (missing.count, present.count)
+            }
+            copied += new
+            alreadyThere += old
+        }
+        return (copied, alreadyThere)
+    }
+
+    /// Copies the audit entries the database does not have yet, with the chain's head, a transaction at a time.
+    /// The database's log must be a part of the data directory's, or the data directory's of it (servers may have
+    /// added entries since an earlier run): the entries where both end must be the same (each hash covers every
+    /// entry before it).
+    private func copyAuditLog() async throws -> (copied: Int, alreadyThere: Int) {
+        let (count, last) = try await target.transactions.run(.directoryRead) { db in
+            try db.firstRow("SELECT count(*), max(sequence) FROM audit_entry") { row in
+                (row.value(at: 0).int ?? 0, row.value(at: 1).int)
+            } ?? (0, nil)
+        }
+        guard let sourceLast = try await source.directory.runner.read({ db in try db.scalar("SELECT max(sequence) FROM audit_entry").int }) else {
+            return (0, count)
+        }
+        if let last {
+            let common = min(last, sourceLast)
+            let query = "SELECT hash FROM audit_entry WHERE sequence = ?"
+            let there = try await target.transactions.run(.directoryRead) { db in try db.scalar(query, [common]) }
+            let here = try await source.directory.runner.read { db in try db.scalar(query, [common]) }
+            guard count == last, there == here else {
+                throw CareDataImportError("The database's audit log is not this data directory's: audit logs cannot be merged, so copy "
+                                          + "the data directory into a new database.")
+            }
+        }
+        var copied = 0
+        var after: [SQLValue]? = last.map { [.integer(Int64($0))] }
+        while true {
+            let rows = try await readSource(.auditEntry, after: after)
+            guard let newest = rows.last else { break }
+            after = StoredTable.auditEntry.key(of: newest)
+            try await target.transactions.run(.directoryWrite) { db in
+                try StoredTable.auditEntry.insert(rows, into: db)
+                try db.execute("""
+                    INSERT INTO audit_head (id, sequence, hash) VALUES (1, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
+                    """, [newest[0], newest[11]])
+            }
+            copied += rows.count
+        }
+        return (copied, count)
+    }
+
+    // MARK: Records
+
+    /// Copies a record that is not in the database's directory: its store's rows (after removing any an interrupted
+    /// run left), the check, then its directory rows.
+    private func copyRecord(_ id: CareRecordID, row: [SQLValue], progress: @Sendable (Progress) async throws -> Void) async throws -> RecordCopy {
+        let record = id.description
+        try await target.transactions.run(.write(record: record, engine: UUID())) { db in
+            for table in StoredTable.store.reversed() { try db.execute("DELETE FROM \(table.name)") }
+        }
+        let store = try await sourceStore(of: id)
+        for table in StoredTable.store {
+            guard let store else { break }
+            var after: [SQLValue]?
+            var copied = 0
+            while true {
+                let rows = try await store.engine.read { [after, rowsPerTransaction] db in
+                    try table.rows(after: after, limit: rowsPerTransaction, in: db, for: .postgres)
+                }
+                guard let last = rows.last else { break }
+                after = table.key(of: last)
+                try await target.transactions.run(.write(record: record, engine: UUID())) { db in try table.insert(rows, into: db) }
+                copied += rows.count
+                try await progress(.rowsCopied(id, table: table.name, rows: copied))
+            }
+        }
+        let here = try await sourceCopy(of: id), there = try await targetCopy(of: id)
+        guard here == there else {
+            throw CareDataImportError("Record \(id): the copy in the database does not match the data directory (\(there.rowCount) rows "
+                                      + "there, \(here.rowCount) here), so it was not added to the database's directory. Was a server "
+                                      + "writing to the data directory? Stop it and run the command again: the partial copy is replaced.")
+        }
+        let filter = (sql: "record = ?", arguments: [SQLValue.text(record)])
+        let memberships = try await allRows(of: .membership, from: source.directory.runner, filter: filter)
+        let invitations = try await allRows(of: .invitation, from: source.directory.runner, filter: filter)
+        let tokens = try await allRows(of: .accessToken, from: source.directory.runner, filter: filter)
+        try await target.transactions.run(.directoryWrite) { db in
+            try StoredTable.record.insert([row], into: db)
+            try StoredTable.membership.insert(memberships, into: db)
+            try StoredTable.invitation.insert(invitations, into: db)
+            try StoredTable.accessToken.insert(tokens, into: db)
+        }
+        return there
+    }
+
+    /// The record's store in the data directory, nil when nothing was ever written to it.
+    private func sourceStore(of id: CareRecordID) async throws -> OCKStore? {
+        guard let record = try await source.directory.record(id) else {
+            throw CareDataImportError("Record \(id) went away from the data directory during the copy.")
+        }
+        guard try await source.stores.revision(of: record) != nil else { return nil }
+        return try source.stores.openReadingStore(for: record)
+    }
+
+    /// The record's store in the data directory, read in full and summed up.
+    private func sourceCopy(of id: CareRecordID) async throws -> RecordCopy {
+        let store = try await sourceStore(of: id)
+        return try await summarize(id) { table, after, limit in
+            guard let store else { return [] }
+            return try await store.engine.read { db in try table.rows(after: after, limit: limit, in: db, for: .postgres) }
+        }
+    }
+
+    /// The record's store in the database, read in full and summed up.
+    private func targetCopy(of id: CareRecordID) async throws -> RecordCopy {
+        try await summarize(id) { table, after, limit in
+            try await target.transactions.run(.read(record: id.description)) { db in
+                try table.rows(after: after, limit: limit, in: db, for: .postgres)
+            }
+        }
+    }
+
+    private func summarize(_ id: CareRecordID,
+                           read: @Sendable (StoredTable, [SQLValue]?, Int) async throws -> [[SQLValue]]) async throws -> RecordCopy {
+        var digest = StoredRowsDigest()
+        var counts: [(String, Int)] = []
+        for table in StoredTable.store {
+            digest.begin(table.name)
+            let before = digest.rowCount
+            var after: [SQLValue]?
+            while true {
+                let rows = try await read(table, after, rowsPerTransaction)
+                guard let last = rows.last else { break }
+                after = table.key(of: last)
+                for row in rows { digest.add(row: row) }
+            }
+            counts.append((table.name, digest.rowCount - before))
+        }
+        return RecordCopy(record: id, rows: counts, checksum: digest.finalized())
+    }
+
+    // MARK: Reading the data directory
+
+    private func readSource(_ table: StoredTable, after: [SQLValue]?) async throws -> [[SQLValue]] {
+        try await source.directory.runner.read { [rowsPerTransaction] db in
+            try table.rows(after: after, limit: rowsPerTransaction, in: db, for: .postgres)
+        }
+    }
+
+    /// Every row of a directory table (of the few kept in memory: records, and a record's memberships,
+    /// invitations and tokens).
+    private func allRows(of table: StoredTable, from runner: any SQLTransactionRunner,
+                         filter: (sql: String, arguments: [SQLValue])? = nil) async throws -> [[SQLValue]] {
+        var rows: [[SQLValue]] = []
+        var after: [SQLValue]?
+        while true {
+            let chunk = try await runner.read { [after, rowsPerTransaction] db in
+                try table.rows(after: after, limit: rowsPerTransaction, filter: filter, in: db, for: .postgres)
+            }
+            guard let last = chunk.last else { return rows }
+            after = table.key(of: last)
+            rows += chunk
+        }
+    }
+}
+
+/// Why `CareDataImport` stopped: something in the database stands in the way, or a copy did not check. Names no
+/// patient data (ids only).
+public struct CareDataImportError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
