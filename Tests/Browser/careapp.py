@@ -22,8 +22,14 @@ ZONE = os.environ.get("OPENCAREKIT_TEST_ZONE")
 
 def serve(directory, port=0, args=()):
     """Starts the demo app on `port` (0: a free one); returns the process and its URL."""
+    return serve_on(["--data", directory], port, args)
+
+
+def serve_on(data, port=0, args=()):
+    """Starts the demo app on `port` (0: a free one) with its records where `data` says (`--data DIR` or
+    `--database URL`); returns the process and its URL."""
     clock = (["--now", NOW] if NOW and "--now" not in args else []) + (["--zone", ZONE] if ZONE else [])
-    process = subprocess.Popen([BINARY, "serve", "--demo", "--data", directory, "--port", str(port), *clock, *args],
+    process = subprocess.Popen([BINARY, "serve", "--demo", *data, "--port", str(port), *clock, *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for line in process.stdout:
         if "running at" in line:

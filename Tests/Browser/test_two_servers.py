@@ -1,0 +1,113 @@
+"""Two app servers on one PostgreSQL database behind nginx (scripts/nginx-front), driven by Chromium: one is killed
+while pages are open, and the pages carry on through the other."""
+import glob
+import os
+import subprocess
+import urllib.request
+import uuid
+
+import pytest
+
+from careapp import BINARY, ZONE, onboard, record_base, serve_on
+from conftest import ROOT, open_page
+from test_care_app import ENOXAPARIN, server_day, wait_live
+
+
+def psql():
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))
+    assert found, "PostgreSQL's psql was not found (install Debian's postgresql-15)"
+    return found[-1]
+
+
+@pytest.fixture()
+def database_url():
+    """A new database on the test run's cluster ($OPENCAREKIT_TEST_DATABASE_URL, which scripts/test starts), or on a
+    cluster of its own when run alone."""
+    url = os.environ.get("OPENCAREKIT_TEST_DATABASE_URL")
+    cluster = None
+    if not url:
+        lines = subprocess.run([str(ROOT / "scripts" / "pg-test-cluster"), "start"], check=True, capture_output=True,
+                               text=True).stdout.split()
+        cluster, url = lines[0], lines[-1]
+    name = "browser_" + uuid.uuid4().hex
+    subprocess.run([psql(), url, "-q", "-v", "ON_ERROR_STOP=1", "-c", f"CREATE DATABASE {name}"], check=True)
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        if cluster:
+            subprocess.run([str(ROOT / "scripts" / "pg-test-cluster"), "stop", cluster], check=True)
+
+
+def live_streams(port):
+    """How many connections are open to the app server on `port`: with nginx keeping no idle connections
+    (NGINX_FRONT_KEEPALIVE=0), once pages have loaded these are their live streams."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            next(lines)
+            for line in lines:
+                fields = line.split()
+                if fields[3] == "01" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    count += 1
+    return count
+
+
+def test_pages_on_a_killed_app_server_reconnect_through_the_other_and_catch_up(browser, database_url):
+    # The first seeds the demo; the second finds it there.
+    first, first_url = serve_on(["--database", database_url], args=["--demo-patients", "0"])
+    second, second_url = serve_on(["--database", database_url], args=["--demo-patients", "0"])
+    ports = [int(url.rsplit(":", 1)[1]) for url in (first_url, second_url)]
+    lines = subprocess.run([str(ROOT / "scripts" / "nginx-front"), "start", *map(str, ports)], check=True, capture_output=True,
+                           text=True, env={**os.environ, "NGINX_FRONT_KEEPALIVE": "0"}).stdout.split()
+    nginx, front = lines[0], lines[-1]
+    contexts = []
+    try:
+        # Onboarding on one server: a survey in progress is still kept by the server that started it.
+        onboard(record_base(first_url))
+        url = record_base(front)
+        record = url.rsplit("/", 1)[1]
+        # nginx sends each request to the next server: pages are opened until the first server holds live streams
+        # (and the second too, so both kinds of page are tested).
+        pages = []
+        for _ in range(12):
+            context, page, _ = open_page(browser, url + "/care")
+            contexts.append(context)
+            wait_live(page)
+            pages.append(page)
+            if live_streams(ports[0]) > 0 and live_streams(ports[1]) > 0:
+                break
+            # A page makes the same number of requests each time: one more moves the next page's stream along.
+            urllib.request.urlopen(front + "/healthz").read()
+        on_first = live_streams(ports[0])
+        assert on_first > 0 and live_streams(ports[1]) > 0
+        assert on_first + live_streams(ports[1]) == len(pages)
+        # A dose marked on one page reaches every page, those of the other server through LISTEN/NOTIFY.
+        pages[0].click(ENOXAPARIN)
+        for page in pages:
+            page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=5000)
+
+        first.kill()
+        first.wait(timeout=10)
+        # Undone at once, through nginx (to the remaining server), while the killed server's pages are cut off:
+        # those reconnect through nginx to the other server and catch up.
+        pages[0].click(ENOXAPARIN)
+        for page in pages:
+            page.wait_for_selector(ENOXAPARIN + '[aria-pressed="false"]', timeout=10000)
+            wait_live(page)
+        assert live_streams(ports[1]) == len(pages)
+
+        # Logged by the command line on the database: every page shows it live.
+        zone = ["--zone", ZONE] if ZONE else []
+        logged = subprocess.run([BINARY, "store", "log", "enoxaparin", "--record", record, "--database", database_url,
+                                 "--date", server_day(url), *zone], capture_output=True, text=True)
+        assert logged.returncode == 0, logged.stderr
+        for page in pages:
+            page.wait_for_selector(ENOXAPARIN + '[aria-pressed="true"]', timeout=5000)
+    finally:
+        for context in contexts:
+            context.close()
+        subprocess.run([str(ROOT / "scripts" / "nginx-front"), "stop", nginx], check=True)
+        for process in (first, second):
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=10)
