@@ -108,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "OpenCareKitBenchmarks",
             dependencies: [
-                "OpenCareKitStore",
+                "OpenCareKitStore", "OpenCareKitPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

@@ -23,6 +23,13 @@ do {
         if let index = arguments.firstIndex(of: "--part"), index + 1 < arguments.count {
             benchmark.part = arguments[index + 1]
         }
+        if let index = arguments.firstIndex(of: "--rounds"), index + 1 < arguments.count, let rounds = Int(arguments[index + 1]) {
+            benchmark.rounds = rounds
+        }
+        if let index = arguments.firstIndex(of: "--database"), index + 1 < arguments.count {
+            let psql = arguments.firstIndex(of: "--psql").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "/usr/bin/psql"
+            benchmark.database = (arguments[index + 1], psql)
+        }
         try await benchmark.run()
     case "records":
         guard let index = arguments.firstIndex(of: "--data"), index + 1 < arguments.count else {
@@ -34,7 +41,7 @@ do {
         }
         try await benchmark.run()
     default:
-        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--years N] [--part insert|events] | records --data DIR [--count N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--years N] [--part insert|events] [--rounds N] [--database URL --psql PATH] | records --data DIR [--count N]\n".utf8))
         exit(2)
     }
 } catch {

@@ -34,6 +34,13 @@ def test_the_store_benchmark_compares_with_raw_sqlite_and_with_a_young_store():
     assert re.search(r"OCKStore\.addOutcomes\s+[0-9.]+\s+\d+", output)
     assert re.search(r"raw SQLite C API\s+[0-9.]+\s+\d+", output)
     assert re.search(r"schedules began yesterday\s+\d+", output) and re.search(r"schedules began\s+1 years ago\s+\d+", output)
+    # The same on PostgreSQL, against its own COPY of the same rows.
+    postgres = output.split("on PostgreSQL", 1)[1]
+    assert re.search(r"OCKStore\.addOutcomes\s+[0-9.]+\s+\d+", postgres)
+    assert re.search(r"PostgreSQL COPY \(psql\)\s+[0-9.]+\s+\d+", postgres)
+    # The same outcomes on both engines (a store that kept fewer would fetch faster).
+    old = re.compile(r"schedules began\s+1 years ago\s+(\d+)\s")
+    assert "store (PostgreSQL)" in postgres and old.search(postgres).group(1) == old.search(output).group(1)
 
 
 def test_the_schedule_benchmark_matches_dateutil_and_times_both_ages():

@@ -1,7 +1,6 @@
 import Foundation
 
 extension OCKPatient: PayloadStoredEntity {
-    static let insertSQL = makeInsertSQL()
     static let table = "patients"
     static let kind = "patient"
     static let queryColumns = ["given_name", "family_name"]
@@ -9,7 +8,6 @@ extension OCKPatient: PayloadStoredEntity {
 }
 
 extension OCKCarePlan: PayloadStoredEntity {
-    static let insertSQL = makeInsertSQL()
     static let table = "care_plans"
     static let kind = "care plan"
     static let queryColumns = ["patient_uuid", "title"]
@@ -17,7 +15,6 @@ extension OCKCarePlan: PayloadStoredEntity {
 }
 
 extension OCKContact: PayloadStoredEntity {
-    static let insertSQL = makeInsertSQL()
     static let table = "contacts"
     static let kind = "contact"
     static let queryColumns = ["care_plan_uuid", "given_name", "family_name"]
@@ -25,7 +22,6 @@ extension OCKContact: PayloadStoredEntity {
 }
 
 extension OCKTask: PayloadStoredEntity {
-    static let insertSQL = makeInsertSQL()
     static let table = "tasks"
     static let kind = "task"
     static let queryColumns = ["care_plan_uuid", "title", "impacts_adherence", "schedule_start", "schedule_end"]
@@ -36,7 +32,6 @@ extension OCKTask: PayloadStoredEntity {
 
 /// Outcomes are stored in columns (no JSON on the common path), with their values in `outcome_values`.
 extension OCKOutcome: StoredEntity {
-    static let insertSQL = makeInsertSQL()
     static let table = "outcomes"
     static let kind = "outcome"
     static let extraColumns = ["task_uuid", "occurrence", "event_start", "event_end", "source", "asset", "schema_version",
@@ -54,17 +49,13 @@ extension OCKOutcome: StoredEntity {
         ]
     }
 
-    func insertDependents(_ db: any SQLDatabase) throws {
+    func addDependentRows(to rows: inout VersionRows, _ dialect: SQLDialect) {
         for (position, value) in values.enumerated() {
-            try db.execute("""
-                INSERT INTO outcome_values (outcome_uuid, position, type, value, kind, units, created_date, end_date)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [
-                    uuid, position, value.type.storeCode, value.storeValue(db.dialect), value.kind, value.units,
-                    value.createdDate.storeValue, value.endDate?.storeValue,
-                ])
+            let row: [any SQLBindable] = [uuid, position, value.type.storeCode, value.storeValue(dialect), value.kind, value.units,
+                                          value.createdDate.storeValue, value.endDate?.storeValue]
+            rows.outcomeValues.append(row.map(\.sqlValue))
         }
-        try insertTags(db)
+        addTagRows(to: &rows)
     }
 
     static func decode(_ row: any SQLRow, cache: DecodedEntityCache) throws -> OCKOutcome {

@@ -9,12 +9,10 @@ protocol StoredEntity: OCKVersionedObjectCompatible, OCKValidatable, Equatable, 
     static var kind: String { get }
     /// The columns after the version columns, in insert order.
     static var extraColumns: [String] { get }
-    /// The INSERT statement for a version (`makeInsertSQL()`, computed once per type).
-    static var insertSQL: String { get }
     /// This entity's values for `extraColumns`; `event` is the span of an outcome's event.
     func extraValues(event: DateInterval?, _ dialect: SQLDialect) throws -> [any SQLBindable]
-    /// Rows in other tables that belong to this version (outcome values, tags).
-    func insertDependents(_ db: any SQLDatabase) throws
+    /// Adds the rows in other tables that belong to this version (outcome values, tags).
+    func addDependentRows(to rows: inout VersionRows, _ dialect: SQLDialect)
     /// Reads a version from a row of `table` (selected with `*`).
     static func decode(_ row: any SQLRow, cache: DecodedEntityCache) throws -> Self
 }
@@ -25,28 +23,27 @@ extension StoredEntity {
          "next_uuids", "next_effective_date", "group_identifier", "remote_id"]
     }
 
-    static func makeInsertSQL() -> String {
-        let columns = versionColumns + extraColumns
-        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-    }
-
-    /// Inserts this version (with `nextEffectiveDate` for versions that already have successors, as sync may bring,
-    /// and, for outcomes, the start of their event).
-    func insert(_ db: any SQLDatabase, nextEffectiveDate: Date? = nil, event: DateInterval? = nil) throws {
+    /// The values of this version's row, for `versionColumns + extraColumns` (with `nextEffectiveDate` for versions
+    /// that already have successors, as sync may bring, and, for outcomes, the span of their event).
+    func rowValues(nextEffectiveDate: Date? = nil, event: DateInterval?, _ dialect: SQLDialect) throws -> [SQLValue] {
         let values: [any SQLBindable] = [
             uuid, id, effectiveDate.storeValue, deletedDate?.storeValue, createdDate?.storeValue,
             updatedDate?.storeValue, PackedUUIDs.data(previousVersionUUIDs), PackedUUIDs.data(nextVersionUUIDs),
             nextEffectiveDate?.storeValue, groupIdentifier, remoteID,
-        ] + (try extraValues(event: event, db.dialect))
-        try db.execute(Self.insertSQL, values)
-        try insertDependents(db)
+        ] + (try extraValues(event: event, dialect))
+        return values.map(\.sqlValue)
     }
 
-    /// Inserts one row per tag, so "any of these tags" queries use an index.
-    func insertTags(_ db: any SQLDatabase) throws {
-        for tag in Set(tags ?? []) {
-            try db.execute("INSERT INTO entity_tags (owner_uuid, tag) VALUES (?, ?) ON CONFLICT DO NOTHING", [uuid, tag])
-        }
+    /// Inserts this version and its dependent rows.
+    func insert(_ db: any SQLDatabase, nextEffectiveDate: Date? = nil, event: DateInterval? = nil) throws {
+        var rows = VersionRows()
+        try rows.add(self, nextEffectiveDate: nextEffectiveDate, event: event, db.dialect)
+        try rows.insert(Self.self, into: db)
+    }
+
+    /// One row per tag, so "any of these tags" queries use an index.
+    func addTagRows(to rows: inout VersionRows) {
+        for tag in Set(tags ?? []) { rows.tags.append([.uuid(uuid), .text(tag)]) }
     }
 
     /// Copies the version links from the row over whatever the payload said (links change after a version is
@@ -73,8 +70,8 @@ extension PayloadStoredEntity {
         [try StoreJSON.encoder.encode(self)] + queryValues
     }
 
-    func insertDependents(_ db: any SQLDatabase) throws {
-        try insertTags(db)
+    func addDependentRows(to rows: inout VersionRows, _ dialect: SQLDialect) {
+        addTagRows(to: &rows)
     }
 
     static func decode(_ row: any SQLRow, cache: DecodedEntityCache) throws -> Self {
@@ -147,5 +144,27 @@ final class DecodedEntityCache: Sendable {
 
     func removeAll() {
         entries.withLock { $0.removeAll() }
+    }
+}
+
+/// The rows of versions to insert, gathered so that many versions go in a few statements (`insertRows`): a batch of
+/// 10,000 outcomes is then some thirty statements instead of 20,000, which matters most where each statement is a
+/// round trip (PostgreSQL).
+struct VersionRows {
+    var versions: [[SQLValue]] = []
+    var outcomeValues: [[SQLValue]] = []
+    var tags: [[SQLValue]] = []
+
+    static let outcomeValueColumns = ["outcome_uuid", "position", "type", "value", "kind", "units", "created_date", "end_date"]
+
+    mutating func add<E: StoredEntity>(_ version: E, nextEffectiveDate: Date? = nil, event: DateInterval?, _ dialect: SQLDialect) throws {
+        versions.append(try version.rowValues(nextEffectiveDate: nextEffectiveDate, event: event, dialect))
+        version.addDependentRows(to: &self, dialect)
+    }
+
+    func insert<E: StoredEntity>(_ type: E.Type, into db: any SQLDatabase) throws {
+        try db.insertRows(into: E.table, columns: E.versionColumns + E.extraColumns, rows: versions)
+        try db.insertRows(into: "outcome_values", columns: Self.outcomeValueColumns, rows: outcomeValues)
+        try db.insertRows(into: "entity_tags", columns: ["owner_uuid", "tag"], rows: tags, ignoringConflicts: true)
     }
 }

@@ -114,8 +114,8 @@ private struct OneValueRow: SQLRow {
 
 extension SQLDatabase {
     /// Inserts `rows` (each with a value per column) into `table`, as many to a statement as the engines' limits on
-    /// arguments allow.
-    package func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) throws {
+    /// arguments allow; with `ignoringConflicts`, a row that a uniqueness constraint refuses is left out.
+    package func insertRows(into table: String, columns: [String], rows: [[SQLValue]], ignoringConflicts: Bool = false) throws {
         guard !columns.isEmpty else { return }
         // SQLite allows 32,766 arguments to a statement, PostgreSQL 65,535.
         let perStatement = max(1, min(1_000, 30_000 / columns.count))
@@ -124,7 +124,8 @@ extension SQLDatabase {
         while first < rows.count {
             let chunk = rows[first..<min(first + perStatement, rows.count)]
             try execute("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-                        + Array(repeating: row, count: chunk.count).joined(separator: ", "), Array(chunk.joined()))
+                        + Array(repeating: row, count: chunk.count).joined(separator: ", ")
+                        + (ignoringConflicts ? " ON CONFLICT DO NOTHING" : ""), Array(chunk.joined()))
             first += chunk.count
         }
     }

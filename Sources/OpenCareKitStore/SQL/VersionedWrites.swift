@@ -49,7 +49,9 @@ enum VersionedWrites {
                 deletedIDs.insert(id)
             }
         }
-        return try entities.map { entity in
+        // New entities are inserted together, a few statements for the whole call.
+        var rows = VersionRows()
+        let added = try entities.map { entity in
             if deletedIDs.contains(entity.id), let cache {
                 return try appendVersion(entity, deleting: false, now: now, db, cache: cache, afterTombstone: true, event: event)
             }
@@ -58,9 +60,11 @@ enum VersionedWrites {
             added.nextVersionUUIDs = []
             added.createdDate = added.createdDate ?? now
             added.updatedDate = now
-            try added.insert(db, event: try event(added))
+            try rows.add(added, event: try event(added), db.dialect)
             return added
         }
+        try rows.insert(E.self, into: db)
+        return added
     }
 
     /// The newest version of `id`: the version no other version replaces (the one most recently effective if sync
