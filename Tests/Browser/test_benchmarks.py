@@ -20,6 +20,13 @@ def test_the_server_benchmark_measures_the_care_feed_and_delivers_to_every_subsc
     assert fanout and fanout.group(1) == fanout.group(2) == "40", result.stdout
     assert re.search(r"first view \(makes every summary\)\s+[0-9.]+", result.stdout)
     assert re.search(r"Clinician home with 5 patients: p50 [0-9.]+ ms", result.stdout), result.stdout
+    # On PostgreSQL: one app server and two behind nginx, and the fan-out over both (half of the subscribers hear the
+    # write through the other server's LISTEN/NOTIFY).
+    assert re.search(r"Care page, one app server behind nginx\s+\d+", result.stdout)
+    assert re.search(r"Care page, two app servers behind nginx\s+\d+", result.stdout)
+    assert re.search(r"Two servers: [0-9.]+ times one", result.stdout)
+    spread = re.search(r"SSE fan-out over 2 servers.*\none outcome write\s+(\d+)\s+(\d+)", result.stdout)
+    assert spread and spread.group(1) == spread.group(2) == "40", result.stdout
 
 
 def run(script):
