@@ -48,11 +48,8 @@ struct PostgresStoreBenchmark {
             CREATE TABLE \(valuesTable) (LIKE opencarekit.outcome_values INCLUDING ALL);
             """)
         defer { try? psql("DROP TABLE \(outcomesTable); DROP TABLE \(valuesTable);") }
-        let (outcomeRows, valueRows) = csv(count: count, tasks: tasks.map { _ in UUID() }, record: record)
         let outcomeFile = directory.appending(path: "outcomes.csv"), valueFile = directory.appending(path: "values.csv")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try outcomeRows.write(to: outcomeFile)
-        try valueRows.write(to: valueFile)
+        try writeCSV(count: count, tasks: tasks.map { _ in UUID() }, record: record, outcomes: outcomeFile, values: valueFile)
         let began = DispatchTime.now().uptimeNanoseconds
         try psql("""
             \\copy \(outcomesTable) (record_id, uuid, id, effective_date, created_date, updated_date, task_uuid, occurrence, event_start, event_end, timezone) FROM '\(outcomeFile.path)' WITH (FORMAT csv)
@@ -66,23 +63,33 @@ struct PostgresStoreBenchmark {
         try store.delete()
     }
 
-    /// The rows of part (a) as PostgreSQL's CSV: each outcome with its value (400 mg, stored as bytes).
-    private func csv(count: Int, tasks: [UUID], record: String) -> (Data, Data) {
+    /// The rows of part (a) as PostgreSQL's CSV files: each outcome with its value (400 mg, stored as bytes), written
+    /// 10,000 at a time.
+    private func writeCSV(count: Int, tasks: [UUID], record: String, outcomes outcomeFile: URL, values valueFile: URL) throws {
         let created = StoreBenchmark.created.timeIntervalSinceReferenceDate
         let start = StoreBenchmark.calendar.date(from: DateComponents(year: 1990, month: 1, day: 1))!.timeIntervalSinceReferenceDate
-        let value = withUnsafeBytes(of: (400.0).bitPattern.bigEndian) { Data($0) }.map { String(format: "%02x", $0) }.joined()
-        var outcomes = "", values = ""
-        outcomes.reserveCapacity(count * 200)
-        values.reserveCapacity(count * 100)
-        for index in 0..<count {
-            let uuid = UUID().uuidString
-            let occurrence = index / tasks.count
-            let eventStart = start + Double(occurrence) * 86_400
-            outcomes += "\(record),\(uuid),\(uuid),\(created),\(created),\(created),\(tasks[index % tasks.count].uuidString),"
-                + "\(occurrence),\(eventStart),\(eventStart + 3_600),America/New_York\n"
-            values += "\(record),\(uuid),0,1,\\x\(value),mg,\(created)\n"
+        let value = withUnsafeBytes(of: (400.0).bitPattern.bigEndian) { Data($0) }.hexEncoded
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: outcomeFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: valueFile.path, contents: nil)
+        let outcomeHandle = try FileHandle(forWritingTo: outcomeFile), valueHandle = try FileHandle(forWritingTo: valueFile)
+        defer {
+            try? outcomeHandle.close()
+            try? valueHandle.close()
         }
-        return (Data(outcomes.utf8), Data(values.utf8))
+        for first in stride(from: 0, to: count, by: 10_000) {
+            var outcomes = "", values = ""
+            for index in first..<min(first + 10_000, count) {
+                let uuid = UUID().uuidString
+                let occurrence = index / tasks.count
+                let eventStart = start + Double(occurrence) * 86_400
+                outcomes += "\(record),\(uuid),\(uuid),\(created),\(created),\(created),\(tasks[index % tasks.count].uuidString),"
+                    + "\(occurrence),\(eventStart),\(eventStart + 3_600),America/New_York\n"
+                values += "\(record),\(uuid),0,1,\\x\(value),mg,\(created)\n"
+            }
+            try outcomeHandle.write(contentsOf: Data(outcomes.utf8))
+            try valueHandle.write(contentsOf: Data(values.utf8))
+        }
     }
 
     /// Runs SQL and psql commands on the database, stopping at the first error.

@@ -105,9 +105,14 @@ final class PostgresStoreEngine: OCKStoreEngine {
     /// This engine, in its commits' notifications (so it does not hear its own).
     let id = UUID()
 
+    /// Reads of the record's commit count, one for every caller that asked while the last was under way (a Care
+    /// page under load asks once per request).
+    private let revisionReads: GroupedCalls<Never, Int64>
+
     init(record: String, records: PostgresCareRecords) {
         self.record = record
         self.records = records
+        revisionReads = GroupedCalls { _ in try await records.revision(ofRecord: record) }
     }
 
     var dialect: SQLDialect { .postgres }
@@ -155,13 +160,16 @@ final class PostgresStoreEngine: OCKStoreEngine {
 
     func checkIntegrity() throws -> [String] { ["ok"] }
 
-    /// Whether the record's commit count moved past the one last seen other than by this store's own commits.
+    /// Whether the record's commit count moved past the one this caller knew when it asked, other than by this
+    /// store's own commits. Each caller compares with what it knew, so that every caller that reads a newer count
+    /// answers true (and its store tells its live queries before the caller reads on), not only the first of them.
     func checkForExternalChanges() async throws -> Bool {
-        let current = try await records.revision(ofRecord: record)
-        return seenRevision.withLock { seen in
-            defer { seen = current }
-            return seen != nil && seen != current
+        let known = seenRevision.withLock { $0 }
+        let current = try await revisionReads.call()
+        seenRevision.withLock { seen in
+            if seen.map({ $0 < current }) ?? true { seen = current }
         }
+        return known != nil && known != current
     }
 
     var isSharedByServers: Bool { true }

@@ -4,13 +4,13 @@ import OpenCareKitStore
 /// Appends to the directory's audit log with group commit: a request waits until its entry is written, and every
 /// entry that arrives while a write is under way goes into the next one transaction, so that auditing every request
 /// costs one transaction per burst rather than one per request.
-actor AuditLog {
+struct AuditLog: Sendable {
     let directory: any CareDirectory
-    private var pending: [(drafts: [AuditEntry.Draft], done: CheckedContinuation<Void, any Error>)] = []
-    private var isWriting = false
+    private let appends: GroupedCalls<AuditEntry.Draft, Void>
 
     init(directory: any CareDirectory) {
         self.directory = directory
+        appends = GroupedCalls { drafts in try await directory.appendAudit(drafts) }
     }
 
     /// Appends `draft`; returns once it is in the directory.
@@ -22,26 +22,6 @@ actor AuditLog {
     /// Appends `drafts`, in order; returns once they are in the directory.
     func record(_ drafts: [AuditEntry.Draft]) async throws {
         guard !drafts.isEmpty else { return }
-        try await withCheckedThrowingContinuation { continuation in
-            pending.append((drafts, continuation))
-            if !isWriting {
-                isWriting = true
-                Task { await self.drain() }
-            }
-        }
-    }
-
-    private func drain() async {
-        while !pending.isEmpty {
-            let batch = pending
-            pending = []
-            do {
-                try await directory.appendAudit(batch.flatMap(\.drafts))
-                for entry in batch { entry.done.resume() }
-            } catch {
-                for entry in batch { entry.done.resume(throwing: error) }
-            }
-        }
-        isWriting = false
+        try await appends.call(drafts)
     }
 }

@@ -9,19 +9,19 @@ extension SQLCareDirectory {
             }
             var sequence = head?.sequence ?? 0
             var previous = head?.hash ?? AuditEntry.firstPreviousHash
+            var rows: [[SQLValue]] = []
             for draft in drafts {
                 sequence += 1
                 let entry = AuditEntry.chained(draft, sequence: sequence, after: previous)
-                try db.execute("""
-                    INSERT INTO audit_entry (sequence, recorded, account, token, record, resource, action, outcome, address, detail, previous_hash, hash)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [
+                let row: [any SQLBindable] = [
                     sequence, Int64((draft.recorded.timeIntervalSince1970 * 1000).rounded()), draft.account?.description,
                     draft.token?.description, draft.record?.description, draft.resource, draft.action.rawValue,
                     draft.outcome.rawValue, draft.address, draft.detail, entry.previousHash, entry.hash,
-                ])
+                ]
+                rows.append(row.map(\.sqlValue))
                 previous = entry.hash
             }
+            try StoredTable.auditEntry.insert(rows, into: db)
             try db.execute("""
                 INSERT INTO audit_head (id, sequence, hash) VALUES (1, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
