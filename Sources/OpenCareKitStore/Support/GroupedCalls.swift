@@ -25,6 +25,9 @@ package actor GroupedCalls<Item: Sendable, Output: Sendable> {
         }
     }
 
+    /// How many callers wait for the next `perform` (for tests).
+    package var waiting: Int { pending.count }
+
     private func drain() async {
         while !pending.isEmpty {
             let batch = pending
