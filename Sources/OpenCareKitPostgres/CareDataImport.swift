@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import OpenCareKitStore
+import PostgresNIO
 
 /// Copies the embedded default — a data directory's directory and every record's store, on SQLite — into a
 /// PostgreSQL database (`opencarekit migrate`), row for row: every version, tombstone, uuid and date as it was, so
@@ -23,13 +25,17 @@ public struct CareDataImport: Sendable {
     /// The data directory's directory (on SQLite) and the stores of its records.
     public let source: (directory: SQLCareDirectory, stores: any CareRecordStores)
     public let target: PostgresCareRecords
-    /// How many rows each read and each transaction carries.
-    public var rowsPerTransaction: Int
+    /// How many rows each read and each transaction carries (at most `maximumRowsPerTransaction`).
+    public let rowsPerTransaction: Int
+    /// Keeps a transaction's statements within PostgreSQL's 65,535 arguments.
+    public static let maximumRowsPerTransaction = 10_000
+    /// The advisory lock a run holds, so that two runs into one database do not interleave.
+    static let runLock: Int64 = 0x4F43_4B00_0003
 
     public init(directory: SQLCareDirectory, stores: any CareRecordStores, into target: PostgresCareRecords, rowsPerTransaction: Int = 2_000) {
         source = (directory, stores)
         self.target = target
-        self.rowsPerTransaction = max(1, rowsPerTransaction)
+        self.rowsPerTransaction = min(max(1, rowsPerTransaction), Self.maximumRowsPerTransaction)
     }
 
     /// A record's store as copied and checked: the rows of each table and the checksum of them all.
@@ -82,12 +88,43 @@ public struct CareDataImport: Sendable {
     ///   taken by another account, an audit log that is not this data directory's), or a record's copy does not
     ///   check; the engines' errors when either cannot be read or written.
     public func run(progress: @Sendable (Progress) async throws -> Void = { _ in }) async throws -> Summary {
+        try await holdingRunLock {
+            // Everything that would refuse the copy is checked before anything is written.
+            try await checkAccounts()
+            let auditThere = try await checkAuditLog()
+            return try await copy(auditThere: auditThere, progress: progress)
+        }
+    }
+
+    /// Runs `body` holding the run's advisory lock, on a connection of its own (the lock lasts as long as it).
+    private func holdingRunLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        let connection = try await PostgresConnection.connect(configuration: try target.address.connectionConfiguration(), id: 0,
+                                                              logger: target.logger)
+        do {
+            var locked = false
+            for try await acquired in try await connection.query("SELECT pg_try_advisory_lock(\(Self.runLock))", logger: target.logger)
+                .decode(Bool.self) {
+                locked = acquired
+            }
+            guard locked else {
+                throw CareDataImportError("Another copy into this database is running: wait until it ends, then run the command again.")
+            }
+            let result = try await body()
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    private func copy(auditThere: (count: Int, last: Int?), progress: @Sendable (Progress) async throws -> Void) async throws -> Summary {
         var summary = Summary()
         let accounts = try await copyAccounts()
         summary.accountsCopied = accounts.copied
         summary.accountsAlreadyThere = accounts.alreadyThere
         try await progress(.accounts(copied: accounts.copied, alreadyThere: accounts.alreadyThere))
-        let audit = try await copyAuditLog()
+        let audit = try await copyAuditLog(after: auditThere)
         summary.auditEntriesCopied = audit.copied
         try await progress(.auditLog(copied: audit.copied, alreadyThere: audit.alreadyThere))
 
@@ -121,6 +158,27 @@ public struct CareDataImport: Sendable {
 
     // MARK: Accounts and the audit log
 
+    /// Refuses an account of the data directory whose email address the database has under another id.
+    private func checkAccounts() async throws {
+        var after: [SQLValue]?
+        while true {
+            let rows = try await readSource(.account, after: after)
+            guard let last = rows.last else { return }
+            after = StoredTable.account.key(of: last)
+            let emails = rows.map { $0[1] }
+            let there = try await target.transactions.run(.directoryRead) { db in
+                try db.rows("SELECT id, email FROM account WHERE email IN (\(QuerySQL.placeholders(emails.count)))", emails) {
+                    (id: $0.value(at: 0), email: $0.value(at: 1))
+                }
+            }
+            for account in there where rows.first(where: { $0[1] == account.email })?[0] != account.id {
+                guard case let .text(id) = account.id else { continue }
+                throw CareDataImportError("An account of the data directory has the email address of account \(id) in the database, "
+                                          + "under another id: remove one of them, then run the command again.")
+            }
+        }
+    }
+
     private func copyAccounts() async throws -> (copied: Int, alreadyThere: Int) {
         var copied = 0, alreadyThere = 0
         var after: [SQLValue]?
@@ -132,16 +190,7 @@ public struct CareDataImport: Sendable {
                 let ids = rows.map { $0[0] }
                 let present = Set(try db.rows("SELECT id FROM account WHERE id IN (\(QuerySQL.placeholders(ids.count)))", ids) { $0.value(at: 0) })
                 let missing = rows.filter { !present.contains($0[0]) }
-                if !missing.isEmpty {
-                    let emails = missing.map { $0[1] }
-                    if let taken = try db.firstRow("SELECT id FROM account WHERE email IN (\(QuerySQL.placeholders(emails.count)))", emails, {
-                        try $0.string("id")
-                    }) {
-                        throw CareDataImportError("An account of the data directory has the email address of account \(taken) in the database, "
-                                                  + "under another id: remove one of them, then run the command again.")
-                    }
-                    try StoredTable.account.insert(missing, into: db)
-                }
+                try StoredTable.account.insert(missing, into: db)
                 return (missing.count, present.count)
             }
             copied += new
@@ -150,29 +199,33 @@ public struct CareDataImport: Sendable {
         return (copied, alreadyThere)
     }
 
-    /// Copies the audit entries the database does not have yet, with the chain's head, a transaction at a time.
-    /// The database's log must be a part of the data directory's, or the data directory's of it (servers may have
-    /// added entries since an earlier run): the entries where both end must be the same (each hash covers every
-    /// entry before it).
-    private func copyAuditLog() async throws -> (copied: Int, alreadyThere: Int) {
+    /// The database's audit log: how many entries and the last one's number. It must be a part of the data
+    /// directory's, or the data directory's of it (servers may have added entries since an earlier run): the entries
+    /// where both end must be the same (each hash covers every entry before it).
+    private func checkAuditLog() async throws -> (count: Int, last: Int?) {
         let (count, last) = try await target.transactions.run(.directoryRead) { db in
             try db.firstRow("SELECT count(*), max(sequence) FROM audit_entry") { row in
                 (row.value(at: 0).int ?? 0, row.value(at: 1).int)
             } ?? (0, nil)
         }
-        guard let sourceLast = try await source.directory.runner.read({ db in try db.scalar("SELECT max(sequence) FROM audit_entry").int }) else {
-            return (0, count)
+        guard let last,
+              let sourceLast = try await source.directory.runner.read({ db in try db.scalar("SELECT max(sequence) FROM audit_entry").int })
+        else { return (count, last) }
+        let common = min(last, sourceLast)
+        let query = "SELECT hash FROM audit_entry WHERE sequence = ?"
+        let there = try await target.transactions.run(.directoryRead) { db in try db.scalar(query, [common]) }
+        let here = try await source.directory.runner.read { db in try db.scalar(query, [common]) }
+        guard count == last, there == here else {
+            throw CareDataImportError("The database's audit log is not this data directory's: audit logs cannot be merged, so copy "
+                                      + "the data directory into a new database.")
         }
-        if let last {
-            let common = min(last, sourceLast)
-            let query = "SELECT hash FROM audit_entry WHERE sequence = ?"
-            let there = try await target.transactions.run(.directoryRead) { db in try db.scalar(query, [common]) }
-            let here = try await source.directory.runner.read { db in try db.scalar(query, [common]) }
-            guard count == last, there == here else {
-                throw CareDataImportError("The database's audit log is not this data directory's: audit logs cannot be merged, so copy "
-                                          + "the data directory into a new database.")
-            }
-        }
+        return (count, last)
+    }
+
+    /// Copies the audit entries the database does not have yet (after `there`, as checked), with the chain's head,
+    /// a transaction at a time.
+    private func copyAuditLog(after there: (count: Int, last: Int?)) async throws -> (copied: Int, alreadyThere: Int) {
+        let (count, last) = there
         var copied = 0
         var after: [SQLValue]? = last.map { [.integer(Int64($0))] }
         while true {

@@ -161,15 +161,18 @@ final class PostgresStoreEngine: OCKStoreEngine {
     func checkIntegrity() throws -> [String] { ["ok"] }
 
     /// Whether the record's commit count moved past the one this caller knew when it asked, other than by this
-    /// store's own commits. Each caller compares with what it knew, so that every caller that reads a newer count
-    /// answers true (and its store tells its live queries before the caller reads on), not only the first of them.
-    func checkForExternalChanges() async throws -> Bool {
+    /// store's own commits (the first look announces: a request may have cached a page meanwhile). Each caller
+    /// compares with what it knew, and announces before the count it read is recorded as seen, so that a caller
+    /// that finds nothing new always comes after the announcement of what it would have found.
+    func checkForExternalChanges(announce: @Sendable () -> Void) async throws -> Bool {
         let known = seenRevision.withLock { $0 }
         let current = try await revisionReads.call()
+        guard known != current else { return false }
+        announce()
         seenRevision.withLock { seen in
             if seen.map({ $0 < current }) ?? true { seen = current }
         }
-        return known != nil && known != current
+        return true
     }
 
     var isSharedByServers: Bool { true }

@@ -31,7 +31,9 @@ struct MigrateCommand: AsyncParsableCommand {
         guard let url = to ?? ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw ValidationError("--to: give the database's URL, or set $DATABASE_URL")
         }
-        guard rowsPerTransaction > 0 else { throw ValidationError("--rows-per-transaction: a positive number") }
+        guard (1...CareDataImport.maximumRowsPerTransaction).contains(rowsPerTransaction) else {
+            throw ValidationError("--rows-per-transaction: from 1 to \(CareDataImport.maximumRowsPerTransaction)")
+        }
         let target: PostgresCareRecords
         do {
             target = try PostgresCareRecords(url: url, logger: DataOptions.quietLogger)

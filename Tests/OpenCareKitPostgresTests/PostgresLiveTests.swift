@@ -37,6 +37,36 @@ import Testing
         #expect(Set(seen) == ["ibuprofen", "walk"])
     }
 
+    /// `catchUp()` (every record request calls it before answering from a cache) announces every commit another
+    /// server made since the store last looked, from the first look on, and nothing when there is none.
+    @Test func catchingUpAnnouncesAnotherServersCommitsFromTheFirstLook() async throws {
+        let database = try await PostgresTestDatabase()
+        let writer = database.records.store(forRecord: "catch-up")
+        let reader = database.records.store(forRecord: "catch-up")
+        try await writer.addTask(task("ibuprofen"))
+        // Requests that began before the first look may have cached what they read: the first look announces.
+        var count = reader.changeCount
+        try await reader.catchUp()
+        #expect(reader.changeCount > count)
+        count = reader.changeCount
+        try await reader.catchUp()
+        #expect(reader.changeCount == count)
+        // Many requests at once after another server's commit: every one of them returns after an announcement.
+        try await writer.addTask(task("walk"))
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await reader.catchUp()
+                    return reader.changeCount
+                }
+            }
+            for try await seen in group { #expect(seen > count) }
+        }
+        count = reader.changeCount
+        try await reader.catchUp()
+        #expect(reader.changeCount == count)
+    }
+
     @Test func aNotificationWakesOnlyItsRecordsFollowersAndNotItsWriter() {
         let followers = RecordFollowers()
         let calls = Mutex<[String: Int]>([:])

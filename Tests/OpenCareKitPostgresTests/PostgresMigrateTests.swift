@@ -1,6 +1,8 @@
 import Foundation
+import Logging
+import PostgresNIO
 import OpenCareKitCommandTesting
-import OpenCareKitPostgres
+@testable import OpenCareKitPostgres
 import OpenCareKitServer
 import OpenCareKitStore
 import Synchronization
@@ -108,7 +110,10 @@ import Testing
         let done = started.withLock { $0 } - 1
         let directory = database.records.directory()
         // Its rows are partly there, but not the record: no server sees a half-copied record.
-        #expect(try await database.records.revision(ofRecord: interrupted.description) > 0)
+        let partial = try await database.records.transactions.run(.read(record: interrupted.description)) { db in
+            try db.scalar("SELECT count(*) FROM outcomes").int ?? 0
+        }
+        #expect(partial >= 50)
         #expect(try await directory.record(interrupted) == nil)
         #expect(try await directory.recordCount() == done)
 
@@ -125,6 +130,18 @@ import Testing
         let third = try await copy.run()
         #expect(third.copied.isEmpty && third.alreadyThere.count == source.records.count)
         #expect(Set(third.alreadyThere.map(\.checksum)) == Set((summary.alreadyThere + summary.copied).map(\.checksum)))
+
+        // While another run holds the database, a second one is refused before it writes anything.
+        let holder = try await PostgresConnection.connect(configuration: try PostgresAddress(url: database.url).testConnectionConfiguration(),
+                                                          id: 9, logger: Logger(label: "test"))
+        _ = try await holder.query("SELECT pg_advisory_lock(\(CareDataImport.runLock))", logger: Logger(label: "test")).collect()
+        await #expect {
+            try await copy.run()
+        } throws: { error in
+            "\(error)".contains("Another copy into this database is running")
+        }
+        try await holder.close()
+        #expect(try await copy.run().alreadyThere.count == source.records.count)
     }
 
     @Test func aRecordThatDiffersIsNotOverwrittenAndAnotherDataDirectoryIsRefused() async throws {
@@ -156,11 +173,14 @@ import Testing
         let third = FileManager.default.temporaryDirectory.appending(path: "ock-migrate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: third) }
         let thirdDirectory = try CareDataDirectory(path: third.path).openDirectory()
+        // (Its account is not written either: everything that refuses a copy is checked before anything is written.)
+        try await thirdDirectory.addAccount(CareAccount(email: "zoe@example.org", name: "Zoe", passwordHash: "x", createdDate: Date()))
         try await thirdDirectory.appendAudit([AuditEntry.Draft(recorded: Date(), account: nil, record: nil, resource: "session",
                                                                action: .create, outcome: .denied, address: "127.0.0.1", detail: "POST /sign-in")])
         let merged = try AppServer.run(["migrate", "--from", third.path, "--to", database.url])
         #expect(merged.status != 0 && merged.errors.contains("audit logs cannot be merged"), "\(merged.errors)")
         #expect(merged.errors.split(separator: "\n").count == 1)
+        #expect(try await database.records.directory().account(email: "zoe@example.org") == nil)
 
         let notADataDirectory = try AppServer.run(["migrate", "--from", "/nonexistent", "--to", database.url])
         #expect(notADataDirectory.status != 0 && notADataDirectory.errors.contains("--from: not a data directory"))

@@ -129,22 +129,20 @@ final class SQLiteEngine: OCKStoreEngine {
 
     /// SQLite's `data_version` changes only for commits made through other connections, so the store's own writes,
     /// which notify live queries already, do not count.
-    func checkForExternalChanges() async throws -> Bool {
+    func checkForExternalChanges(announce: @Sendable () -> Void) async throws -> Bool {
         let version = try await database().writeWithoutTransaction { db in
             try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
         }
-        let previous = externalDataVersion.withLock { last in
-            defer { last = version }
-            return last
-        }
-        guard let previous, previous != version else { return false }
-        return true
+        let previous = externalDataVersion.withLock { $0 }
+        if let previous, previous != version { announce() }
+        externalDataVersion.withLock { $0 = version }
+        return previous.map { $0 != version } ?? false
     }
 
     /// Looks every `interval`; a look that fails (the file went away) is tried again at the next one.
     func followExternalChanges(every interval: Duration, announce: @escaping @Sendable () -> Void) async {
         while !Task.isCancelled {
-            if (try? await checkForExternalChanges()) == true { announce() }
+            _ = try? await checkForExternalChanges(announce: announce)
             try? await Task.sleep(for: interval)
         }
     }

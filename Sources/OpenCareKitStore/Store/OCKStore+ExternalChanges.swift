@@ -6,14 +6,13 @@ extension OCKStore {
     ///
     /// On SQLite this reads the file's `data_version`, which changes only for commits made through other connections,
     /// so the store's own writes, which notify live queries already, do not count. On PostgreSQL it compares the
-    /// record's commit count with the one this store last saw. The first call only records where the store is.
+    /// record's commit count with the one this store last saw. The first call on SQLite only records where the store
+    /// is; on PostgreSQL it lets live queries fetch again.
     ///
     /// - Returns: Whether there were such commits.
     @discardableResult
     public func checkForExternalChanges() async throws -> Bool {
-        guard try await engine.checkForExternalChanges() else { return false }
-        changes.publish(.all)
-        return true
+        try await engine.checkForExternalChanges { [changes] in changes.publish(.all) }
     }
 
     /// Makes sure that what this server computes next from the store, and its `changeCount`, reflect every commit

@@ -20,9 +20,11 @@ package protocol OCKStoreEngine: SQLTransactionRunner {
     /// The engine's own integrity check: `["ok"]` when sound, else the problems found.
     func checkIntegrity() throws -> [String]
 
-    /// Whether another process committed to the store since the last call (the first call only records where it
-    /// is).
-    func checkForExternalChanges() async throws -> Bool
+    /// Whether another process committed to the store since the last call, calling `announce` first when so, before
+    /// the engine records what it has now seen: a check running at the same time that finds nothing new then finds
+    /// the announcement made. On SQLite the first call only records where the file is; on PostgreSQL it announces
+    /// (a request may have cached a page from before the count it reads).
+    func checkForExternalChanges(announce: @Sendable () -> Void) async throws -> Bool
 
     /// Whether several app servers share the store's data (PostgreSQL), so that a page this server cached may be
     /// older than a commit another server acknowledged before the request came (`OCKStore.catchUp()`).
