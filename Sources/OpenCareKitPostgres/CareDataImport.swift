@@ -160,11 +160,7 @@ public struct CareDataImport: Sendable {
 
     /// Refuses an account of the data directory whose email address the database has under another id.
     private func checkAccounts() async throws {
-        var after: [SQLValue]?
-        while true {
-            let rows = try await readSource(.account, after: after)
-            guard let last = rows.last else { return }
-            after = StoredTable.account.key(of: last)
+        try await forEachChunk(of: .account, in: source.directory.runner) { rows in
             let emails = rows.map { $0[1] }
             let there = try await target.transactions.run(.directoryRead) { db in
                 try db.rows("SELECT id, email FROM account WHERE email IN (\(QuerySQL.placeholders(emails.count)))", emails) {
@@ -181,11 +177,7 @@ public struct CareDataImport: Sendable {
 
     private func copyAccounts() async throws -> (copied: Int, alreadyThere: Int) {
         var copied = 0, alreadyThere = 0
-        var after: [SQLValue]?
-        while true {
-            let rows = try await readSource(.account, after: after)
-            guard let last = rows.last else { break }
-            after = StoredTable.account.key(of: last)
+        try await forEachChunk(of: .account, in: source.directory.runner) { rows in
             let (new, old) = try await target.transactions.run(.directoryWrite) { db in
                 let ids = rows.map { $0[0] }
                 let present = Set(try db.rows("SELECT id FROM account WHERE id IN (\(QuerySQL.placeholders(ids.count)))", ids) { $0.value(at: 0) })
@@ -227,11 +219,8 @@ public struct CareDataImport: Sendable {
     private func copyAuditLog(after there: (count: Int, last: Int?)) async throws -> (copied: Int, alreadyThere: Int) {
         let (count, last) = there
         var copied = 0
-        var after: [SQLValue]? = last.map { [.integer(Int64($0))] }
-        while true {
-            let rows = try await readSource(.auditEntry, after: after)
-            guard let newest = rows.last else { break }
-            after = StoredTable.auditEntry.key(of: newest)
+        try await forEachChunk(of: .auditEntry, in: source.directory.runner, after: last.map { [.integer(Int64($0))] }) { rows in
+            guard let newest = rows.last else { return }
             try await target.transactions.run(.directoryWrite) { db in
                 try StoredTable.auditEntry.insert(rows, into: db)
                 try db.execute("""
@@ -251,19 +240,13 @@ public struct CareDataImport: Sendable {
     private func copyRecord(_ id: CareRecordID, row: [SQLValue], progress: @Sendable (Progress) async throws -> Void) async throws -> RecordCopy {
         let record = id.description
         try await target.transactions.run(.write(record: record, engine: UUID())) { db in
-            for table in StoredTable.store.reversed() { try db.execute("DELETE FROM \(table.name)") }
+            for table in OCKStore.entityTables { try db.execute("DELETE FROM \(table)") }
         }
         let store = try await sourceStore(of: id)
         for table in StoredTable.store {
             guard let store else { break }
-            var after: [SQLValue]?
             var copied = 0
-            while true {
-                let rows = try await store.engine.read { [after, rowsPerTransaction] db in
-                    try table.rows(after: after, limit: rowsPerTransaction, in: db, for: .postgres)
-                }
-                guard let last = rows.last else { break }
-                after = table.key(of: last)
+            try await forEachChunk(of: table, in: store.engine) { rows in
                 try await target.transactions.run(.write(record: record, engine: UUID())) { db in try table.insert(rows, into: db) }
                 copied += rows.count
                 try await progress(.rowsCopied(id, table: table.name, rows: copied))
@@ -299,46 +282,46 @@ public struct CareDataImport: Sendable {
 
     /// The record's store in the data directory, read in full and summed up.
     private func sourceCopy(of id: CareRecordID) async throws -> RecordCopy {
-        let store = try await sourceStore(of: id)
-        return try await summarize(id) { table, after, limit in
-            guard let store else { return [] }
-            return try await store.engine.read { db in try table.rows(after: after, limit: limit, in: db, for: .postgres) }
-        }
+        try await summarize(id, in: try await sourceStore(of: id)?.engine)
     }
 
     /// The record's store in the database, read in full and summed up.
     private func targetCopy(of id: CareRecordID) async throws -> RecordCopy {
-        try await summarize(id) { table, after, limit in
-            try await target.transactions.run(.read(record: id.description)) { db in
-                try table.rows(after: after, limit: limit, in: db, for: .postgres)
-            }
-        }
+        try await summarize(id, in: target.store(forRecord: id.description).engine)
     }
 
-    private func summarize(_ id: CareRecordID,
-                           read: @Sendable (StoredTable, [SQLValue]?, Int) async throws -> [[SQLValue]]) async throws -> RecordCopy {
+    /// The rows of every table of a store read through `runner` (none when nil): their counts and checksum.
+    private func summarize(_ id: CareRecordID, in runner: (any SQLTransactionRunner)?) async throws -> RecordCopy {
         var digest = StoredRowsDigest()
         var counts: [(String, Int)] = []
         for table in StoredTable.store {
             digest.begin(table.name)
             let before = digest.rowCount
-            var after: [SQLValue]?
-            while true {
-                let rows = try await read(table, after, rowsPerTransaction)
-                guard let last = rows.last else { break }
-                after = table.key(of: last)
-                for row in rows { digest.add(row: row) }
+            if let runner {
+                try await forEachChunk(of: table, in: runner) { rows in
+                    for row in rows { digest.add(row: row) }
+                }
             }
             counts.append((table.name, digest.rowCount - before))
         }
         return RecordCopy(record: id, rows: counts, checksum: digest.finalized())
     }
 
-    // MARK: Reading the data directory
+    // MARK: Reading
 
-    private func readSource(_ table: StoredTable, after: [SQLValue]?) async throws -> [[SQLValue]] {
-        try await source.directory.runner.read { [rowsPerTransaction] db in
-            try table.rows(after: after, limit: rowsPerTransaction, in: db, for: .postgres)
+    /// Reads `table` through `runner`, `rowsPerTransaction` rows a transaction in key order (after the row whose key
+    /// is `after`, or from the first), in the stored form of PostgreSQL, handing each chunk to `body`.
+    private func forEachChunk(of table: StoredTable, in runner: any SQLTransactionRunner, after start: [SQLValue]? = nil,
+                              filter: (sql: String, arguments: [SQLValue])? = nil,
+                              _ body: ([[SQLValue]]) async throws -> Void) async throws {
+        var after = start
+        while true {
+            let rows = try await runner.read { [after, rowsPerTransaction] db in
+                try table.rows(after: after, limit: rowsPerTransaction, filter: filter, in: db, for: .postgres)
+            }
+            guard let last = rows.last else { return }
+            after = table.key(of: last)
+            try await body(rows)
         }
     }
 
@@ -347,15 +330,8 @@ public struct CareDataImport: Sendable {
     private func allRows(of table: StoredTable, from runner: any SQLTransactionRunner,
                          filter: (sql: String, arguments: [SQLValue])? = nil) async throws -> [[SQLValue]] {
         var rows: [[SQLValue]] = []
-        var after: [SQLValue]?
-        while true {
-            let chunk = try await runner.read { [after, rowsPerTransaction] db in
-                try table.rows(after: after, limit: rowsPerTransaction, filter: filter, in: db, for: .postgres)
-            }
-            guard let last = chunk.last else { return rows }
-            after = table.key(of: last)
-            rows += chunk
-        }
+        try await forEachChunk(of: table, in: runner, filter: filter) { rows += $0 }
+        return rows
     }
 }
 

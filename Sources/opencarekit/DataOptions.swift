@@ -23,8 +23,12 @@ struct DataOptions: ParsableArguments {
     /// `--database`, else a non-empty `$DATABASE_URL` unless `--data` names a data directory.
     var databaseURL: String? {
         if let database { return database }
-        guard data == nil, let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else { return nil }
-        return url
+        return data == nil ? Self.environmentDatabaseURL : nil
+    }
+
+    /// A non-empty `$DATABASE_URL`.
+    static var environmentDatabaseURL: String? {
+        ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Opens the directory and the records' stores and runs `body` with them: on PostgreSQL while the connection
@@ -45,13 +49,17 @@ struct DataOptions: ParsableArguments {
             let data = dataDirectory
             return CareData(directory: try Self.openDirectory(of: data), stores: data, dataDirectory: data, postgres: nil)
         }
-        let records: PostgresCareRecords
-        do {
-            records = try PostgresCareRecords(url: databaseURL, logger: logger)
-        } catch {
-            throw ValidationError("--database: \(error)")
-        }
+        let records = try Self.postgres(databaseURL, option: "--database", logger: logger)
         return CareData(directory: records.directory(), stores: records, dataDirectory: nil, postgres: records)
+    }
+
+    /// The database at `url`, or a one-line error naming the `option` it came from.
+    static func postgres(_ url: String, option: String, logger: Logger) throws -> PostgresCareRecords {
+        do {
+            return try PostgresCareRecords(url: url, logger: logger)
+        } catch {
+            throw ValidationError("\(option): \(error)")
+        }
     }
 
     /// Creates or upgrades the database's schema, or explains in one line why it cannot.

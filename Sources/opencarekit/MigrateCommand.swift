@@ -28,18 +28,13 @@ struct MigrateCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: source.url.appending(path: "directory.sqlite").path) else {
             throw ValidationError("--from: not a data directory (it has no directory.sqlite)")
         }
-        guard let url = to ?? ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+        guard let url = to ?? DataOptions.environmentDatabaseURL else {
             throw ValidationError("--to: give the database's URL, or set $DATABASE_URL")
         }
         guard (1...CareDataImport.maximumRowsPerTransaction).contains(rowsPerTransaction) else {
             throw ValidationError("--rows-per-transaction: from 1 to \(CareDataImport.maximumRowsPerTransaction)")
         }
-        let target: PostgresCareRecords
-        do {
-            target = try PostgresCareRecords(url: url, logger: DataOptions.quietLogger)
-        } catch {
-            throw ValidationError("--to: \(error)")
-        }
+        let target = try DataOptions.postgres(url, option: "--to", logger: DataOptions.quietLogger)
         let directory = try DataOptions.openDirectory(of: source)
         if let adopted = try await source.adoptLegacyStore(into: directory, timeZone: .current, now: Date()) {
             ServeCommand.say("Adopted the store from before records existed as record \(adopted.id).")

@@ -155,8 +155,6 @@ struct VersionRows {
     var outcomeValues: [[SQLValue]] = []
     var tags: [[SQLValue]] = []
 
-    static let outcomeValueColumns = ["outcome_uuid", "position", "type", "value", "kind", "units", "created_date", "end_date"]
-
     mutating func add<E: StoredEntity>(_ version: E, nextEffectiveDate: Date? = nil, event: DateInterval?, _ dialect: SQLDialect) throws {
         versions.append(try version.rowValues(nextEffectiveDate: nextEffectiveDate, event: event, dialect))
         version.addDependentRows(to: &self, dialect)
@@ -164,7 +162,7 @@ struct VersionRows {
 
     func insert<E: StoredEntity>(_ type: E.Type, into db: any SQLDatabase) throws {
         try db.insertRows(into: E.table, columns: E.versionColumns + E.extraColumns, rows: versions)
-        try db.insertRows(into: "outcome_values", columns: Self.outcomeValueColumns, rows: outcomeValues)
-        try db.insertRows(into: "entity_tags", columns: ["owner_uuid", "tag"], rows: tags, ignoringConflicts: true)
+        try StoredTable.outcomeValues.insert(outcomeValues, into: db)
+        try StoredTable.entityTags.insert(tags, into: db, ignoringConflicts: true)
     }
 }

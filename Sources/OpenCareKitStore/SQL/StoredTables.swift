@@ -23,23 +23,25 @@ package struct StoredTable: Sendable {
         outcomeValueColumn = outcomeValue
     }
 
-    private static let versionColumns = ["uuid", "id", "effective_date", "deleted_date", "created_date", "updated_date",
-                                         "previous_uuids", "next_uuids", "next_effective_date", "group_identifier", "remote_id"]
+    /// A table of versions, with the columns its entity's rows are written with.
+    private static func versions<E: StoredEntity>(of type: E.Type, uuids: Set<String>) -> StoredTable {
+        StoredTable(E.table, E.versionColumns + E.extraColumns, key: ["uuid"], uuids: uuids.union(["uuid"]))
+    }
+
+    package static let outcomeValues = StoredTable("outcome_values", ["outcome_uuid", "position", "type", "value", "kind", "units",
+                                                                     "created_date", "end_date"],
+                                                   key: ["outcome_uuid", "position"], uuids: ["outcome_uuid"], outcomeValue: "value")
+    package static let entityTags = StoredTable("entity_tags", ["owner_uuid", "tag"], key: ["tag", "owner_uuid"], uuids: ["owner_uuid"])
 
     /// A record's store, every version of every entity.
     package static let store: [StoredTable] = [
-        StoredTable("patients", versionColumns + ["given_name", "family_name", "payload"], key: ["uuid"], uuids: ["uuid"]),
-        StoredTable("care_plans", versionColumns + ["patient_uuid", "title", "payload"], key: ["uuid"], uuids: ["uuid", "patient_uuid"]),
-        StoredTable("contacts", versionColumns + ["care_plan_uuid", "given_name", "family_name", "payload"], key: ["uuid"],
-                    uuids: ["uuid", "care_plan_uuid"]),
-        StoredTable("tasks", versionColumns + ["care_plan_uuid", "title", "impacts_adherence", "schedule_start", "schedule_end", "payload"],
-                    key: ["uuid"], uuids: ["uuid", "care_plan_uuid"]),
-        StoredTable("outcomes", versionColumns + ["task_uuid", "occurrence", "event_start", "event_end", "source", "asset",
-                                                  "schema_version", "timezone", "user_info", "notes", "tags"],
-                    key: ["uuid"], uuids: ["uuid", "task_uuid"]),
-        StoredTable("outcome_values", ["outcome_uuid", "position", "type", "value", "kind", "units", "created_date", "end_date"],
-                    key: ["outcome_uuid", "position"], uuids: ["outcome_uuid"], outcomeValue: "value"),
-        StoredTable("entity_tags", ["owner_uuid", "tag"], key: ["tag", "owner_uuid"], uuids: ["owner_uuid"]),
+        versions(of: OCKPatient.self, uuids: []),
+        versions(of: OCKCarePlan.self, uuids: ["patient_uuid"]),
+        versions(of: OCKContact.self, uuids: ["care_plan_uuid"]),
+        versions(of: OCKTask.self, uuids: ["care_plan_uuid"]),
+        versions(of: OCKOutcome.self, uuids: ["task_uuid"]),
+        outcomeValues,
+        entityTags,
     ]
 
     package static let account = StoredTable("account", ["id", "email", "name", "password_hash", "totp_secret", "recovery_codes",
@@ -98,9 +100,10 @@ package struct StoredTable: Sendable {
         return value
     }
 
-    /// Inserts rows read by `rows(after:limit:filter:in:for:)`, several to a statement.
-    package func insert(_ rows: [[SQLValue]], into db: any SQLDatabase) throws {
-        try db.insertRows(into: name, columns: columns, rows: rows)
+    /// Inserts rows (each with a value per column, as `rows(after:limit:filter:in:for:)` reads them), several to a
+    /// statement; with `ignoringConflicts`, a row that a uniqueness constraint refuses is left out.
+    package func insert(_ rows: [[SQLValue]], into db: any SQLDatabase, ignoringConflicts: Bool = false) throws {
+        try db.insertRows(into: name, columns: columns, rows: rows, ignoringConflicts: ignoringConflicts)
     }
 }
 

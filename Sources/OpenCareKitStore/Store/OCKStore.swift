@@ -136,7 +136,7 @@ public final class OCKStore: Sendable {
     }
 
     /// The tables of the store's entities, children first.
-    package static let entityTables = ["outcome_values", "outcomes", "entity_tags", "tasks", "contacts", "care_plans", "patients"]
+    package static let entityTables = StoredTable.store.reversed().map(\.name)
 
     // MARK: - Transactions
 
