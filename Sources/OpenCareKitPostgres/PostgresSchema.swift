@@ -24,6 +24,16 @@ enum PostgresSchema {
     /// The migrations, oldest first; each is a list of statements.
     static let migrations: [(name: String, statements: [String])] = [
         ("1: stores and directory", storeTables + directoryTables),
+        ("2: surveys in progress", [
+            """
+            CREATE TABLE \(schema).survey_session (
+                id text COLLATE "C" PRIMARY KEY, record text COLLATE "C" NOT NULL REFERENCES \(schema).record(id) ON DELETE CASCADE,
+                owner_hash text COLLATE "C" NOT NULL, event text COLLATE "C" NOT NULL, status text NOT NULL, value bytea NOT NULL,
+                expiry_date double precision NOT NULL)
+            """,
+            "CREATE INDEX survey_session_by_owner ON \(schema).survey_session (record, owner_hash, event)",
+            "CREATE INDEX survey_session_by_expiry ON \(schema).survey_session (expiry_date)",
+        ]),
     ]
 
     private static let versionColumns = """

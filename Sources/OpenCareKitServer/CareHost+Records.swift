@@ -12,8 +12,14 @@ extension CareHost {
 
     /// The routes every record answers, with their policies: made once, from a server that only lists them and never
     /// answers (each open record answers with its own server's handlers).
-    static let recordRouteList: [RecordRouteTable.Route] =
-        CareServer(store: OCKStore(name: "route-table", type: .inMemory), watchesExternalChanges: false).routeTable.routes
+    static let recordRouteList: [RecordRouteTable.Route] = {
+        do {
+            return CareServer(store: OCKStore(name: "route-table", type: .inMemory), directory: try SQLiteCareDirectory(path: nil),
+                              record: .random(), watchesExternalChanges: false).routeTable.routes
+        } catch {
+            preconditionFailure("An in-memory directory cannot fail to open: \(error)")
+        }
+    }()
 
     /// What an access token needs for each JSON API route (`"GET /api/v1/tasks"`), for the OpenAPI document.
     static let apiPolicies: [String: RecordRoutePolicy.TokenAccess] =

@@ -122,7 +122,7 @@ public struct CareHost: Sendable {
         records = CareRecordPool(capacity: configuration.openRecordLimit) { [changeFeed] record in
             let settings = recordConfiguration(record)
             return CareServer(store: try openStore(record), configuration: settings, basePath: "/records/\(record.id)",
-                              liveSlots: liveSlots, onChange: { changeFeed.publish(record.id) })
+                              directory: directory, record: record.id, liveSlots: liveSlots, onChange: { changeFeed.publish(record.id) })
         }
         summaryAudits = SummaryViewAudits(interval: TimeInterval(configuration.idleTimeout.components.seconds))
         recordRoutes = Self.recordRouteList

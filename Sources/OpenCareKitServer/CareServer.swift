@@ -65,7 +65,8 @@ public struct CareServer: Sendable {
     let lifetime: RecordLifetime?
     let hub = LiveCareHub()
     let pageCache = PageCache()
-    let surveySessions = SurveySessions()
+    /// The record's surveys in progress, kept in the directory.
+    let surveySessions: SurveySessions
     /// Live streams per client address, shared by every record a host serves.
     let liveSlots: LiveStreamSlots
 
@@ -80,14 +81,21 @@ public struct CareServer: Sendable {
     ///
     /// - Parameters:
     ///   - basePath: Where the record's pages live, such as `/records/{id}`.
+    ///   - directory: Where the record's surveys in progress are kept (so that any app server carries one on).
+    ///   - record: The record's id in `directory`.
     ///   - watchesExternalChanges: Whether live pages follow other processes' writes to the store file, checked
     ///     four times a second while this server is in use.
     ///   - liveSlots: The live streams each client may open, shared with the host's other records.
     ///   - onChange: Called after each change to the store while this server is in use (the host's record feed).
     public init(store: OCKStore, configuration: Configuration = Configuration(), basePath: String = "",
+                directory: any CareDirectory, record: CareRecordID,
                 watchesExternalChanges: Bool = true, liveSlots: LiveStreamSlots = LiveStreamSlots(),
                 onChange: (@Sendable () -> Void)? = nil) {
         self.liveSlots = liveSlots
+        surveySessions = SurveySessions(directory: directory, record: record) { [configuration] surveyID, taskID in
+            if let survey = configuration.surveys[taskID], survey.id == surveyID { return survey }
+            return configuration.surveyCatalog[surveyID]
+        }
         self.store = store
         self.configuration = configuration
         self.basePath = basePath

@@ -36,8 +36,8 @@ public struct DirectoryCheck: Sendable, CustomStringConvertible {
     }
 }
 
-/// The directory's behaviour, the same on every backend: accounts, records and owners, invitations, sessions,
-/// tokens and the audit chain.
+/// The directory's behaviour, the same on every backend: accounts, records and owners, invitations, sessions, surveys
+/// in progress, tokens and the audit chain.
 public enum DirectoryConformance {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -143,6 +143,68 @@ public enum DirectoryConformance {
             try await directory.removeSessions(of: ana.id)
             #expect(try await directory.session(keyHash: "b", now: now) == nil)
             #expect(try await directory.session(keyHash: "c", now: now) != nil)
+        },
+        DirectoryCheck("surveySessionsAreOnePerEventCloseOnceAndStayBounded") { subject in
+            let directory = subject.directory
+            let ana = account("ana@example.org")
+            try await directory.addAccount(ana)
+            let care = record(), other = record()
+            try await directory.addRecord(care, member: nil)
+            try await directory.addRecord(other, member: nil)
+            let hour = now.addingTimeInterval(3600)
+            func session(_ id: String, owner: String = "owner", event: String = "task/0", in record: CareRecord? = nil,
+                         expiry: Date? = nil) -> CareSurveySession {
+                CareSurveySession(id: id, record: (record ?? care).id, ownerHash: owner, event: event, value: Data(id.utf8),
+                                  expiryDate: expiry ?? hour)
+            }
+            // A browser's second start of the same event continues its open session.
+            #expect(try await directory.openSurveySession(session("s1"), now: now, perOwner: 2, perRecord: 4).id == "s1")
+            #expect(try await directory.openSurveySession(session("s2"), now: now, perOwner: 2, perRecord: 4).id == "s1")
+            #expect(try await directory.openSurveySession(session("s3", owner: "someone else"), now: now, perOwner: 2, perRecord: 4).id == "s3")
+            #expect(try await directory.surveySession(id: "s1", record: care.id, now: now)?.value == Data("s1".utf8))
+            // Not through another record, and not once expired.
+            #expect(try await directory.surveySession(id: "s1", record: other.id, now: now) == nil)
+            #expect(try await directory.surveySession(id: "s1", record: care.id, now: hour) == nil)
+
+            // An open session keeps its new value; closing it happens once and forgets the value.
+            #expect(try await directory.setSurveySession(id: "s1", record: care.id, from: .open, to: .open, value: Data("step 2".utf8),
+                                                         expiryDate: hour))
+            #expect(try await directory.surveySession(id: "s1", record: care.id, now: now)?.value == Data("step 2".utf8))
+            #expect(try await !directory.setSurveySession(id: "s1", record: other.id, from: .open, to: .finished, value: Data(), expiryDate: hour))
+            #expect(try await directory.setSurveySession(id: "s1", record: care.id, from: .open, to: .finished, value: Data("x".utf8),
+                                                         expiryDate: hour))
+            #expect(try await !directory.setSurveySession(id: "s1", record: care.id, from: .open, to: .finished, value: Data(), expiryDate: hour))
+            let closed = try await directory.surveySession(id: "s1", record: care.id, now: now)
+            #expect(closed?.status == .finished && closed?.value.isEmpty == true)
+            // Closed, it no longer stands in the way of a new start for the event.
+            #expect(try await directory.openSurveySession(session("s4"), now: now, perOwner: 2, perRecord: 4).id == "s4")
+
+            // A browser keeps at most `perOwner` open; the record at most `perRecord` of any kind, the least recently used
+            // going first.
+            _ = try await directory.openSurveySession(session("s5", event: "task/1", expiry: hour.addingTimeInterval(1)), now: now,
+                                                      perOwner: 2, perRecord: 9)
+            #expect(try await directory.surveySession(id: "s4", record: care.id, now: now) != nil)
+            _ = try await directory.openSurveySession(session("s7", event: "task/2", expiry: hour.addingTimeInterval(0.5)), now: now,
+                                                      perOwner: 2, perRecord: 9)
+            #expect(try await directory.surveySession(id: "s4", record: care.id, now: now) == nil)
+            #expect(try await directory.surveySession(id: "s5", record: care.id, now: now)?.status == .open)
+            _ = try await directory.openSurveySession(session("s6", owner: "third", expiry: hour.addingTimeInterval(2)), now: now,
+                                                      perOwner: 2, perRecord: 3)
+            var left: [String] = []
+            for id in ["s1", "s3", "s5", "s6", "s7"] where try await directory.surveySession(id: id, record: care.id, now: now) != nil {
+                left.append(id)
+            }
+            #expect(left == ["s5", "s6", "s7"])
+            // Another record's sessions are its own.
+            _ = try await directory.openSurveySession(session("o1", in: other), now: now, perOwner: 2, perRecord: 1)
+            #expect(try await directory.surveySession(id: "s5", record: care.id, now: now) != nil)
+
+            // Expired ones are forgotten, open or closed.
+            try await directory.removeExpiredSessions(now: hour.addingTimeInterval(1.5))
+            #expect(try await directory.surveySession(id: "s6", record: care.id, now: now) != nil)
+            #expect(try await directory.surveySession(id: "s5", record: care.id, now: now) == nil)
+            #expect(try await directory.surveySession(id: "s7", record: care.id, now: now) == nil)
+            #expect(try await directory.surveySession(id: "o1", record: other.id, now: now) == nil)
         },
         DirectoryCheck("tokensAreRevokedOnlyByTheirOwner") { subject in
             let directory = subject.directory

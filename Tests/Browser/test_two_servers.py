@@ -58,12 +58,18 @@ def test_pages_on_a_killed_app_server_reconnect_through_the_other_and_catch_up(b
     second, second_url = serve_on(["--database", database_url], args=["--demo-patients", "0"])
     ports = [int(url.rsplit(":", 1)[1]) for url in (first_url, second_url)]
     lines = subprocess.run([str(ROOT / "scripts" / "nginx-front"), "start", *map(str, ports)], check=True, capture_output=True,
-                           text=True, env={**os.environ, "NGINX_FRONT_KEEPALIVE": "0"}).stdout.split()
+                           text=True, env={**os.environ, "NGINX_FRONT_KEEPALIVE": "0", "NGINX_FRONT_ACCESS_LOG": "1"}).stdout.split()
     nginx, front = lines[0], lines[-1]
     contexts = []
     try:
-        # Onboarding on one server: a survey in progress is still kept by the server that started it.
-        onboard(record_base(first_url))
+        # Onboarding through nginx: its steps go to both servers in turn, and the survey carries on (it is kept in
+        # the database, not by the server that started it).
+        onboard(record_base(front))
+        with open(os.path.join(nginx, "access.log")) as log:
+            steps = [line.split() for line in log if "/surveys/" in line]
+        # (A step's post and the page it leads to go to different servers.)
+        answered_by = {fields[3].rsplit(":", 1)[1] for fields in steps if fields[2] in ("200", "303")}
+        assert answered_by == {str(port) for port in ports}, steps
         url = record_base(front)
         record = url.rsplit("/", 1)[1]
         # nginx sends each request to the next server: pages are opened until the first server holds live streams

@@ -424,9 +424,11 @@ final class TestBrowser: Sendable {
 @Suite struct RecordPoolAndAdoptionTests {
     @Test func thePoolKeepsTheMostRecentlyUsedRecordsOpen() async throws {
         let opened = Mutex(0)
+        let directory = try SQLiteCareDirectory(path: nil)
         let pool = CareRecordPool(capacity: 2) { record in
             opened.withLock { $0 += 1 }
-            return CareServer(store: OCKStore(name: "pool-\(record.id)", type: .inMemory), watchesExternalChanges: false)
+            return CareServer(store: OCKStore(name: "pool-\(record.id)", type: .inMemory), directory: directory, record: record.id,
+                              watchesExternalChanges: false)
         }
         let records = (0..<3).map { _ in CareRecord(patientName: "P", timeZoneIdentifier: "UTC", createdDate: .now) }
         for record in records { _ = try await pool.server(for: record.id, load: { record }) }

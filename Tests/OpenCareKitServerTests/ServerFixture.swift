@@ -88,6 +88,12 @@ struct TestHost {
 
     func makeHost() async throws -> CareHost {
         let directory = try SQLiteCareDirectory(path: nil)
+        try await prepare(directory)
+        return host(on: directory)
+    }
+
+    /// Adds the record, its person and their session to `directory`.
+    func prepare(_ directory: any CareDirectory) async throws {
         let now = fixture.now
         let account = CareAccount(email: "\(role.rawValue)@example.org", name: "Person", passwordHash: "-", createdDate: now)
         try await directory.addAccount(account)
@@ -98,7 +104,11 @@ struct TestHost {
         try await directory.setSession(keyHash: DirectorySessionDriver.hash("session." + session), account: account.id,
                                        value: try JSONEncoder().encode(CareSession(account: account.id, isComplete: true, signedInDate: now)),
                                        expiryDate: now.addingTimeInterval(3600), now: now)
-        let store = fixture.store, configuration = self.configuration
+    }
+
+    /// A host (an app server) of the record on `directory`, which `prepare` made ready; several may share one.
+    func host(on directory: any CareDirectory, configuration: CareServer.Configuration? = nil) -> CareHost {
+        let store = fixture.store, configuration = configuration ?? self.configuration
         return CareHost(directory: directory, configuration: .init(allowedHosts: configuration.allowedHosts,
                                                                    publicOrigin: configuration.publicOrigin, passwordCost: 4,
                                                                    now: configuration.now),
@@ -108,6 +118,11 @@ struct TestHost {
     /// Runs `body` with a client whose record paths (`/care`, `/api/v1/tasks` …) go to the record, signed in.
     func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let host = try await makeHost()
+        try await test(host, body)
+    }
+
+    /// Runs `body` with a client of `host` whose record paths go to the record, signed in.
+    func test(_ host: CareHost, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let (base, session) = (self.base, self.session)
         try await Application(router: host.router()).test(.router) { client in
             try await body(RecordClient(client: client, base: base, session: session))

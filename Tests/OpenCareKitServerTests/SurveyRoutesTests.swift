@@ -156,6 +156,55 @@ struct SurveyWalker {
         }
     }
 
+    /// Two app servers on one directory and one store (as behind a load balancer): each step may reach either, and the
+    /// survey carries on.
+    @Test func aSurveyInProgressIsCarriedOnByWhicheverAppServerTakesTheStep() async throws {
+        let fixture = ServerFixture(surveys: true)
+        try await fixture.seed()
+        let hosted = fixture.hosted()
+        let directory = try SQLiteCareDirectory(path: nil)
+        try await hosted.prepare(directory)
+        try await hosted.test(hosted.host(on: directory)) { a in
+            try await hosted.test(hosted.host(on: directory)) { b in
+                let one = SurveyWalker(client: a), two = SurveyWalker(client: b)
+                let survey = try await one.start(try await fixture.event("onboarding"))
+                #expect(try await two.get(survey).html.contains("Step 1 of 6"))
+                #expect(try await two.post(survey, step: "welcome").location == survey)
+                #expect(try await one.get(survey).html.contains("Step 2 of 6"))
+                try await one.post(survey, step: "before-you-join")
+                try await two.post(survey, step: "consent-review", [("version", "1.0")])
+                try await one.post(survey, step: "signature", [("fullName", "Alex Rivera"), ("agree", "true"), ("signature", SurveyWalker.png)])
+                // Back on the other server, the answers so far are there.
+                try await two.post(survey, step: "notifications", action: "back")
+                #expect(try await two.get(survey).html.contains(#"value="Alex Rivera""#))
+                try await one.post(survey, step: "signature", [("fullName", "Alex Rivera"), ("agree", "true"), ("signature", SurveyWalker.png)])
+                // A second start on the other server continues this survey; another browser's start is its own.
+                #expect(try await two.start(try await fixture.event("onboarding")) == survey)
+                var stranger = SurveyWalker(client: b)
+                stranger.token = String(repeating: "cd", count: 32)
+                stranger.cookie = [.cookie: "ock_csrf=\(stranger.token)"]
+                #expect(try await stranger.get(survey).status == .notFound)
+                #expect(try await stranger.post(survey, step: "notifications", action: "skip").status == .notFound)
+                try await two.post(survey, step: "notifications", action: "skip")
+                #expect(try await fixture.event("onboarding").outcome == nil)
+                #expect(try await one.post(survey, step: "completion").location?.hasSuffix("/care?date=2026-11-16#task-onboarding") == true)
+
+                // Saved once, with the drawing; a replay on either server is told it was submitted.
+                let outcome = try #require(try await fixture.event("onboarding").outcome)
+                let consent = try #require(OCKSignedConsent(values: outcome.values))
+                #expect(consent.signerName == "Alex Rivera" && consent.signatureImage != nil)
+                for walker in [one, two] {
+                    let replay = try await walker.post(survey, step: "completion")
+                    #expect(replay.status == .conflict && replay.html.contains("already submitted"))
+                }
+                // What the directory keeps of a finished survey is that it finished: no answers.
+                let id = String(survey.split(separator: "/").last ?? "")
+                let kept = try #require(try await directory.surveySession(id: id, record: hosted.record, now: fixture.now))
+                #expect(kept.status == .finished && kept.value.isEmpty)
+            }
+        }
+    }
+
     @Test func badInputIsRefusedClearlyAndNothingIsSaved() async throws {
         let fixture = ServerFixture(surveys: true)
         try await fixture.test { client in

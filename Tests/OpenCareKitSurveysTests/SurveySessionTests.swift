@@ -39,6 +39,50 @@ import Testing
         #expect(throws: OCKSurveyError.self) { try OCKSurvey(id: "x", title: "x", steps: [step, step]) }
     }
 
+    @Test func aSnapshotResumesTheSessionAndOneTheSurveyWouldNotTakeIsRefused() throws {
+        var session = OCKSurveySession(survey: try Self.onboarding())
+        try session.next()
+        try session.record(.consentReviewed(version: "1.0"), for: "review")
+        try session.next()
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+        try session.record(.signature(OCKSignature(fullName: "Alex Rivera", image: png, agreed: true,
+                                                   date: Date(timeIntervalSince1970: 1_700_000_000.25))), for: "signature")
+        // Kept as JSON and read back, it resumes where it was, with every result.
+        let kept = try JSONEncoder().encode(session.snapshot)
+        let snapshot = try JSONDecoder().decode(OCKSurveySession.Snapshot.self, from: kept)
+        var resumed = try OCKSurveySession(survey: try Self.onboarding(), restoring: snapshot)
+        #expect(resumed == session)
+        try resumed.next()
+        #expect(resumed.progress == (4, 5))
+
+        // Each answer kind survives the trip.
+        var checkIn = OCKSurveySession(survey: try Self.checkIn())
+        try checkIn.record(.answer(.scale(7)), for: "pain")
+        try checkIn.record(.answer(.number(7.5)), for: "sleep")
+        try checkIn.record(.answer(.yesNo(false)), for: "exercises")
+        try checkIn.record(.answer(.choices(["nausea"])), for: "symptoms")
+        try checkIn.record(.answer(.text("Knee \u{1F9B5} sore")), for: "notes")
+        let checkInSnapshot = try JSONDecoder().decode(OCKSurveySession.Snapshot.self, from: JSONEncoder().encode(checkIn.snapshot))
+        #expect(try OCKSurveySession(survey: try Self.checkIn(), restoring: checkInSnapshot) == checkIn)
+
+        // What the survey would not take now is refused, not resumed.
+        var outOfRange = checkInSnapshot
+        outOfRange.results["pain"] = .answer(.scale(11))
+        #expect(throws: OCKSurveyError.self) { try OCKSurveySession(survey: try Self.checkIn(), restoring: outOfRange) }
+        var otherStep = snapshot
+        otherStep.results["pain"] = .answer(.scale(1))
+        #expect(throws: OCKSurveyError.unknownStep("pain")) { try OCKSurveySession(survey: try Self.onboarding(), restoring: otherStep) }
+        var pastTheEnd = snapshot
+        pastTheEnd.step = 5
+        #expect(throws: OCKSurveyError.unknownStep("#5")) { try OCKSurveySession(survey: try Self.onboarding(), restoring: pastTheEnd) }
+        var unsignedAhead = snapshot
+        unsignedAhead.step = 3
+        unsignedAhead.results["signature"] = nil
+        #expect(throws: OCKSurveyError.missingAnswer(stepID: "signature")) {
+            try OCKSurveySession(survey: try Self.onboarding(), restoring: unsignedAhead)
+        }
+    }
+
     @Test func nextRefusesRequiredStepsBackKeepsAnswersAndProgressCounts() throws {
         var session = OCKSurveySession(survey: try Self.onboarding())
         #expect(session.progress == (1, 5))

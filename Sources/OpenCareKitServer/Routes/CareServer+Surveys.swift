@@ -22,8 +22,9 @@ extension CareServer {
         routes.get("/surveys/:id", .page("survey", .completeTasks)) { request, context in
             let render = renderContext(for: request)
             let id = context.parameters.get("id") ?? ""
-            switch await surveySessions.lookup(id, owner: CSRF.token(of: request), now: configuration.now()) {
-            case let .open(entry): return surveyPage(entry, id: id, render: render)
+            let owner = CSRF.token(of: request)
+            switch try await surveySessions.lookup(id, owner: owner, now: configuration.now()) {
+            case let .open(entry): return surveyPage(entry, id: id, owner: owner ?? "", render: render)
             case let .closed(how): return Self.closedSurvey(how, render: render)
             case .unknown: return Self.unknownSurvey(render: render)
             }
@@ -74,23 +75,22 @@ extension CareServer {
         if event.task.id == configuration.onboardingTaskID, try await page.hasCompletedOnboarding(in: store) {
             throw FormError(field: "task", reason: "is done: onboarding happens once", status: .conflict)
         }
-        let entry = SurveySessions.Entry(session: OCKSurveySession(survey: survey), owner: owner, taskID: event.task.id,
-                                         taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
-                                         day: try fields.string("date"), lastUsed: configuration.now())
-        let id = await surveySessions.open(entry)
+        let entry = SurveySessions.Entry(session: OCKSurveySession(survey: survey), taskID: event.task.id, taskUUID: event.task.uuid,
+                                         occurrence: event.scheduleEvent.occurrence, day: try fields.string("date"))
+        let id = try await surveySessions.open(entry, owner: owner, now: configuration.now())
         return Response.redirect(to: url("/surveys/\(id)"), type: .normal)
     }
 
     /// The survey's current step, with its result so far, or with `showing`: a refused submission, shown again
     /// beside its error so nothing typed or drawn is lost.
-    func surveyPage(_ entry: SurveySessions.Entry, id: String, error: String? = nil, status: HTTPResponse.Status = .ok,
+    func surveyPage(_ entry: SurveySessions.Entry, id: String, owner: String, error: String? = nil, status: HTTPResponse.Status = .ok,
                     render: OCKRenderContext, showing: OCKStepResult? = nil) -> Response {
         let session = entry.session
         let step = session.currentStep
         let view = OCKSurveyStepView(survey: session.survey, step: step, progress: session.progress,
                                      result: showing ?? session.results[step.id],
                                      error: error, action: OCKFormAction(url: SafeURL(url("/surveys/\(id)"))!,
-                                                                         fields: [CSRF.fieldName: entry.owner]))
+                                                                         fields: [CSRF.fieldName: owner]))
         let progress = render.string(.stepProgress, String(session.progress.step), String(session.progress.of))
         let page = AppPage(title: "\(progress) – \(session.survey.title)", base: basePath, idleSeconds: idleSeconds, tab: nil, main: [view.render(in: render)],
                            showsTabs: false, scripts: [SafeURL("/assets/surveys.js")!])
@@ -106,7 +106,8 @@ extension CareServer {
         // The session first (from the address and the cookie), so that only its signature step reads a large body.
         let id = context.parameters.get("id") ?? ""
         let entry: SurveySessions.Entry
-        switch await surveySessions.lookup(id, owner: CSRF.token(of: request), now: now) {
+        guard let owner = CSRF.token(of: request) else { return Self.unknownSurvey(render: render) }
+        switch try await surveySessions.lookup(id, owner: owner, now: now) {
         case let .open(open): entry = open
         case let .closed(how): return Self.closedSurvey(how, render: render)
         case .unknown: return Self.unknownSurvey(render: render)
@@ -126,10 +127,10 @@ extension CareServer {
                                  status: .forbidden, context: render)
         }
         guard let stepID = fields.values["step"], session.survey.step(stepID) != nil else {
-            return surveyPage(entry, id: id, error: OCKSurveyError.unknownStep("").message, status: .badRequest, render: render)
+            return surveyPage(entry, id: id, owner: owner, error: OCKSurveyError.unknownStep("").message, status: .badRequest, render: render)
         }
         guard stepID == step.id else {
-            return surveyPage(entry, id: id, error: "That page was out of date: the survey had moved on. This is the current step.",
+            return surveyPage(entry, id: id, owner: owner, error: "That page was out of date: the survey had moved on. This is the current step.",
                               status: .conflict, render: render)
         }
         // What was submitted, shown again with the error when it is refused.
@@ -137,7 +138,7 @@ extension CareServer {
         do {
             switch fields.values["action"] {
             case "cancel":
-                _ = await surveySessions.close(id, as: .cancelled)
+                guard try await surveySessions.close(id, as: .cancelled, now: now) else { return try await closedSurvey(id, render: render) }
                 return careRedirect(entry)
             case "back":
                 session.back()
@@ -151,36 +152,40 @@ extension CareServer {
                     if let submitted { try session.record(submitted, for: step.id) } else { session.clearResult(for: step.id) }
                 }
                 try session.next()
-                if wasLast { return try await finishSurvey(id: id, entry: entry, session: session, render: render) }
+                if wasLast { return try await finishSurvey(id: id, entry: entry, session: session, owner: owner, render: render) }
             default:
-                return surveyPage(entry, id: id, error: "The form's action must be next, back, skip or cancel.", status: .badRequest,
+                return surveyPage(entry, id: id, owner: owner, error: "The form's action must be next, back, skip or cancel.", status: .badRequest,
                                   render: render)
             }
         } catch let error as OCKSurveyError {
             // Keep what did change (an emptied step's answer is forgotten), and show what was submitted.
-            await surveySessions.update(id, session, now: now)
             var current = entry
             current.session = session
+            try await surveySessions.update(id, current, now: now)
             let message = if case .missingAnswer = error { render.string(.answerRequired) } else { error.message }
-            return surveyPage(current, id: id, error: message, status: .unprocessableContent, render: render, showing: submitted)
+            return surveyPage(current, id: id, owner: owner, error: message, status: .unprocessableContent, render: render, showing: submitted)
         }
-        await surveySessions.update(id, session, now: now)
+        var current = entry
+        current.session = session
+        try await surveySessions.update(id, current, now: now)
         return Response.redirect(to: url("/surveys/\(id)"), type: .normal)
     }
 
     /// Saves the finished survey as the event's outcome, once: the session closes first, so a replayed or
     /// concurrent last submission finds it closed.
-    func finishSurvey(id: String, entry: SurveySessions.Entry, session: OCKSurveySession, render: OCKRenderContext) async throws -> Response {
+    func finishSurvey(id: String, entry: SurveySessions.Entry, session: OCKSurveySession, owner: String,
+                      render: OCKRenderContext) async throws -> Response {
+        let now = configuration.now()
         let result = try session.finish()
-        let values = result.outcomeValues(createdDate: configuration.now())
-        guard let claimed = await surveySessions.close(id, as: .finished) else {
-            return Self.closedSurvey(.finished, render: render)
+        let values = result.outcomeValues(createdDate: now)
+        guard try await surveySessions.close(id, as: .finished, now: now) else {
+            return try await closedSurvey(id, render: render)
         }
         let notSaved = "This survey was already answered for that day (in another tab or device), or its task changed, so these answers were not saved."
         do {
             let event = try await store.fetchEvent(taskUUID: entry.taskUUID, occurrence: entry.occurrence)
             guard event.outcome == nil else {
-                await surveySessions.mark(id, as: .discarded)
+                try await surveySessions.discard(id, now: now)
                 return errorPage(notSaved, status: .conflict, context: render)
             }
             try await store.addOutcome(OCKOutcome(taskUUID: entry.taskUUID, taskOccurrenceIndex: entry.occurrence, values: values))
@@ -189,14 +194,14 @@ extension CareServer {
             case .fetchFailed, .invalidValue, .addFailed:
                 // Answered elsewhere meanwhile (the store keeps one outcome per event), or the task version is gone:
                 // trying again cannot help.
-                await surveySessions.mark(id, as: .discarded)
+                try await surveySessions.discard(id, now: now)
                 return errorPage(notSaved, status: .conflict, context: render)
             default:
-                var reopened = claimed
+                var reopened = entry
                 reopened.session = session
-                await surveySessions.reopen(id, reopened)
-                return surveyPage(reopened, id: id, error: "The answers could not be saved. Try again.", status: .serviceUnavailable,
-                                  render: render)
+                try await surveySessions.reopen(id, reopened, now: now)
+                return surveyPage(reopened, id: id, owner: owner, error: "The answers could not be saved. Try again.",
+                                  status: .serviceUnavailable, render: render)
             }
         }
         return careRedirect(entry)
@@ -205,6 +210,14 @@ extension CareServer {
     /// Back to the survey card on the Care page.
     func careRedirect(_ entry: SurveySessions.Entry) -> Response {
         Response.redirect(to: url("/care?date=\(entry.day)#\(cardIdentifier(forTaskID: entry.taskID))"), type: .normal)
+    }
+
+    /// What became of session `id`, which a submission found no longer open.
+    func closedSurvey(_ id: String, render: OCKRenderContext) async throws -> Response {
+        switch try await surveySessions.lookup(id, owner: nil, now: configuration.now()) {
+        case let .closed(how): Self.closedSurvey(how, render: render)
+        case .open, .unknown: Self.unknownSurvey(render: render)
+        }
     }
 
     static func closedSurvey(_ how: SurveySessions.Closed, render: OCKRenderContext) -> Response {

@@ -1,23 +1,24 @@
+import Crypto
 import Foundation
+import OpenCareKitStore
 import OpenCareKitSurveys
 
-/// Surveys in progress, kept in memory until they are finished or cancelled: nothing reaches the store before the
-/// last step, so a cancelled, abandoned or failed survey saves nothing.
+/// A record's surveys in progress: nothing reaches the store before the last step, so a cancelled, abandoned or failed
+/// survey saves nothing. They are kept in the directory (`CareSurveySession`), not in a server's memory, so that
+/// whichever app server behind the load balancer takes the next step carries the survey on, and a restart loses none.
 ///
-/// A session belongs to the browser that started it (its CSRF cookie) and has a random id. Finished and cancelled
-/// ids are remembered, so a replayed submission is told apart from an unknown one. Sessions idle for two hours
-/// expire, and at most `capacity` are kept (the oldest go first).
-actor SurveySessions {
+/// A session belongs to the browser that started it (the hash of its CSRF cookie) and has a random id. Finished and
+/// cancelled ids are remembered while they would have lived, so a replayed submission is told apart from an unknown
+/// one. A session unused for `lifetime` (two hours) is forgotten; a browser has at most `perOwner` open, and a record
+/// at most `perRecord` of any kind (the least recently used go first).
+struct SurveySessions: Sendable {
     struct Entry: Sendable {
         var session: OCKSurveySession
-        /// The CSRF token of the browser that started it.
-        let owner: String
         let taskID: String
         let taskUUID: UUID
         let occurrence: Int
         /// The Care page's day, `YYYY-MM-DD`, to go back to.
         let day: String
-        var lastUsed: Date
     }
 
     /// What became of a session that is no longer open.
@@ -35,82 +36,99 @@ actor SurveySessions {
         case unknown
     }
 
-    let capacity: Int
-    /// Sessions one browser may have open at once (one per survey it is answering).
-    let capacityPerOwner: Int
-    let lifetime: TimeInterval
-    private var entries: [String: Entry] = [:]
-    private var closed: [String: Closed] = [:]
-    private var closedOrder: [String] = []
+    let directory: any CareDirectory
+    let record: CareRecordID
+    /// The survey with this id that the task with this id runs, if the app still has it.
+    let survey: @Sendable (_ surveyID: String, _ taskID: String) -> OCKSurvey?
+    var perOwner = 4
+    var perRecord = 256
+    var lifetime: TimeInterval = 2 * 3600
 
-    init(capacity: Int = 256, capacityPerOwner: Int = 4, lifetime: TimeInterval = 2 * 3600) {
-        self.capacity = capacity
-        self.capacityPerOwner = capacityPerOwner
-        self.lifetime = lifetime
+    /// What the directory keeps of an open session: the survey's id, not the survey, which the app has.
+    private struct Stored: Codable {
+        var survey: String
+        var taskID: String
+        var taskUUID: UUID
+        var occurrence: Int
+        var day: String
+        var progress: OCKSurveySession.Snapshot
+
+        init(_ entry: Entry) {
+            survey = entry.session.survey.id
+            taskID = entry.taskID
+            taskUUID = entry.taskUUID
+            occurrence = entry.occurrence
+            day = entry.day
+            progress = entry.session.snapshot
+        }
     }
 
-    /// Opens a session and returns its id. The browser's open session for the same event is returned instead (a
-    /// second "Start survey" continues it); a browser's oldest session goes when it has too many, and the oldest of
-    /// all when the store is full.
-    func open(_ entry: Entry) -> String {
-        expire(now: entry.lastUsed)
-        if let existing = entries.first(where: {
-            $0.value.owner == entry.owner && $0.value.taskUUID == entry.taskUUID && $0.value.occurrence == entry.occurrence
-        }) {
-            return existing.key
-        }
-        let mine = entries.filter { $0.value.owner == entry.owner }
-        if mine.count >= capacityPerOwner, let oldest = mine.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
-            entries.removeValue(forKey: oldest)
-        }
-        if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
-            entries.removeValue(forKey: oldest)
-        }
-        let id = CSRF.newToken()
-        entries[id] = entry
-        return id
+    static func ownerHash(_ owner: String) -> String { SHA256.hash(data: Data(owner.utf8)).hexEncoded }
+
+    /// Opens a session for `owner` (the browser's CSRF token) and returns its id; the browser's open session for the
+    /// same event is returned instead (a second "Start survey" continues it).
+    func open(_ entry: Entry, owner: String, now: Date) async throws -> String {
+        let session = CareSurveySession(id: CSRF.newToken(), record: record, ownerHash: Self.ownerHash(owner),
+                                        event: "\(entry.taskUUID.uuidString)/\(entry.occurrence)", value: try Self.encode(entry),
+                                        expiryDate: now.addingTimeInterval(lifetime))
+        return try await directory.openSurveySession(session, now: now, perOwner: perOwner, perRecord: perRecord).id
     }
 
-    /// The session `id` if `owner` started it; someone else's session is as unknown as one that never was.
-    func lookup(_ id: String, owner: String?, now: Date) -> Lookup {
-        expire(now: now)
-        if let entry = entries[id] {
-            guard let owner, entry.owner == owner else { return .unknown }
+    /// The session `id` if `owner` started it; someone else's open session is as unknown as one that never was. A
+    /// session the app can no longer resume (its survey changed since) is unknown too.
+    func lookup(_ id: String, owner: String?, now: Date) async throws -> Lookup {
+        guard let stored = try await directory.surveySession(id: id, record: record, now: now) else { return .unknown }
+        switch stored.status {
+        case .open:
+            guard let owner, stored.ownerHash == Self.ownerHash(owner), let entry = decode(stored.value) else { return .unknown }
             return .open(entry)
+        case .finished: return .closed(.finished)
+        case .cancelled: return .closed(.cancelled)
+        case .discarded: return .closed(.discarded)
         }
-        return closed[id].map(Lookup.closed) ?? .unknown
     }
 
-    /// Keeps the session's new state.
-    func update(_ id: String, _ session: OCKSurveySession, now: Date) {
-        entries[id]?.session = session
-        entries[id]?.lastUsed = now
+    /// Keeps the open session's new state; its life starts again.
+    func update(_ id: String, _ entry: Entry, now: Date) async throws {
+        _ = try await directory.setSurveySession(id: id, record: record, from: .open, to: .open, value: try Self.encode(entry),
+                                                 expiryDate: now.addingTimeInterval(lifetime))
     }
 
-    /// Closes the session, returning it if it was still open: of two submissions racing to finish, one gets it.
-    func close(_ id: String, as outcome: Closed) -> Entry? {
-        guard let entry = entries.removeValue(forKey: id) else { return nil }
-        closed[id] = outcome
-        closedOrder.append(id)
-        if closedOrder.count > capacity * 4 {
-            closed.removeValue(forKey: closedOrder.removeFirst())
-        }
-        return entry
+    /// Closes the session; false if it was not open: of two submissions racing to finish it, one does.
+    func close(_ id: String, as outcome: Closed, now: Date) async throws -> Bool {
+        try await directory.setSurveySession(id: id, record: record, from: .open, to: Self.status(outcome), value: Data(),
+                                             expiryDate: now.addingTimeInterval(lifetime))
     }
 
-    /// Records what became of a closed session (a finish that could not save).
-    func mark(_ id: String, as outcome: Closed) {
-        if closed[id] != nil { closed[id] = outcome }
+    /// Records that a finished session's answers could not be saved.
+    func discard(_ id: String, now: Date) async throws {
+        _ = try await directory.setSurveySession(id: id, record: record, from: .finished, to: .discarded, value: Data(),
+                                                 expiryDate: now.addingTimeInterval(lifetime))
     }
 
     /// Reopens a session whose finishing failed to save, so the participant can try again.
-    func reopen(_ id: String, _ entry: Entry) {
-        closed.removeValue(forKey: id)
-        closedOrder.removeAll { $0 == id }
-        entries[id] = entry
+    func reopen(_ id: String, _ entry: Entry, now: Date) async throws {
+        _ = try await directory.setSurveySession(id: id, record: record, from: .finished, to: .open, value: try Self.encode(entry),
+                                                 expiryDate: now.addingTimeInterval(lifetime))
     }
 
-    private func expire(now: Date) {
-        entries = entries.filter { now.timeIntervalSince($0.value.lastUsed) < lifetime }
+    private static func status(_ closed: Closed) -> CareSurveySession.Status {
+        switch closed {
+        case .finished: .finished
+        case .cancelled: .cancelled
+        case .discarded: .discarded
+        }
+    }
+
+    private static func encode(_ entry: Entry) throws -> Data {
+        try JSONEncoder().encode(Stored(entry))
+    }
+
+    /// The entry kept in `value`, checked against the survey as the app has it now.
+    private func decode(_ value: Data) -> Entry? {
+        guard let stored = try? JSONDecoder().decode(Stored.self, from: value),
+              let survey = survey(stored.survey, stored.taskID),
+              let session = try? OCKSurveySession(survey: survey, restoring: stored.progress) else { return nil }
+        return Entry(session: session, taskID: stored.taskID, taskUUID: stored.taskUUID, occurrence: stored.occurrence, day: stored.day)
     }
 }

@@ -152,6 +152,18 @@ public final class CachingCareDirectory: CareDirectory {
     }
     public func removeExpiredSessions(now: Date) async throws { try await base.removeExpiredSessions(now: now) }
 
+    // Surveys in progress are used by one request at a time, and never cached.
+    public func openSurveySession(_ session: CareSurveySession, now: Date, perOwner: Int, perRecord: Int) async throws -> CareSurveySession {
+        try await base.openSurveySession(session, now: now, perOwner: perOwner, perRecord: perRecord)
+    }
+    public func surveySession(id: String, record: CareRecordID, now: Date) async throws -> CareSurveySession? {
+        try await base.surveySession(id: id, record: record, now: now)
+    }
+    public func setSurveySession(id: String, record: CareRecordID, from: CareSurveySession.Status, to: CareSurveySession.Status,
+                                 value: Data, expiryDate: Date) async throws -> Bool {
+        try await base.setSurveySession(id: id, record: record, from: from, to: to, value: value, expiryDate: expiryDate)
+    }
+
     public func addAccessToken(_ token: CareAccessToken) async throws { try await base.addAccessToken(token) }
     public func accessToken(secretHash: String) async throws -> CareAccessToken? { try await base.accessToken(secretHash: secretHash) }
     public func accessTokens(of account: CareAccountID) async throws -> [CareAccessToken] { try await base.accessTokens(of: account) }

@@ -224,3 +224,40 @@ public struct CareAccessToken: Codable, Hashable, Sendable {
         self.revokedDate = revokedDate
     }
 }
+
+/// A survey in progress in a record, kept in the directory so that whichever app server takes the next step carries
+/// it on, and so that it outlives a restart. What the app keeps of it is opaque here.
+public struct CareSurveySession: Hashable, Sendable {
+    public enum Status: String, Sendable, CaseIterable {
+        case open
+        /// Its answers were saved.
+        case finished
+        case cancelled
+        /// Its answers could not be saved (the event was answered elsewhere meanwhile).
+        case discarded
+    }
+
+    /// Its random id, in the survey's address.
+    public var id: String
+    public var record: CareRecordID
+    /// The SHA-256 of the secret of the browser that started it, hex.
+    public var ownerHash: String
+    /// The event it answers: a browser has at most one open session per event.
+    public var event: String
+    public var status: Status
+    /// What the app keeps of it while it is open; empty once it is closed.
+    public var value: Data
+    /// When it is forgotten unless used again (a closed one: when its id stops being recognized).
+    public var expiryDate: Date
+
+    public init(id: String, record: CareRecordID, ownerHash: String, event: String, status: Status = .open, value: Data,
+                expiryDate: Date) {
+        self.id = id
+        self.record = record
+        self.ownerHash = ownerHash
+        self.event = event
+        self.status = status
+        self.value = value
+        self.expiryDate = expiryDate
+    }
+}

@@ -102,6 +102,21 @@ enum DirectorySchema {
                 CREATE INDEX audit_entry_by_record_resource ON audit_entry(record, resource, sequence);
                 """)
         }
+        migrator.registerMigration("v3: surveys in progress") { db in
+            try db.execute(sql: """
+                CREATE TABLE survey_session (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    record TEXT NOT NULL REFERENCES record(id) ON DELETE CASCADE,
+                    owner_hash TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    value BLOB NOT NULL,
+                    expiry_date REAL NOT NULL
+                );
+                CREATE INDEX survey_session_by_owner ON survey_session(record, owner_hash, event);
+                CREATE INDEX survey_session_by_expiry ON survey_session(expiry_date);
+                """)
+        }
         return migrator
     }
 }

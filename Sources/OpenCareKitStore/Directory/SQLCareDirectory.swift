@@ -284,7 +284,63 @@ public final class SQLCareDirectory: CareDirectory {
     public func removeExpiredSessions(now: Date) async throws {
         try await write { db in
             try db.execute("DELETE FROM session WHERE expiry_date <= ?", [now.timeIntervalSince1970])
+            try db.execute("DELETE FROM survey_session WHERE expiry_date <= ?", [now.timeIntervalSince1970])
         }
+    }
+
+    // MARK: Surveys in progress
+
+    public func openSurveySession(_ session: CareSurveySession, now: Date, perOwner: Int, perRecord: Int) async throws -> CareSurveySession {
+        try await write { db in
+            let record = session.record.description
+            try db.execute("DELETE FROM survey_session WHERE record = ? AND expiry_date <= ?", [record, now.timeIntervalSince1970])
+            if let existing = try db.firstRow("""
+                SELECT * FROM survey_session WHERE record = ? AND owner_hash = ? AND event = ? AND status = 'open'
+                """, [record, session.ownerHash, session.event], Self.surveySession) {
+                return existing
+            }
+            try Self.keepSurveySessions(in: db, where: "record = ? AND owner_hash = ? AND status = 'open'",
+                                        [record, session.ownerHash], atMost: perOwner - 1)
+            try Self.keepSurveySessions(in: db, where: "record = ?", [record], atMost: perRecord - 1)
+            try db.execute("""
+                INSERT INTO survey_session (id, record, owner_hash, event, status, value, expiry_date) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [session.id, record, session.ownerHash, session.event, session.status.rawValue, session.value,
+                      session.expiryDate.timeIntervalSince1970])
+            return session
+        }
+    }
+
+    /// Forgets the least recently used of the survey sessions `condition` selects beyond `limit` (a session's expiry
+    /// moves on each time it is used).
+    private static func keepSurveySessions(in db: any SQLDatabase, where condition: String, _ arguments: [any SQLBindable], atMost limit: Int) throws {
+        let count = try db.scalar("SELECT count(*) FROM survey_session WHERE \(condition)", arguments).int ?? 0
+        guard count > max(limit, 0) else { return }
+        try db.execute("""
+            DELETE FROM survey_session WHERE id IN (SELECT id FROM survey_session WHERE \(condition) ORDER BY expiry_date, id LIMIT ?)
+            """, arguments + [count - max(limit, 0)])
+    }
+
+    public func surveySession(id: String, record: CareRecordID, now: Date) async throws -> CareSurveySession? {
+        try await read { db in
+            try db.firstRow("SELECT * FROM survey_session WHERE id = ? AND record = ? AND expiry_date > ?",
+                            [id, record.description, now.timeIntervalSince1970], Self.surveySession)
+        }
+    }
+
+    public func setSurveySession(id: String, record: CareRecordID, from: CareSurveySession.Status, to: CareSurveySession.Status,
+                                 value: Data, expiryDate: Date) async throws -> Bool {
+        try await write { db in
+            try db.execute("UPDATE survey_session SET status = ?, value = ?, expiry_date = ? WHERE id = ? AND record = ? AND status = ?",
+                           [to.rawValue, to == .open ? value : Data(), expiryDate.timeIntervalSince1970, id, record.description,
+                            from.rawValue]) == 1
+        }
+    }
+
+    static func surveySession(_ row: any SQLRow) throws -> CareSurveySession {
+        CareSurveySession(id: try row.string("id"), record: RandomIdentifier(uncheckedText: try row.string("record")),
+                          ownerHash: try row.string("owner_hash"), event: try row.string("event"),
+                          status: CareSurveySession.Status(rawValue: try row.string("status")) ?? .discarded,
+                          value: try row.data("value"), expiryDate: Date(timeIntervalSince1970: try row.double("expiry_date")))
     }
 
     // MARK: Access tokens

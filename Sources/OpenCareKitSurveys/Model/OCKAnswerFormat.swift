@@ -31,7 +31,7 @@ public struct OCKChoice: Sendable, Hashable, Identifiable {
 }
 
 /// An answer to a question.
-public enum OCKAnswer: Sendable, Hashable {
+public enum OCKAnswer: Sendable, Hashable, Codable {
     case scale(Int)
     case number(Double)
     case choice(String)

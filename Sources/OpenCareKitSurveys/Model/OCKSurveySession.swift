@@ -2,7 +2,7 @@ import Foundation
 
 /// A signature: the signer's full name, and either a drawn image (PNG) or the typed-name alternative with an
 /// explicit "I agree".
-public struct OCKSignature: Sendable, Hashable {
+public struct OCKSignature: Sendable, Hashable, Codable {
     /// Signature images larger than this are refused.
     public static let maximumImageBytes = 256 * 1024
     /// Names longer than this (in characters, or four times as many bytes) are refused.
@@ -28,7 +28,7 @@ public struct OCKSignature: Sendable, Hashable {
 }
 
 /// What a step produced.
-public enum OCKStepResult: Sendable, Hashable {
+public enum OCKStepResult: Sendable, Hashable, Codable {
     /// The participant read the consent document (all of it: agreeing happens at the signature).
     case consentReviewed(version: String)
     case signature(OCKSignature)
@@ -48,6 +48,38 @@ public struct OCKSurveySession: Sendable, Hashable {
 
     public init(survey: OCKSurvey) {
         self.survey = survey
+    }
+
+    /// Where a session is and what it holds, to keep it elsewhere and resume it later (as ResearchKit's restoration
+    /// data): a survey in progress outlives the server that began it.
+    public struct Snapshot: Sendable, Hashable, Codable {
+        /// The current step's index.
+        public var step: Int
+        public var results: [String: OCKStepResult]
+
+        public init(step: Int, results: [String: OCKStepResult]) {
+            self.step = step
+            self.results = results
+        }
+    }
+
+    public var snapshot: Snapshot { Snapshot(step: currentIndex, results: results) }
+
+    /// Resumes a session of `survey` from `snapshot`, checking it as if each result were recorded again: a snapshot
+    /// kept before the survey changed, or altered where it was kept, is refused rather than resumed.
+    ///
+    /// - Throws: `unknownStep` for a result of a step the survey does not have or a current step outside it,
+    ///   `invalidAnswer` for a result the step would not take now, `missingAnswer` for a current step past a required
+    ///   step without its result.
+    public init(survey: OCKSurvey, restoring snapshot: Snapshot) throws(OCKSurveyError) {
+        self.survey = survey
+        guard survey.steps.indices.contains(snapshot.step) else { throw .unknownStep("#\(snapshot.step)") }
+        for (stepID, result) in snapshot.results { try record(result, for: stepID) }
+        // Every step before the current one was passed by Next, which leaves no required step without its result.
+        for step in survey.steps[..<snapshot.step] where step.needsResult && !step.isOptional && results[step.id] == nil {
+            throw .missingAnswer(stepID: step.id)
+        }
+        currentIndex = snapshot.step
     }
 
     public var currentStep: OCKSurveyStep { survey.steps[currentIndex] }
