@@ -10,7 +10,7 @@ import PostgresNIO
 /// - Accounts come first (an account already there under the same id is kept as it is), then the audit log as it is
 ///   (its hash chain intact), then each record: its store's rows, a check of the copy, and only then its directory
 ///   row, memberships, invitations and access tokens, so that a record the servers can see is always complete.
-///   Sessions are not copied: people sign in again.
+///   Sessions and surveys in progress are not copied: people sign in again.
 /// - The check reads both sides again, table by table in key order: the row counts and a SHA-256 of every value
 ///   (`RecordCopy.checksum`) must be equal.
 /// - A record whose directory row is already in the database is never overwritten: it is left alone when its

@@ -15,7 +15,7 @@ struct MigrateCommand: AsyncParsableCommand {
             checksum of every value, read again on both sides), and only then added to the database's directory. \
             A record already in the database is never overwritten: the same one is left as it is, a different one is \
             refused (the exit status is then 1). After an interruption, run the command again: it copies what is \
-            missing, without duplicates. Sessions are not copied: people sign in again.
+            missing, without duplicates. Sessions and surveys in progress are not copied: people sign in again.
             """)
 
     @Option(help: "The data directory to copy.") var from: String
