@@ -34,6 +34,7 @@ enum PostgresSchema {
             "CREATE INDEX survey_session_by_owner ON \(schema).survey_session (record, owner_hash, event)",
             "CREATE INDEX survey_session_by_expiry ON \(schema).survey_session (expiry_date)",
         ]),
+        ("3: the audit chain appended in the database", [auditAppendFunction]),
     ]
 
     private static let versionColumns = """
@@ -133,6 +134,45 @@ enum PostgresSchema {
                 """)
         }
         return statements
+    }
+
+    /// Numbers, chains and appends audit entries (a JSON array of drafts, oldest first) in one statement, under the
+    /// directory's write lock, which is held only while the statement runs: no app server's round trip holds it up.
+    /// The hash is `AuditEntry.hash`'s: SHA-256 of the fields joined by U+001F, absent ones empty.
+    static var auditAppendFunction: String {
+        """
+        CREATE FUNCTION \(schema).append_audit(entries jsonb) RETURNS bigint LANGUAGE plpgsql AS $$
+        DECLARE
+            head_sequence bigint;
+            head_hash text;
+            entry record;
+            entry_hash text;
+        BEGIN
+            PERFORM pg_advisory_xact_lock(\(PostgresTransactions.directoryLock));
+            SELECT sequence, hash INTO head_sequence, head_hash FROM \(schema).audit_head WHERE id = 1;
+            head_sequence := coalesce(head_sequence, 0);
+            head_hash := coalesce(head_hash, repeat('0', 64));
+            FOR entry IN
+                SELECT fields.* FROM jsonb_array_elements(entries) WITH ORDINALITY AS element(value, position),
+                    jsonb_to_record(element.value) AS fields(recorded bigint, account text, token text, record text,
+                        resource text, action text, outcome text, address text, detail text)
+                ORDER BY element.position
+            LOOP
+                head_sequence := head_sequence + 1;
+                entry_hash := encode(sha256(convert_to(concat_ws(chr(31), head_hash, head_sequence::text, entry.recorded::text,
+                    coalesce(entry.account, ''), coalesce(entry.token, ''), coalesce(entry.record, ''), entry.resource,
+                    entry.action, entry.outcome, entry.address, entry.detail), 'UTF8')), 'hex');
+                INSERT INTO \(schema).audit_entry (sequence, recorded, account, token, record, resource, action, outcome, address,
+                    detail, previous_hash, hash)
+                VALUES (head_sequence, entry.recorded, entry.account, entry.token, entry.record, entry.resource, entry.action,
+                    entry.outcome, entry.address, entry.detail, head_hash, entry_hash);
+                head_hash := entry_hash;
+            END LOOP;
+            INSERT INTO \(schema).audit_head (id, sequence, hash) VALUES (1, head_sequence, head_hash)
+            ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash;
+            RETURN head_sequence;
+        END $$
+        """
     }
 
     /// The directory's tables, as SQLiteCareDirectory's schema; the audit log refuses changes and deletions.

@@ -23,6 +23,8 @@ struct PostgresTransactions: Sendable {
         /// A write to the directory, serialized with every other directory write (an advisory lock), as SQLite's
         /// one writer does.
         case directoryWrite
+        /// Directory statements that each commit on their own and serialize themselves (the audit log's function).
+        case directoryStatements
     }
 
     /// Threads that wait for the database while a transaction's synchronous body runs (a task's thread never waits).
@@ -66,6 +68,7 @@ struct PostgresTransactions: Sendable {
         switch kind {
         case .read, .directoryRead: try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [SQLValue]())
         case .write, .directoryWrite: try db.execute("BEGIN", [SQLValue]())
+        case .directoryStatements: return try body(db)
         }
         var revision: Int64?
         do {
@@ -83,6 +86,8 @@ struct PostgresTransactions: Sendable {
                 try db.execute("SELECT set_config('search_path', '\(schema)', true)", [SQLValue]())
             case .directoryWrite:
                 try db.execute("SELECT set_config('search_path', '\(schema)', true), pg_advisory_xact_lock(?)", [directoryLock])
+            case .directoryStatements:
+                break
             }
             let result = try body(db)
             if case let .write(record, engine) = kind {
@@ -201,6 +206,10 @@ struct PostgresDirectoryRunner: SQLTransactionRunner {
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
         try await records.transactions.run(.directoryWrite, body)
+    }
+
+    func writeAlone<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        try await records.transactions.run(.directoryStatements, body)
     }
 
     func describe(_ error: any Error) -> String { PostgresFailures.describe(error) }

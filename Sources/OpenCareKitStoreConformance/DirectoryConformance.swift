@@ -237,6 +237,24 @@ public enum DirectoryConformance {
                 try await subject.execute(["DELETE FROM audit_entry WHERE sequence = 2"])
             }
             #expect(try await directory.verifyAuditLog().isIntact)
+            // Appends racing each other make one chain, and every field is in each hash whatever its characters.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        try await directory.appendAudit((0..<2).map { part in
+                            AuditEntry.Draft(recorded: now.addingTimeInterval(Double(index) + 0.0005), account: .random(), token: .random(),
+                                             record: .random(), resource: "care-page", action: .read, outcome: .denied,
+                                             address: "::1", detail: "GET 한국어 é \u{1F9B5} \"\\ \(index).\(part)")
+                        })
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let raced = try await directory.verifyAuditLog()
+            #expect(raced.isIntact && raced.entries == 22)
+            let appended = try await directory.auditEntries(after: 6, limit: 100)
+            #expect(appended.map(\.sequence) == Array(7...22) && appended.allSatisfy { $0.hash == $0.expectedHash })
+            #expect(Set(appended.map(\.draft.detail)).count == 16 && appended.allSatisfy { $0.draft.token != nil })
         },
         DirectoryCheck("verificationDetectsAnEditedEntry") { subject in
             let edited = try await tampered(subject, "UPDATE audit_entry SET outcome = 'allowed' WHERE sequence = 6")

@@ -12,10 +12,11 @@ public final class SQLCareDirectory: CareDirectory {
 
     /// Runs `work` in a write transaction, with the engine's errors turned into the directory's (without SQL
     /// arguments).
+    /// `alone`: each statement commits on its own (`SQLTransactionRunner.writeAlone`).
     @discardableResult
-    func write<T: Sendable>(_ work: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    func write<T: Sendable>(alone: Bool = false, _ work: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
         do {
-            return try await runner.write(work)
+            return try await alone ? runner.writeAlone(work) : runner.write(work)
         } catch let error as CareDirectoryError {
             throw error
         } catch let error as SQLFailure where error.kind == .uniqueViolation {

@@ -71,9 +71,13 @@ package struct SQLDialect: Sendable {
     package var dynamicTyping: Bool
     /// Whether `NULLS FIRST` / `NULLS LAST` must be written to order NULLs as SQLite does (first when ascending).
     package var explicitNullOrder: Bool
+    /// The database function that chains and appends audit entries given as a JSON array, in one statement that
+    /// serializes itself (`SQLTransactionRunner.writeAlone`); nil: the directory chains them in a write transaction.
+    package var auditAppendFunction: String? = nil
 
     package static let sqlite = SQLDialect(plannerHints: true, dynamicTyping: true, explicitNullOrder: false)
-    package static let postgres = SQLDialect(plannerHints: false, dynamicTyping: false, explicitNullOrder: true)
+    package static let postgres = SQLDialect(plannerHints: false, dynamicTyping: false, explicitNullOrder: true,
+                                             auditAppendFunction: "opencarekit.append_audit")
 
     /// An ORDER BY term that orders NULLs first when ascending, last when descending, on every engine.
     package func order(_ column: String, ascending: Bool) -> String {
@@ -97,6 +101,16 @@ package protocol SQLTransactionRunner: Sendable {
 
     /// A description of an engine error without statement arguments (which may hold patient data).
     func describe(_ error: any Error) -> String
+
+    /// Runs `body`, whose statements each commit on their own and are not serialized with other writes (for one
+    /// statement that serializes itself). By default, `write`.
+    func writeAlone<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T
+}
+
+extension SQLTransactionRunner {
+    package func writeAlone<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        try await write(body)
+    }
 }
 
 /// One open transaction of a store engine. Statements use `?` placeholders.
