@@ -90,26 +90,29 @@ struct SurveySessions: Sendable {
 
     /// Keeps the open session's new state; its life starts again.
     func update(_ id: String, _ entry: Entry, now: Date) async throws {
-        _ = try await directory.setSurveySession(id: id, record: record, from: .open, to: .open, value: try Self.encode(entry),
-                                                 expiryDate: now.addingTimeInterval(lifetime))
+        _ = try await move(id, from: .open, to: .open, value: try Self.encode(entry), now: now)
     }
 
     /// Closes the session; false if it was not open: of two submissions racing to finish it, one does.
     func close(_ id: String, as outcome: Closed, now: Date) async throws -> Bool {
-        try await directory.setSurveySession(id: id, record: record, from: .open, to: Self.status(outcome), value: Data(),
-                                             expiryDate: now.addingTimeInterval(lifetime))
+        try await move(id, from: .open, to: Self.status(outcome), now: now)
     }
 
     /// Records that a finished session's answers could not be saved.
     func discard(_ id: String, now: Date) async throws {
-        _ = try await directory.setSurveySession(id: id, record: record, from: .finished, to: .discarded, value: Data(),
-                                                 expiryDate: now.addingTimeInterval(lifetime))
+        _ = try await move(id, from: .finished, to: .discarded, now: now)
     }
 
     /// Reopens a session whose finishing failed to save, so the participant can try again.
     func reopen(_ id: String, _ entry: Entry, now: Date) async throws {
-        _ = try await directory.setSurveySession(id: id, record: record, from: .finished, to: .open, value: try Self.encode(entry),
-                                                 expiryDate: now.addingTimeInterval(lifetime))
+        _ = try await move(id, from: .finished, to: .open, value: try Self.encode(entry), now: now)
+    }
+
+    /// Moves session `id` from `from` to `to`, its life starting again at `now`; false if it was not in `from`.
+    private func move(_ id: String, from: CareSurveySession.Status, to: CareSurveySession.Status, value: Data = Data(),
+                      now: Date) async throws -> Bool {
+        try await directory.setSurveySession(id: id, record: record, from: from, to: to, value: value,
+                                             expiryDate: now.addingTimeInterval(lifetime))
     }
 
     private static func status(_ closed: Closed) -> CareSurveySession.Status {
