@@ -23,6 +23,11 @@ enum PostgresMigrator {
         }
         try await run("BEGIN")
         do {
+            // A migration may wait for another server's, and build indexes on large tables: no session limit applies.
+            try await run("""
+                SELECT set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true),
+                       set_config('idle_in_transaction_session_timeout', '0', true)
+                """)
             // One migrator at a time, whatever the number of servers starting.
             try await run("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))")
             try await run("CREATE TABLE IF NOT EXISTS public.opencarekit_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")

@@ -35,6 +35,15 @@ enum PostgresSchema {
             "CREATE INDEX survey_session_by_expiry ON \(schema).survey_session (expiry_date)",
         ]),
         ("3: the audit chain appended in the database", [auditAppendFunction]),
+        // Survey sessions are written without the directory lock: the index settles two starts racing.
+        ("4: one open survey per browser and event", [
+            """
+            DELETE FROM \(schema).survey_session s WHERE status = 'open' AND EXISTS (
+                SELECT 1 FROM \(schema).survey_session t WHERE t.status = 'open' AND t.record = s.record
+                AND t.owner_hash = s.owner_hash AND t.event = s.event AND t.id > s.id)
+            """,
+            "CREATE UNIQUE INDEX survey_session_open ON \(schema).survey_session (record, owner_hash, event) WHERE status = 'open'",
+        ]),
     ]
 
     private static let versionColumns = """

@@ -169,8 +169,10 @@ enum PostgresFailures {
         case "23505": return SQLFailure(.uniqueViolation, "PostgreSQL \(state ?? ""): \(message)")
         case "23503": return SQLFailure(.foreignKeyViolation, "PostgreSQL \(state ?? ""): \(message)")
         case "40001", "40P01": return SQLFailure(.conflict, "PostgreSQL \(state ?? ""): \(message)")
-        // Shutting down, cannot connect, too many connections, in recovery.
-        case let state? where state.hasPrefix("57P") || state.hasPrefix("08") || state == "53300":
+        // Shutting down, cannot connect, too many connections, in recovery; a lock waited for, a statement run, or a
+        // transaction left idle longer than the session's limits (`PostgresSessionLimits`): rolled back, try later.
+        case let state? where state.hasPrefix("57P") || state.hasPrefix("08") || state == "53300" || state == "55P03"
+            || state == "57014" || state == "25P03":
             return SQLFailure(.unavailable, "PostgreSQL \(state): \(message)")
         case nil:
             // No answer from a server: the connection failed or closed.

@@ -166,10 +166,29 @@ public enum DirectoryConformance {
             #expect(try await directory.surveySession(id: "s1", record: other.id, now: now) == nil)
             #expect(try await directory.surveySession(id: "s1", record: care.id, now: hour) == nil)
 
-            // An open session keeps its new value; closing it happens once and forgets the value.
+            // Starts racing for one browser and event all continue one session.
+            let raced = try await withThrowingTaskGroup(of: String.self) { group in
+                for start in 0..<8 {
+                    group.addTask {
+                        try await directory.openSurveySession(session("race\(start)", event: "task/9"), now: now, perOwner: 8, perRecord: 16).id
+                    }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(raced.count == 1)
+            #expect(try await directory.setSurveySession(id: raced.first!, record: care.id, from: .open, to: .cancelled, value: Data(),
+                                                         expiryDate: hour))
+
+            // An open session keeps its new value; so does one being saved; closing it happens once and forgets the value.
             #expect(try await directory.setSurveySession(id: "s1", record: care.id, from: .open, to: .open, value: Data("step 2".utf8),
                                                          expiryDate: hour))
             #expect(try await directory.surveySession(id: "s1", record: care.id, now: now)?.value == Data("step 2".utf8))
+            #expect(try await directory.setSurveySession(id: "s1", record: care.id, from: .open, to: .saving, value: Data("answers".utf8),
+                                                         expiryDate: hour))
+            let saving = try await directory.surveySession(id: "s1", record: care.id, now: now)
+            #expect(saving?.status == .saving && saving?.value == Data("answers".utf8))
+            #expect(try await directory.setSurveySession(id: "s1", record: care.id, from: .saving, to: .open, value: Data("step 2".utf8),
+                                                         expiryDate: hour))
             #expect(try await !directory.setSurveySession(id: "s1", record: other.id, from: .open, to: .finished, value: Data(), expiryDate: hour))
             #expect(try await directory.setSurveySession(id: "s1", record: care.id, from: .open, to: .finished, value: Data("x".utf8),
                                                          expiryDate: hour))

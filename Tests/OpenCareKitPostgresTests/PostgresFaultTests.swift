@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenCareKitPostgres
 import OpenCareKitStore
+import PostgresNIO
 import Synchronization
 import Testing
 
@@ -91,6 +92,64 @@ import Testing
         #expect(Set(acknowledged).isSubset(of: Set(stored)), "lost: \(Set(acknowledged).subtracting(stored).sorted())")
         #expect(stored.count == Set(stored).count, "one outcome per occurrence")
         print("PostgreSQL kill -9: \(acknowledged.count) acknowledged outcomes, all kept; \(seen.state.withLock { $0.failures }) tries refused while it was down")
+    }
+
+    @Test func aTransactionLeftHangingHoldsNoOneUpForLong() async throws {
+        let database = try await PostgresTestDatabase()
+        let limits = PostgresSessionLimits(lockWait: .milliseconds(300), statement: .milliseconds(500), idleInTransaction: .seconds(1))
+        let server = try PostgresCareRecords(url: database.url, limits: limits)
+        let runner = Task { try await server.run() }
+        defer { runner.cancel() }
+        let logger = server.logger
+        // Every pooled connection is held to the limits, whatever the database's defaults.
+        let settings = try await server.client.withConnection { connection in
+            var settings: [String] = []
+            for try await value in try await connection.query("""
+                SELECT unnest(ARRAY[current_setting('lock_timeout'), current_setting('statement_timeout'),
+                    current_setting('idle_in_transaction_session_timeout'), current_setting('default_transaction_isolation'),
+                    current_setting('search_path')])
+                """, logger: logger).decode(String.self) {
+                settings.append(value)
+            }
+            return settings
+        }
+        #expect(settings == ["300ms", "500ms", "1s", "read committed", "opencarekit"])
+
+        // An app server that stopped in the middle of a transaction holding the directory's lock (paused, or its
+        // machine gone while the connection stays up).
+        var configuration = try PostgresAddress(url: database.url).testConnectionConfiguration()
+        configuration.options.additionalStartupParameters = limits.startupParameters
+        let stuck = try await PostgresConnection.connect(configuration: configuration, id: 9, logger: logger)
+        _ = try await stuck.query("BEGIN", logger: logger).collect()
+        _ = try await stuck.query("SELECT pg_advisory_xact_lock(\(PostgresTransactions.directoryLock))", logger: logger).collect()
+        // A directory write waiting for it is refused as unavailable (503, try again), not left hanging.
+        let directory = server.directory()
+        let ana = CareAccount(email: "ana@example.org", name: "Ana", passwordHash: "-", createdDate: Self.start)
+        await #expect(throws: StorageUnavailableError.self) { try await directory.addAccount(ana) }
+        // PostgreSQL ends the idle transaction, and writes go on: each try waits at most the lock wait.
+        var refused = 1
+        while true {
+            do {
+                try await directory.addAccount(ana)
+                break
+            } catch is StorageUnavailableError where refused < 40 {
+                refused += 1
+            }
+        }
+        #expect(try await directory.account(email: "ana@example.org") != nil)
+        // PostgreSQL closed the stuck transaction's connection (a statement sent on it now would never be answered:
+        // PostgresNIO does not fail it, which is why the store watches its connections close).
+        try await stuck.closeFuture.get()
+
+        // A statement running past its limit is ended, and reported as unavailable.
+        let runaway = await Result {
+            try await server.client.withConnection { connection in
+                _ = try await connection.query("SELECT pg_sleep(5)", logger: logger).collect()
+            }
+        }
+        guard case let .failure(error) = runaway else { Issue.record("the statement ran past its limit"); return }
+        #expect((PostgresFailures.failure(error) as? SQLFailure)?.kind == .unavailable, "\(error)")
+        print("A transaction left holding the directory lock: \(refused) writes refused as unavailable before PostgreSQL ended it")
     }
 
     @Test func twoServersWritingOneRecordAtOnceKeepTheStoresRules() async throws {

@@ -10,15 +10,18 @@ import Testing
 
 /// A server on an in-memory store with the demo plan, at noon on Monday 2026-11-16 in Seoul.
 struct ServerFixture {
-    let store = OCKStore(name: "server-\(UUID().uuidString)", type: .inMemory)
+    let store: OCKStore
     let calendar: Calendar
     let now: Date
     let configuration: CareServer.Configuration
     static let token = String(repeating: "ab", count: 32)
     static let cookie: HTTPFields = [.cookie: "ock_csrf=\(token)"]
 
-    /// - Parameter surveys: Whether the app runs the demo's surveys, with onboarding gating the feed.
-    init(surveys: Bool = false) {
+    /// - Parameters:
+    ///   - surveys: Whether the app runs the demo's surveys, with onboarding gating the feed.
+    ///   - store: The record's store; by default a new one in memory.
+    init(surveys: Bool = false, store: OCKStore? = nil) {
+        self.store = store ?? OCKStore(name: "server-\(UUID().uuidString)", type: .inMemory)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "Asia/Seoul")!
         self.calendar = calendar

@@ -6,6 +6,7 @@ import OpenCareKit
 @testable import OpenCareKitServer
 import OpenCareKitStore
 import OpenCareKitSurveys
+import Synchronization
 import Testing
 
 /// A browser's walk through a survey: starting it from its card, posting each step, following redirects.
@@ -60,12 +61,65 @@ struct SurveyWalker {
     /// redirect.
     func onboard(_ fixture: ServerFixture, drawn: Bool = true) async throws -> String? {
         let survey = try await start(try await fixture.event("onboarding"))
+        try await walkToLastStep(survey, drawn: drawn)
+        return try await post(survey, step: "completion").location
+    }
+
+    /// Walks the demo onboarding `survey` to its last step ("completion"), unsubmitted.
+    func walkToLastStep(_ survey: String, drawn: Bool = true) async throws {
         try await post(survey, step: "welcome")
         try await post(survey, step: "before-you-join")
         try await post(survey, step: "consent-review", [("version", "1.0")])
         try await post(survey, step: "signature", [("fullName", "Alex Rivera"), ("agree", "true")] + (drawn ? [("signature", Self.png)] : []))
         try await post(survey, step: "notifications", action: "skip")
-        return try await post(survey, step: "completion").location
+    }
+}
+
+/// A store engine in front of another that fails on demand, as a database that goes down does: before a write, after
+/// a write committed (its acknowledgement lost), or on every read.
+final class FaultyEngine: OCKStoreEngine {
+    struct Faults {
+        var writesFail = false
+        var writesFailAfterCommitting = false
+        var readsFail = false
+        /// Once a write fails after committing, reads fail too (the database went away then).
+        var readsFailAfterCommit = false
+    }
+
+    let base: any OCKStoreEngine
+    let faults = Mutex(Faults())
+
+    init(_ base: any OCKStoreEngine) { self.base = base }
+
+    static func unavailable() -> SQLFailure { SQLFailure(.unavailable, "the test's database is down") }
+
+    var dialect: SQLDialect { base.dialect }
+    var fileURL: URL? { base.fileURL }
+    var isSharedByServers: Bool { base.isSharedByServers }
+    func open() throws { try base.open() }
+    func delete() throws { try base.delete() }
+    func checkIntegrity() throws -> [String] { try base.checkIntegrity() }
+    func describe(_ error: any Error) -> String { base.describe(error) }
+    func writeSynchronously(_ body: @escaping @Sendable (any SQLDatabase) throws -> Void) throws { try base.writeSynchronously(body) }
+    func checkForExternalChanges(announce: @Sendable () -> Void) async throws -> Bool { try await base.checkForExternalChanges(announce: announce) }
+    func followExternalChanges(every interval: Duration, announce: @escaping @Sendable () -> Void) async {
+        await base.followExternalChanges(every: interval, announce: announce)
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        if faults.withLock({ $0.readsFail }) { throw Self.unavailable() }
+        return try await base.read(body)
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+        let faults = self.faults.withLock { $0 }
+        if faults.writesFail { throw Self.unavailable() }
+        let result = try await base.write(body)
+        if faults.writesFailAfterCommitting {
+            self.faults.withLock { $0.readsFail = $0.readsFailAfterCommit }
+            throw Self.unavailable()
+        }
+        return result
     }
 }
 
@@ -202,6 +256,108 @@ struct SurveyWalker {
                 let kept = try #require(try await directory.surveySession(id: id, record: hosted.record, now: fixture.now))
                 #expect(kept.status == .finished && kept.value.isEmpty)
             }
+        }
+    }
+
+    @Test func finishingASurveyWhoseSaveFailsLosesNoAnswer() async throws {
+        let engine = Mutex<FaultyEngine?>(nil)
+        let store = OCKStore.inMemory(name: "faulty-\(UUID().uuidString)") { base in
+            let faulty = FaultyEngine(base)
+            engine.withLock { $0 = faulty }
+            return faulty
+        }
+        let faulty = try #require(engine.withLock { $0 })
+        let fixture = ServerFixture(surveys: true, store: store)
+        let clock = Mutex(fixture.now)
+        var configuration = fixture.configuration
+        configuration.now = { clock.withLock { $0 } }
+        try await fixture.seed()
+        let hosted = fixture.hosted(configuration)
+        let directory = try SQLiteCareDirectory(path: nil)
+        try await hosted.prepare(directory)
+        try await hosted.test(hosted.host(on: directory)) { client in
+            let walker = SurveyWalker(client: client)
+            func kept(_ survey: String) async throws -> CareSurveySession {
+                let id = String(survey.split(separator: "/").last ?? "")
+                return try #require(try await directory.surveySession(id: id, record: hosted.record, now: clock.withLock { $0 }))
+            }
+            func signer() async throws -> [String] {
+                try await fixture.store.fetchOutcomes(query: OCKOutcomeQuery()).compactMap { OCKSignedConsent(values: $0.values)?.signerName }
+            }
+            var survey = try await walker.start(try await fixture.event("onboarding"))
+            try await walker.walkToLastStep(survey)
+
+            // The write fails before anything is written: the last step comes back, the answers are kept open.
+            faulty.faults.withLock { $0.writesFail = true }
+            var reply = try await walker.post(survey, step: "completion")
+            #expect(reply.status == .serviceUnavailable && reply.html.contains("could not be saved") && reply.html.contains("Step 6 of 6"))
+            var session = try await kept(survey)
+            #expect(session.status == .open && !session.value.isEmpty)
+            #expect(try await signer().isEmpty)
+
+            // The write commits but its acknowledgement is lost: the answers are found saved, once.
+            faulty.faults.withLock { $0 = .init(writesFailAfterCommitting: true) }
+            reply = try await walker.post(survey, step: "completion")
+            #expect(reply.status == .seeOther && reply.location?.hasSuffix("/care?date=2026-11-16#task-onboarding") == true)
+            #expect(try await signer() == ["Alex Rivera"])
+            session = try await kept(survey)
+            #expect(session.status == .finished && session.value.isEmpty)
+            faulty.faults.withLock { $0 = .init() }
+
+            // The database goes away during the save, before the outcome is known: the answers stay in the directory.
+            for committed in [false, true] {
+                if let outcome = try await fixture.event("check-in").outcome { try await fixture.store.deleteOutcome(outcome) }
+                survey = try await walker.start(try await fixture.event("check-in"))
+                try await walker.post(survey, step: "pain", [("answer", "6")])
+                try await walker.post(survey, step: "sleep", [("answer", "7")])
+                faulty.faults.withLock {
+                    $0 = committed ? .init(writesFailAfterCommitting: true, readsFailAfterCommit: true) : .init(writesFail: true, readsFail: true)
+                }
+                reply = try await walker.post(survey, step: "exercises", [("answer", "false")])
+                #expect(reply.status == .serviceUnavailable)
+                session = try await kept(survey)
+                #expect(session.status == .saving && !session.value.isEmpty)
+                faulty.faults.withLock { $0 = .init() }
+                // While its save may still be running, it is said to be saving; once that cannot be, it is settled by
+                // what the store holds.
+                reply = try await walker.post(survey, step: "exercises", [("answer", "false")])
+                #expect(reply.status == .conflict && reply.html.contains("being saved"))
+                clock.withLock { $0 += CareServer.savingGrace + 1 }
+                let page = try await walker.get(survey)
+                if committed {
+                    #expect(page.status == .seeOther)
+                    #expect(try await kept(survey).status == .finished)
+                } else {
+                    #expect(page.html.contains("could not be saved") && page.html.contains("Step 3 of 3"))
+                    #expect(try await kept(survey).status == .open)
+                    reply = try await walker.post(survey, step: "exercises", [("answer", "false")])
+                    #expect(reply.status == .seeOther)
+                }
+                let answers = try await fixture.event("check-in").outcome?.values.compactMap(\.kind)
+                #expect(answers == ["pain", "sleep", "exercises"])
+                #expect(try await kept(survey).value.isEmpty)
+            }
+        }
+    }
+
+    @Test func aSurveyThatCanNoLongerBeResumedDoesNotBlockStartingAgain() async throws {
+        let fixture = ServerFixture(surveys: true)
+        try await fixture.seed()
+        let hosted = fixture.hosted()
+        let directory = try SQLiteCareDirectory(path: nil)
+        try await hosted.prepare(directory)
+        try await hosted.test(hosted.host(on: directory)) { client in
+            let walker = SurveyWalker(client: client)
+            let survey = try await walker.start(try await fixture.event("onboarding"))
+            let id = String(survey.split(separator: "/").last ?? "")
+            // What the directory keeps of it no longer fits the survey (an older app's, or damaged).
+            #expect(try await directory.setSurveySession(id: id, record: hosted.record, from: .open, to: .open, value: Data("{}".utf8),
+                                                         expiryDate: fixture.now.addingTimeInterval(3600)))
+            #expect(try await walker.get(survey).status == .notFound)
+            let again = try await walker.start(try await fixture.event("onboarding"))
+            #expect(again != survey)
+            #expect(try await walker.get(again).html.contains("Step 1 of 6"))
+            #expect(try await directory.surveySession(id: id, record: hosted.record, now: fixture.now)?.status == .discarded)
         }
     }
 

@@ -25,6 +25,7 @@ extension CareServer {
             let owner = CSRF.token(of: request)
             switch try await surveySessions.lookup(id, owner: owner, now: configuration.now()) {
             case let .open(entry): return surveyPage(entry, id: id, owner: owner ?? "", render: render)
+            case let .saving(entry): return try await settleIfCutShort(id, entry, owner: owner ?? "", render: render)
             case let .closed(how): return Self.closedSurvey(how, render: render)
             case .unknown: return Self.unknownSurvey(render: render)
             }
@@ -109,6 +110,7 @@ extension CareServer {
         guard let owner = CSRF.token(of: request) else { return Self.unknownSurvey(render: render) }
         switch try await surveySessions.lookup(id, owner: owner, now: now) {
         case let .open(open): entry = open
+        case let .saving(saving): return try await settleIfCutShort(id, saving, owner: owner, render: render)
         case let .closed(how): return Self.closedSurvey(how, render: render)
         case .unknown: return Self.unknownSurvey(render: render)
         }
@@ -138,7 +140,7 @@ extension CareServer {
         do {
             switch fields.values["action"] {
             case "cancel":
-                guard try await surveySessions.close(id, as: .cancelled, now: now) else { return try await closedSurvey(id, render: render) }
+                guard try await surveySessions.cancel(id, now: now) else { return try await closedSurvey(id, render: render) }
                 return careRedirect(entry)
             case "back":
                 session.back()
@@ -171,40 +173,71 @@ extension CareServer {
         return Response.redirect(to: url("/surveys/\(id)"), type: .normal)
     }
 
-    /// Saves the finished survey as the event's outcome, once: the session closes first, so a replayed or
-    /// concurrent last submission finds it closed.
+    /// Saves the finished survey as the event's outcome, once: the session moves to saving first (keeping the
+    /// answers), so a replayed or concurrent last submission finds it no longer open; it is finished only once the
+    /// outcome is in the store.
     func finishSurvey(id: String, entry: SurveySessions.Entry, session: OCKSurveySession, owner: String,
                       render: OCKRenderContext) async throws -> Response {
         let now = configuration.now()
-        let result = try session.finish()
-        let values = result.outcomeValues(createdDate: now)
-        guard try await surveySessions.close(id, as: .finished, now: now) else {
+        var saving = entry
+        saving.session = session
+        saving.finishedDate = now
+        let values = try saving.outcomeValues()
+        guard try await surveySessions.beginSaving(id, saving, now: now) else {
             return try await closedSurvey(id, render: render)
         }
-        let notSaved = "This survey was already answered for that day (in another tab or device), or its task changed, so these answers were not saved."
         do {
-            let event = try await store.fetchEvent(taskUUID: entry.taskUUID, occurrence: entry.occurrence)
-            guard event.outcome == nil else {
-                try await surveySessions.discard(id, now: now)
-                return errorPage(notSaved, status: .conflict, context: render)
+            if try await store.fetchEvent(taskUUID: entry.taskUUID, occurrence: entry.occurrence).outcome == nil {
+                try await store.addOutcome(OCKOutcome(taskUUID: entry.taskUUID, taskOccurrenceIndex: entry.occurrence, values: values))
+                try await surveySessions.saved(id, now: now)
+                return careRedirect(entry)
             }
-            try await store.addOutcome(OCKOutcome(taskUUID: entry.taskUUID, taskOccurrenceIndex: entry.occurrence, values: values))
-        } catch let error as OCKStoreError {
-            switch error {
-            case .fetchFailed, .invalidValue, .addFailed:
-                // Answered elsewhere meanwhile (the store keeps one outcome per event), or the task version is gone:
-                // trying again cannot help.
-                try await surveySessions.discard(id, now: now)
-                return errorPage(notSaved, status: .conflict, context: render)
-            default:
-                var reopened = entry
-                reopened.session = session
-                try await surveySessions.reopen(id, reopened, now: now)
-                return surveyPage(reopened, id: id, owner: owner, error: "The answers could not be saved. Try again.",
-                                  status: .serviceUnavailable, render: render)
-            }
+        } catch {
+            // Refused, failed, or failed after committing (a lost connection): whether the answers are in the store
+            // is known only by looking.
         }
-        return careRedirect(entry)
+        return try await settle(id, saving, owner: owner, render: render)
+    }
+
+    /// How long a session may stay saving before its saving is taken to have been cut short (its server stopped, or
+    /// the directory could not be told the outcome): longer than any request runs.
+    static let savingGrace: TimeInterval = 60
+
+    /// A session found saving: within `savingGrace` its saving may still be running, after it is settled.
+    func settleIfCutShort(_ id: String, _ entry: SurveySessions.Entry, owner: String, render: OCKRenderContext) async throws -> Response {
+        guard let finished = entry.finishedDate, configuration.now().timeIntervalSince(finished) > Self.savingGrace else {
+            return Self.closedSurvey(.saving, render: render)
+        }
+        return try await settle(id, entry, owner: owner, render: render)
+    }
+
+    /// Settles a saving session by what the store holds: its answers saved → finished; the event answered by
+    /// someone else, or its task gone → discarded; no answer → open again at its last step, to submit again. If the
+    /// store cannot be read, the error goes out (503) and the session stays saving, with its answers, until it is
+    /// looked at again.
+    func settle(_ id: String, _ entry: SurveySessions.Entry, owner: String, render: OCKRenderContext) async throws -> Response {
+        let now = configuration.now()
+        let notSaved = "This survey was already answered for that day (in another tab or device), or its task changed, so these answers were not saved."
+        let outcome: OCKOutcome?
+        do {
+            outcome = try await store.fetchEvent(taskUUID: entry.taskUUID, occurrence: entry.occurrence).outcome
+        } catch is OCKStoreError {
+            // The task version is gone: the answers cannot be saved against it.
+            try await surveySessions.discard(id, now: now)
+            return errorPage(notSaved, status: .conflict, context: render)
+        }
+        switch outcome {
+        case let outcome? where entry.isSaved(in: outcome):
+            try await surveySessions.saved(id, now: now)
+            return careRedirect(entry)
+        case .some:
+            try await surveySessions.discard(id, now: now)
+            return errorPage(notSaved, status: .conflict, context: render)
+        case nil:
+            try await surveySessions.reopen(id, entry, now: now)
+            return surveyPage(entry, id: id, owner: owner, error: "The answers could not be saved. Nothing was lost: try again.",
+                              status: .serviceUnavailable, render: render)
+        }
     }
 
     /// Back to the survey card on the Care page.
@@ -216,12 +249,15 @@ extension CareServer {
     func closedSurvey(_ id: String, render: OCKRenderContext) async throws -> Response {
         switch try await surveySessions.lookup(id, owner: nil, now: configuration.now()) {
         case let .closed(how): Self.closedSurvey(how, render: render)
-        case .open, .unknown: Self.unknownSurvey(render: render)
+        case .open, .saving, .unknown: Self.unknownSurvey(render: render)
         }
     }
 
     static func closedSurvey(_ how: SurveySessions.Closed, render: OCKRenderContext) -> Response {
         switch how {
+        case .saving:
+            AppPage.error("This survey's answers are being saved. Look at its card on the Care page in a minute.",
+                          status: .conflict, context: render)
         case .finished:
             AppPage.error("This survey was already submitted. Its answers were saved once; submitting again changed nothing.",
                           status: .conflict, context: render)

@@ -89,15 +89,17 @@ public protocol CareDirectory: Sendable {
     func removeExpiredSessions(now: Date) async throws
 
     // MARK: Surveys in progress
-    /// Keeps `session` (open) unless its browser has an open one for the same event, which is returned instead. In
-    /// one transaction it first forgets the record's expired sessions, then the browser's least recently used open
-    /// sessions beyond `perOwner - 1`, then the record's least recently used sessions beyond `perRecord - 1`.
+    /// Keeps `session` (open) unless its browser has an open one for the same event, which is returned instead (of
+    /// two starts racing, both get the one that was kept). It first forgets the record's expired sessions, then the
+    /// browser's least recently used open sessions beyond `perOwner - 1`, then the record's least recently used
+    /// sessions beyond `perRecord - 1` (starts running at the same moment may overshoot the limits; the next restores
+    /// them).
     /// - Returns: The session that is open for the browser and event.
     func openSurveySession(_ session: CareSurveySession, now: Date, perOwner: Int, perRecord: Int) async throws -> CareSurveySession
     /// The record's session `id`, open or closed, unless it expired before `now`.
     func surveySession(id: String, record: CareRecordID, now: Date) async throws -> CareSurveySession?
     /// Moves the record's session `id` from `from` to `to`, with a new value and expiry; false if it was not in `from`
-    /// (of two racing to close a session, one does). A session left open keeps `value`; a closed one keeps none.
+    /// (of two racing to close a session, one does). A session left open or saving keeps `value`; a closed one keeps none.
     func setSurveySession(id: String, record: CareRecordID, from: CareSurveySession.Status, to: CareSurveySession.Status,
                           value: Data, expiryDate: Date) async throws -> Bool
 

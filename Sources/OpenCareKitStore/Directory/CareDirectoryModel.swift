@@ -230,11 +230,16 @@ public struct CareAccessToken: Codable, Hashable, Sendable {
 public struct CareSurveySession: Hashable, Sendable {
     public enum Status: String, Sendable, CaseIterable {
         case open
+        /// Its answers are being saved (they stay in `value` until they are).
+        case saving
         /// Its answers were saved.
         case finished
         case cancelled
         /// Its answers could not be saved (the event was answered elsewhere meanwhile).
         case discarded
+
+        /// Whether a session in this state keeps its value; once closed it keeps none.
+        public var keepsValue: Bool { self == .open || self == .saving }
     }
 
     /// Its random id, in the survey's address.
@@ -245,7 +250,7 @@ public struct CareSurveySession: Hashable, Sendable {
     /// The event it answers: a browser has at most one open session per event.
     public var event: String
     public var status: Status
-    /// What the app keeps of it while it is open; empty once it is closed.
+    /// What the app keeps of it while it is open or saving; empty once it is closed.
     public var value: Data
     /// When it is forgotten unless used again (a closed one: when its id stops being recognized).
     public var expiryDate: Date

@@ -117,6 +117,13 @@ enum DirectorySchema {
                 CREATE INDEX survey_session_by_expiry ON survey_session(expiry_date);
                 """)
         }
+        migrator.registerMigration("v4: one open survey per browser and event") { db in
+            try db.execute(sql: """
+                DELETE FROM survey_session WHERE status = 'open' AND rowid NOT IN (
+                    SELECT max(rowid) FROM survey_session WHERE status = 'open' GROUP BY record, owner_hash, event);
+                CREATE UNIQUE INDEX survey_session_open ON survey_session(record, owner_hash, event) WHERE status = 'open';
+                """)
+        }
         return migrator
     }
 }

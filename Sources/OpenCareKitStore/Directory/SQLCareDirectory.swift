@@ -291,23 +291,31 @@ public final class SQLCareDirectory: CareDirectory {
 
     // MARK: Surveys in progress
 
+    /// Not serialized with other directory writes: each statement stands alone, and the unique index on open sessions
+    /// (one per browser and event) settles two starts racing. The limits may be overshot by the starts running at the
+    /// same moment, and are restored by the next.
     public func openSurveySession(_ session: CareSurveySession, now: Date, perOwner: Int, perRecord: Int) async throws -> CareSurveySession {
-        try await write { db in
+        try await write(alone: true) { db in
             let record = session.record.description
-            try db.execute("DELETE FROM survey_session WHERE record = ? AND expiry_date <= ?", [record, now.timeIntervalSince1970])
-            if let existing = try db.firstRow("""
-                SELECT * FROM survey_session WHERE record = ? AND owner_hash = ? AND event = ? AND status = 'open'
-                """, [record, session.ownerHash, session.event], Self.surveySession) {
-                return existing
+            func openOne() throws -> CareSurveySession? {
+                try db.firstRow("""
+                    SELECT * FROM survey_session WHERE record = ? AND owner_hash = ? AND event = ? AND status = 'open'
+                    """, [record, session.ownerHash, session.event], Self.surveySession)
             }
+            try db.execute("DELETE FROM survey_session WHERE record = ? AND expiry_date <= ?", [record, now.timeIntervalSince1970])
+            if let existing = try openOne() { return existing }
             try Self.keepSurveySessions(in: db, where: "record = ? AND owner_hash = ? AND status = 'open'",
                                         [record, session.ownerHash], atMost: perOwner - 1)
             try Self.keepSurveySessions(in: db, where: "record = ?", [record], atMost: perRecord - 1)
-            try db.execute("""
+            let inserted = try db.execute("""
                 INSERT INTO survey_session (id, record, owner_hash, event, status, value, expiry_date) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT DO NOTHING
                 """, [session.id, record, session.ownerHash, session.event, session.status.rawValue, session.value,
                       session.expiryDate.timeIntervalSince1970])
-            return session
+            // Another start of the same browser and event won the race: continue that one.
+            guard inserted == 0 else { return session }
+            guard let existing = try openOne() else { throw CareDirectoryError(.conflict, "It exists already.") }
+            return existing
         }
     }
 
@@ -330,9 +338,9 @@ public final class SQLCareDirectory: CareDirectory {
 
     public func setSurveySession(id: String, record: CareRecordID, from: CareSurveySession.Status, to: CareSurveySession.Status,
                                  value: Data, expiryDate: Date) async throws -> Bool {
-        try await write { db in
+        try await write(alone: true) { db in
             try db.execute("UPDATE survey_session SET status = ?, value = ?, expiry_date = ? WHERE id = ? AND record = ? AND status = ?",
-                           [to.rawValue, to == .open ? value : Data(), expiryDate.timeIntervalSince1970, id, record.description,
+                           [to.rawValue, to.keepsValue ? value : Data(), expiryDate.timeIntervalSince1970, id, record.description,
                             from.rawValue]) == 1
         }
     }

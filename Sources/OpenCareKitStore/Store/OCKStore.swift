@@ -67,6 +67,11 @@ public final class OCKStore: Sendable {
                   clock: clock)
     }
 
+    /// A store in memory whose SQLite engine is seen through `wrap` (the tests put faults in front of it).
+    package static func inMemory(name: String, wrapping wrap: (any OCKStoreEngine) -> any OCKStoreEngine) -> OCKStore {
+        OCKStore(name: name, type: .inMemory, engine: wrap(SQLiteEngine(fileURL: nil)))
+    }
+
     /// A store kept by `engine` (OpenCareKitPostgres makes its stores this way).
     package init(name: String, type: StoreType, engine: any OCKStoreEngine, securityApplicationGroupIdentifier: String? = nil,
                  clock: @escaping @Sendable () -> Date = { Date() }) {
