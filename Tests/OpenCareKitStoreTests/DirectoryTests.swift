@@ -48,6 +48,32 @@ import Testing
         #expect(try await reopened.account(ana.id) == ana)
         #expect(try await reopened.verifyAuditLog().entries == 1)
     }
+
+    @Test func answersOfAClosedSurveyAreNotLeftInTheFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "directory-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "directory.sqlite").path
+        let marker = "pain-answer-\(UUID().uuidString)"
+        do {
+            let directory = try SQLiteCareDirectory(path: path)
+            let record = CareRecord(patientName: "Ana", timeZoneIdentifier: "UTC", createdDate: now)
+            try await directory.addRecord(record, member: nil)
+            let hour = now.addingTimeInterval(3600)
+            let session = CareSurveySession(id: "s", record: record.id, ownerHash: "owner", event: "task/0", value: Data("\(marker) step 1".utf8),
+                                            expiryDate: hour)
+            _ = try await directory.openSurveySession(session, now: now, perOwner: 4, perRecord: 8)
+            #expect(try await directory.setSurveySession(id: "s", record: record.id, from: .open, to: .open,
+                                                         value: Data("\(marker) step 2".utf8), expiryDate: hour))
+            #expect(try await directory.setSurveySession(id: "s", record: record.id, from: .open, to: .finished, value: Data(), expiryDate: hour))
+        }
+        // Closed (and the directory closed, its log checkpointed), the answers are in no page of the files.
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        for file in files {
+            let bytes = try Data(contentsOf: folder.appending(path: file))
+            #expect(bytes.firstRange(of: Data(marker.utf8)) == nil, "\(file) still holds the answers")
+        }
+    }
 }
 
 @Suite struct CachingDirectoryTests {

@@ -21,7 +21,9 @@ extension SQLCareDirectory {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Deleted and overwritten content is zeroed (answers of a survey in progress, once it closes), whatever
+            // the SQLite build's default.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
         }
         do {
             let database: any DatabaseWriter = if let path {
