@@ -90,9 +90,14 @@ struct TestHost {
     var base: String { "/records/\(record)" }
 
     func makeHost() async throws -> CareHost {
+        host(on: try await preparedDirectory())
+    }
+
+    /// A new directory in memory, prepared (`prepare`), for hosts to share.
+    func preparedDirectory() async throws -> SQLiteCareDirectory {
         let directory = try SQLiteCareDirectory(path: nil)
         try await prepare(directory)
-        return host(on: directory)
+        return directory
     }
 
     /// Adds the record, its person and their session to `directory`.

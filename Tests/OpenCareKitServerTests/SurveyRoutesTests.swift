@@ -216,8 +216,7 @@ final class FaultyEngine: OCKStoreEngine {
         let fixture = ServerFixture(surveys: true)
         try await fixture.seed()
         let hosted = fixture.hosted()
-        let directory = try SQLiteCareDirectory(path: nil)
-        try await hosted.prepare(directory)
+        let directory = try await hosted.preparedDirectory()
         try await hosted.test(hosted.host(on: directory)) { a in
             try await hosted.test(hosted.host(on: directory)) { b in
                 let one = SurveyWalker(client: a), two = SurveyWalker(client: b)
@@ -273,8 +272,7 @@ final class FaultyEngine: OCKStoreEngine {
         configuration.now = { clock.withLock { $0 } }
         try await fixture.seed()
         let hosted = fixture.hosted(configuration)
-        let directory = try SQLiteCareDirectory(path: nil)
-        try await hosted.prepare(directory)
+        let directory = try await hosted.preparedDirectory()
         try await hosted.test(hosted.host(on: directory)) { client in
             let walker = SurveyWalker(client: client)
             func kept(_ survey: String) async throws -> CareSurveySession {
@@ -344,8 +342,7 @@ final class FaultyEngine: OCKStoreEngine {
         let fixture = ServerFixture(surveys: true)
         try await fixture.seed()
         let hosted = fixture.hosted()
-        let directory = try SQLiteCareDirectory(path: nil)
-        try await hosted.prepare(directory)
+        let directory = try await hosted.preparedDirectory()
         try await hosted.test(hosted.host(on: directory)) { client in
             let walker = SurveyWalker(client: client)
             let survey = try await walker.start(try await fixture.event("onboarding"))
