@@ -28,6 +28,11 @@ def test_the_server_benchmark_measures_the_care_feed_and_delivers_to_every_subsc
     # With what bounds it: where the machine's time went in each run, and the ceiling the first leaves a second.
     assert re.search(r"CPU during the one-server run \(\d+ cores\): app servers \d+%.*idle \d+%", result.stdout)
     assert re.search(r"a second server could bring at most [0-9.]+ times one", result.stdout), result.stdout
+    # And the database's work per request in each run (PostgreSQL's statistics, up to a second late: in a 1 s run
+    # they may not show yet, so only their presence is checked here).
+    for run in ("one-server", "two-server"):
+        assert re.search(rf"Database work per request in the {run} run: [0-9.]+ transactions, [0-9.]+ audit appends "
+                         rf"\([0-9.]+ entries each\), [0-9.]+ revision reads", result.stdout), result.stdout
     # Then each server capped at a share of a CPU: the cap holds (the two servers used at most their two shares of the
     # machine's cores during the two-server run), unless the machine has no cgroup to cap with, which it says.
     capped = re.search(r"Each app server capped at ([0-9.]+) CPUs.*?Two capped servers: [0-9.]+ times one.*?"
