@@ -44,6 +44,19 @@ enum PostgresSchema {
             """,
             "CREATE UNIQUE INDEX survey_session_open ON \(schema).survey_session (record, owner_hash, event) WHERE status = 'open'",
         ]),
+        // A saving session holds its place too, so that starting again finds it (and it is reopened without conflict).
+        ("5: one open or saving survey per browser and event", [
+            """
+            DELETE FROM \(schema).survey_session o WHERE status = 'open' AND EXISTS (
+                SELECT 1 FROM \(schema).survey_session saving WHERE saving.status = 'saving' AND saving.record = o.record
+                AND saving.owner_hash = o.owner_hash AND saving.event = o.event)
+            """,
+            "DROP INDEX \(schema).survey_session_open",
+            """
+            CREATE UNIQUE INDEX survey_session_live ON \(schema).survey_session (record, owner_hash, event)
+            WHERE status IN ('open', 'saving')
+            """,
+        ]),
     ]
 
     private static let versionColumns = """

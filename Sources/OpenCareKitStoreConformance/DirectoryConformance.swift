@@ -187,6 +187,8 @@ public enum DirectoryConformance {
                                                          expiryDate: hour))
             let saving = try await directory.surveySession(id: "s1", record: care.id, now: now)
             #expect(saving?.status == .saving && saving?.value == Data("answers".utf8))
+            // Starting again finds the session being saved.
+            #expect(try await directory.openSurveySession(session("s1b"), now: now, perOwner: 2, perRecord: 4).id == "s1")
             #expect(try await directory.setSurveySession(id: "s1", record: care.id, from: .saving, to: .open, value: Data("step 2".utf8),
                                                          expiryDate: hour))
             #expect(try await !directory.setSurveySession(id: "s1", record: other.id, from: .open, to: .finished, value: Data(), expiryDate: hour))

@@ -82,6 +82,8 @@ final class FaultyEngine: OCKStoreEngine {
         var writesFail = false
         var writesFailAfterCommitting = false
         var readsFail = false
+        /// What a failing read throws: the database unreachable, or any other failure (a full disk, a busy file).
+        var readError = SQLFailure.Kind.unavailable
         /// Once a write fails after committing, reads fail too (the database went away then).
         var readsFailAfterCommit = false
     }
@@ -107,7 +109,8 @@ final class FaultyEngine: OCKStoreEngine {
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
-        if faults.withLock({ $0.readsFail }) { throw Self.unavailable() }
+        let faults = self.faults.withLock { $0 }
+        if faults.readsFail { throw SQLFailure(faults.readError, "the test's database failed") }
         return try await base.read(body)
     }
 
@@ -309,13 +312,17 @@ final class FaultyEngine: OCKStoreEngine {
                 try await walker.post(survey, step: "pain", [("answer", "6")])
                 try await walker.post(survey, step: "sleep", [("answer", "7")])
                 faulty.faults.withLock {
-                    $0 = committed ? .init(writesFailAfterCommitting: true, readsFailAfterCommit: true) : .init(writesFail: true, readsFail: true)
+                    // Not committed: reads fail with something other than "unavailable", which says nothing of the answers.
+                    $0 = committed ? .init(writesFailAfterCommitting: true, readsFailAfterCommit: true)
+                        : .init(writesFail: true, readsFail: true, readError: .other)
                 }
                 reply = try await walker.post(survey, step: "exercises", [("answer", "false")])
                 #expect(reply.status == .serviceUnavailable)
                 session = try await kept(survey)
                 #expect(session.status == .saving && !session.value.isEmpty)
                 faulty.faults.withLock { $0 = .init() }
+                // Starting the survey again from its card leads back to it.
+                if !committed { #expect(try await walker.start(try await fixture.event("check-in")) == survey) }
                 // While its save may still be running, it is said to be saving; once that cannot be, it is settled by
                 // what the store holds.
                 reply = try await walker.post(survey, step: "exercises", [("answer", "false")])

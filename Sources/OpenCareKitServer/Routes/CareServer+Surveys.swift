@@ -220,11 +220,19 @@ extension CareServer {
         let notSaved = "This survey was already answered for that day (in another tab or device), or its task changed, so these answers were not saved."
         let outcome: OCKOutcome?
         do {
-            outcome = try await store.fetchEvent(taskUUID: entry.taskUUID, occurrence: entry.occurrence).outcome
-        } catch is OCKStoreError {
-            // The task version is gone: the answers cannot be saved against it.
-            try await surveySessions.discard(id, now: now)
-            return errorPage(notSaved, status: .conflict, context: render)
+            var taskQuery = OCKTaskQuery()
+            taskQuery.uuids = [entry.taskUUID]
+            guard let task = try await store.fetchTasks(query: taskQuery).first,
+                  task.schedule.event(forOccurrenceIndex: entry.occurrence) != nil else {
+                // The task version or its occurrence is gone: the answers cannot be saved against it.
+                try await surveySessions.discard(id, now: now)
+                return errorPage(notSaved, status: .conflict, context: render)
+            }
+            outcome = try await store.fetchEvent(forTask: task, occurrence: entry.occurrence).outcome
+        } catch let error where !(error is StorageUnavailableError) {
+            // Any other failure to read says nothing of the answers: they stay kept, to be settled later.
+            return errorPage("Your answers are kept, but whether they were saved cannot be told just now. Open this survey again in a minute.",
+                             status: .serviceUnavailable, context: render)
         }
         switch outcome {
         case let outcome? where entry.isSaved(in: outcome):
@@ -256,7 +264,7 @@ extension CareServer {
     static func closedSurvey(_ how: SurveySessions.Closed, render: OCKRenderContext) -> Response {
         switch how {
         case .saving:
-            AppPage.error("This survey's answers are being saved. Look at its card on the Care page in a minute.",
+            AppPage.error("This survey's answers are being saved. Open this page again in a minute (or start the survey from its card, which comes back here).",
                           status: .conflict, context: render)
         case .finished:
             AppPage.error("This survey was already submitted. Its answers were saved once; submitting again changed nothing.",

@@ -91,8 +91,8 @@ struct SurveySessions: Sendable {
     static func ownerHash(_ owner: String) -> String { SHA256.hash(data: Data(owner.utf8)).hexEncoded }
 
     /// Opens a session for `owner` (the browser's CSRF token) and returns its id; the browser's open session for the
-    /// same event is returned instead (a second "Start survey" continues it), unless the app can no longer resume it
-    /// (its survey changed since): that one is discarded and a new one opened.
+    /// same event is returned instead (a second "Start survey" continues it, or finds it being saved), unless the app
+    /// can no longer resume it (its survey changed since): that one is discarded and a new one opened.
     func open(_ entry: Entry, owner: String, now: Date) async throws -> String {
         let session = CareSurveySession(id: CSRF.newToken(), record: record, ownerHash: Self.ownerHash(owner),
                                         event: "\(entry.taskUUID.uuidString)/\(entry.occurrence)", value: try Self.encode(entry),
@@ -100,7 +100,7 @@ struct SurveySessions: Sendable {
         for _ in 0..<2 {
             let opened = try await directory.openSurveySession(session, now: now, perOwner: perOwner, perRecord: perRecord)
             guard opened.id != session.id, decode(opened.value) == nil else { return opened.id }
-            _ = try await move(opened.id, from: .open, to: .discarded, now: now)
+            _ = try await move(opened.id, from: opened.status, to: .discarded, now: now)
         }
         throw CareDirectoryError(.conflict, "A survey for that day could not be started; try again.")
     }

@@ -89,7 +89,8 @@ public protocol CareDirectory: Sendable {
     func removeExpiredSessions(now: Date) async throws
 
     // MARK: Surveys in progress
-    /// Keeps `session` (open) unless its browser has an open one for the same event, which is returned instead (of
+    /// Keeps `session` (open) unless its browser has an open or saving one for the same event, which is returned
+    /// instead (so a survey whose saving was cut short is found again, and settled, rather than started anew; of
     /// two starts racing, both get the one that was kept). It first forgets the record's expired sessions, then the
     /// browser's least recently used open sessions beyond `perOwner - 1`, then the record's least recently used
     /// sessions beyond `perRecord - 1` (starts running at the same moment may overshoot the limits; the next restores

@@ -124,6 +124,15 @@ enum DirectorySchema {
                 CREATE UNIQUE INDEX survey_session_open ON survey_session(record, owner_hash, event) WHERE status = 'open';
                 """)
         }
+        migrator.registerMigration("v5: one open or saving survey per browser and event") { db in
+            try db.execute(sql: """
+                DELETE FROM survey_session WHERE status = 'open' AND EXISTS (
+                    SELECT 1 FROM survey_session saving WHERE saving.status = 'saving' AND saving.record = survey_session.record
+                    AND saving.owner_hash = survey_session.owner_hash AND saving.event = survey_session.event);
+                DROP INDEX survey_session_open;
+                CREATE UNIQUE INDEX survey_session_live ON survey_session(record, owner_hash, event) WHERE status IN ('open', 'saving');
+                """)
+        }
         return migrator
     }
 }

@@ -291,15 +291,15 @@ public final class SQLCareDirectory: CareDirectory {
 
     // MARK: Surveys in progress
 
-    /// Not serialized with other directory writes: each statement stands alone, and the unique index on open sessions
-    /// (one per browser and event) settles two starts racing. The limits may be overshot by the starts running at the
+    /// Not serialized with other directory writes: each statement stands alone, and the unique index on open and
+    /// saving sessions (one per browser and event) settles two starts racing. The limits may be overshot by the starts running at the
     /// same moment, and are restored by the next.
     public func openSurveySession(_ session: CareSurveySession, now: Date, perOwner: Int, perRecord: Int) async throws -> CareSurveySession {
         try await write(alone: true) { db in
             let record = session.record.description
             func openOne() throws -> CareSurveySession? {
                 try db.firstRow("""
-                    SELECT * FROM survey_session WHERE record = ? AND owner_hash = ? AND event = ? AND status = 'open'
+                    SELECT * FROM survey_session WHERE record = ? AND owner_hash = ? AND event = ? AND status IN ('open', 'saving')
                     """, [record, session.ownerHash, session.event], Self.surveySession)
             }
             try db.execute("DELETE FROM survey_session WHERE record = ? AND expiry_date <= ?", [record, now.timeIntervalSince1970])
