@@ -82,12 +82,11 @@ struct PostgresTransactions: Sendable {
                         RETURNING revision
                         """, [record]).int.map(Int64.init)
                 }
-            case .directoryRead:
-                try db.execute("SELECT set_config('search_path', '\(schema)', true)", [SQLValue]())
-            case .directoryWrite:
-                try db.execute("SELECT set_config('search_path', '\(schema)', true), pg_advisory_xact_lock(?)", [directoryLock])
-            case .directoryStatements:
+            case .directoryRead, .directoryStatements:
+                // The connection's search_path is the directory's schema already (`PostgresSessionLimits`).
                 break
+            case .directoryWrite:
+                try db.execute("SELECT pg_advisory_xact_lock(?)", [directoryLock])
             }
             let result = try body(db)
             if case let .write(record, engine) = kind {

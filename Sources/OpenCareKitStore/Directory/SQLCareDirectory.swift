@@ -292,8 +292,8 @@ public final class SQLCareDirectory: CareDirectory {
     // MARK: Surveys in progress
 
     /// Not serialized with other directory writes: each statement stands alone, and the unique index on open and
-    /// saving sessions (one per browser and event) settles two starts racing. The limits may be overshot by the starts running at the
-    /// same moment, and are restored by the next.
+    /// saving sessions (one per browser and event) settles two starts racing. The limits may be overshot by the starts
+    /// running at the same moment, and are restored by the next.
     public func openSurveySession(_ session: CareSurveySession, now: Date, perOwner: Int, perRecord: Int) async throws -> CareSurveySession {
         try await write(alone: true) { db in
             let record = session.record.description

@@ -1,0 +1,30 @@
+/// What every pooled connection's session is held to, set when it connects, whatever the database's or role's
+/// defaults: a transaction that waits, runs or idles too long is ended by PostgreSQL (and rolled back), and the
+/// request is answered 503 with Retry-After, so no stuck holder (a paused app server in the middle of a
+/// transaction, a runaway statement) keeps a lock or a connection from everyone else. Migrations lift the limits for
+/// their own transaction.
+public struct PostgresSessionLimits: Sendable {
+    /// The longest a statement waits for a lock (a row, or the directory's advisory lock).
+    public var lockWait: Duration = .seconds(10)
+    /// The longest one statement runs.
+    public var statement: Duration = .seconds(60)
+    /// The longest a transaction stays open between statements; then PostgreSQL closes the connection.
+    public var idleInTransaction: Duration = .seconds(60)
+
+    public init(lockWait: Duration = .seconds(10), statement: Duration = .seconds(60), idleInTransaction: Duration = .seconds(60)) {
+        self.lockWait = lockWait
+        self.statement = statement
+        self.idleInTransaction = idleInTransaction
+    }
+
+    /// The settings sent when a connection starts. Unqualified names find the directory's tables (a transaction of
+    /// a record sets its own), and transactions are read committed, as the store's writes expect.
+    var startupParameters: [(String, String)] {
+        func milliseconds(_ duration: Duration) -> String {
+            String(max(1, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
+        }
+        return [("search_path", PostgresSchema.schema), ("default_transaction_isolation", "read committed"),
+                ("lock_timeout", milliseconds(lockWait)), ("statement_timeout", milliseconds(statement)),
+                ("idle_in_transaction_session_timeout", milliseconds(idleInTransaction))]
+    }
+}
