@@ -24,6 +24,28 @@ import Testing
         }
     }
 
+    @Test func secureRandomGivesEveryByteAskedAndUnbiasedCharacters() {
+        // More than one system call may give (getrandom hands out at most 256 bytes at a time before it may be
+        // interrupted), none, and one.
+        for count in [0, 1, 32, 1000] { #expect(SecureRandom.bytes(count).count == count) }
+        #expect(SecureRandom.bytes(32) != SecureRandom.bytes(32))
+        // Every value of a byte turns up in 100,000 bytes (missing one would have probability about 256 · e^-390).
+        var seen = Set<UInt8>()
+        for _ in 0..<100 { seen.formUnion(SecureRandom.bytes(1000)) }
+        #expect(seen.count == 256)
+        // 200 characters: a byte taken modulo 200 without drawing again would make the first 56 twice as likely as the
+        // rest; drawn again, the two groups' mean counts agree within 1% or so (28,000 and 72,000 draws).
+        let alphabet = (0..<200).map { Character(UnicodeScalar(0x100 + $0)!) }
+        let text = SecureRandom.characters(from: alphabet, count: 100_000)
+        #expect(text.count == 100_000)
+        var counts = [Character: Int]()
+        for character in text { counts[character, default: 0] += 1 }
+        #expect(Set(counts.keys).isSubset(of: Set(alphabet)))
+        let first = Double(alphabet.prefix(56).map { counts[$0, default: 0] }.reduce(0, +)) / 56
+        let rest = Double(alphabet.dropFirst(56).map { counts[$0, default: 0] }.reduce(0, +)) / 144
+        #expect(abs(first / rest - 1) < 0.1, "first 56: \(first), the rest: \(rest)")
+    }
+
     @Test func emailsAreNormalizedAndCheckedForForm() {
         #expect(CareAccount.normalizedEmail("  Ana@Example.ORG ") == "ana@example.org")
         for text in ["ana", "ana@", "@example.org", "ana@example", "a b@example.org", "ana@@example.org", "<a>@example.org",

@@ -8,9 +8,7 @@ import OpenCareKitStore
 enum TwoStep {
     /// A new secret: 32 random letters and digits (the key is their UTF-8 bytes, as HummingbirdOTP uses it).
     static func newSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-        return String((0..<32).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        SecureRandom.characters(from: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"), count: 32)
     }
 
     /// The address an authenticator app reads from the QR code.

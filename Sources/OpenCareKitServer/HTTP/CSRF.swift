@@ -22,8 +22,7 @@ enum CSRF {
 
     /// A new random token: 32 bytes as hex.
     static func newToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }.hexEncoded
+        SecureRandom.bytes(32).hexEncoded
     }
 
     static func cookie(_ token: String) -> Cookie {

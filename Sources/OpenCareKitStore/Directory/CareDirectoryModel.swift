@@ -8,13 +8,14 @@ public struct RandomIdentifier: Hashable, Sendable, Codable, Comparable, CustomS
     static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz")
     static let length = 26
 
-    /// A new identifier from the system's random number generator.
+    /// A new identifier from the system's secure random number generator.
     public static func random() -> RandomIdentifier {
-        var generator = SystemRandomNumberGenerator()
-        return RandomIdentifier(uncheckedText: String((0..<length).map { index in
-            // 26 × 5 = 130 bits; the first character carries 3 (so 128 bits in all).
-            alphabet[Int.random(in: 0..<(index == 0 ? 8 : 32), using: &generator)]
-        }))
+        // 26 × 5 = 130 bits; the first character carries 3 (so 128 bits in all). 8 and 32 divide 256, so masking a
+        // byte keeps every character equally likely.
+        let characters = SecureRandom.bytes(length).enumerated().map { index, byte in
+            alphabet[Int(byte & (index == 0 ? 0b111 : 0b1_1111))]
+        }
+        return RandomIdentifier(uncheckedText: String(characters))
     }
 
     /// Each byte's value in `alphabet`, or -1.
