@@ -31,6 +31,21 @@ extension StoreConformance {
             let later = try await store.fetchEvents(query: OCKEventQuery(dateInterval: Fixture.day(3)))
             #expect(later.map { $0.scheduleEvent.element.text } == ["v2", "v2", "v2"])
         },
+        StoreCheck("sortingEventsGivesTheFetchOrder") { store in
+            // Four tasks at 08:00 whose ids run the other way from their uuids; one also at 20:00. A fetch orders by
+            // start, task uuid, occurrence (CareKit's order); sorting with `<` must give the same.
+            for (index, id) in ["a", "b", "c", "d"].enumerated() {
+                var task = Fixture.daily(id, hours: id == "b" ? [8, 20] : [8])
+                task.uuid = UUID(uuidString: "0000000\(4 - index)-0000-0000-0000-000000000000")!
+                try await store.addTask(task)
+            }
+            let events = try await store.fetchEvents(query: OCKEventQuery(dateInterval: Fixture.day(10)))
+            #expect(events.map(\.task.id) == ["d", "c", "b", "a", "b"])
+            #expect(events.reversed().sorted() == events)
+            for (earlier, later) in zip(events, events.dropFirst()) {
+                #expect(earlier < later && !(later < earlier))
+            }
+        },
         StoreCheck("eventsIncludeThoseOverlappingTheInterval") { store in
             var task = Fixture.daily("night")
             task.schedule = OCKSchedule(composing: [OCKScheduleElement(start: Fixture.date(1, 22), end: nil, interval: DateComponents(day: 1),

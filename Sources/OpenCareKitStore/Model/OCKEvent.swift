@@ -32,10 +32,14 @@ public struct OCKEvent<Task: OCKAnyTask & Equatable, Outcome: OCKAnyOutcome & Eq
         anyEvent.computeProgress(by: strategy)
     }
 
-    /// Orders by start, then by the task's effective date, task id and occurrence.
+    /// The order `fetchEvents` returns, which is CareKit's: start, then the task version's uuid (as its uppercase
+    /// string, which orders like its bytes), then occurrence. So `events.sorted()` agrees with a fetch. (CareKit
+    /// declares no `<` for events; ordering by the task's effective date and id instead, as this did, disagreed with
+    /// fetches, and left two versions of one task with the same effective date unordered.)
     public static func < (lhs: OCKEvent, rhs: OCKEvent) -> Bool {
-        (lhs.scheduleEvent.start, lhs.task.effectiveDate, lhs.task.id, lhs.scheduleEvent.occurrence)
-            < (rhs.scheduleEvent.start, rhs.task.effectiveDate, rhs.task.id, rhs.scheduleEvent.occurrence)
+        if lhs.scheduleEvent.start != rhs.scheduleEvent.start { return lhs.scheduleEvent.start < rhs.scheduleEvent.start }
+        if lhs.task.uuid != rhs.task.uuid { return lhs.task.uuid.precedes(rhs.task.uuid) }
+        return lhs.scheduleEvent.occurrence < rhs.scheduleEvent.occurrence
     }
 }
 

@@ -68,7 +68,7 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
         for index in events.indices {
             events[index].outcome = outcomes[events[index].task.uuid]?[events[index].scheduleEvent.occurrence]
         }
-        events.sort(by: Self.isOrderedBefore)
+        events.sort()
         return events
     }
 
@@ -176,14 +176,6 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
             }
             end = min(end, version.effectiveDate)
         }
-    }
-
-    /// CareKit's event order: start, then task uuid (as its uppercase string, which orders like its bytes), then
-    /// occurrence.
-    static func isOrderedBefore(_ lhs: Event, _ rhs: Event) -> Bool {
-        if lhs.scheduleEvent.start != rhs.scheduleEvent.start { return lhs.scheduleEvent.start < rhs.scheduleEvent.start }
-        if lhs.task.uuid != rhs.task.uuid { return lhs.task.uuid.precedes(rhs.task.uuid) }
-        return lhs.scheduleEvent.occurrence < rhs.scheduleEvent.occurrence
     }
 }
 
