@@ -33,6 +33,7 @@ struct AccountAdd: AsyncParsableCommand {
             } catch let error as CareDirectoryError where error.kind == .emailTaken {
                 throw ValidationError("an account with that email address exists already")
             }
+            try await data.audit(record: nil, resource: "account", .create, command: "account add")
         }
         print("Added the account \(email).")
     }

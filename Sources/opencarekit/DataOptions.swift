@@ -104,4 +104,12 @@ struct CareData: Sendable {
     let dataDirectory: CareDataDirectory?
     /// The database, when the records are on PostgreSQL.
     let postgres: PostgresCareRecords?
+
+    /// Appends the audit log's entry for a command that touches a record or the directory: no account (an operator
+    /// at this machine), from the command line and the machine's user, the subcommand as the detail.
+    func audit(record: CareRecordID?, resource: String, _ action: AuditEntry.Action, command: String) async throws {
+        try await directory.appendAudit([AuditEntry.Draft(
+            recorded: Date(), account: nil, record: record, resource: resource, action: action, outcome: .allowed,
+            address: "command line, user \(ProcessInfo.processInfo.userName)", detail: "opencarekit \(command)")])
+    }
 }

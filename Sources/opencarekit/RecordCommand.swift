@@ -42,6 +42,7 @@ struct RecordAdd: AsyncParsableCommand {
             }
             try await data.directory.addRecord(record, member: CareMembership(record: record.id, account: account.id, role: ownerRole,
                                                                               isOwner: true, createdDate: record.createdDate))
+            try await data.audit(record: record.id, resource: "record", .create, command: "record add")
         }
         print(record.id)
     }
@@ -72,6 +73,7 @@ struct RecordShare: AsyncParsableCommand {
             } catch let error as CareDirectoryError {
                 throw ValidationError(error.reason)
             }
+            try await data.audit(record: id, resource: "membership", existing == nil ? .create : .update, command: "record share")
             return ownsIt
         }
         print("\(email) is now \(role.rawValue)\(ownsIt ? " and owner" : "") of record \(id).")
@@ -85,6 +87,7 @@ struct RecordList: AsyncParsableCommand {
     func run() async throws {
         try await options.withData { data in
             let directory = data.directory
+            try await data.audit(record: nil, resource: "record", .read, command: "record list")
             var after: CareRecordID?
             while true {
                 let page = try await directory.records(limit: 500, after: after)

@@ -39,8 +39,9 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens (creating if needed) the store and runs `body` with it; a record's store on PostgreSQL while the
-    /// connection pool runs.
-    func withStore<T: Sendable>(_ body: (OCKStore) async throws -> T) async throws -> T {
+    /// connection pool runs. A record's store is audited first, as `access` by the command line (`command` names
+    /// the subcommand); a store file outside the server's records has no audit log.
+    func withStore<T: Sendable>(_ access: AuditEntry.Action, command: String, _ body: (OCKStore) async throws -> T) async throws -> T {
         guard let record else {
             guard records.database == nil else { throw ValidationError("--database: give the record to work on with --record") }
             return try await body(try openFile())
@@ -49,6 +50,7 @@ struct StoreOptions: ParsableArguments {
         guard let id = CareRecordID(record) else { throw ValidationError("--record: not a record id") }
         return try await records.withData { data in
             guard let found = try await data.directory.record(id) else { throw ValidationError("--record: there is no such record") }
+            try await data.audit(record: id, resource: "store", access, command: "store \(command)")
             let store = try data.stores.store(for: found)
             try Self.prepare(store)
             return try await body(store)
@@ -93,7 +95,7 @@ struct StoreInit: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
-        try await options.withStore { store in
+        try await options.withStore(.execute, command: "init") { store in
             print("Store ready at \(options.describe(store))")
         }
     }
@@ -107,7 +109,7 @@ struct StoreSeedDemo: AsyncParsableCommand {
     @Option(help: "The first day of the plan, YYYY-MM-DD (default: today).") var start: String?
 
     func run() async throws {
-        try await options.withStore { store in
+        try await options.withStore(.create, command: "seed-demo") { store in
             guard try await store.fetchPatients(query: OCKPatientQuery()).isEmpty,
                   try await store.fetchTasks(query: OCKTaskQuery()).isEmpty else {
                 throw ValidationError("the store already has data; seed-demo needs an empty store")
@@ -125,7 +127,7 @@ struct StoreTasks: AsyncParsableCommand {
     @Option(help: "The day, YYYY-MM-DD (default: today).") var date: String?
 
     func run() async throws {
-        try await options.withStore { store in
+        try await options.withStore(.read, command: "tasks") { store in
             let day = try options.day(date)
             var query = OCKTaskQuery(for: day, calendar: try options.calendar)
             query.sortDescriptors = [.title(ascending: true)]
@@ -143,7 +145,7 @@ struct StoreEvents: AsyncParsableCommand {
     @Option(help: "The day, YYYY-MM-DD (default: today).") var date: String?
 
     func run() async throws {
-        try await options.withStore { store in
+        try await options.withStore(.read, command: "events") { store in
             let calendar = try options.calendar
             let events = try await store.fetchEvents(query: OCKEventQuery(for: try options.day(date), calendar: calendar))
             let formatter = DateFormatter()
@@ -176,7 +178,7 @@ struct StoreLog: AsyncParsableCommand {
     @Option(help: "The value's units, such as mg.") var units: String?
 
     func run() async throws {
-        try await options.withStore { store in
+        try await options.withStore(.update, command: "log") { store in
             var query = OCKEventQuery(for: try options.day(date), calendar: try options.calendar)
             query.taskIDs = [task]
             let events = try await store.fetchEvents(query: query)
@@ -216,7 +218,7 @@ struct StoreExport: AsyncParsableCommand {
     @Option(help: "The output file (default: standard output).") var output: String?
 
     func run() async throws {
-        try await options.withStore { store in
+        try await options.withStore(.read, command: "export") { store in
             let entities: [OCKEntity] = try await store.fetchPatients(query: OCKPatientQuery()).map(OCKEntity.patient)
                 + store.fetchCarePlans(query: OCKCarePlanQuery()).map(OCKEntity.carePlan)
                 + store.fetchContacts(query: OCKContactQuery()).map(OCKEntity.contact)
@@ -257,7 +259,7 @@ struct StoreStressWriter: AsyncParsableCommand {
     @Option var count: Int = 1_000_000
 
     func run() async throws {
-        try await options.withStore { store in
+        try await options.withStore(.update, command: "stress-writer") { store in
             let version = try await store.fetchTask(withID: task)
             for occurrence in from..<(from + count) {
                 try await store.addOutcome(OCKOutcome(taskUUID: version.uuid, taskOccurrenceIndex: occurrence,
