@@ -1,3 +1,5 @@
+import OpenCareKitStore
+
 /// The database's tables: every care record's store and the directory, in one PostgreSQL database.
 ///
 /// - Schema `opencarekit` holds the tables. Each store table has `record_id` first in every row, key and index, and
@@ -57,7 +59,39 @@ enum PostgresSchema {
             WHERE status IN ('open', 'saving')
             """,
         ]),
+        ("6: sync knowledge", syncTables),
     ]
+
+    /// `SyncSchema`'s tables and column, per record: each record's store has its own clock and knowledge.
+    private static var syncTables: [String] {
+        let versioned = SyncSchema.versionedTables
+        var statements = versioned.flatMap { table in
+            [
+                "ALTER TABLE \(schema).\(table) ADD COLUMN knowledge_id bigint",
+                "CREATE INDEX \(table)_by_knowledge ON \(schema).\(table) (record_id, knowledge_id)",
+                // `SELECT *` was expanded when the view was made; the new column goes at its end.
+                recordView(table, replacing: true),
+            ]
+        }
+        statements += [
+            """
+            CREATE TABLE \(schema).sync_knowledge (
+                record_id text NOT NULL DEFAULT current_setting('\(recordSetting)'),
+                id bigint NOT NULL, vector bytea NOT NULL,
+                PRIMARY KEY (record_id, id), UNIQUE (record_id, vector))
+            """,
+            """
+            CREATE TABLE \(schema).sync_clock (
+                record_id text NOT NULL DEFAULT current_setting('\(recordSetting)'),
+                clock_id bigint NOT NULL CHECK (clock_id = 1), process uuid NOT NULL, vector bytea NOT NULL,
+                PRIMARY KEY (record_id, clock_id))
+            """,
+        ]
+        for table in ["sync_knowledge", "sync_clock"] {
+            statements += recordPolicy(table) + [recordView(table, replacing: false)]
+        }
+        return statements
+    }
 
     private static let versionColumns = """
         record_id text NOT NULL DEFAULT current_setting('\(recordSetting)'),
@@ -138,24 +172,34 @@ enum PostgresSchema {
         ]
         let tables = versioned.map(\.0) + ["outcome_values", "entity_tags", "record_state"]
         for table in tables {
-            statements += [
-                "ALTER TABLE \(schema).\(table) ENABLE ROW LEVEL SECURITY",
-                "ALTER TABLE \(schema).\(table) FORCE ROW LEVEL SECURITY",
-                """
-                CREATE POLICY one_record ON \(schema).\(table)
-                USING (record_id = current_setting('\(recordSetting)', true))
-                WITH CHECK (record_id = current_setting('\(recordSetting)', true))
-                """,
-            ]
+            statements += recordPolicy(table)
         }
         for table in versioned.map(\.0) + ["outcome_values", "entity_tags"] {
-            statements.append("""
-                CREATE VIEW \(recordSchema).\(table) WITH (security_barrier) AS
-                SELECT * FROM \(schema).\(table) WHERE record_id = current_setting('\(recordSetting)', true)
-                WITH CASCADED CHECK OPTION
-                """)
+            statements.append(recordView(table, replacing: false))
         }
         return statements
+    }
+
+    /// Row-level security on a store table: a statement sees and writes only the rows of its transaction's record.
+    private static func recordPolicy(_ table: String) -> [String] {
+        [
+            "ALTER TABLE \(schema).\(table) ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE \(schema).\(table) FORCE ROW LEVEL SECURITY",
+            """
+            CREATE POLICY one_record ON \(schema).\(table)
+            USING (record_id = current_setting('\(recordSetting)', true))
+            WITH CHECK (record_id = current_setting('\(recordSetting)', true))
+            """,
+        ]
+    }
+
+    /// The view of a store table under the name the store's SQL uses, limited to the transaction's record.
+    private static func recordView(_ table: String, replacing: Bool) -> String {
+        """
+        CREATE \(replacing ? "OR REPLACE " : "")VIEW \(recordSchema).\(table) WITH (security_barrier) AS
+        SELECT * FROM \(schema).\(table) WHERE record_id = current_setting('\(recordSetting)', true)
+        WITH CASCADED CHECK OPTION
+        """
     }
 
     /// Numbers, chains and appends audit entries (a JSON array of drafts, oldest first) in one statement, under the

@@ -32,6 +32,7 @@ import Testing
         try await ana.addOutcome(OCKOutcome(taskUUID: try await ana.fetchTask(withID: "ibuprofen").uuid, taskOccurrenceIndex: 0,
                                             values: [OCKOutcomeValue(true)]))
         try await ben.addTask(task("walk"))
+        _ = try await ana.computeRevisions(since: .init())   // ana's clock and knowledge (sync)
         // Through the stores.
         #expect(try await ben.fetchTasks(query: OCKTaskQuery()).map(\.id) == ["walk"])
         #expect(try await ana.fetchTasks(query: OCKTaskQuery()).map(\.id) == ["ibuprofen"])
@@ -40,7 +41,7 @@ import Testing
         let connection = try await connect(database.url)
         defer { Task { try? await connection.close() } }
         // The base tables, read with no WHERE at all: nothing without a record, only ben's rows as ben.
-        for table in ["tasks", "outcomes", "outcome_values", "entity_tags", "record_state"] {
+        for table in ["tasks", "outcomes", "outcome_values", "entity_tags", "record_state", "sync_clock", "sync_knowledge"] {
             #expect(try await rows(connection, "SELECT * FROM opencarekit.\(table)").isEmpty, "\(table) with no record set")
         }
         _ = try await rows(connection, "BEGIN")
@@ -70,8 +71,8 @@ import Testing
         // After a transaction ends, its record is no longer set: nothing is visible again.
         #expect(try await rows(connection, "SELECT * FROM opencarekit.tasks").isEmpty)
         #expect(try await ana.fetchTasks(query: OCKTaskQuery()).map(\.id) == ["ibuprofen"])
-        // Each write counts in its record's revision, and only there.
-        #expect(try await database.records.revision(ofRecord: "ana") == 2)
+        // Each write counts in its record's revision, and only there (ana's: a task, an outcome, her sync clock).
+        #expect(try await database.records.revision(ofRecord: "ana") == 3)
         #expect(try await database.records.revision(ofRecord: "ben") == 1)
         #expect(try await database.records.revision(ofRecord: "nobody") == 0)
     }
@@ -89,7 +90,8 @@ import Testing
         defer { Task { try? await connection.close() } }
         let names = try await rows(connection, "SELECT name FROM public.opencarekit_migrations").map { try $0.decode(String.self) }
         #expect(names == ["1: stores and directory", "2: surveys in progress", "3: the audit chain appended in the database",
-                          "4: one open survey per browser and event", "5: one open or saving survey per browser and event"])
+                          "4: one open survey per browser and event", "5: one open or saving survey per browser and event",
+                          "6: sync knowledge"])
         try await servers[0].store(forRecord: "r").addTask(task("t"))
 
         _ = try await rows(connection, "INSERT INTO public.opencarekit_migrations (name) VALUES ('99: from the future')")

@@ -14,6 +14,9 @@ import Testing
     @Test func aDataDirectoryMovesIntoPostgreSQLAsItIsAndASecondRunCopiesNothingAgain() async throws {
         let source = try await SourceData(clinicSize: 2)
         defer { source.remove() }
+        // Alex's store has synchronized once: its clock and the knowledge of its versions move too.
+        let alexStore = try source.data.store(for: source.alexRecord)
+        _ = try await alexStore.computeRevisions(since: .init())
         let database = try await PostgresTestDatabase()
         // Seven rows at a time: many transactions, and keys of two columns continued across them.
         let first = try AppServer.run(["migrate", "--from", source.url.path, "--to", database.url, "--rows-per-transaction", "7"])
@@ -53,6 +56,11 @@ import Testing
         #expect(second.output.contains("Accounts: 0 copied, \(source.accountCount) already there."))
         #expect(second.output.contains("Audit log: 0 entries copied, \(source.auditEntryCount) already there."))
         #expect(try await directory.verifyAuditLog().entries == sourceAudit.entries)
+        // Synchronizing from either side gives the same revisions under the same knowledge.
+        let movedStore = database.records.store(for: source.alexRecord)
+        #expect(try await movedStore.knowledgeVector() == alexStore.knowledgeVector())
+        let here = try await alexStore.computeRevisions(since: .init()), there = try await movedStore.computeRevisions(since: .init())
+        #expect(here.knowledge == there.knowledge && !here.revisions.isEmpty && here.revisions == there.revisions)
 
         // A server on the database opens the moved record for its patient.
         let server = try await AppServer.start(["--database", database.url, "--demo", "--demo-patients", "0"], browser: TestBrowser())

@@ -20,16 +20,17 @@ protocol StoredEntity: OCKVersionedObjectCompatible, OCKValidatable, Equatable, 
 extension StoredEntity {
     static var versionColumns: [String] {
         ["uuid", "id", "effective_date", "deleted_date", "created_date", "updated_date", "previous_uuids",
-         "next_uuids", "next_effective_date", "group_identifier", "remote_id"]
+         "next_uuids", "next_effective_date", "group_identifier", "remote_id", "knowledge_id"]
     }
 
     /// The values of this version's row, for `versionColumns + extraColumns` (with `nextEffectiveDate` for versions
-    /// that already have successors, as sync may bring, and, for outcomes, the span of their event).
-    func rowValues(nextEffectiveDate: Date? = nil, event: DateInterval?, _ dialect: SQLDialect) throws -> [SQLValue] {
+    /// that already have successors, as sync may bring, `knowledge` for a version merged from a remote (`SyncSchema`),
+    /// and, for outcomes, the span of their event).
+    func rowValues(nextEffectiveDate: Date? = nil, knowledge: Int64? = nil, event: DateInterval?, _ dialect: SQLDialect) throws -> [SQLValue] {
         let values: [any SQLBindable] = [
             uuid, id, effectiveDate.storeValue, deletedDate?.storeValue, createdDate?.storeValue,
             updatedDate?.storeValue, PackedUUIDs.data(previousVersionUUIDs), PackedUUIDs.data(nextVersionUUIDs),
-            nextEffectiveDate?.storeValue, groupIdentifier, remoteID,
+            nextEffectiveDate?.storeValue, groupIdentifier, remoteID, knowledge,
         ] + (try extraValues(event: event, dialect))
         return values.map(\.sqlValue)
     }

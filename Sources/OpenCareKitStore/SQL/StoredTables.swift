@@ -42,7 +42,12 @@ package struct StoredTable: Sendable {
         versions(of: OCKOutcome.self, uuids: ["task_uuid"]),
         outcomeValues,
         entityTags,
+        syncKnowledge,
+        syncClock,
     ]
+
+    package static let syncKnowledge = StoredTable("sync_knowledge", ["id", "vector"], key: ["id"])
+    package static let syncClock = StoredTable("sync_clock", ["clock_id", "process", "vector"], key: ["clock_id"], uuids: ["process"])
 
     package static let account = StoredTable("account", ["id", "email", "name", "password_hash", "totp_secret", "recovery_codes",
                                                         "failed_sign_ins", "locked_until", "created_date"], key: ["id"])

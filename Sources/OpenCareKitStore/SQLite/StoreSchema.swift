@@ -13,7 +13,7 @@ import GRDB
 /// in `outcome_values`.
 enum StoreSchema {
     /// The newest schema this code writes; kept in `PRAGMA user_version`.
-    static let version = 2
+    static let version = 3
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -83,6 +83,9 @@ enum StoreSchema {
             }
             // Outcomes of given task versions in an interval (an event's outcome, a day's events).
             try db.execute(sql: "CREATE INDEX outcomes_by_task_event_end ON outcomes(task_uuid, event_end)")
+        }
+        migrator.registerMigration("v3") { db in
+            for statement in SyncSchema.sqliteStatements { try db.execute(sql: statement) }
         }
         return migrator
     }

@@ -1,0 +1,28 @@
+import Foundation
+
+extension OCKStore {
+    /// The store's knowledge vector: what it knows of each process that wrote to it (its own clock is made on first
+    /// use, at 1).
+    package func knowledgeVector() async throws -> OCKRevisionRecord.KnowledgeVector {
+        try await write([], failure: { .remoteSynchronizationFailed(reason: $0) }) { db, _ in
+            try SyncKnowledge.clock(db).vector
+        }
+    }
+
+    /// The revisions a remote whose knowledge is `remote` has not seen, and the knowledge they carry this store to:
+    /// the versions written here since the last synchronization get the store's vector, then its own clock moves on,
+    /// so that what is written after is newer than anything the remote is told (CareKit's "compute revisions, then
+    /// increment"; both saved in one transaction).
+    package func computeRevisions(since remote: OCKRevisionRecord.KnowledgeVector) async throws
+        -> (revisions: [OCKRevisionRecord], knowledge: OCKRevisionRecord.KnowledgeVector) {
+        try await write([], failure: { .remoteSynchronizationFailed(reason: $0) }) { db, _ in
+            var clock = try SyncKnowledge.clock(db)
+            try SyncKnowledge.seal(with: clock.vector, db)
+            let revisions = try SyncKnowledge.revisions(since: remote, db, cache: self.cache)
+            let knowledge = clock.vector
+            clock.vector.increment(clockFor: clock.process)
+            try SyncKnowledge.save(clock, db)
+            return (revisions, knowledge)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// What remote synchronization keeps in a store, on every engine (SQLite's migration "v3", PostgreSQL's "6"):
+///
+/// - `sync_clock`: one row, the store's own process (a uuid, its id in knowledge vectors) and its knowledge vector,
+///   created by the first synchronization.
+/// - `sync_knowledge`: each knowledge vector versions were written under, once (`vector` packed by `SyncKnowledge`).
+/// - `knowledge_id` on every versioned table: the vector the version was written under. A version written here is
+///   NULL until the next synchronization seals it with the vector of the moment (the vector changes only while
+///   synchronizing, so that is the vector it was written under); a version merged from a remote has the vector of
+///   the revision it came in.
+package enum SyncSchema {
+    package static let versionedTables = ["patients", "care_plans", "contacts", "tasks", "outcomes"]
+
+    /// SQLite's statements that add them to a store of schema 2 (PostgreSQL's are `PostgresSchema`'s, with the
+    /// record column, policies and views).
+    static let sqliteStatements: [String] = versionedTables.flatMap { table in
+        [
+            "ALTER TABLE \(table) ADD COLUMN knowledge_id INTEGER",
+            "CREATE INDEX \(table)_by_knowledge ON \(table)(knowledge_id)",
+        ]
+    } + [
+        "CREATE TABLE sync_knowledge (id INTEGER PRIMARY KEY NOT NULL, vector BLOB NOT NULL UNIQUE)",
+        "CREATE TABLE sync_clock (clock_id INTEGER PRIMARY KEY NOT NULL CHECK (clock_id = 1), process BLOB NOT NULL, vector BLOB NOT NULL)",
+    ]
+}
