@@ -36,6 +36,11 @@ extension StoreConformance {
             #expect(stranger.revisions.map(\.knowledgeVector) == [start, .init([process: 3])])
             #expect(stranger.revisions.flatMap(\.entities).count == 4)
             #expect(try await store.computeRevisions(since: .init([process: 99])).revisions.isEmpty)
+            // A reset store starts again as a new process that knows nothing.
+            try store.reset()
+            let again = try await store.knowledgeVector()
+            #expect(again.processes.count == 1 && again.uuids.first != process && again.processes.values.first == 1)
+            #expect(try await store.computeRevisions(since: .init()).revisions.isEmpty)
         },
     ]
 }

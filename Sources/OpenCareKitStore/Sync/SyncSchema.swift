@@ -7,6 +7,9 @@
 ///   NULL until the next synchronization seals it with the vector of the moment (the vector changes only while
 ///   synchronizing, so that is the vector it was written under); a version merged from a remote has the vector of
 ///   the revision it came in.
+///
+/// The copy to PostgreSQL carries them (`StoredTable.store`); `reset()` empties them with the entities, so a reset
+/// store synchronizes again as a new process that knows nothing.
 package enum SyncSchema {
     package static let versionedTables = ["patients", "care_plans", "contacts", "tasks", "outcomes"]
 
