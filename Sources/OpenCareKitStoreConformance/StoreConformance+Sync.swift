@@ -17,6 +17,9 @@ extension StoreConformance {
             #expect(first.knowledge == start)
             #expect(first.revisions.map(\.knowledgeVector) == [start])
             #expect(first.revisions.first?.entities.map(\.uuid) == [task.uuid, outcome.uuid])
+            // Each entity whole, as a fetch gives it: an outcome with its values.
+            #expect(first.revisions.first?.entities == [.task(try await store.fetchTask(withID: "med")),
+                                                        .outcome(try #require(try await store.fetchOutcomes(query: OCKOutcomeQuery()).first))])
             #expect(try await store.knowledgeVector() == .init([process: 2]))
             // A remote that knows {me: 1} has seen them.
             #expect(try await store.computeRevisions(since: start).revisions.isEmpty)

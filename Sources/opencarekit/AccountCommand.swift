@@ -27,13 +27,14 @@ struct AccountAdd: AsyncParsableCommand {
         let password = Self.readPassword()
         if let problem = Passwords.problem(with: password) { throw ValidationError(problem) }
         let hash = try await Passwords.hash(password, cost: 12)
+        let account = CareAccount(email: email, name: name, passwordHash: hash, createdDate: Date())
         try await options.withData { data in
             do {
-                try await data.directory.addAccount(CareAccount(email: email, name: name, passwordHash: hash, createdDate: Date()))
+                try await data.directory.addAccount(account)
             } catch let error as CareDirectoryError where error.kind == .emailTaken {
                 throw ValidationError("an account with that email address exists already")
             }
-            try await data.audit(record: nil, resource: "account", .create, command: "account add")
+            try await data.audit(record: nil, resource: "account", .create, command: "account add (account \(account.id))")
         }
         print("Added the account \(email).")
     }

@@ -106,7 +106,8 @@ struct CareData: Sendable {
     let postgres: PostgresCareRecords?
 
     /// Appends the audit log's entry for a command that touches a record or the directory: no account (an operator
-    /// at this machine), from the command line and the machine's user, the subcommand as the detail.
+    /// at this machine), from the command line and the machine's user, the subcommand as the detail (with the id of
+    /// the account it concerns, never an email or a name).
     func audit(record: CareRecordID?, resource: String, _ action: AuditEntry.Action, command: String) async throws {
         try await directory.appendAudit([AuditEntry.Draft(
             recorded: Date(), account: nil, record: record, resource: resource, action: action, outcome: .allowed,

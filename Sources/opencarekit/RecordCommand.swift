@@ -73,7 +73,8 @@ struct RecordShare: AsyncParsableCommand {
             } catch let error as CareDirectoryError {
                 throw ValidationError(error.reason)
             }
-            try await data.audit(record: id, resource: "membership", existing == nil ? .create : .update, command: "record share")
+            try await data.audit(record: id, resource: "membership", existing == nil ? .create : .update,
+                                 command: "record share (account \(account.id))")
             return ownsIt
         }
         print("\(email) is now \(role.rawValue)\(ownsIt ? " and owner" : "") of record \(id).")

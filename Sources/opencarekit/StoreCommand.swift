@@ -39,8 +39,9 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens (creating if needed) the store and runs `body` with it; a record's store on PostgreSQL while the
-    /// connection pool runs. A record's store is audited first, as `access` by the command line (`command` names
-    /// the subcommand); a store file outside the server's records has no audit log.
+    /// connection pool runs. What was done to a record's store is audited once done, as `access` by the command line
+    /// (`command` names the subcommand; a command refused or failed leaves no entry); a store file outside the
+    /// server's records has no audit log.
     func withStore<T: Sendable>(_ access: AuditEntry.Action, command: String, _ body: (OCKStore) async throws -> T) async throws -> T {
         guard let record else {
             guard records.database == nil else { throw ValidationError("--database: give the record to work on with --record") }
@@ -50,10 +51,11 @@ struct StoreOptions: ParsableArguments {
         guard let id = CareRecordID(record) else { throw ValidationError("--record: not a record id") }
         return try await records.withData { data in
             guard let found = try await data.directory.record(id) else { throw ValidationError("--record: there is no such record") }
-            try await data.audit(record: id, resource: "store", access, command: "store \(command)")
             let store = try data.stores.store(for: found)
             try Self.prepare(store)
-            return try await body(store)
+            let result = try await body(store)
+            try await data.audit(record: id, resource: "store", access, command: "store \(command)")
+            return result
         }
     }
 

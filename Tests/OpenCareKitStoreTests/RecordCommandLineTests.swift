@@ -38,20 +38,26 @@ import Testing
         #expect(list.output.contains(id) && list.output.contains("ana@example.org (patient, owner)")
                 && list.output.contains("ben@example.org (clinician)") && list.output.contains("Asia/Seoul"))
         #expect(try run(["store", "events", "--record", id, "--date", "2026-11-24"]).status == 0)
+        #expect(try run(["store", "seed-demo", "--record", id]).errors.contains("already has data"))
 
         // Every command that touched the directory or a record is in the audit log, as the command line's (no
         // account), chained with the rest; refused commands changed nothing, so they left no entry.
-        let entries = try DatabaseQueue(path: data + "/directory.sqlite").read { db in
+        let directory = try DatabaseQueue(path: data + "/directory.sqlite")
+        let (ana, ben) = try directory.read { db in
+            (try String.fetchOne(db, sql: "SELECT id FROM account WHERE email = 'ana@example.org'") ?? "",
+             try String.fetchOne(db, sql: "SELECT id FROM account WHERE email = 'ben@example.org'") ?? "")
+        }
+        let entries = try directory.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM audit_entry ORDER BY sequence").map { row in
                 [row["resource"], row["action"], row["record"] ?? "-", row["detail"]] as [String]
                     + [(row["account"] as String?) == nil && (row["address"] as String).hasPrefix("command line, user ") ? "cli" : "?"]
             }
         }
         #expect(entries == [
-            ["account", "C", "-", "opencarekit account add", "cli"],
-            ["account", "C", "-", "opencarekit account add", "cli"],
+            ["account", "C", "-", "opencarekit account add (account \(ana))", "cli"],
+            ["account", "C", "-", "opencarekit account add (account \(ben))", "cli"],
             ["record", "C", id, "opencarekit record add", "cli"],
-            ["membership", "C", id, "opencarekit record share", "cli"],
+            ["membership", "C", id, "opencarekit record share (account \(ben))", "cli"],
             ["record", "R", "-", "opencarekit record list", "cli"],
             ["store", "R", id, "opencarekit store events", "cli"],
         ])

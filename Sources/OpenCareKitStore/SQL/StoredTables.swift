@@ -43,11 +43,13 @@ package struct StoredTable: Sendable {
         outcomeValues,
         entityTags,
         syncKnowledge,
-        syncClock,
     ]
 
+    /// The vectors the store's versions were written under. (Its clock, `sync_clock`, is not copied: a copy that
+    /// kept the process would advance the same clock as the original if that were ever written again, and a remote
+    /// would take the one's versions for the other's; the copy makes a clock of its own, a new process, when it
+    /// first synchronizes.)
     package static let syncKnowledge = StoredTable("sync_knowledge", ["id", "vector"], key: ["id"])
-    package static let syncClock = StoredTable("sync_clock", ["clock_id", "process", "vector"], key: ["clock_id"], uuids: ["process"])
 
     package static let account = StoredTable("account", ["id", "email", "name", "password_hash", "totp_secret", "recovery_codes",
                                                         "failed_sign_ins", "locked_until", "created_date"], key: ["id"])

@@ -140,8 +140,8 @@ public final class OCKStore: Sendable {
         try engine.checkIntegrity()
     }
 
-    /// The tables of the store's entities, children first.
-    package static let entityTables = StoredTable.store.reversed().map(\.name)
+    /// The tables of the store's entities, children first, and its sync clock.
+    package static let entityTables = StoredTable.store.reversed().map(\.name) + ["sync_clock"]
 
     // MARK: - Transactions
 

@@ -4,7 +4,10 @@ extension OCKStore {
     /// The store's knowledge vector: what it knows of each process that wrote to it (its own clock is made on first
     /// use, at 1).
     package func knowledgeVector() async throws -> OCKRevisionRecord.KnowledgeVector {
-        try await write([], failure: { .remoteSynchronizationFailed(reason: $0) }) { db, _ in
+        // A read, unless the clock is still to be made: a write counts as a change of the record (other servers'
+        // pages would look again).
+        if let clock = try await read({ db in try SyncKnowledge.existingClock(db) }) { return clock.vector }
+        return try await write([], failure: { .remoteSynchronizationFailed(reason: $0) }) { db, _ in
             try SyncKnowledge.clock(db).vector
         }
     }

@@ -9,13 +9,13 @@ extension OCKRevisionRecord.KnowledgeVector {
         processes.allSatisfy { $0.value <= other.clock(for: $0.key) }
     }
 
-    /// The vector as stored: each process's 16-byte uuid and its clock as 8 bytes big-endian, in uuid byte order, so
+    /// The vector as stored: each process's 16-byte uuid and its clock as 8 bytes big-endian (signed), in uuid byte order, so
     /// equal vectors are equal bytes.
     var packed: Data {
         var data = Data(capacity: processes.count * 24)
         for (uuid, clock) in processes.sorted(by: { $0.key.precedes($1.key) }) {
             withUnsafeBytes(of: uuid.uuid) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: UInt64(clock).bigEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: Int64(clock).bigEndian) { data.append(contentsOf: $0) }
         }
         return data
     }
@@ -26,7 +26,7 @@ extension OCKRevisionRecord.KnowledgeVector {
         data.withUnsafeBytes { bytes in
             for offset in stride(from: 0, to: bytes.count, by: 24) {
                 let uuid = UUID(uuid: bytes.loadUnaligned(fromByteOffset: offset, as: uuid_t.self))
-                processes[uuid] = Int(truncatingIfNeeded: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)))
+                processes[uuid] = Int(Int64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: Int64.self)))
             }
         }
         self.init(processes)
@@ -42,13 +42,16 @@ enum SyncKnowledge {
         var vector: OCKRevisionRecord.KnowledgeVector
     }
 
+    /// The store's clock, nil before the first synchronization.
+    static func existingClock(_ db: any SQLDatabase) throws -> Clock? {
+        try db.firstRow("SELECT process, vector FROM sync_clock WHERE clock_id = 1", [], { row in
+            Clock(process: try row.uuid("process"), vector: try .init(packed: try row.data("vector")))
+        })
+    }
+
     /// The store's clock, made on first use with a new process whose clock is 1 (CareKit's start).
     static func clock(_ db: any SQLDatabase) throws -> Clock {
-        if let clock = try db.firstRow("SELECT process, vector FROM sync_clock WHERE clock_id = 1", [], { row in
-            Clock(process: try row.uuid("process"), vector: try .init(packed: try row.data("vector")))
-        }) {
-            return clock
-        }
+        if let clock = try existingClock(db) { return clock }
         let process = UUID()
         let clock = Clock(process: process, vector: .init([process: 1]))
         try db.execute("INSERT INTO sync_clock (clock_id, process, vector) VALUES (1, ?, ?)", [process, clock.vector.packed])
@@ -91,22 +94,28 @@ enum SyncKnowledge {
         }.filter { !$0.vector.isKnown(by: remote) }
         guard !vectors.isEmpty else { return [] }
         var entities: [Int64: [OCKEntity]] = [:]
-        func collect<E: StoredEntity>(_ type: E.Type, _ wrap: (E) -> OCKEntity) throws {
+        func collect<E: StoredEntity>(_ type: E.Type, complete: (inout [E]) throws -> Void = { _ in },
+                                      _ wrap: (E) -> OCKEntity) throws {
             for first in stride(from: 0, to: vectors.count, by: 500) {
                 let ids = vectors[first..<min(first + 500, vectors.count)].map(\.id)
+                var found: [(knowledge: Int64, entity: E)] = []
                 try db.forEachRow("""
                     SELECT * FROM \(E.table) WHERE knowledge_id IN (\(QuerySQL.placeholders(ids.count)))
                     ORDER BY \(db.dialect.order("updated_date", ascending: true)), uuid
                     """, ids.map(\.sqlValue)) { row in
-                    entities[Int64(try row.int("knowledge_id")), default: []].append(wrap(try E.decode(row, cache: cache)))
+                    found.append((Int64(try row.int("knowledge_id")), try E.decode(row, cache: cache)))
                 }
+                var versions = found.map(\.entity)
+                try complete(&versions)
+                for (index, version) in versions.enumerated() { entities[found[index].knowledge, default: []].append(wrap(version)) }
             }
         }
         try collect(OCKPatient.self, OCKEntity.patient)
         try collect(OCKCarePlan.self, OCKEntity.carePlan)
         try collect(OCKContact.self, OCKEntity.contact)
         try collect(OCKTask.self, OCKEntity.task)
-        try collect(OCKOutcome.self, OCKEntity.outcome)
+        // An outcome's values are rows of their own.
+        try collect(OCKOutcome.self, complete: { try OCKOutcome.attachValues(to: &$0, db) }, OCKEntity.outcome)
         return vectors.compactMap { known in
             entities[known.id].map { OCKRevisionRecord(entities: $0, knowledgeVector: known.vector) }
         }

@@ -8,8 +8,9 @@
 ///   synchronizing, so that is the vector it was written under); a version merged from a remote has the vector of
 ///   the revision it came in.
 ///
-/// The copy to PostgreSQL carries them (`StoredTable.store`); `reset()` empties them with the entities, so a reset
-/// store synchronizes again as a new process that knows nothing.
+/// The copy to PostgreSQL carries the versions' knowledge but not the clock (`StoredTable.syncKnowledge`): the copy is
+/// a new process. `reset()` empties both with the entities, so a reset store synchronizes again as a new process that
+/// knows nothing.
 package enum SyncSchema {
     package static let versionedTables = ["patients", "care_plans", "contacts", "tasks", "outcomes"]
 
