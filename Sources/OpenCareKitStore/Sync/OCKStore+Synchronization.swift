@@ -7,7 +7,7 @@ extension OCKStore {
         // A read, unless the clock is still to be made: a write counts as a change of the record (other servers'
         // pages would look again).
         if let clock = try await read({ db in try SyncKnowledge.existingClock(db) }) { return clock.vector }
-        return try await write([], failure: { .remoteSynchronizationFailed(reason: $0) }) { db, _ in
+        return try await write([], failure: OCKStoreError.remoteSynchronizationFailed) { db, _ in
             try SyncKnowledge.clock(db).vector
         }
     }
@@ -18,7 +18,7 @@ extension OCKStore {
     /// increment"; both saved in one transaction).
     package func computeRevisions(since remote: OCKRevisionRecord.KnowledgeVector) async throws
         -> (revisions: [OCKRevisionRecord], knowledge: OCKRevisionRecord.KnowledgeVector) {
-        try await write([], failure: { .remoteSynchronizationFailed(reason: $0) }) { db, _ in
+        try await write([], failure: OCKStoreError.remoteSynchronizationFailed) { db, _ in
             var clock = try SyncKnowledge.clock(db)
             try SyncKnowledge.seal(with: clock.vector, db)
             let revisions = try SyncKnowledge.revisions(since: remote, db, cache: self.cache)
