@@ -12,38 +12,181 @@ extension StoreConformance {
             #expect(start == .init([process: 1]))
             let task = try await store.addTask(Fixture.daily("med"))
             let outcome = try await store.addOutcome(Fixture.done(task, 0))
-            // A remote that knows nothing gets both, as one revision written under {me: 1}; the clock moves on.
-            let first = try await store.computeRevisions(since: .init())
-            #expect(first.knowledge == start)
-            #expect(first.revisions.map(\.knowledgeVector) == [start])
+            // A remote that knows nothing gets both, as one revision written under {me: 2}: the clock moved on first,
+            // as what was written since the store last handed out its knowledge is new to whoever holds that.
+            let first = try await store.revisions(since: .init())
+            let sealed = OCKRevisionRecord.KnowledgeVector([process: 2])
+            #expect(first.knowledge == sealed && first.next == nil)
+            #expect(first.revisions.map(\.knowledgeVector) == [sealed])
             #expect(first.revisions.first?.entities.map(\.uuid) == [task.uuid, outcome.uuid])
             // Each entity whole, as a fetch gives it: an outcome with its values.
             #expect(first.revisions.first?.entities == [.task(try await store.fetchTask(withID: "med")),
                                                         .outcome(try #require(try await store.fetchOutcomes(query: OCKOutcomeQuery()).first))])
-            #expect(try await store.knowledgeVector() == .init([process: 2]))
-            // A remote that knows {me: 1} has seen them.
-            #expect(try await store.computeRevisions(since: start).revisions.isEmpty)
+            #expect(try await store.knowledgeVector() == sealed)
+            // A remote that knows {me: 2} has seen them; nothing new was written, so the clock stays.
+            #expect(try await store.revisions(since: sealed) == OCKRevisionPage(revisions: [], next: nil, knowledge: sealed))
             // What is written after is newer than anything a remote was told: an update and a delete come alone.
             var renamed = task
             renamed.title = "Ibuprofen"
             renamed.effectiveDate = Fixture.date(2)
             let second = try await store.updateTask(renamed)
             let tombstone = try await store.deleteOutcome(outcome)
-            let next = try await store.computeRevisions(since: start)
+            let next = try await store.revisions(since: sealed)
             #expect(next.knowledge == .init([process: 3]))
             #expect(next.revisions.map(\.knowledgeVector) == [.init([process: 3])])
             #expect(next.revisions.first?.entities.map(\.uuid) == [second.uuid, tombstone.uuid])
             #expect(next.revisions.first?.entities.last?.value.deletedDate != nil)
             // A remote that knows only another device has seen none of them; one ahead on this store's clock, all.
-            let stranger = try await store.computeRevisions(since: .init([UUID(): 7]))
-            #expect(stranger.revisions.map(\.knowledgeVector) == [start, .init([process: 3])])
+            let stranger = try await store.revisions(since: .init([UUID(): 7]))
+            #expect(stranger.revisions.map(\.knowledgeVector) == [sealed, .init([process: 3])])
             #expect(stranger.revisions.flatMap(\.entities).count == 4)
-            #expect(try await store.computeRevisions(since: .init([process: 99])).revisions.isEmpty)
+            #expect(try await store.revisions(since: .init([process: 99])).revisions.isEmpty)
             // A reset store starts again as a new process that knows nothing.
             try store.reset()
             let again = try await store.knowledgeVector()
             #expect(again.processes.count == 1 && again.uuids.first != process && again.processes.values.first == 1)
-            #expect(try await store.computeRevisions(since: .init()).revisions.isEmpty)
+            #expect(try await store.revisions(since: .init()).revisions.isEmpty)
+        },
+    ]
+}
+
+extension StoreConformance {
+    /// Two devices (in-memory stores) synchronizing through the store under test as their server.
+    static func devices(_ server: OCKStore, automatic: Bool = false) -> (a: OCKStore, b: OCKStore, remotes: [StoreRemote]) {
+        let remotes = [StoreRemote(server: server, pageSize: 3), StoreRemote(server: server, pageSize: 3)]
+        return (OCKStore(name: "a", type: .inMemory, directory: nil, remote: remotes[0]),
+                OCKStore(name: "b", type: .inMemory, directory: nil, remote: remotes[1]), remotes)
+    }
+
+    static let serving: [StoreCheck] = [
+        StoreCheck("devicesConvergeThroughThisStoreAsTheirServer") { store in
+            let server = try #require(store as? OCKStore)
+            let (a, b, _) = devices(server)
+            let task = try await a.addTask(Fixture.daily("med"))
+            let first = try await a.addOutcome(Fixture.done(task, 0))
+            try await a.synchronize()
+            try await b.synchronize()
+            #expect(try await b.fetchTask(withID: "med") == task)
+            #expect(try await b.fetchOutcomes(query: OCKOutcomeQuery()).map(\.uuid) == [first.uuid])
+            // Apart: both rename the task (b last), a deletes the first dose, b records the second.
+            var renamed = task
+            renamed.title = "From a"
+            renamed.effectiveDate = Fixture.date(2)
+            try await a.updateTask(renamed)
+            renamed.title = "From b"
+            try await b.updateTask(renamed)
+            try await a.deleteOutcome(first)
+            let second = try await b.addOutcome(Fixture.done(try await b.fetchTask(withID: "med"), 1))
+            try await a.synchronize()
+            try await b.synchronize()
+            try await a.synchronize()
+            let versions = try await allVersions(of: server)
+            #expect(try await allVersions(of: a) == versions)
+            #expect(try await allVersions(of: b) == versions)
+            // The newest edit stands, after both; the delete and the new dose reached everyone.
+            for replica in [server, a, b] {
+                let current = try await replica.fetchTask(withID: "med")
+                #expect(current.title == "From b")
+                #expect(current.previousVersionUUIDs.count == 2)
+                #expect(try await replica.fetchOutcomes(query: OCKOutcomeQuery()).map(\.uuid) == [second.uuid])
+            }
+            // Synchronizing again changes nothing.
+            try await b.synchronize()
+            #expect(try await allVersions(of: server) == versions)
+        },
+        StoreCheck("anEventRecordedOnTwoDevicesKeepsTheNewerOutcome") { store in
+            let server = try #require(store as? OCKStore)
+            let (a, b, _) = devices(server)
+            let task = try await a.addTask(Fixture.daily("med"))
+            try await a.synchronize()
+            try await b.synchronize()
+            let older = try await a.addOutcome(Fixture.done(task, 0))
+            var newer = Fixture.done(task, 0)
+            newer.values = [OCKOutcomeValue(false)]
+            newer = try await b.addOutcome(newer)
+            try await a.synchronize()
+            try await b.synchronize()
+            try await a.synchronize()
+            let versions = try await allVersions(of: server)
+            #expect(try await allVersions(of: a) == versions)
+            #expect(try await allVersions(of: b) == versions)
+            for replica in [server, a, b] {
+                let current = try await replica.fetchOutcomes(query: OCKOutcomeQuery(dateInterval: Fixture.day(1)))
+                #expect(current.map(\.uuid) == [newer.uuid])
+            }
+            // The older one is kept, deleted by a tombstone after it.
+            #expect(versions.contains { $0.uuid == older.uuid })
+            #expect(versions.contains { $0.value.previousVersionUUIDs == [older.uuid] && $0.value.deletedDate != nil })
+        },
+        StoreCheck("pullsComeInPagesThatHoldEveryVersionOnce") { store in
+            let server = try #require(store as? OCKStore)
+            for index in 0..<6 {
+                let task = try await server.addTask(Fixture.daily("task \(index)"))
+                try await server.addOutcomes((0..<3).map { Fixture.done(task, $0) })
+            }
+            let all = try await allVersions(of: server)
+            #expect(all.count == 24)
+            var seen: [UUID] = []
+            var cursor: String?
+            var pages = 0
+            var knowledge: OCKRevisionRecord.KnowledgeVector?
+            repeat {
+                let page = try await server.revisions(since: .init(), after: cursor, limit: 5)
+                #expect(page.revisions.flatMap(\.entities).count <= 5)
+                seen += page.revisions.flatMap(\.entities).map(\.uuid)
+                #expect((page.next == nil) == (page.knowledge != nil))
+                knowledge = page.knowledge
+                cursor = page.next
+                pages += 1
+            } while cursor != nil && pages < 20
+            #expect(pages == 5)
+            #expect(seen.count == 24 && Set(seen) == Set(all.map(\.uuid)))
+            #expect(knowledge == (try await server.knowledgeVector()))
+            // A cursor the store did not make is refused.
+            #expect(await failure { _ = try await server.revisions(since: .init(), after: "7.9.x") }?.isInvalidValue == true)
+        },
+        StoreCheck("badRevisionsAreRefusedWithNothingMerged") { store in
+            let server = try #require(store as? OCKStore)
+            let device = UUID()
+            let knowledge = OCKRevisionRecord.KnowledgeVector([device: 3])
+            func push(_ entities: [OCKEntity], vector: OCKRevisionRecord.KnowledgeVector? = nil) async -> OCKStoreError? {
+                await failure {
+                    try await server.mergeRevisions([OCKRevisionRecord(entities: entities, knowledgeVector: vector ?? knowledge)],
+                                                   deviceKnowledge: knowledge)
+                }
+            }
+            var task = Fixture.daily("med")
+            task.createdDate = Fixture.date(1)
+            task.updatedDate = Fixture.date(1)
+            var blank = Fixture.daily(" ")
+            blank.uuid = UUID()
+            // A valid task with an invalid one: neither is kept.
+            #expect(await push([.task(task), .task(blank)])?.isInvalidValue == true)
+            // An update that replaces a version of another id.
+            var other = Fixture.daily("walk")
+            other.previousVersionUUIDs = [task.uuid]
+            #expect(await push([.task(task), .task(other)])?.isInvalidValue == true)
+            // Versions that replace each other in a cycle.
+            var first = Fixture.daily("cycle"), second = Fixture.daily("cycle")
+            first.previousVersionUUIDs = [second.uuid]
+            second.previousVersionUUIDs = [first.uuid]
+            #expect(await push([.task(first), .task(second)])?.isInvalidValue == true)
+            // An outcome of a task version the store does not have.
+            #expect(await push([.outcome(Fixture.done(Fixture.daily("absent"), 0))])?.isInvalidValue == true)
+            // A revision written under more than the device says it knows.
+            #expect(await push([.task(task)], vector: .init([device: 4]))?.isInvalidValue == true)
+            // One uuid for two different versions.
+            var twin = task
+            twin.title = "Twin"
+            #expect(await push([.task(task), .task(twin)])?.isInvalidValue == true)
+            #expect(try await allVersions(of: server).isEmpty)
+            // The same task alone is taken, with its dates as written; pushed twice, it is there once.
+            #expect(await push([.task(task)]) == nil)
+            #expect(await push([.task(task)]) == nil)
+            #expect(try await allVersions(of: server).map(\.uuid) == [task.uuid])
+            let kept = try await server.fetchTask(withID: "med")
+            #expect(kept.createdDate == Fixture.date(1) && kept.updatedDate == Fixture.date(1))
+            #expect(try await server.knowledgeVector().clock(for: device) == 3)
         },
     ]
 }

@@ -32,7 +32,7 @@ import Testing
         try await ana.addOutcome(OCKOutcome(taskUUID: try await ana.fetchTask(withID: "ibuprofen").uuid, taskOccurrenceIndex: 0,
                                             values: [OCKOutcomeValue(true)]))
         try await ben.addTask(task("walk"))
-        _ = try await ana.computeRevisions(since: .init())   // ana's clock and knowledge (sync)
+        _ = try await ana.revisions(since: .init())   // ana's clock and knowledge (sync)
         // Through the stores.
         #expect(try await ben.fetchTasks(query: OCKTaskQuery()).map(\.id) == ["walk"])
         #expect(try await ana.fetchTasks(query: OCKTaskQuery()).map(\.id) == ["ibuprofen"])

@@ -17,7 +17,7 @@ import Testing
         // Alex's store has synchronized once: the knowledge of its versions moves too (its clock does not: the copy
         // is a new process).
         let alexStore = try source.data.store(for: source.alexRecord)
-        _ = try await alexStore.computeRevisions(since: .init())
+        _ = try await alexStore.revisions(since: .init())
         let database = try await PostgresTestDatabase()
         // Seven rows at a time: many transactions, and keys of two columns continued across them.
         let first = try AppServer.run(["migrate", "--from", source.url.path, "--to", database.url, "--rows-per-transaction", "7"])
@@ -61,7 +61,7 @@ import Testing
         let movedStore = database.records.store(for: source.alexRecord)
         let original = try await alexStore.knowledgeVector(), moved = try await movedStore.knowledgeVector()
         #expect(moved.processes.count == 1 && Set(moved.uuids).isDisjoint(with: original.uuids))
-        let here = try await alexStore.computeRevisions(since: .init()), there = try await movedStore.computeRevisions(since: .init())
+        let here = try await alexStore.revisions(since: .init()), there = try await movedStore.revisions(since: .init())
         #expect(!here.revisions.isEmpty && here.revisions == there.revisions)
         #expect(here.revisions.flatMap(\.entities).contains { entity in
             if case let .outcome(outcome) = entity { !outcome.values.isEmpty } else { false }

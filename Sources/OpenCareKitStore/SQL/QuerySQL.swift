@@ -85,9 +85,12 @@ package struct QuerySQL {
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         // CareKit's default order (newest created first) comes after any requested order; uuid makes it total.
-        // Versions of one id share their first version's created date: the newer update comes first among them.
-        let terms = order + [("created_date", false), ("updated_date", false), ("uuid", true)]
+        // Versions of one id share their first version's created date: the newer update comes first among them, and
+        // of two saved at once (a sync's resolution is dated as the newest version it follows) the one that
+        // replaces the other.
+        let terms = order + [("created_date", false), ("updated_date", false)]
         sql += " ORDER BY " + terms.map { dialect.order($0.column, ascending: $0.ascending) }.joined(separator: ", ")
+            + ", (next_effective_date IS NULL) DESC, uuid"
         if pageLimit != nil || offset > 0 { sql += " LIMIT ? OFFSET ?" }
         return sql
     }

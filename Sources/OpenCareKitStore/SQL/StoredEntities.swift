@@ -1,6 +1,7 @@
 import Foundation
 
 extension OCKPatient: PayloadStoredEntity {
+    var entity: OCKEntity { .patient(self) }
     static let table = "patients"
     static let kind = "patient"
     static let queryColumns = ["given_name", "family_name"]
@@ -8,6 +9,7 @@ extension OCKPatient: PayloadStoredEntity {
 }
 
 extension OCKCarePlan: PayloadStoredEntity {
+    var entity: OCKEntity { .carePlan(self) }
     static let table = "care_plans"
     static let kind = "care plan"
     static let queryColumns = ["patient_uuid", "title"]
@@ -15,6 +17,7 @@ extension OCKCarePlan: PayloadStoredEntity {
 }
 
 extension OCKContact: PayloadStoredEntity {
+    var entity: OCKEntity { .contact(self) }
     static let table = "contacts"
     static let kind = "contact"
     static let queryColumns = ["care_plan_uuid", "given_name", "family_name"]
@@ -22,6 +25,7 @@ extension OCKContact: PayloadStoredEntity {
 }
 
 extension OCKTask: PayloadStoredEntity {
+    var entity: OCKEntity { .task(self) }
     static let table = "tasks"
     static let kind = "task"
     static let queryColumns = ["care_plan_uuid", "title", "impacts_adherence", "schedule_start", "schedule_end"]
@@ -34,6 +38,11 @@ extension OCKTask: PayloadStoredEntity {
 extension OCKOutcome: StoredEntity {
     static let table = "outcomes"
     static let kind = "outcome"
+    var entity: OCKEntity { .outcome(self) }
+
+    static func completeVersions(_ versions: inout [OCKOutcome], _ db: any SQLDatabase) throws {
+        try attachValues(to: &versions, db)
+    }
     static let extraColumns = ["task_uuid", "occurrence", "event_start", "event_end", "source", "asset", "schema_version",
                                "timezone", "user_info", "notes", "tags"]
 

@@ -15,9 +15,15 @@ protocol StoredEntity: OCKVersionedObjectCompatible, OCKValidatable, Equatable, 
     func addDependentRows(to rows: inout VersionRows, _ dialect: SQLDialect)
     /// Reads a version from a row of `table` (selected with `*`).
     static func decode(_ row: any SQLRow, cache: DecodedEntityCache) throws -> Self
+    /// Reads what decoded versions keep in other tables (an outcome's values).
+    static func completeVersions(_ versions: inout [Self], _ db: any SQLDatabase) throws
+    /// The version as sync exchanges it.
+    var entity: OCKEntity { get }
 }
 
 extension StoredEntity {
+    static func completeVersions(_ versions: inout [Self], _ db: any SQLDatabase) throws {}
+
     static var versionColumns: [String] {
         ["uuid", "id", "effective_date", "deleted_date", "created_date", "updated_date", "previous_uuids",
          "next_uuids", "next_effective_date", "group_identifier", "remote_id", "knowledge_id"]
@@ -156,8 +162,9 @@ struct VersionRows {
     var outcomeValues: [[SQLValue]] = []
     var tags: [[SQLValue]] = []
 
-    mutating func add<E: StoredEntity>(_ version: E, nextEffectiveDate: Date? = nil, event: DateInterval?, _ dialect: SQLDialect) throws {
-        versions.append(try version.rowValues(nextEffectiveDate: nextEffectiveDate, event: event, dialect))
+    mutating func add<E: StoredEntity>(_ version: E, nextEffectiveDate: Date? = nil, knowledge: Int64? = nil, event: DateInterval?,
+                                       _ dialect: SQLDialect) throws {
+        versions.append(try version.rowValues(nextEffectiveDate: nextEffectiveDate, knowledge: knowledge, event: event, dialect))
         version.addDependentRows(to: &self, dialect)
     }
 

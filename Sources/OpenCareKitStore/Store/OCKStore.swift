@@ -40,6 +40,9 @@ public final class OCKStore: Sendable {
     let rules = StoreRules()
     /// Where the data is kept (SQLite here; PostgreSQL in OpenCareKitPostgres).
     package let engine: any OCKStoreEngine
+    /// Where `synchronize()` sends and gets versions.
+    public let remote: (any OCKRemoteSynchronizable)?
+    let synchronization = SynchronizationRuns()
 
     /// CareKit's initializer. The store opens on first use; errors (a file from a newer OpenCareKit, a file that is
     /// not a store) are thrown by the first call.
@@ -50,7 +53,7 @@ public final class OCKStore: Sendable {
     /// A store in `directory` (the default data directory when nil), with an injectable clock for the dates the
     /// store stamps (created, updated, deleted).
     public convenience init(name: String, type: StoreType = .onDisk(), directory: URL?,
-                            securityApplicationGroupIdentifier: String? = nil,
+                            securityApplicationGroupIdentifier: String? = nil, remote: (any OCKRemoteSynchronizable)? = nil,
                             clock: @escaping @Sendable () -> Date = { Date() }) {
         let engine: SQLiteEngine
         switch type {
@@ -64,7 +67,7 @@ public final class OCKStore: Sendable {
             }
         }
         self.init(name: name, type: type, engine: engine, securityApplicationGroupIdentifier: securityApplicationGroupIdentifier,
-                  clock: clock)
+                  remote: remote, clock: clock)
     }
 
     /// A store in memory whose SQLite engine is seen through `wrap` (the tests put faults in front of it).
@@ -74,12 +77,14 @@ public final class OCKStore: Sendable {
 
     /// A store kept by `engine` (OpenCareKitPostgres makes its stores this way).
     package init(name: String, type: StoreType, engine: any OCKStoreEngine, securityApplicationGroupIdentifier: String? = nil,
-                 clock: @escaping @Sendable () -> Date = { Date() }) {
+                 remote: (any OCKRemoteSynchronizable)? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.name = name
         storeType = type
         self.securityApplicationGroupIdentifier = securityApplicationGroupIdentifier
         self.clock = clock
         self.engine = engine
+        self.remote = remote
+        remote?.delegate = self
     }
 
     /// The SQLite file, for stores kept in one.
@@ -145,8 +150,10 @@ public final class OCKStore: Sendable {
 
     // MARK: - Transactions
 
-    /// Runs `body` in one write transaction and announces the change to live queries after it commits.
+    /// Runs `body` in one write transaction and announces the change to live queries after it commits; then, for
+    /// the app's writes (`synchronizes`), starts a synchronization if the remote synchronizes automatically.
     func write<T: Sendable>(_ kinds: StoreChanges.Kinds, failure: @escaping @Sendable (String) -> OCKStoreError,
+                            synchronizes: Bool = true,
                             _ body: @escaping @Sendable (any SQLDatabase, Date) throws -> T) async throws -> T {
         let now = clock()
         let result: T
@@ -160,6 +167,7 @@ public final class OCKStore: Sendable {
             throw failure(engine.describe(error))
         }
         changes.publish(kinds)
+        if synchronizes, !kinds.isEmpty { synchronizeAutomatically() }
         return result
     }
 

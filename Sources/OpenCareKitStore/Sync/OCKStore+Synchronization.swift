@@ -1,31 +1,301 @@
 import Foundation
+import Synchronization
+
+/// A page of the revisions a remote has not seen (`OCKStore.revisions(since:after:limit:)`). JSON:
+/// `{"revisions": [OCKRevisionRecord…], "next": "…"}` on pages before the last, `{"revisions": […], "knowledge": {…}}`
+/// on the last.
+public struct OCKRevisionPage: Codable, Hashable, Sendable {
+    /// Revision records, oldest first; a vector larger than a page comes as several records.
+    public var revisions: [OCKRevisionRecord]
+    /// Where the next page starts (pass it as `after`); nil on the last page.
+    public var next: String?
+    /// On the last page, the store's knowledge: everything it holds under this vector has been sent. The puller
+    /// merges it once it has every page (CareKit's remotes send it as a last record with no entities).
+    public var knowledge: OCKRevisionRecord.KnowledgeVector?
+
+    public init(revisions: [OCKRevisionRecord], next: String?, knowledge: OCKRevisionRecord.KnowledgeVector?) {
+        self.revisions = revisions
+        self.next = next
+        self.knowledge = knowledge
+    }
+}
 
 extension OCKStore {
-    /// The store's knowledge vector: what it knows of each process that wrote to it (its own clock is made on first
-    /// use, at 1).
-    package func knowledgeVector() async throws -> OCKRevisionRecord.KnowledgeVector {
-        // A read, unless the clock is still to be made: a write counts as a change of the record (other servers'
-        // pages would look again).
+    /// CareKit's initializer with a remote: the store becomes the remote's delegate, and `synchronize()` syncs with it.
+    public convenience init(name: String, securityApplicationGroupIdentifier: String? = nil, type: StoreType = .onDisk(),
+                            remote: (any OCKRemoteSynchronizable)?) {
+        self.init(name: name, type: type, directory: nil, securityApplicationGroupIdentifier: securityApplicationGroupIdentifier,
+                  remote: remote)
+    }
+
+    /// Synchronizes with the remote (CareKit's `synchronize()`): pulls what the store does not know and merges it,
+    /// lets the remote choose how conflicts end, then pushes what the remote does not know. A push the remote
+    /// refuses fails the synchronization (CareKit reports it as a success); nothing is lost, the next synchronization
+    /// sends it again.
+    ///
+    /// One synchronization runs at a time: a call while one runs waits for it and then runs another (calls that
+    /// arrive meanwhile share that one), so what was written before the call is always pushed by the time it returns.
+    ///
+    /// - Throws: `OCKStoreError.remoteSynchronizationFailed` without a remote, or the remote's error, or
+    ///   `OCKStoreError.invalidValue` for a revision the store refuses (nothing of that revision is kept).
+    public func synchronize() async throws {
+        guard let remote else {
+            throw OCKStoreError.remoteSynchronizationFailed(reason: "The store has no remote to synchronize with")
+        }
+        try await synchronization.run { try await self.pullThenPush(remote) }
+    }
+
+    /// `synchronize()` with a completion closure, as in CareKit.
+    public func synchronize(completion: @escaping @Sendable ((any Error)?) -> Void) {
+        _Concurrency.Task {
+            do {
+                try await synchronize()
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+    }
+
+    /// The store's knowledge vector: what it knows of each process that wrote to it. Its own process is made on first
+    /// use.
+    public func knowledgeVector() async throws -> OCKRevisionRecord.KnowledgeVector {
+        // A read, unless the clock is still to be made.
         if let clock = try await read({ db in try SyncKnowledge.existingClock(db) }) { return clock.vector }
-        return try await write([], failure: OCKStoreError.remoteSynchronizationFailed) { db, _ in
+        return try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
             try SyncKnowledge.clock(db).vector
         }
     }
 
-    /// The revisions a remote whose knowledge is `remote` has not seen, and the knowledge they carry this store to:
-    /// the versions written here since the last synchronization get the store's vector, then its own clock moves on,
-    /// so that what is written after is newer than anything the remote is told (CareKit's "compute revisions, then
-    /// increment"; both saved in one transaction).
-    package func computeRevisions(since remote: OCKRevisionRecord.KnowledgeVector) async throws
-        -> (revisions: [OCKRevisionRecord], knowledge: OCKRevisionRecord.KnowledgeVector) {
-        try await write([], failure: OCKStoreError.remoteSynchronizationFailed) { db, _ in
-            var clock = try SyncKnowledge.clock(db)
-            try SyncKnowledge.seal(with: clock.vector, db)
-            let revisions = try SyncKnowledge.revisions(since: remote, db, cache: self.cache)
-            let knowledge = clock.vector
-            clock.vector.increment(clockFor: clock.process)
-            try SyncKnowledge.save(clock, db)
-            return (revisions, knowledge)
+    // MARK: - The serving side
+
+    /// The revisions a remote whose knowledge is `remote` has not seen, a page at a time: what a server answers to a
+    /// device's pull. Pass each page's `next` as `after` for the next one; the last page carries the store's
+    /// knowledge.
+    ///
+    /// Versions written here since the last synchronization are first given a new vector (the store's clock moves
+    /// on, so they are new to everyone who learned its knowledge before); otherwise this only reads.
+    ///
+    /// - Throws: `OCKStoreError.invalidValue` for a cursor this store did not make.
+    public func revisions(since remote: OCKRevisionRecord.KnowledgeVector, after cursor: String? = nil,
+                          limit: Int = 5_000) async throws -> OCKRevisionPage {
+        let start = try cursor.map { text in
+            guard let parsed = SyncKnowledge.Cursor(text) else {
+                throw OCKStoreError.invalidValue(reason: "The page cursor is not one this store made")
+            }
+            return parsed
         }
+        let cache = self.cache
+        let page: @Sendable (any SQLDatabase, SyncKnowledge.Clock) throws -> OCKRevisionPage = { db, clock in
+            let (records, next) = try SyncKnowledge.revisions(since: remote, after: start, limit: limit, db, cache: cache)
+            return OCKRevisionPage(revisions: records, next: next?.text, knowledge: next == nil ? clock.vector : nil)
+        }
+        let unsealed = try await read { db in try SyncKnowledge.existingClock(db) == nil || SyncKnowledge.hasUnsealed(db) }
+        if !unsealed, let result = try await read({ db -> OCKRevisionPage? in
+            // Sealed meanwhile by someone else, or a version written since: the write below covers both.
+            guard let clock = try SyncKnowledge.existingClock(db) else { return nil }
+            return try page(db, clock)
+        }) {
+            return result
+        }
+        return try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
+            try page(db, try SyncKnowledge.seal(db))
+        }
+    }
+
+    /// Merges the revisions a device pushed, and the device's knowledge, in one transaction: what a server does with
+    /// a device's push. Conflicts are resolved the default way (`OCKEntity.newest(of:)`).
+    ///
+    /// - Throws: `OCKStoreError.invalidValue`, with nothing merged, for a revision that fails validation, links
+    ///   versions of different ids, or claims knowledge the device's knowledge does not include.
+    public func mergeRevisions(_ revisions: [OCKRevisionRecord], deviceKnowledge: OCKRevisionRecord.KnowledgeVector) async throws {
+        for revision in revisions where !revision.knowledgeVector.isKnown(by: deviceKnowledge) {
+            throw OCKStoreError.invalidValue(reason: "A revision's knowledge vector is ahead of the device's knowledge")
+        }
+        let kinds = StoreChanges.Kinds(revisions.flatMap(\.entities).map(\.changeKind))
+        let cache = self.cache
+        try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
+            for revision in revisions { _ = try SyncMerge.merge(revision, db, cache: cache) }
+            try SyncKnowledge.learn(deviceKnowledge, db)
+        }
+    }
+
+    // MARK: - Synchronizing with the remote
+
+    private func pullThenPush(_ remote: any OCKRemoteSynchronizable) async throws {
+        let local = try await knowledgeVector()
+        let merging = PulledRevisions(store: self)
+        if let remote = remote as? any OCKAsyncRemoteSynchronizable {
+            try await remote.pullRevisions(since: local) { record in try await merging.merge(record) }
+        } else {
+            let queue = merging.queue()
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                remote.pullRevisions(since: local, mergeRevision: { queue.add($0) }, completion: { error in
+                    queue.finish()
+                    if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+                })
+            }
+            try await queue.drained()
+        }
+        let (remoteKnowledge, conflicts) = merging.result
+        // What the remote has is now known here: every page of it was merged.
+        try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
+            try SyncKnowledge.learn(remoteKnowledge, db)
+        }
+        for conflict in conflicts.prefix(Self.conflictsAskedPerSynchronization) {
+            try await ask(remote, about: conflict)
+        }
+        // Everything the remote does not know, with the store's knowledge (the clock moves on first if versions
+        // were written here since the last synchronization).
+        let (revisions, knowledge) = try await write([], failure: OCKStoreError.remoteSynchronizationFailed,
+                                                     synchronizes: false) { [cache] db, _ in
+            let clock = try SyncKnowledge.seal(db)
+            var records: [OCKRevisionRecord] = []
+            var cursor: SyncKnowledge.Cursor?
+            repeat {
+                let page = try SyncKnowledge.revisions(since: remoteKnowledge, after: cursor, limit: 50_000, db, cache: cache)
+                records += page.records
+                cursor = page.next
+            } while cursor != nil
+            return (records, clock.vector)
+        }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            remote.pushRevisions(deviceRevisions: revisions, deviceKnowledge: knowledge) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
+    /// How many of a pull's conflicts the remote is asked about; the rest keep the default choice (a bound on the
+    /// work one synchronization does for conflicts).
+    static let conflictsAskedPerSynchronization = 1_000
+
+    /// Asks the remote to choose between the versions of a conflict; a choice other than the default one is appended
+    /// after the default, unless the entity changed since.
+    private func ask(_ remote: any OCKRemoteSynchronizable, about conflict: SyncConflict) async throws {
+        let choice = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<OCKEntity, any Error>) in
+            remote.chooseConflictResolution(conflicts: conflict.tips) { result in continuation.resume(with: result) }
+        }
+        guard choice.uuid != OCKEntity.newest(of: conflict.tips)?.uuid else { return }
+        guard choice.entityType == conflict.resolution.entityType, choice.id == conflict.resolution.id else {
+            throw OCKStoreError.remoteSynchronizationFailed(reason: "The remote chose a version of another entity to resolve a conflict")
+        }
+        let cache = self.cache
+        try await write(StoreChanges.Kinds([choice.changeKind]), failure: OCKStoreError.remoteSynchronizationFailed,
+                        synchronizes: false) { db, _ in
+            try SyncMerge.append(choice, after: conflict.resolution, db, cache: cache)
+        }
+    }
+
+    /// Merges one pulled revision record in a transaction of its own.
+    fileprivate func merge(_ record: OCKRevisionRecord) async throws -> [SyncConflict] {
+        let kinds = StoreChanges.Kinds(record.entities.map(\.changeKind))
+        let cache = self.cache
+        return try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
+            try SyncMerge.merge(record, db, cache: cache).conflicts
+        }
+    }
+}
+
+extension OCKStore: OCKRemoteSynchronizationDelegate {
+    /// Synchronizes when the remote asks, if it synchronizes automatically (as CareKit).
+    public func didRequestSynchronization(_ remote: any OCKRemoteSynchronizable) {
+        synchronizeAutomatically()
+    }
+
+    /// Progress is the remote's to report; the store has nothing to do with it.
+    public func remote(_ remote: any OCKRemoteSynchronizable, didUpdateProgress progress: Double) {}
+
+    /// Starts a synchronization after a write, if the remote synchronizes automatically. A failure is dropped: the
+    /// next synchronization sends the same again.
+    func synchronizeAutomatically() {
+        guard let remote, remote.automaticallySynchronizes else { return }
+        _Concurrency.Task { try? await synchronization.run { try await self.pullThenPush(remote) } }
+    }
+}
+
+extension OCKEntity {
+    var changeKind: StoreChanges.Kinds {
+        switch self {
+        case .patient: .patients
+        case .carePlan: .carePlans
+        case .contact: .contacts
+        case .task: .tasks
+        case .outcome: .outcomes
+        }
+    }
+}
+
+/// The records of one pull as they are merged: what the remote knows (their vectors), and the conflicts they
+/// brought.
+private final class PulledRevisions: Sendable {
+    let store: OCKStore
+    private let state = Mutex<(knowledge: OCKRevisionRecord.KnowledgeVector, conflicts: [SyncConflict])>((.init(), []))
+
+    init(store: OCKStore) {
+        self.store = store
+    }
+
+    var result: (knowledge: OCKRevisionRecord.KnowledgeVector, conflicts: [SyncConflict]) { state.withLock { $0 } }
+
+    func merge(_ record: OCKRevisionRecord) async throws {
+        let conflicts = record.entities.isEmpty ? [] : try await store.merge(record)
+        state.withLock { state in
+            state.knowledge.merge(with: record.knowledgeVector)
+            state.conflicts += conflicts
+        }
+    }
+
+    /// A queue for CareKit's merge closure, which cannot wait: records are merged in order as they come; the first
+    /// failure stops the rest.
+    func queue() -> MergeQueue { MergeQueue(self) }
+}
+
+private final class MergeQueue: Sendable {
+    private let continuation: AsyncStream<OCKRevisionRecord>.Continuation
+    private let worker: Task<Void, any Error>
+
+    init(_ pulled: PulledRevisions) {
+        let (records, continuation) = AsyncStream<OCKRevisionRecord>.makeStream()
+        self.continuation = continuation
+        worker = Task {
+            for await record in records { try await pulled.merge(record) }
+        }
+    }
+
+    func add(_ record: OCKRevisionRecord) { continuation.yield(record) }
+    func finish() { continuation.finish() }
+
+    /// Waits until every record added has been merged; throws the first failure.
+    func drained() async throws {
+        continuation.finish()
+        try await worker.value
+    }
+}
+
+/// Runs one synchronization at a time: a call while one runs waits for it, then runs one more, shared by every call
+/// that arrives before it starts.
+final class SynchronizationRuns: Sendable {
+    private struct State {
+        var last: Task<Void, Never>?
+        var waiting: Task<Void, any Error>?
+    }
+
+    private let state = Mutex(State())
+
+    func run(_ body: @escaping @Sendable () async throws -> Void) async throws {
+        let run = state.withLock { state -> Task<Void, any Error> in
+            if let waiting = state.waiting { return waiting }
+            let before = state.last
+            let run = Task {
+                await before?.value
+                self.state.withLock { $0.waiting = nil }
+                try await body()
+            }
+            state.waiting = run
+            state.last = Task { _ = await run.result }
+            return run
+        }
+        try await run.value
     }
 }

@@ -58,66 +58,169 @@ enum SyncKnowledge {
         return clock
     }
 
+    /// Merges what a remote knows into the store's knowledge, once the store holds every version under it.
+    static func learn(_ vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) throws {
+        var clock = try clock(db)
+        let before = clock.vector
+        clock.vector.merge(with: vector)
+        if clock.vector != before { try save(clock, db) }
+    }
+
     static func save(_ clock: Clock, _ db: any SQLDatabase) throws {
         try db.execute("UPDATE sync_clock SET vector = ? WHERE clock_id = 1", [clock.vector.packed])
     }
 
-    /// The id of `vector` in `sync_knowledge`, added when new.
+    /// The id versions about to be written under `vector` get in `sync_knowledge`: a new vector gets the next id; a
+    /// known one is moved past every other (with the versions it holds) unless it is the newest already. Ids then
+    /// only grow with what is written, so a pull that reads in id order and resumes after an id (`revisions(since:
+    /// after:)`) misses nothing written meanwhile; moving a vector sends its versions again, and a merge skips them.
     static func id(of vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) throws -> Int64 {
         let packed = vector.packed
-        if let id = try db.scalar("SELECT id FROM sync_knowledge WHERE vector = ?", [packed]).int {
-            return Int64(id)
+        let newest = Int64(try db.scalar("SELECT MAX(id) FROM sync_knowledge").int ?? 0)
+        guard let existing = try db.scalar("SELECT id FROM sync_knowledge WHERE vector = ?", [packed]).int.map(Int64.init) else {
+            try db.execute("INSERT INTO sync_knowledge (id, vector) VALUES (?, ?)", [newest + 1, packed])
+            return newest + 1
         }
-        let id = Int64(try db.scalar("SELECT COALESCE(MAX(id), 0) + 1 FROM sync_knowledge").int ?? 1)
-        try db.execute("INSERT INTO sync_knowledge (id, vector) VALUES (?, ?)", [id, packed])
-        return id
+        guard existing != newest else { return existing }
+        try db.execute("UPDATE sync_knowledge SET id = ? WHERE id = ?", [newest + 1, existing])
+        for table in SyncSchema.versionedTables {
+            try db.execute("UPDATE \(table) SET knowledge_id = ? WHERE knowledge_id = ?", [newest + 1, existing])
+        }
+        return newest + 1
     }
 
-    /// Gives the versions written here since the last seal the vector they were written under, `vector` (the
-    /// store's, which changes only while synchronizing).
-    static func seal(with vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) throws {
-        var id: Int64?
+    /// Whether versions were written here since the last seal.
+    static func hasUnsealed(_ db: any SQLDatabase) throws -> Bool {
+        for table in SyncSchema.versionedTables
+        where try db.scalar("SELECT 1 FROM \(table) WHERE knowledge_id IS NULL LIMIT 1").isTrue {
+            return true
+        }
+        return false
+    }
+
+    /// Gives the versions written here since the last seal a vector of their own: the store's clock moves on first,
+    /// so they are new to everyone who learned the store's knowledge before (the store hands out its vector as its
+    /// knowledge, and what it writes after must be unknown to whoever holds it: CareKit's "the last increment must be
+    /// saved"). Returns the clock, which is the store's knowledge including them.
+    @discardableResult
+    static func seal(_ db: any SQLDatabase) throws -> Clock {
+        var clock = try clock(db)
+        guard try hasUnsealed(db) else { return clock }
+        clock.vector.increment(clockFor: clock.process)
+        try save(clock, db)
+        let id = try id(of: clock.vector, db)
         for table in SyncSchema.versionedTables {
-            guard try db.scalar("SELECT 1 FROM \(table) WHERE knowledge_id IS NULL LIMIT 1").isTrue else { continue }
-            if id == nil { id = try self.id(of: vector, db) }
             try db.execute("UPDATE \(table) SET knowledge_id = ? WHERE knowledge_id IS NULL", [id])
         }
+        return clock
     }
 
-    /// Every version a remote whose knowledge is `remote` has not seen, one revision record per vector they were
+    /// Where a page of revisions ends: the id of the vector, the kind (0 patients … 4 outcomes, 5 past them) and
+    /// how many of that kind's versions under the vector came before. A vector's versions never change once sealed,
+    /// except when a merge adds some, which moves the vector to a new id (`id(of:)`), so the position stays true.
+    struct Cursor: Equatable {
+        var knowledge: Int64
+        var kind: Int
+        var offset: Int
+
+        var text: String { "\(knowledge).\(kind).\(offset)" }
+
+        init(knowledge: Int64, kind: Int, offset: Int) {
+            (self.knowledge, self.kind, self.offset) = (knowledge, kind, offset)
+        }
+
+        init?(_ text: String) {
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, let knowledge = Int64(parts[0]), let kind = Int(parts[1]), let offset = Int(parts[2]),
+                  knowledge >= 0, (0...5).contains(kind), offset >= 0 else { return nil }
+            self.init(knowledge: knowledge, kind: kind, offset: offset)
+        }
+    }
+
+    /// The versions a remote whose knowledge is `remote` has not seen, one revision record per vector they were
     /// written under (oldest vector first; in each, patients, care plans, contacts, tasks, then outcomes, each kind
-    /// in the order it was written). Versions not sealed yet are left out: seal first.
-    static func revisions(since remote: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase,
-                          cache: DecodedEntityCache) throws -> [OCKRevisionRecord] {
-        let vectors = try db.rows("SELECT id, vector FROM sync_knowledge ORDER BY id") { row in
+    /// in the order written, then by uuid), from `cursor` on and at most `limit` versions; the cursor of the rest if
+    /// any. A vector larger than a page is split over pages (records with the same vector). Versions not sealed yet
+    /// are left out: seal first.
+    static func revisions(since remote: OCKRevisionRecord.KnowledgeVector, after cursor: Cursor?, limit: Int,
+                          _ db: any SQLDatabase, cache: DecodedEntityCache) throws -> (records: [OCKRevisionRecord], next: Cursor?) {
+        let vectors = try db.rows("SELECT id, vector FROM sync_knowledge WHERE id >= ? ORDER BY id", [cursor?.knowledge ?? 0]) { row in
             (id: Int64(try row.int("id")), vector: try OCKRevisionRecord.KnowledgeVector(packed: try row.data("vector")))
         }.filter { !$0.vector.isKnown(by: remote) }
-        guard !vectors.isEmpty else { return [] }
-        var entities: [Int64: [OCKEntity]] = [:]
-        func collect<E: StoredEntity>(_ type: E.Type, complete: (inout [E]) throws -> Void = { _ in },
-                                      _ wrap: (E) -> OCKEntity) throws {
-            for first in stride(from: 0, to: vectors.count, by: 500) {
-                let ids = vectors[first..<min(first + 500, vectors.count)].map(\.id)
-                var found: [(knowledge: Int64, entity: E)] = []
+        let kinds = SyncSchema.versionedTables
+        var records: [OCKRevisionRecord] = []
+        var budget = max(1, limit)
+        for chunk in vectors.chunks(of: 500) {
+            // How many versions each vector holds of each kind, to plan the page.
+            var counts: [Int64: [Int]] = [:]
+            for (kind, table) in kinds.enumerated() {
                 try db.forEachRow("""
-                    SELECT * FROM \(E.table) WHERE knowledge_id IN (\(QuerySQL.placeholders(ids.count)))
-                    ORDER BY \(db.dialect.order("updated_date", ascending: true)), uuid
-                    """, ids.map(\.sqlValue)) { row in
-                    found.append((Int64(try row.int("knowledge_id")), try E.decode(row, cache: cache)))
+                    SELECT knowledge_id, COUNT(*) AS count FROM \(table)
+                    WHERE knowledge_id IN (\(QuerySQL.placeholders(chunk.count))) GROUP BY knowledge_id
+                    """, chunk.map(\.id.sqlValue)) { row in
+                    counts[Int64(try row.int("knowledge_id")), default: Array(repeating: 0, count: kinds.count)][kind] = try row.int("count")
+                }
+            }
+            // Each (vector, kind) part of the page: the whole of it, or a slice where the page starts or ends.
+            var parts: [(knowledge: Int64, kind: Int, offset: Int, count: Int, whole: Bool)] = []
+            var next: Cursor?
+            plan: for known in chunk {
+                for kind in kinds.indices {
+                    var offset = 0
+                    if let cursor, cursor.knowledge == known.id {
+                        if kind < cursor.kind { continue }
+                        if kind == cursor.kind { offset = cursor.offset }
+                    }
+                    let total = counts[known.id]?[kind] ?? 0
+                    guard total > offset else { continue }
+                    guard budget > 0 else {
+                        next = Cursor(knowledge: known.id, kind: kind, offset: offset)
+                        break plan
+                    }
+                    let count = min(total - offset, budget)
+                    parts.append((known.id, kind, offset, count, offset == 0 && count == total))
+                    budget -= count
+                    if offset + count < total {
+                        next = Cursor(knowledge: known.id, kind: kind, offset: offset + count)
+                        break plan
+                    }
+                }
+            }
+            // The whole parts of a kind in one query, the slices one each.
+            var read: [Int64: [[OCKEntity]]] = [:]
+            func fetch<E: StoredEntity>(_ type: E.Type, kind: Int) throws {
+                var found: [(knowledge: Int64, entity: E)] = []
+                let order = "ORDER BY knowledge_id, \(db.dialect.order("updated_date", ascending: true)), uuid"
+                let whole = parts.filter { $0.kind == kind && $0.whole }.map(\.knowledge)
+                for ids in whole.chunks(of: 500) {
+                    try db.forEachRow("SELECT * FROM \(E.table) WHERE knowledge_id IN (\(QuerySQL.placeholders(ids.count))) \(order)",
+                                      ids.map(\.sqlValue)) { row in
+                        found.append((Int64(try row.int("knowledge_id")), try E.decode(row, cache: cache)))
+                    }
+                }
+                for part in parts where part.kind == kind && !part.whole {
+                    try db.forEachRow("SELECT * FROM \(E.table) WHERE knowledge_id = ? \(order) LIMIT ? OFFSET ?",
+                                      [part.knowledge.sqlValue, part.count.sqlValue, part.offset.sqlValue]) { row in
+                        found.append((part.knowledge, try E.decode(row, cache: cache)))
+                    }
                 }
                 var versions = found.map(\.entity)
-                try complete(&versions)
-                for (index, version) in versions.enumerated() { entities[found[index].knowledge, default: []].append(wrap(version)) }
+                try E.completeVersions(&versions, db)
+                for (index, version) in versions.enumerated() {
+                    read[found[index].knowledge, default: Array(repeating: [], count: kinds.count)][kind].append(version.entity)
+                }
             }
+            try fetch(OCKPatient.self, kind: 0)
+            try fetch(OCKCarePlan.self, kind: 1)
+            try fetch(OCKContact.self, kind: 2)
+            try fetch(OCKTask.self, kind: 3)
+            try fetch(OCKOutcome.self, kind: 4)
+            for known in chunk {
+                guard let entities = read[known.id]?.joined(), !entities.isEmpty else { continue }
+                records.append(OCKRevisionRecord(entities: Array(entities), knowledgeVector: known.vector))
+            }
+            if let next { return (records, next) }
         }
-        try collect(OCKPatient.self, OCKEntity.patient)
-        try collect(OCKCarePlan.self, OCKEntity.carePlan)
-        try collect(OCKContact.self, OCKEntity.contact)
-        try collect(OCKTask.self, OCKEntity.task)
-        // An outcome's values are rows of their own.
-        try collect(OCKOutcome.self, complete: { try OCKOutcome.attachValues(to: &$0, db) }, OCKEntity.outcome)
-        return vectors.compactMap { known in
-            entities[known.id].map { OCKRevisionRecord(entities: $0, knowledgeVector: known.vector) }
-        }
+        return (records, nil)
     }
 }

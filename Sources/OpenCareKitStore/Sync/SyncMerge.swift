@@ -1,0 +1,381 @@
+import Crypto
+import Foundation
+
+/// Several newest versions of one id met in a merge (edits made apart); the store kept `resolution`, the default
+/// choice, as a version after all of them.
+package struct SyncConflict: Sendable, Hashable {
+    /// The newest versions, in uuid byte order.
+    package let tips: [OCKEntity]
+    /// The version appended after them.
+    package let resolution: OCKEntity
+}
+
+/// Merging a remote's revision record into the store, inside the caller's transaction.
+///
+/// Versions the store has (by uuid) are skipped, so merging is idempotent. The others are inserted as they were
+/// written (uuid, dates, links to previous versions), under the record's knowledge vector, kinds in dependency order
+/// (patients, care plans, contacts, tasks, outcomes). Each id's versions form a graph: a version's next versions are
+/// those that name it as previous — also when they arrived first — so graphs join whatever order versions come in.
+///
+/// When an id ends with several newest versions (tips), the store appends one version after all of them with the
+/// content of the newest (`OCKEntity.newest(of:)`), effective from the latest of their effective dates. That version's
+/// uuid and dates are derived from the tips alone, so every store that meets the same conflict appends the same
+/// version, and stores that resolved it apart agree when they meet. Outcomes of different ids for the same event
+/// (recorded on two devices) are resolved the same way: the older is deleted by a tombstone derived from both.
+/// Nothing is ever written with two current versions of an id, or two current outcomes of an event.
+enum SyncMerge {
+    /// Merges `record`; returns the conflicts it resolved and the kinds of entity it changed.
+    static func merge(_ record: OCKRevisionRecord, _ db: any SQLDatabase, cache: DecodedEntityCache) throws
+        -> (conflicts: [SyncConflict], changed: StoreChanges.Kinds) {
+        var patients: [OCKPatient] = [], plans: [OCKCarePlan] = [], contacts: [OCKContact] = [], tasks: [OCKTask] = []
+        var outcomes: [OCKOutcome] = []
+        for entity in record.entities {
+            switch entity {
+            case let .patient(value): patients.append(value)
+            case let .carePlan(value): plans.append(value)
+            case let .contact(value): contacts.append(value)
+            case let .task(value): tasks.append(value)
+            case let .outcome(value): outcomes.append(value)
+            }
+        }
+        var knowledge = KnowledgeSlot(vector: record.knowledgeVector)
+        var conflicts: [SyncConflict] = []
+        var changed: StoreChanges.Kinds = []
+        func run<E: StoredEntity>(_ versions: [E], _ kind: StoreChanges.Kinds, event: (E) throws -> DateInterval? = { _ in nil },
+                                  settle: ((inout KindMerge<E>) throws -> Void)? = nil) throws {
+            guard !versions.isEmpty else { return }
+            var merge = KindMerge<E>(db: db, cache: cache)
+            guard try merge.prepare(versions) else { return }
+            conflicts += try merge.resolveForks()
+            if let settle { try settle(&merge) }
+            try merge.write(knowledge: try knowledge.id(db), event: event)
+            changed.formUnion(kind)
+        }
+        try run(patients, .patients)
+        try run(plans, .carePlans)
+        try run(contacts, .contacts)
+        try run(tasks, .tasks)
+        let events = OutcomeEvents(db, cache: cache)
+        try run(outcomes, .outcomes, event: { try events.event($0, checkingPlacement: false) }, settle: { try $0.settleOccupiedEvents() })
+        return (conflicts, changed)
+    }
+
+    /// Appends the remote's choice for a conflict after the store's default resolution, unless the entity has
+    /// changed since (a newer version then stands). Its uuid and dates derive from the resolution and the choice, so
+    /// devices whose remotes choose alike append the same version.
+    static func append(_ choice: OCKEntity, after resolution: OCKEntity, _ db: any SQLDatabase, cache: DecodedEntityCache) throws {
+        switch choice {
+        case let .patient(value): try append(value, after: resolution.uuid, db, cache: cache)
+        case let .carePlan(value): try append(value, after: resolution.uuid, db, cache: cache)
+        case let .contact(value): try append(value, after: resolution.uuid, db, cache: cache)
+        case let .task(value): try append(value, after: resolution.uuid, db, cache: cache)
+        case let .outcome(value):
+            let events = OutcomeEvents(db, cache: cache)
+            try append(value, after: resolution.uuid, db, cache: cache) { try events.event($0, checkingPlacement: false) }
+        }
+    }
+
+    private static func append<E: StoredEntity>(_ choice: E, after resolution: UUID, _ db: any SQLDatabase, cache: DecodedEntityCache,
+                                                event: (E) throws -> DateInterval? = { _ in nil }) throws {
+        guard let (_, tip) = try VersionedWrites.tip(of: choice.id, E.self, db, cache: cache), tip.uuid == resolution else { return }
+        try VersionedWrites.validate(choice)
+        var version = choice
+        version.uuid = derivedUUID("choice", [resolution, choice.uuid])
+        version.previousVersionUUIDs = [resolution]
+        version.nextVersionUUIDs = []
+        version.createdDate = tip.createdDate
+        version.updatedDate = tip.updatedDate
+        version.effectiveDate = tip.effectiveDate
+        try db.execute("UPDATE \(E.table) SET next_uuids = ?, next_effective_date = ? WHERE uuid = ?",
+                       [PackedUUIDs.data([version.uuid]), version.effectiveDate.storeValue, resolution])
+        try version.insert(db, event: try event(version))
+    }
+
+    /// A uuid derived from `label` and `uuids` (SHA-256; version 8, RFC 9562's variant): the same inputs give the
+    /// same uuid on every device.
+    static func derivedUUID(_ label: String, _ uuids: [UUID]) -> UUID {
+        var hash = SHA256()
+        hash.update(data: Data(label.utf8))
+        for uuid in uuids { withUnsafeBytes(of: uuid.uuid) { hash.update(bufferPointer: $0) } }
+        var bytes = Array(hash.finalize().prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+    }
+}
+
+/// The id of the record's vector in `sync_knowledge`, made when the first version is written under it (a record
+/// whose versions are all known adds nothing).
+private struct KnowledgeSlot {
+    let vector: OCKRevisionRecord.KnowledgeVector
+    var known: Int64?
+
+    mutating func id(_ db: any SQLDatabase) throws -> Int64 {
+        if let known { return known }
+        let id = try SyncKnowledge.id(of: vector, db)
+        known = id
+        return id
+    }
+}
+
+/// The versions of one id: those in the store (links as stored) and those being merged.
+struct VersionGraph<E: StoredEntity> {
+    struct Node {
+        var previous: [UUID]
+        var effective: Date
+        /// The stored next versions and their earliest effective date; nil for a version being written.
+        var stored: (next: Set<UUID>, nextEffective: Date?)?
+        /// The version, for those being written (and stored tips once read).
+        var entity: E?
+    }
+
+    var nodes: [UUID: Node] = [:]
+    /// The versions being written, in the order they came.
+    var added: [UUID] = []
+    /// Those the store made (resolutions and tombstones).
+    var derived: Set<UUID> = []
+
+    mutating func add(_ entity: E) {
+        nodes[entity.uuid] = Node(previous: entity.previousVersionUUIDs, effective: entity.effectiveDate, stored: nil, entity: entity)
+        added.append(entity.uuid)
+    }
+
+    /// Each version's next versions (those naming it as previous), in uuid byte order.
+    func nextVersions() -> [UUID: [UUID]] {
+        var next: [UUID: [UUID]] = [:]
+        for (uuid, node) in nodes {
+            for previous in node.previous where nodes[previous] != nil { next[previous, default: []].append(uuid) }
+        }
+        return next.mapValues { $0.sorted { $0.precedes($1) } }
+    }
+
+    /// The versions nothing replaces, in uuid byte order.
+    func tips() -> [UUID] {
+        let next = nextVersions()
+        return nodes.keys.filter { next[$0] == nil }.sorted { $0.precedes($1) }
+    }
+
+    /// Whether the links form no cycle (every version can be reached from a first one).
+    func isAcyclic() -> Bool {
+        let next = nextVersions()
+        var waiting = nodes.mapValues { node in node.previous.filter { nodes[$0] != nil }.count }
+        var ready = waiting.filter { $0.value == 0 }.map(\.key)
+        var seen = 0
+        while let uuid = ready.popLast() {
+            seen += 1
+            for following in next[uuid] ?? [] {
+                waiting[following]! -= 1
+                if waiting[following] == 0 { ready.append(following) }
+            }
+        }
+        return seen == nodes.count
+    }
+
+    /// Adds a version the store made (a resolution or a tombstone).
+    mutating func append(_ version: E) {
+        add(version)
+        derived.insert(version.uuid)
+    }
+}
+
+/// One kind's part of a merge.
+fileprivate struct KindMerge<E: StoredEntity> {
+    let db: any SQLDatabase
+    let cache: DecodedEntityCache
+    var graphs: [String: VersionGraph<E>] = [:]
+    var ids: [String] = []
+
+    /// Reads the stored versions of the ids `versions` bring new versions of, and checks the new ones. False when
+    /// every version is known.
+    mutating func prepare(_ versions: [E]) throws -> Bool {
+        // Known uuids are skipped; a uuid twice in one record must be the same version.
+        var incoming: [UUID: E] = [:]
+        var order: [E] = []
+        for version in versions {
+            if let seen = incoming[version.uuid] {
+                guard seen == version else {
+                    throw OCKStoreError.invalidValue(reason: "A revision holds two different \(E.kind) versions with one uuid")
+                }
+                continue
+            }
+            incoming[version.uuid] = version
+            order.append(version)
+        }
+        var known = Set<UUID>()
+        for chunk in order.chunks(of: 500) {
+            try db.forEachRow("SELECT uuid FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(chunk.count)))",
+                              chunk.map(\.uuid.sqlValue)) { known.insert(try $0.uuid("uuid")) }
+        }
+        let new = order.filter { !known.contains($0.uuid) }
+        guard !new.isEmpty else { return false }
+        for version in new { try VersionedWrites.validate(version) }
+
+        for version in new where graphs[version.id] == nil {
+            graphs[version.id] = VersionGraph()
+            ids.append(version.id)
+        }
+        for chunk in ids.chunks(of: 500) {
+            try db.forEachRow("""
+                SELECT uuid, id, previous_uuids, next_uuids, next_effective_date, effective_date FROM \(E.table)
+                WHERE id IN (\(QuerySQL.placeholders(chunk.count)))
+                """, chunk.map(\.sqlValue)) { row in
+                let node = VersionGraph<E>.Node(
+                    previous: PackedUUIDs.uuids(try row.data("previous_uuids")), effective: try row.date("effective_date") ?? .distantPast,
+                    stored: (Set(PackedUUIDs.uuids(try row.data("next_uuids"))), try row.date("next_effective_date")), entity: nil)
+                graphs[try row.string("id")]?.nodes[try row.uuid("uuid")] = node
+            }
+        }
+        for version in new { graphs[version.id]!.add(version) }
+
+        // A version replaces versions of its own id only; the store may not have them yet (they join when they come).
+        var elsewhere: [UUID] = []
+        for version in new {
+            for previous in version.previousVersionUUIDs where graphs[version.id]!.nodes[previous] == nil {
+                if previous == version.uuid || incoming[previous] != nil {
+                    throw OCKStoreError.invalidValue(reason: "A revision links a \(E.kind) version to a version of another id")
+                }
+                elsewhere.append(previous)
+            }
+        }
+        for chunk in elsewhere.chunks(of: 500) {
+            if try db.scalar("SELECT 1 FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(chunk.count))) LIMIT 1",
+                             chunk.map(\.sqlValue)).isTrue {
+                throw OCKStoreError.invalidValue(reason: "A revision links a \(E.kind) version to a version of another id")
+            }
+        }
+        for id in ids where !graphs[id]!.isAcyclic() {
+            throw OCKStoreError.invalidValue(reason: "A revision's \(E.kind) versions replace each other in a cycle")
+        }
+        return true
+    }
+
+    /// Appends the default resolution after the tips of every id left with several.
+    mutating func resolveForks() throws -> [SyncConflict] {
+        var conflicts: [SyncConflict] = []
+        for id in ids {
+            let tips = graphs[id]!.tips()
+            guard tips.count > 1 else { continue }
+            let versions = try entities(tips, of: id)
+            guard let winner = versions.max(by: { OCKEntity.isOlder($0, than: $1) }) else { continue }
+            var resolution = winner
+            resolution.uuid = SyncMerge.derivedUUID("resolution", tips)
+            resolution.previousVersionUUIDs = tips
+            resolution.nextVersionUUIDs = []
+            resolution.updatedDate = versions.compactMap(\.updatedDate).max()
+            resolution.effectiveDate = versions.map(\.effectiveDate).max()!
+            if graphs[id]!.nodes[resolution.uuid] == nil {
+                graphs[id]!.append(resolution)
+            }
+            conflicts.append(SyncConflict(tips: versions.map(\.entity), resolution: resolution.entity))
+        }
+        return conflicts
+    }
+
+    /// The versions `uuids` of `id`, read from the store where they are not being written.
+    mutating func entities(_ uuids: [UUID], of id: String) throws -> [E] {
+        let stored = uuids.filter { graphs[id]!.nodes[$0]?.entity == nil }
+        if !stored.isEmpty {
+            var read = try db.rows("SELECT * FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(stored.count)))",
+                                   stored.map(\.sqlValue)) { try E.decode($0, cache: cache) }
+            try E.completeVersions(&read, db)
+            for version in read { graphs[id]!.nodes[version.uuid]?.entity = version }
+        }
+        return try uuids.map { uuid in
+            guard let entity = graphs[id]!.nodes[uuid]?.entity else {
+                throw OCKStoreError.fetchFailed(reason: "A \(E.kind) version disappeared during a merge")
+            }
+            return entity
+        }
+    }
+
+    /// Writes the links of stored versions that gained next versions, then the new versions, with `knowledge` for
+    /// those from the record (resolutions are this store's own writes).
+    func write(knowledge: Int64, event: (E) throws -> DateInterval?) throws {
+        var rows = VersionRows()
+        for id in ids {
+            let graph = graphs[id]!
+            let next = graph.nextVersions()
+            func nextEffective(_ uuid: UUID) -> Date? {
+                next[uuid]?.compactMap { graph.nodes[$0]?.effective }.min()
+            }
+            // Links first: a stored version that stops being current does so before any new current one is written.
+            for (uuid, node) in graph.nodes {
+                guard let stored = node.stored else { continue }
+                let following = next[uuid] ?? []
+                let effective = nextEffective(uuid)
+                guard Set(following) != stored.next || effective != stored.nextEffective else { continue }
+                try db.execute("UPDATE \(E.table) SET next_uuids = ?, next_effective_date = ? WHERE uuid = ?",
+                               [PackedUUIDs.data(following), effective?.storeValue, uuid])
+            }
+            for uuid in graph.added {
+                guard var version = graph.nodes[uuid]?.entity else { continue }
+                version.nextVersionUUIDs = next[uuid] ?? []
+                try rows.add(version, nextEffectiveDate: nextEffective(uuid), knowledge: graph.derived.contains(uuid) ? nil : knowledge,
+                             event: try event(version), db.dialect)
+            }
+        }
+        try rows.insert(E.self, into: db)
+    }
+
+}
+
+extension KindMerge where E == OCKOutcome {
+    /// Deletes, by a tombstone, every current outcome that shares its event with a newer current one: outcomes of
+    /// different ids recorded apart for one occurrence (the store keeps one current outcome per event). The newer is
+    /// the newest by `OCKEntity.newest(of:)`; the tombstone's uuid and dates derive from both.
+    mutating func settleOccupiedEvents() throws {
+        var current: [OccurrenceKey: [OCKOutcome]] = [:]
+        for id in ids {
+            guard let tip = graphs[id]!.tips().first, let outcome = try entities([tip], of: id).first,
+                  outcome.deletedDate == nil else { continue }
+            current[OccurrenceKey(task: outcome.taskUUID, occurrence: outcome.taskOccurrenceIndex), default: []].append(outcome)
+        }
+        let events = Array(current.keys)
+        for chunk in events.chunks(of: 400) {
+            let pairs = Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
+            var stored = try db.rows("""
+                SELECT * FROM outcomes WHERE next_effective_date IS NULL AND deleted_date IS NULL
+                AND (task_uuid, occurrence) IN (VALUES \(pairs))
+                """, chunk.flatMap { [$0.task.sqlValue, $0.occurrence.sqlValue] }) { try OCKOutcome.decode($0, cache: cache) }
+            stored.removeAll { graphs[$0.id] != nil }
+            try OCKOutcome.completeVersions(&stored, db)
+            for outcome in stored {
+                current[OccurrenceKey(task: outcome.taskUUID, occurrence: outcome.taskOccurrenceIndex), default: []].append(outcome)
+            }
+        }
+        for (_, outcomes) in current where outcomes.count > 1 {
+            let newest = outcomes.max { OCKEntity.isOlder($0, than: $1) }!
+            for loser in outcomes where loser.uuid != newest.uuid {
+                var tombstone = loser
+                tombstone.uuid = SyncMerge.derivedUUID("tombstone", [loser.uuid, newest.uuid])
+                tombstone.previousVersionUUIDs = [loser.uuid]
+                tombstone.nextVersionUUIDs = []
+                let when = [loser, newest].compactMap { $0.updatedDate ?? $0.createdDate }.max() ?? loser.effectiveDate
+                tombstone.updatedDate = when
+                tombstone.deletedDate = when
+                if graphs[loser.id] == nil {
+                    // A stored outcome of another id: only its current version gains a next one.
+                    var graph = VersionGraph<OCKOutcome>()
+                    graph.nodes[loser.uuid] = .init(previous: loser.previousVersionUUIDs, effective: loser.effectiveDate,
+                                                    stored: ([], nil), entity: loser)
+                    graphs[loser.id] = graph
+                    ids.append(loser.id)
+                }
+                graphs[loser.id]!.append(tombstone)
+            }
+        }
+    }
+}
+
+/// An event of a task version, which has one current outcome at most.
+private struct OccurrenceKey: Hashable {
+    let task: UUID
+    let occurrence: Int
+}
+
+extension Array {
+    /// The array in consecutive slices of at most `size` elements.
+    func chunks(of size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
