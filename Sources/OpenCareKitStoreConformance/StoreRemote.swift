@@ -6,8 +6,22 @@ import Synchronization
 /// with the store's knowledge as a record of no entities; pushes go to `mergeRevisions(_:deviceKnowledge:)`. Only the
 /// stores' public API is used.
 ///
-/// Faults for tests: `failingPushes` refuses that many pushes; `chooser` replaces the default conflict resolution.
+/// Faults for tests: `failPushes(_:)` refuses pushes; `injectFault(_:)` spoils the next pull; `choose(with:)` replaces
+/// the default conflict resolution.
 public final class StoreRemote: OCKAsyncRemoteSynchronizable {
+    /// What goes wrong with the next pull.
+    public enum PullFault: Sendable {
+        /// The network is down: the pull fails before anything arrives.
+        case unreachable
+        /// The connection drops after the first record was merged (as a device that crashes between merging and
+        /// saving its knowledge).
+        case dropsAfterFirstRecord
+        /// Every record arrives twice.
+        case duplicates
+        /// Each page's records arrive in reverse order.
+        case reordered
+    }
+
     public let server: OCKStore
     public let pageSize: Int
     public let automaticallySynchronizes: Bool
@@ -18,6 +32,7 @@ public final class StoreRemote: OCKAsyncRemoteSynchronizable {
         var pulls = 0
         var pushes = 0
         var chooser: (@Sendable ([OCKEntity]) -> OCKEntity)?
+        var fault: PullFault?
         var asked: [[OCKEntity]] = []
     }
 
@@ -37,6 +52,9 @@ public final class StoreRemote: OCKAsyncRemoteSynchronizable {
     /// How many pushes the remote refuses from now on.
     public func failPushes(_ count: Int) { state.withLock { $0.failingPushes = count } }
 
+    /// Spoils the next pull.
+    public func injectFault(_ fault: PullFault) { state.withLock { $0.fault = fault } }
+
     /// Chooses conflicts' outcomes instead of the default.
     public func choose(with chooser: @escaping @Sendable ([OCKEntity]) -> OCKEntity) { state.withLock { $0.chooser = chooser } }
 
@@ -48,11 +66,28 @@ public final class StoreRemote: OCKAsyncRemoteSynchronizable {
 
     public func pullRevisions(since knowledgeVector: OCKRevisionRecord.KnowledgeVector,
                               mergeRevision: @escaping @Sendable (OCKRevisionRecord) async throws -> Void) async throws {
-        state.withLock { $0.pulls += 1 }
+        let fault = state.withLock { state in
+            state.pulls += 1
+            defer { state.fault = nil }
+            return state.fault
+        }
+        let lost = OCKStoreError.remoteSynchronizationFailed(reason: "The connection to the server was lost (test)")
+        if fault == .unreachable { throw lost }
         var cursor: String?
+        var merged = 0
         repeat {
             let page = try await server.revisions(since: knowledgeVector, after: cursor, limit: pageSize)
-            for record in page.revisions { try await mergeRevision(record) }
+            var records = page.revisions
+            switch fault {
+            case .duplicates: records = records.flatMap { [$0, $0] }
+            case .reordered: records.reverse()
+            default: break
+            }
+            for record in records {
+                if fault == .dropsAfterFirstRecord, merged == 1 { throw lost }
+                try await mergeRevision(record)
+                merged += 1
+            }
             if let knowledge = page.knowledge { try await mergeRevision(OCKRevisionRecord(entities: [], knowledgeVector: knowledge)) }
             cursor = page.next
         } while cursor != nil

@@ -35,10 +35,13 @@ final class TestBrowser: Sendable {
         }
         let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
         for header in response.headers[values: .setCookie] {
-            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1).map(String.init)
+            let parts = header.split(separator: ";")
+            let pair = parts[0].split(separator: "=", maxSplits: 1).map(String.init)
             guard pair.count == 2 else { continue }
-            let expired = header.lowercased().contains("max-age=0") || header.contains("1970")
-                || (header.lowercased().contains("expires=") && pair[1].isEmpty)
+            // Expiry is read from the attributes only: a random value may well contain "1970".
+            let attributes = parts.dropFirst().map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let expired = attributes.contains("max-age=0") || attributes.contains { $0.hasPrefix("expires=") && $0.contains("1970") }
+                || pair[1].isEmpty
             cookies.withLock { $0[pair[0]] = expired ? nil : pair[1] }
         }
         return response

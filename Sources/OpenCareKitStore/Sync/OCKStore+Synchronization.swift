@@ -90,10 +90,9 @@ extension OCKStore {
             let (records, next) = try SyncKnowledge.revisions(since: remote, after: start, limit: limit, db, cache: cache)
             return OCKRevisionPage(revisions: records, next: next?.text, knowledge: next == nil ? clock.vector : nil)
         }
-        let unsealed = try await read { db in try SyncKnowledge.existingClock(db) == nil || SyncKnowledge.hasUnsealed(db) }
-        if !unsealed, let result = try await read({ db -> OCKRevisionPage? in
-            // Sealed meanwhile by someone else, or a version written since: the write below covers both.
-            guard let clock = try SyncKnowledge.existingClock(db) else { return nil }
+        // A read, unless versions written here wait for their vector (or the clock is still to be made).
+        if let result = try await read({ db -> OCKRevisionPage? in
+            guard let clock = try SyncKnowledge.existingClock(db), try !SyncKnowledge.hasUnsealed(db) else { return nil }
             return try page(db, clock)
         }) {
             return result
@@ -127,6 +126,7 @@ extension OCKStore {
         let merging = PulledRevisions(store: self)
         if let remote = remote as? any OCKAsyncRemoteSynchronizable {
             try await remote.pullRevisions(since: local) { record in try await merging.merge(record) }
+            try await merging.flush()
         } else {
             let queue = merging.queue()
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -138,17 +138,20 @@ extension OCKStore {
             try await queue.drained()
         }
         let (remoteKnowledge, conflicts) = merging.result
-        // What the remote has is now known here: every page of it was merged.
-        try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
-            try SyncKnowledge.learn(remoteKnowledge, db)
-        }
-        for conflict in conflicts.prefix(Self.conflictsAskedPerSynchronization) {
-            try await ask(remote, about: conflict)
+        if !conflicts.isEmpty {
+            // What the remote has is known here once every page of it was merged; then the remote chooses.
+            try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
+                try SyncKnowledge.learn(remoteKnowledge, db)
+            }
+            for conflict in conflicts.prefix(Self.conflictsAskedPerSynchronization) {
+                try await ask(remote, about: conflict)
+            }
         }
         // Everything the remote does not know, with the store's knowledge (the clock moves on first if versions
         // were written here since the last synchronization).
         let (revisions, knowledge) = try await write([], failure: OCKStoreError.remoteSynchronizationFailed,
                                                      synchronizes: false) { [cache] db, _ in
+            try SyncKnowledge.learn(remoteKnowledge, db)
             let clock = try SyncKnowledge.seal(db)
             var records: [OCKRevisionRecord] = []
             var cursor: SyncKnowledge.Cursor?
@@ -159,6 +162,8 @@ extension OCKStore {
             } while cursor != nil
             return (records, clock.vector)
         }
+        // Nothing to tell a remote that knows all this store knows.
+        guard !revisions.isEmpty || !knowledge.isKnown(by: remoteKnowledge) else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             remote.pushRevisions(deviceRevisions: revisions, deviceKnowledge: knowledge) { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
@@ -187,12 +192,12 @@ extension OCKStore {
         }
     }
 
-    /// Merges one pulled revision record in a transaction of its own.
-    fileprivate func merge(_ record: OCKRevisionRecord) async throws -> [SyncConflict] {
-        let kinds = StoreChanges.Kinds(record.entities.map(\.changeKind))
+    /// Merges pulled revision records, in order, in one transaction.
+    fileprivate func merge(_ records: [OCKRevisionRecord]) async throws -> [SyncConflict] {
+        let kinds = StoreChanges.Kinds(records.flatMap(\.entities).map(\.changeKind))
         let cache = self.cache
         return try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
-            try SyncMerge.merge(record, db, cache: cache).conflicts
+            try records.flatMap { try SyncMerge.merge($0, db, cache: cache).conflicts }
         }
     }
 }
@@ -226,24 +231,51 @@ extension OCKEntity {
     }
 }
 
-/// The records of one pull as they are merged: what the remote knows (their vectors), and the conflicts they
-/// brought.
+/// The records of one pull as they are merged: gathered into transactions of up to `batch` versions, what the remote
+/// knows (their vectors), and the conflicts they brought.
 private final class PulledRevisions: Sendable {
     let store: OCKStore
-    private let state = Mutex<(knowledge: OCKRevisionRecord.KnowledgeVector, conflicts: [SyncConflict])>((.init(), []))
+    static let batch = 2_000
+
+    private struct State {
+        var knowledge = OCKRevisionRecord.KnowledgeVector()
+        var conflicts: [SyncConflict] = []
+        var waiting: [OCKRevisionRecord] = []
+        var waitingVersions = 0
+    }
+
+    private let state = Mutex(State())
 
     init(store: OCKStore) {
         self.store = store
     }
 
-    var result: (knowledge: OCKRevisionRecord.KnowledgeVector, conflicts: [SyncConflict]) { state.withLock { $0 } }
+    var result: (knowledge: OCKRevisionRecord.KnowledgeVector, conflicts: [SyncConflict]) {
+        state.withLock { ($0.knowledge, $0.conflicts) }
+    }
 
+    /// Takes a record; merges what waits once it holds a batch.
     func merge(_ record: OCKRevisionRecord) async throws {
-        let conflicts = record.entities.isEmpty ? [] : try await store.merge(record)
-        state.withLock { state in
+        let full = state.withLock { state in
             state.knowledge.merge(with: record.knowledgeVector)
-            state.conflicts += conflicts
+            if !record.entities.isEmpty {
+                state.waiting.append(record)
+                state.waitingVersions += record.entities.count
+            }
+            return state.waitingVersions >= Self.batch
         }
+        if full { try await flush() }
+    }
+
+    /// Merges the records that wait, in one transaction.
+    func flush() async throws {
+        let records = state.withLock { state in
+            defer { (state.waiting, state.waitingVersions) = ([], 0) }
+            return state.waiting
+        }
+        guard !records.isEmpty else { return }
+        let conflicts = try await store.merge(records)
+        state.withLock { $0.conflicts += conflicts }
     }
 
     /// A queue for CareKit's merge closure, which cannot wait: records are merged in order as they come; the first
@@ -260,6 +292,7 @@ private final class MergeQueue: Sendable {
         self.continuation = continuation
         worker = Task {
             for await record in records { try await pulled.merge(record) }
+            try await pulled.flush()
         }
     }
 

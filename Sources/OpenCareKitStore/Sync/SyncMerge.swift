@@ -21,7 +21,7 @@ package struct SyncConflict: Sendable, Hashable {
 /// content of the newest (`OCKEntity.newest(of:)`), effective from the latest of their effective dates. That version's
 /// uuid and dates are derived from the tips alone, so every store that meets the same conflict appends the same
 /// version, and stores that resolved it apart agree when they meet. Outcomes of different ids for the same event
-/// (recorded on two devices) are resolved the same way: the older is deleted by a tombstone derived from both.
+/// (recorded on two devices) are resolved the same way: the older is deleted by a tombstone derived from it.
 /// Nothing is ever written with two current versions of an id, or two current outcomes of an event.
 enum SyncMerge {
     /// Merges `record`; returns the conflicts it resolved and the kinds of entity it changed.
@@ -322,7 +322,8 @@ fileprivate struct KindMerge<E: StoredEntity> {
 extension KindMerge where E == OCKOutcome {
     /// Deletes, by a tombstone, every current outcome that shares its event with a newer current one: outcomes of
     /// different ids recorded apart for one occurrence (the store keeps one current outcome per event). The newer is
-    /// the newest by `OCKEntity.newest(of:)`; the tombstone's uuid and dates derive from both.
+    /// the newest by `OCKEntity.newest(of:)`. The tombstone's uuid and dates derive from the deleted version alone,
+    /// so whichever newer outcome a store met first, every store deletes it with the same version.
     mutating func settleOccupiedEvents() throws {
         var current: [OccurrenceKey: [OCKOutcome]] = [:]
         for id in ids {
@@ -347,10 +348,10 @@ extension KindMerge where E == OCKOutcome {
             let newest = outcomes.max { OCKEntity.isOlder($0, than: $1) }!
             for loser in outcomes where loser.uuid != newest.uuid {
                 var tombstone = loser
-                tombstone.uuid = SyncMerge.derivedUUID("tombstone", [loser.uuid, newest.uuid])
+                tombstone.uuid = SyncMerge.derivedUUID("tombstone", [loser.uuid])
                 tombstone.previousVersionUUIDs = [loser.uuid]
                 tombstone.nextVersionUUIDs = []
-                let when = [loser, newest].compactMap { $0.updatedDate ?? $0.createdDate }.max() ?? loser.effectiveDate
+                let when = loser.updatedDate ?? loser.createdDate ?? loser.effectiveDate
                 tombstone.updatedDate = when
                 tombstone.deletedDate = when
                 if graphs[loser.id] == nil {

@@ -1,0 +1,155 @@
+import Foundation
+import OpenCareKitStore
+import OpenCareKitStoreConformance
+import Synchronization
+import Testing
+
+/// A remote written the CareKit way, with completion closures and a merge closure called from another thread.
+final class ClosureRemote: OCKRemoteSynchronizable {
+    let server: OCKStore
+    private let delegateBox = Mutex<WeakDelegate>(WeakDelegate())
+    let automaticallySynchronizes = false
+
+    struct WeakDelegate { weak var value: (any OCKRemoteSynchronizationDelegate)? }
+
+    init(server: OCKStore) { self.server = server }
+
+    var delegate: (any OCKRemoteSynchronizationDelegate)? {
+        get { delegateBox.withLock { $0.value } }
+        set { delegateBox.withLock { $0.value = newValue } }
+    }
+
+    func pullRevisions(since knowledgeVector: OCKRevisionRecord.KnowledgeVector, mergeRevision: @escaping (OCKRevisionRecord) -> Void,
+                       completion: @escaping @Sendable ((any Error)?) -> Void) {
+        nonisolated(unsafe) let merge = mergeRevision
+        Task {
+            do {
+                let page = try await server.revisions(since: knowledgeVector, limit: 100_000)
+                DispatchQueue.global().async {
+                    for record in page.revisions { merge(record) }
+                    merge(OCKRevisionRecord(entities: [], knowledgeVector: page.knowledge ?? .init()))
+                    completion(nil)
+                }
+            } catch {
+                completion(error)
+            }
+        }
+    }
+
+    func pushRevisions(deviceRevisions: [OCKRevisionRecord], deviceKnowledge: OCKRevisionRecord.KnowledgeVector,
+                       completion: @escaping @Sendable ((any Error)?) -> Void) {
+        Task {
+            do {
+                try await server.mergeRevisions(deviceRevisions, deviceKnowledge: deviceKnowledge)
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+    }
+}
+
+@Suite struct SyncTests {
+    static func task(_ id: String) -> OCKTask {
+        SyncWorld.task(id)
+    }
+
+    @Test func synchronizingWithoutARemoteFails() async throws {
+        let store = OCKStore(name: "alone", type: .inMemory)
+        await #expect(throws: OCKStoreError.remoteSynchronizationFailed(reason: "The store has no remote to synchronize with")) {
+            try await store.synchronize()
+        }
+    }
+
+    @Test func theStoreIsItsRemotesDelegate() {
+        let remote = StoreRemote(server: OCKStore(name: "server", type: .inMemory))
+        let store = OCKStore(name: "device", type: .inMemory, directory: nil, remote: remote)
+        #expect(remote.delegate === store)
+        #expect(store.remote === remote)
+    }
+
+    /// CareKit completes a sync whose push failed as a success; here it fails, and the next sync sends it again.
+    @Test func aRefusedPushFailsTheSynchronizationAndTheNextOneSendsItAgain() async throws {
+        let server = OCKStore(name: "server", type: .inMemory)
+        let remote = StoreRemote(server: server)
+        let device = OCKStore(name: "device", type: .inMemory, directory: nil, remote: remote)
+        try await device.addTask(Self.task("med"))
+        remote.failPushes(1)
+        await #expect(throws: OCKStoreError.remoteSynchronizationFailed(reason: "The server refused the push (test)")) {
+            try await device.synchronize()
+        }
+        #expect(try await server.fetchTasks(query: OCKTaskQuery()).isEmpty)
+        try await device.synchronize()
+        #expect(try await server.fetchTasks(query: OCKTaskQuery()).map(\.id) == ["med"])
+        // Nothing left to tell: the next sync pulls and does not push.
+        let pushes = remote.calls.pushes
+        try await device.synchronize()
+        #expect(remote.calls.pushes == pushes)
+    }
+
+    /// The remote is asked about each conflict; a choice other than the newest is appended after the default
+    /// resolution, and reaches the server with the next push.
+    @Test func theRemoteChoosesHowAConflictEnds() async throws {
+        let server = OCKStore(name: "server", type: .inMemory)
+        let remotes = [StoreRemote(server: server), StoreRemote(server: server)]
+        let a = OCKStore(name: "a", type: .inMemory, directory: nil, remote: remotes[0])
+        let b = OCKStore(name: "b", type: .inMemory, directory: nil, remote: remotes[1])
+        let task = try await a.addTask(Self.task("med"))
+        try await a.synchronize()
+        try await b.synchronize()
+        var edit = task
+        edit.title = "First"
+        try await a.updateTask(edit)
+        edit.title = "Second"
+        try await b.updateTask(edit)
+        try await a.synchronize()
+        // b's remote keeps the oldest edit.
+        remotes[1].choose { conflicts in conflicts.min { ($0.value.updatedDate ?? .distantPast) < ($1.value.updatedDate ?? .distantPast) }! }
+        try await b.synchronize()
+        #expect(remotes[1].asked.count == 1)
+        #expect(Set(remotes[1].asked.first?.compactMap { entity -> String? in
+            if case let .task(task) = entity { task.title } else { nil }
+        } ?? []) == ["First", "Second"])
+        #expect(try await b.fetchTask(withID: "med").title == "First")
+        try await a.synchronize()
+        for replica in [server, a] { #expect(try await replica.fetchTask(withID: "med").title == "First") }
+    }
+
+    @Test func aRemoteThatSynchronizesAutomaticallyGetsEachWrite() async throws {
+        let server = OCKStore(name: "server", type: .inMemory)
+        let device = OCKStore(name: "device", type: .inMemory, directory: nil,
+                              remote: StoreRemote(server: server, automaticallySynchronizes: true))
+        var updates = server.tasks(matching: OCKTaskQuery()).makeAsyncIterator()
+        #expect(try await updates.next()?.isEmpty == true)
+        try await device.addTask(Self.task("med"))
+        while let tasks = try await updates.next(), tasks.isEmpty {}
+        #expect(try await server.fetchTasks(query: OCKTaskQuery()).map(\.id) == ["med"])
+    }
+
+    @Test func aRemoteWrittenWithCareKitsClosuresSynchronizes() async throws {
+        let server = OCKStore(name: "server", type: .inMemory)
+        let a = OCKStore(name: "a", type: .inMemory, directory: nil, remote: ClosureRemote(server: server))
+        let b = OCKStore(name: "b", type: .inMemory, directory: nil, remote: ClosureRemote(server: server))
+        let task = try await a.addTask(Self.task("med"))
+        try await a.addOutcome(OCKOutcome(taskUUID: task.uuid, taskOccurrenceIndex: 0, values: [OCKOutcomeValue(true)]))
+        try await a.synchronize()
+        try await b.synchronize()
+        #expect(try await allVersions(of: b) == (try await allVersions(of: a)))
+        #expect(try await b.fetchOutcomes(query: OCKOutcomeQuery()).count == 1)
+    }
+
+    /// A pull cut off after a record was merged keeps that record (merging is idempotent) but not the remote's
+    /// knowledge, so the next pull sends the rest.
+    @Test func aPullCutOffMidwayIsCompletedByTheNextOne() async throws {
+        let server = OCKStore(name: "server", type: .inMemory)
+        for id in ["a", "b", "c", "d"] { try await server.addTask(Self.task(id)) }
+        let remote = StoreRemote(server: server, pageSize: 1)
+        let device = OCKStore(name: "device", type: .inMemory, directory: nil, remote: remote)
+        remote.injectFault(.dropsAfterFirstRecord)
+        await #expect(throws: OCKStoreError.self) { try await device.synchronize() }
+        #expect(try await device.knowledgeVector().processes.count == 1)
+        try await device.synchronize()
+        #expect(try await device.fetchTasks(query: OCKTaskQuery()).map(\.id).sorted() == ["a", "b", "c", "d"])
+        #expect(try await allVersions(of: device) == (try await allVersions(of: server)))
+    }
+}
