@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "OpenCareKitStore", targets: ["OpenCareKitStore"]),
         .library(name: "OpenCareKitPostgres", targets: ["OpenCareKitPostgres"]),
+        .library(name: "OpenCareKitRemote", targets: ["OpenCareKitRemote"]),
         .library(name: "OpenCareKitUI", targets: ["OpenCareKitUI"]),
         .library(name: "OpenCareKit", targets: ["OpenCareKit"]),
         .library(name: "OpenCareKitServer", targets: ["OpenCareKitServer"]),
@@ -49,6 +50,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // A store's remote that is an OpenCareKit server's care record (CareKit sync over HTTP).
+        .target(
+            name: "OpenCareKitRemote",
+            dependencies: ["OpenCareKitStore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // HTML/SVG components; knows no store.
@@ -99,6 +106,7 @@ let package = Package(
             name: "opencarekit",
             dependencies: [
                 "OpenCareKitStore", "OpenCareKitUI", "OpenCareKit", "OpenCareKitServer", "OpenCareKitSurveys", "OpenCareKitPostgres",
+                "OpenCareKitRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

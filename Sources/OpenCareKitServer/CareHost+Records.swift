@@ -124,6 +124,10 @@ extension CareHost {
                 await self.isStillAllowed(request, access: access, policy: route.policy)
             }
             context.auditTrail = auditTrail(access, request: request, context: context)
+            context.grants = { [directory] permission in
+                let record = permission.dependsOnRecord ? try await directory.record(access.record) : nil
+                return permission.isGranted(to: access.membership, in: record)
+            }
             return try await handler(request, context)
         }
     }

@@ -152,6 +152,7 @@ public struct CareServer: Sendable {
         server.addInsightsRoutes(to: &routes)
         server.addSurveyRoutes(to: &routes)
         server.addAPIRoutes(to: &routes)
+        server.addSyncRoutes(to: &routes)
         server.addPlanRoutes(to: &routes)
         server.addPlanContactRoutes(to: &routes)
         server.addTemplateRoutes(to: &routes)

@@ -40,7 +40,12 @@ extension StoreConformance {
             let stranger = try await store.revisions(since: .init([UUID(): 7]))
             #expect(stranger.revisions.map(\.knowledgeVector) == [sealed, .init([process: 3])])
             #expect(stranger.revisions.flatMap(\.entities).count == 4)
-            #expect(try await store.revisions(since: .init([process: 99])).revisions.isEmpty)
+            // A remote that knows more of this store's writes than it made is refused (a store restored from an
+            // older copy would otherwise write versions that remote believes it has seen).
+            #expect(await failure { _ = try await store.revisions(since: .init([process: 99])) }?.isInvalidValue == true)
+            #expect(await failure {
+                try await store.mergeRevisions([], deviceKnowledge: .init([process: 99]))
+            }?.isInvalidValue == true)
             // A reset store starts again as a new process that knows nothing.
             try store.reset()
             let again = try await store.knowledgeVector()

@@ -3,6 +3,25 @@ import Hummingbird
 import OpenCareKit
 import OpenCareKitStore
 
+/// A sync pull: what the device knows, and where the page starts (`next` of the previous page).
+struct SyncPull: Decodable, Sendable {
+    let knowledgeVector: OCKRevisionRecord.KnowledgeVector
+    let after: String?
+    let limit: Int?
+}
+
+/// A sync push: the versions the server does not know, and what the device knows (absent on the parts of a push
+/// before the last).
+struct SyncPush: Decodable, Sendable {
+    let revisions: [OCKRevisionRecord]
+    let knowledgeVector: OCKRevisionRecord.KnowledgeVector?
+}
+
+/// The answer to a push: what the server knows now.
+struct SyncPushAnswer: Encodable, Sendable {
+    let knowledgeVector: OCKRevisionRecord.KnowledgeVector
+}
+
 /// An event in the API: the task version, its outcome and the schedule event, each in CareKit's JSON.
 struct EventResource: Encodable, Sendable {
     let task: OCKTask
@@ -108,6 +127,48 @@ extension CareServer {
         }
     }
 
+    /// The entity types a sync pull or push covers, for a token's SMART scope.
+    static let syncTypes = ["Patient", "CarePlan", "CareTeam", "Observation"]
+    /// The largest sync push body (a device sends larger pushes in parts: `OCKHTTPRemote`).
+    static let syncPushLimit = 8 * 1024 * 1024
+    /// Versions per pull page: by default, and at most.
+    static let syncPageLimits = (standard: 1_000, maximum: 5_000)
+
+    /// CareKit's remote sync for devices (`OCKRemoteSynchronizable`): a pull pages through the versions the device's
+    /// knowledge vector does not cover; a push merges the device's versions and knowledge. The request bodies are
+    /// `SyncPull` and `SyncPush`, in CareKit's JSON.
+    func addSyncRoutes(to routes: inout RecordRouteTable) {
+        routes.post("/api/v1/sync/pull", .api(.read, Self.syncTypes, "s")) { request, context in
+            try await apiCall {
+                let pull = try await decode(SyncPull.self, request, context)
+                let limit = pull.limit ?? Self.syncPageLimits.standard
+                guard (1...Self.syncPageLimits.maximum).contains(limit) else {
+                    throw APIError(status: .badRequest, field: "limit",
+                                   message: "The field \"limit\" must be between 1 and \(Self.syncPageLimits.maximum).")
+                }
+                return json(try await store.revisions(since: pull.knowledgeVector, after: pull.after, limit: limit))
+            }
+        }
+        routes.post("/api/v1/sync/push", .api(.read, Self.syncTypes, "u")) { request, context in
+            try await apiCall {
+                let push = try await decode(SyncPush.self, request, context, limit: Self.syncPushLimit)
+                let entities = push.revisions.lazy.flatMap(\.entities)
+                // What the versions change decides what the device's person must be allowed.
+                if entities.contains(where: { if case .outcome = $0 { false } else { true } }),
+                   try await context.grants?(.editPlan) != true {
+                    throw APIError(status: .forbidden, field: "revisions", message: "Your role in this record does not allow changing the care plan.")
+                }
+                if entities.contains(where: { if case .outcome = $0 { true } else { false } }),
+                   try await context.grants?(.completeTasks) != true {
+                    throw APIError(status: .forbidden, field: "revisions", message: "Your role in this record does not allow recording outcomes.")
+                }
+                try await store.mergeRevisions(push.revisions, deviceKnowledge: push.knowledgeVector)
+                try await context.auditTrail?.write("sync", .update, "\(push.revisions.count) revision records, \(entities.count) versions")
+                return json(SyncPushAnswer(knowledgeVector: try await store.knowledgeVector()))
+            }
+        }
+    }
+
     /// Runs an API handler, turning every failure that input can cause into a JSON error.
     func apiCall(_ body: () async throws -> Response) async throws -> Response {
         do {
@@ -162,12 +223,18 @@ extension CareServer {
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: CareRequestContext) async throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: CareRequestContext, limit: Int? = nil) async throws -> T {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             throw APIError(status: .badRequest, field: nil, message: "The body must be JSON (Content-Type: application/json).")
         }
         var request = request
-        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        let limit = limit ?? context.maxUploadSize
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: limit)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw APIError(status: .contentTooLarge, field: nil, message: "The body is larger than \(limit / 1024) KiB.")
+        }
         return try JSONDecoder().decode(T.self, from: Data(buffer: body))
     }
 

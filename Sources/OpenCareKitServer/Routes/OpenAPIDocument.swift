@@ -17,6 +17,13 @@ enum OpenAPIDocument {
         ("post", "/api/v1/outcomes", "Add an outcome"),
         ("delete", "/api/v1/outcomes/{uuid}", "Delete an outcome"),
         ("get", "/api/v1/events", "A day's events: task, outcome and schedule event"),
+        ("post", "/api/v1/sync/pull", "CareKit sync: a page of the versions the device does not know"),
+        ("post", "/api/v1/sync/push", "CareKit sync: merge the device's versions and knowledge"),
+    ]
+
+    /// The sync operations' request and answer schemas.
+    static let syncSchemas: [String: (request: String, answer: String)] = [
+        "/api/v1/sync/pull": ("SyncPull", "RevisionPage"), "/api/v1/sync/push": ("SyncPush", "SyncPushAnswer"),
     ]
 
     static let schemaOf: [String: String] = [
@@ -69,6 +76,12 @@ enum OpenAPIDocument {
                         "content": ["application/json": ["schema": ref("Error")]]],
             ]
             switch operation.method {
+            case "post" where syncSchemas[operation.path] != nil:
+                let (request, answer) = syncSchemas[operation.path]!
+                entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(request)]]]
+                responses["200"] = ["description": "OK", "content": ["application/json": ["schema": ref(answer)]]]
+                responses["413"] = error
+                responses["422"] = error
             case "get":
                 let body: [String: Any] = isList ? ["type": "array", "items": ref(schema)] : ref(schema)
                 responses["200"] = ["description": "OK", "content": ["application/json": ["schema": body]]]
@@ -109,6 +122,35 @@ enum OpenAPIDocument {
                     "task": ref("Task"), "outcome": ["oneOf": [ref("Outcome"), ["type": "null"]]],
                     "scheduleEvent": ["type": "object", "additionalProperties": true],
                 ]],
+                "KnowledgeVector": ["type": "object", "required": ["processes"], "properties": ["processes": [
+                    "type": "array", "description": "Each process (device or server store) that wrote, and how far its clock is known.",
+                    "items": ["type": "object", "required": ["id", "clock"], "properties": [
+                        "id": ["type": "string", "format": "uuid"], "clock": ["type": "integer", "minimum": 0],
+                    ]],
+                ]]],
+                "RevisionRecord": ["type": "object", "required": ["entities", "knowledgeVector"], "properties": [
+                    "entities": ["type": "array", "items": ["type": "object", "required": ["type", "object"], "properties": [
+                        "type": ["type": "string", "enum": ["patient", "carePlan", "contact", "task", "outcome"]],
+                        "object": entity,
+                    ]]],
+                    "knowledgeVector": ref("KnowledgeVector"),
+                ]],
+                "SyncPull": ["type": "object", "required": ["knowledgeVector"], "properties": [
+                    "knowledgeVector": ref("KnowledgeVector"),
+                    "after": ["type": "string", "description": "The previous page's next"],
+                    "limit": ["type": "integer", "minimum": 1, "maximum": CareServer.syncPageLimits.maximum,
+                              "default": CareServer.syncPageLimits.standard],
+                ]],
+                "RevisionPage": ["type": "object", "required": ["revisions"], "properties": [
+                    "revisions": ["type": "array", "items": ref("RevisionRecord")],
+                    "next": ["type": "string", "description": "Where the next page starts; absent on the last page"],
+                    "knowledge": ref("KnowledgeVector"),
+                ]],
+                "SyncPush": ["type": "object", "required": ["revisions"], "properties": [
+                    "revisions": ["type": "array", "items": ref("RevisionRecord")],
+                    "knowledgeVector": ref("KnowledgeVector").merging(["description": "What the device knows; on the last part of a push only"]) { $1 },
+                ]],
+                "SyncPushAnswer": ["type": "object", "required": ["knowledgeVector"], "properties": ["knowledgeVector": ref("KnowledgeVector")]],
                 "Error": ["type": "object", "required": ["error"], "properties": ["error": [
                     "type": "object", "required": ["status", "message"], "properties": [
                         "status": ["type": "integer"], "field": ["type": "string"], "message": ["type": "string"],

@@ -76,7 +76,8 @@ extension OCKStore {
     /// Versions written here since the last synchronization are first given a new vector (the store's clock moves
     /// on, so they are new to everyone who learned its knowledge before); otherwise this only reads.
     ///
-    /// - Throws: `OCKStoreError.invalidValue` for a cursor this store did not make.
+    /// - Throws: `OCKStoreError.invalidValue` for a cursor this store did not make, or a vector that knows more of
+    ///   this store's own writes than it made (`SyncKnowledge.requireNotAhead`).
     public func revisions(since remote: OCKRevisionRecord.KnowledgeVector, after cursor: String? = nil,
                           limit: Int = 5_000) async throws -> OCKRevisionPage {
         let start = try cursor.map { text in
@@ -87,6 +88,7 @@ extension OCKStore {
         }
         let cache = self.cache
         let page: @Sendable (any SQLDatabase, SyncKnowledge.Clock) throws -> OCKRevisionPage = { db, clock in
+            try SyncKnowledge.requireNotAhead(remote, of: clock)
             let (records, next) = try SyncKnowledge.revisions(since: remote, after: start, limit: limit, db, cache: cache)
             return OCKRevisionPage(revisions: records, next: next?.text, knowledge: next == nil ? clock.vector : nil)
         }
@@ -103,19 +105,27 @@ extension OCKStore {
     }
 
     /// Merges the revisions a device pushed, and the device's knowledge, in one transaction: what a server does with
-    /// a device's push. Conflicts are resolved the default way (`OCKEntity.newest(of:)`).
+    /// a device's push. Conflicts are resolved the default way (`OCKEntity.newest(of:)`). A push in parts sends the
+    /// knowledge with the last part only (nil before): the store learns it once it holds every version.
     ///
     /// - Throws: `OCKStoreError.invalidValue`, with nothing merged, for a revision that fails validation, links
-    ///   versions of different ids, or claims knowledge the device's knowledge does not include.
-    public func mergeRevisions(_ revisions: [OCKRevisionRecord], deviceKnowledge: OCKRevisionRecord.KnowledgeVector) async throws {
-        for revision in revisions where !revision.knowledgeVector.isKnown(by: deviceKnowledge) {
-            throw OCKStoreError.invalidValue(reason: "A revision's knowledge vector is ahead of the device's knowledge")
+    ///   versions of different ids, or claims knowledge the device's knowledge does not include, or when the device
+    ///   knows more of this store's own writes than it made.
+    public func mergeRevisions(_ revisions: [OCKRevisionRecord], deviceKnowledge: OCKRevisionRecord.KnowledgeVector?) async throws {
+        if let deviceKnowledge {
+            for revision in revisions where !revision.knowledgeVector.isKnown(by: deviceKnowledge) {
+                throw OCKStoreError.invalidValue(reason: "A revision's knowledge vector is ahead of the device's knowledge")
+            }
         }
         let kinds = StoreChanges.Kinds(revisions.flatMap(\.entities).map(\.changeKind))
         let cache = self.cache
         try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
+            let clock = try SyncKnowledge.clock(db)
+            for vector in [deviceKnowledge].compactMap({ $0 }) + revisions.map(\.knowledgeVector) {
+                try SyncKnowledge.requireNotAhead(vector, of: clock)
+            }
             for revision in revisions { _ = try SyncMerge.merge(revision, db, cache: cache) }
-            try SyncKnowledge.learn(deviceKnowledge, db)
+            if let deviceKnowledge { try SyncKnowledge.learn(deviceKnowledge, db) }
         }
     }
 
@@ -162,8 +172,9 @@ extension OCKStore {
             } while cursor != nil
             return (records, clock.vector)
         }
-        // Nothing to tell a remote that knows all this store knows.
-        guard !revisions.isEmpty || !knowledge.isKnown(by: remoteKnowledge) else { return }
+        // Nothing to tell a remote that has every version this store has (its knowledge of this store's own clock
+        // would change nothing it does).
+        guard !revisions.isEmpty else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             remote.pushRevisions(deviceRevisions: revisions, deviceKnowledge: knowledge) { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }

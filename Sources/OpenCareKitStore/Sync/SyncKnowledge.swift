@@ -58,6 +58,18 @@ enum SyncKnowledge {
         return clock
     }
 
+    /// Refuses a remote's vector that knows more of this store's own writes than the store made: the store went
+    /// backwards (restored from an older backup) or the remote synced with another copy of it. Serving or merging
+    /// would lose writes: versions the store writes next would carry clocks the remote believes it has seen.
+    static func requireNotAhead(_ vector: OCKRevisionRecord.KnowledgeVector, of clock: Clock) throws {
+        guard vector.clock(for: clock.process) <= clock.vector.clock(for: clock.process) else {
+            throw OCKStoreError.invalidValue(reason: """
+                The knowledge vector knows more of this store's own writes than the store made: the store was restored \
+                from an older copy, or the device synchronized with another copy of it
+                """)
+        }
+    }
+
     /// Merges what a remote knows into the store's knowledge, once the store holds every version under it.
     static func learn(_ vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) throws {
         var clock = try clock(db)
