@@ -31,6 +31,22 @@ do {
             benchmark.database = (arguments[index + 1], psql)
         }
         try await benchmark.run()
+    case "sync":
+        var benchmark = SyncBenchmark()
+        func value(_ name: String) -> Int? {
+            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
+        }
+        if let count = value("--outcomes") { benchmark.outcomeCount = count }
+        if let count = value("--pull") { benchmark.pullVersions = count }
+        if let size = value("--page") { benchmark.pageSize = size }
+        try await benchmark.run()
+    case "sync-pull":
+        guard let index = arguments.firstIndex(of: "--data"), index + 1 < arguments.count,
+              let page = arguments.firstIndex(of: "--page").flatMap({ Int(arguments[$0 + 1]) }),
+              let expect = arguments.firstIndex(of: "--expect").flatMap({ Int(arguments[$0 + 1]) }) else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        try await SyncBenchmark.pull(data: URL(fileURLWithPath: arguments[index + 1], isDirectory: true), page: page, expect: expect)
     case "records":
         guard let index = arguments.firstIndex(of: "--data"), index + 1 < arguments.count else {
             throw CocoaError(.fileNoSuchFile)
@@ -41,7 +57,7 @@ do {
         }
         try await benchmark.run()
     default:
-        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--years N] [--part insert|events] [--rounds N] [--database URL --psql PATH] | records --data DIR [--count N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--years N] [--part insert|events] [--rounds N] [--database URL --psql PATH] | records --data DIR [--count N] | sync [--outcomes N] [--pull N] [--page N]\n".utf8))
         exit(2)
     }
 } catch {

@@ -83,3 +83,14 @@ def test_the_records_benchmark_starts_servers_with_many_records_and_one():
     assert re.search(r"1 record \(reference\)\s+\d+", result.stdout)
     assert re.search(r"50 records\s+\d+", result.stdout)
     assert "added 50 records" in result.stderr
+
+
+def test_the_sync_benchmark_compares_merging_with_adding_and_pulls_a_whole_record():
+    output = run("bench-sync")
+    assert re.search(r"merge of the push\s+[0-9.]+\s+\d+", output), output
+    assert re.search(r"addOutcomes \(reference\)\s+[0-9.]+\s+\d+", output), output
+    assert re.search(r"the merge reaches \d+% of addOutcomes", output), output
+    # The pulling process got every version, page by page, and says how much memory it took.
+    pull = re.search(r"pull of the whole record\s+[0-9.]+\s+\d+\s+(\d+)", output)
+    assert pull and int(pull.group(1)) >= 5000 // 700, output
+    assert re.search(r"peak memory of the pulling process \(max resident set\): \d+ MiB", output), output
