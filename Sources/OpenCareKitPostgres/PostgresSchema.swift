@@ -60,6 +60,13 @@ enum PostgresSchema {
             """,
         ]),
         ("6: sync knowledge", syncTables),
+        // Pulls page through a vector's versions in uuid order, resuming after a uuid.
+        ("7: sync pages", SyncSchema.versionedTables.flatMap { table in
+            [
+                "CREATE INDEX \(table)_by_knowledge_uuid ON \(schema).\(table) (record_id, knowledge_id, uuid)",
+                "DROP INDEX \(schema).\(table)_by_knowledge",
+            ]
+        }),
     ]
 
     /// `SyncSchema`'s tables and column, per record: each record's store has its own clock and knowledge.

@@ -13,7 +13,7 @@ import GRDB
 /// in `outcome_values`.
 enum StoreSchema {
     /// The newest schema this code writes; kept in `PRAGMA user_version`.
-    static let version = 3
+    static let version = 4
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -86,6 +86,13 @@ enum StoreSchema {
         }
         migrator.registerMigration("v3") { db in
             for statement in SyncSchema.sqliteStatements { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v4") { db in
+            // Pulls page through a vector's versions in uuid order, resuming after a uuid.
+            for table in SyncSchema.versionedTables {
+                try db.execute(sql: "CREATE INDEX \(table)_by_knowledge_uuid ON \(table)(knowledge_id, uuid)")
+                try db.execute(sql: "DROP INDEX \(table)_by_knowledge")
+            }
         }
         return migrator
     }

@@ -33,6 +33,8 @@ extension OCKRevisionRecord.KnowledgeVector {
     }
 }
 
+private let UUID_NULL_BYTES: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
 /// The store's clock and the knowledge of its versions (`SyncSchema`), read and written inside the caller's
 /// transaction.
 enum SyncKnowledge {
@@ -127,99 +129,77 @@ enum SyncKnowledge {
         return clock
     }
 
-    /// Where a page of revisions ends: the id of the vector, the kind (0 patients … 4 outcomes, 5 past them) and
-    /// how many of that kind's versions under the vector came before. A vector's versions never change once sealed,
-    /// except when a merge adds some, which moves the vector to a new id (`id(of:)`), so the position stays true.
+    /// Where a page of revisions ends: the id of the vector, the kind (0 patients … 4 outcomes, 5 past them) and the
+    /// uuid of the last version of that kind sent under the vector (pages go through a vector's versions in uuid order, and
+    /// resume after it). A merge that adds versions to a vector moves it to a new id (`id(of:)`), so nothing written
+    /// after a page was read hides behind its cursor.
     struct Cursor: Equatable {
         var knowledge: Int64
         var kind: Int
-        var offset: Int
+        var uuid: UUID
 
-        var text: String { "\(knowledge).\(kind).\(offset)" }
+        var text: String { "\(knowledge).\(kind).\(uuid.uuidString)" }
 
-        init(knowledge: Int64, kind: Int, offset: Int) {
-            (self.knowledge, self.kind, self.offset) = (knowledge, kind, offset)
+        init(knowledge: Int64, kind: Int, uuid: UUID) {
+            (self.knowledge, self.kind, self.uuid) = (knowledge, kind, uuid)
         }
 
         init?(_ text: String) {
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 3, let knowledge = Int64(parts[0]), let kind = Int(parts[1]), let offset = Int(parts[2]),
-                  knowledge >= 0, (0...5).contains(kind), offset >= 0 else { return nil }
-            self.init(knowledge: knowledge, kind: kind, offset: offset)
+            guard parts.count == 3, let knowledge = Int64(parts[0]), let kind = Int(parts[1]), let uuid = UUID(uuidString: String(parts[2])),
+                  knowledge >= 0, (0...SyncSchema.versionedTables.count).contains(kind) else { return nil }
+            self.init(knowledge: knowledge, kind: kind, uuid: uuid)
         }
     }
 
     /// The versions a remote whose knowledge is `remote` has not seen, one revision record per vector they were
     /// written under (oldest vector first; in each, patients, care plans, contacts, tasks, then outcomes, each kind
-    /// in the order written, then by uuid), from `cursor` on and at most `limit` versions; the cursor of the rest if
-    /// any. A vector larger than a page is split over pages (records with the same vector). Versions not sealed yet
-    /// are left out: seal first.
+    /// in uuid order), after `cursor` and at most `limit` versions; the cursor of the rest if any. A vector larger
+    /// than a page is split over pages (records with the same vector). Each page costs the same wherever it starts:
+    /// index range scans from the cursor, then the versions by uuid. Versions not sealed yet are left out: seal first.
     static func revisions(since remote: OCKRevisionRecord.KnowledgeVector, after cursor: Cursor?, limit: Int,
                           _ db: any SQLDatabase, cache: DecodedEntityCache) throws -> (records: [OCKRevisionRecord], next: Cursor?) {
         let vectors = try db.rows("SELECT id, vector FROM sync_knowledge WHERE id >= ? ORDER BY id", [cursor?.knowledge ?? 0]) { row in
             (id: Int64(try row.int("id")), vector: try OCKRevisionRecord.KnowledgeVector(packed: try row.data("vector")))
         }.filter { !$0.vector.isKnown(by: remote) }
-        let kinds = SyncSchema.versionedTables
+        let tables = SyncSchema.versionedTables
+        let limit = max(1, limit)
         var records: [OCKRevisionRecord] = []
-        var budget = max(1, limit)
+        var budget = limit
         for chunk in vectors.chunks(of: 500) {
-            // How many versions each vector holds of each kind, to plan the page.
-            var counts: [Int64: [Int]] = [:]
-            for (kind, table) in kinds.enumerated() {
-                try db.forEachRow("""
-                    SELECT knowledge_id, COUNT(*) AS count FROM \(table)
-                    WHERE knowledge_id IN (\(QuerySQL.placeholders(chunk.count))) GROUP BY knowledge_id
-                    """, chunk.map(\.id.sqlValue)) { row in
-                    counts[Int64(try row.int("knowledge_id")), default: Array(repeating: 0, count: kinds.count)][kind] = try row.int("count")
-                }
-            }
-            // Each (vector, kind) part of the page: the whole of it, or a slice where the page starts or ends.
-            var parts: [(knowledge: Int64, kind: Int, offset: Int, count: Int, whole: Bool)] = []
-            var next: Cursor?
-            plan: for known in chunk {
-                for kind in kinds.indices {
-                    var offset = 0
-                    if let cursor, cursor.knowledge == known.id {
-                        if kind < cursor.kind { continue }
-                        if kind == cursor.kind { offset = cursor.offset }
-                    }
-                    let total = counts[known.id]?[kind] ?? 0
-                    guard total > offset else { continue }
-                    guard budget > 0 else {
-                        next = Cursor(knowledge: known.id, kind: kind, offset: offset)
-                        break plan
-                    }
-                    let count = min(total - offset, budget)
-                    parts.append((known.id, kind, offset, count, offset == 0 && count == total))
-                    budget -= count
-                    if offset + count < total {
-                        next = Cursor(knowledge: known.id, kind: kind, offset: offset + count)
-                        break plan
+            // The keys of the next versions of each kind (one more than fit, to know whether any are left), in
+            // page order: vector, kind, uuid.
+            var keys: [(knowledge: Int64, kind: Int, uuid: UUID)] = []
+            for (kind, table) in tables.enumerated() {
+                var sql = "SELECT knowledge_id, uuid FROM \(table) WHERE knowledge_id IN (\(QuerySQL.placeholders(chunk.count)))"
+                var arguments = chunk.map(\.id.sqlValue)
+                if let cursor, chunk.contains(where: { $0.id == cursor.knowledge }) {
+                    if kind < cursor.kind {
+                        sql += " AND knowledge_id > ?"
+                        arguments.append(cursor.knowledge.sqlValue)
+                    } else if kind == cursor.kind {
+                        sql += " AND (knowledge_id > ? OR (knowledge_id = ? AND uuid > ?))"
+                        arguments += [cursor.knowledge.sqlValue, cursor.knowledge.sqlValue, cursor.uuid.sqlValue]
                     }
                 }
+                sql += " ORDER BY knowledge_id, uuid LIMIT ?"
+                arguments.append((budget + 1).sqlValue)
+                try db.forEachRow(sql, arguments) { row in
+                    keys.append((Int64(try row.int("knowledge_id")), kind, try row.uuid("uuid")))
+                }
             }
-            // The whole parts of a kind in one query, the slices one each.
-            var read: [Int64: [[OCKEntity]]] = [:]
+            keys.sort { ($0.knowledge, $0.kind) != ($1.knowledge, $1.kind) ? ($0.knowledge, $0.kind) < ($1.knowledge, $1.kind)
+                : $0.uuid.precedes($1.uuid) }
+            let taken = keys.prefix(budget)
+            // The versions themselves, by uuid.
+            var read: [UUID: OCKEntity] = [:]
             func fetch<E: StoredEntity>(_ type: E.Type, kind: Int) throws {
-                var found: [(knowledge: Int64, entity: E)] = []
-                let order = "ORDER BY knowledge_id, \(db.dialect.order("updated_date", ascending: true)), uuid"
-                let whole = parts.filter { $0.kind == kind && $0.whole }.map(\.knowledge)
-                for ids in whole.chunks(of: 500) {
-                    try db.forEachRow("SELECT * FROM \(E.table) WHERE knowledge_id IN (\(QuerySQL.placeholders(ids.count))) \(order)",
-                                      ids.map(\.sqlValue)) { row in
-                        found.append((Int64(try row.int("knowledge_id")), try E.decode(row, cache: cache)))
-                    }
-                }
-                for part in parts where part.kind == kind && !part.whole {
-                    try db.forEachRow("SELECT * FROM \(E.table) WHERE knowledge_id = ? \(order) LIMIT ? OFFSET ?",
-                                      [part.knowledge.sqlValue, part.count.sqlValue, part.offset.sqlValue]) { row in
-                        found.append((part.knowledge, try E.decode(row, cache: cache)))
-                    }
-                }
-                var versions = found.map(\.entity)
-                try E.completeVersions(&versions, db)
-                for (index, version) in versions.enumerated() {
-                    read[found[index].knowledge, default: Array(repeating: [], count: kinds.count)][kind].append(version.entity)
+                let uuids = taken.filter { $0.kind == kind }.map(\.uuid)
+                for part in uuids.chunks(of: 500) {
+                    var versions = try db.rows("SELECT * FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(part.count)))",
+                                               part.map(\.sqlValue)) { try E.decode($0, cache: cache) }
+                    try E.completeVersions(&versions, db)
+                    for version in versions { read[version.uuid] = version.entity }
                 }
             }
             try fetch(OCKPatient.self, kind: 0)
@@ -227,11 +207,24 @@ enum SyncKnowledge {
             try fetch(OCKContact.self, kind: 2)
             try fetch(OCKTask.self, kind: 3)
             try fetch(OCKOutcome.self, kind: 4)
-            for known in chunk {
-                guard let entities = read[known.id]?.joined(), !entities.isEmpty else { continue }
-                records.append(OCKRevisionRecord(entities: Array(entities), knowledgeVector: known.vector))
+            let vectorOf = Dictionary(uniqueKeysWithValues: chunk.map { ($0.id, $0.vector) })
+            var start = taken.startIndex
+            while start < taken.endIndex {
+                let knowledge = taken[start].knowledge
+                let end = taken[start...].firstIndex { $0.knowledge != knowledge } ?? taken.endIndex
+                records.append(OCKRevisionRecord(entities: taken[start..<end].compactMap { read[$0.uuid] },
+                                                 knowledgeVector: vectorOf[knowledge]!))
+                start = end
             }
-            if let next { return (records, next) }
+            budget -= taken.count
+            if keys.count > taken.count, let last = taken.last {
+                return (records, Cursor(knowledge: last.knowledge, kind: last.kind, uuid: last.uuid))
+            }
+            if budget == 0 {
+                // The page is full and this chunk is done: go on after it, if anything follows.
+                guard let last = taken.last, chunk.last?.id != vectors.last?.id else { return (records, nil) }
+                return (records, Cursor(knowledge: last.knowledge, kind: tables.count, uuid: UUID(uuid: UUID_NULL_BYTES)))
+            }
         }
         return (records, nil)
     }

@@ -331,17 +331,18 @@ extension KindMerge where E == OCKOutcome {
                   outcome.deletedDate == nil else { continue }
             current[OccurrenceKey(task: outcome.taskUUID, occurrence: outcome.taskOccurrenceIndex), default: []].append(outcome)
         }
-        let events = Array(current.keys)
-        for chunk in events.chunks(of: 400) {
-            let pairs = Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
-            var stored = try db.rows("""
-                SELECT * FROM outcomes WHERE next_effective_date IS NULL AND deleted_date IS NULL
-                AND (task_uuid, occurrence) IN (VALUES \(pairs))
-                """, chunk.flatMap { [$0.task.sqlValue, $0.occurrence.sqlValue] }) { try OCKOutcome.decode($0, cache: cache) }
-            stored.removeAll { graphs[$0.id] != nil }
-            try OCKOutcome.completeVersions(&stored, db)
-            for outcome in stored {
-                current[OccurrenceKey(task: outcome.taskUUID, occurrence: outcome.taskOccurrenceIndex), default: []].append(outcome)
+        // The current outcomes of other ids at the same events, by task version (an index range per task).
+        for (task, occurrences) in Dictionary(grouping: current.keys, by: \.task) {
+            for chunk in occurrences.map(\.occurrence).chunks(of: 500) {
+                var stored = try db.rows("""
+                    SELECT * FROM outcomes WHERE task_uuid = ? AND occurrence IN (\(QuerySQL.placeholders(chunk.count)))
+                    AND next_effective_date IS NULL AND deleted_date IS NULL
+                    """, [task.sqlValue] + chunk.map(\.sqlValue)) { try OCKOutcome.decode($0, cache: cache) }
+                stored.removeAll { graphs[$0.id] != nil }
+                try OCKOutcome.completeVersions(&stored, db)
+                for outcome in stored {
+                    current[OccurrenceKey(task: outcome.taskUUID, occurrence: outcome.taskOccurrenceIndex), default: []].append(outcome)
+                }
             }
         }
         for (_, outcomes) in current where outcomes.count > 1 {

@@ -1,9 +1,11 @@
-/// What remote synchronization keeps in a store, on every engine (SQLite's migration "v3", PostgreSQL's "6"):
+/// What remote synchronization keeps in a store, on every engine (SQLite's migrations "v3" and "v4", PostgreSQL's "6"
+/// and "7"):
 ///
 /// - `sync_clock`: one row, the store's own process (a uuid, its id in knowledge vectors) and its knowledge vector,
 ///   created by the first synchronization.
 /// - `sync_knowledge`: each knowledge vector versions were written under, once (`vector` packed by `SyncKnowledge`).
-/// - `knowledge_id` on every versioned table: the vector the version was written under. A version written here is
+/// - `knowledge_id` on every versioned table (indexed with `uuid`, the order pulls page in): the vector the version
+///   was written under. A version written here is
 ///   NULL until the next synchronization seals it with the vector of the moment (the vector changes only while
 ///   synchronizing, so that is the vector it was written under); a version merged from a remote has the vector of
 ///   the revision it came in.
