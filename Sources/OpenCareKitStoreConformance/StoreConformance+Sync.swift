@@ -63,6 +63,17 @@ extension StoreConformance {
                 OCKStore(name: "b", type: .inMemory, directory: nil, remote: remotes[1]), remotes)
     }
 
+    /// a, b, then a again synchronize; every replica then holds the server's versions, which are returned.
+    static func syncAndCompare(_ server: OCKStore, _ a: OCKStore, _ b: OCKStore) async throws -> [OCKEntity] {
+        try await a.synchronize()
+        try await b.synchronize()
+        try await a.synchronize()
+        let versions = try await allVersions(of: server)
+        #expect(try await allVersions(of: a) == versions)
+        #expect(try await allVersions(of: b) == versions)
+        return versions
+    }
+
     static let serving: [StoreCheck] = [
         StoreCheck("devicesConvergeThroughThisStoreAsTheirServer") { store in
             let server = try #require(store as? OCKStore)
@@ -82,12 +93,7 @@ extension StoreConformance {
             try await b.updateTask(renamed)
             try await a.deleteOutcome(first)
             let second = try await b.addOutcome(Fixture.done(try await b.fetchTask(withID: "med"), 1))
-            try await a.synchronize()
-            try await b.synchronize()
-            try await a.synchronize()
-            let versions = try await allVersions(of: server)
-            #expect(try await allVersions(of: a) == versions)
-            #expect(try await allVersions(of: b) == versions)
+            let versions = try await syncAndCompare(server, a, b)
             // The newest edit stands, after both; the delete and the new dose reached everyone.
             for replica in [server, a, b] {
                 let current = try await replica.fetchTask(withID: "med")
@@ -109,12 +115,7 @@ extension StoreConformance {
             var newer = Fixture.done(task, 0)
             newer.values = [OCKOutcomeValue(false)]
             newer = try await b.addOutcome(newer)
-            try await a.synchronize()
-            try await b.synchronize()
-            try await a.synchronize()
-            let versions = try await allVersions(of: server)
-            #expect(try await allVersions(of: a) == versions)
-            #expect(try await allVersions(of: b) == versions)
+            let versions = try await syncAndCompare(server, a, b)
             for replica in [server, a, b] {
                 let current = try await replica.fetchOutcomes(query: OCKOutcomeQuery(dateInterval: Fixture.day(1)))
                 #expect(current.map(\.uuid) == [newer.uuid])
