@@ -33,8 +33,6 @@ extension OCKRevisionRecord.KnowledgeVector {
     }
 }
 
-private let UUID_NULL_BYTES: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-
 /// The store's clock and the knowledge of its versions (`SyncSchema`), read and written inside the caller's
 /// transaction.
 enum SyncKnowledge {
@@ -144,6 +142,11 @@ enum SyncKnowledge {
             (self.knowledge, self.kind, self.uuid) = (knowledge, kind, uuid)
         }
 
+        /// Past every version under the vector `knowledge` (the uuid is not read).
+        static func after(_ knowledge: Int64) -> Cursor {
+            Cursor(knowledge: knowledge, kind: SyncSchema.versionedTables.count, uuid: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        }
+
         init?(_ text: String) {
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 3, let knowledge = Int64(parts[0]), let kind = Int(parts[1]), let uuid = UUID(uuidString: String(parts[2])),
@@ -223,7 +226,7 @@ enum SyncKnowledge {
             if budget == 0 {
                 // The page is full and this chunk is done: go on after it, if anything follows.
                 guard let last = taken.last, chunk.last?.id != vectors.last?.id else { return (records, nil) }
-                return (records, Cursor(knowledge: last.knowledge, kind: tables.count, uuid: UUID(uuid: UUID_NULL_BYTES)))
+                return (records, .after(last.knowledge))
             }
         }
         return (records, nil)
