@@ -37,9 +37,7 @@ public struct OCKEvent<Task: OCKAnyTask & Equatable, Outcome: OCKAnyOutcome & Eq
     /// declares no `<` for events; ordering by the task's effective date and id instead, as this did, disagreed with
     /// fetches, and left two versions of one task with the same effective date unordered.)
     public static func < (lhs: OCKEvent, rhs: OCKEvent) -> Bool {
-        if lhs.scheduleEvent.start != rhs.scheduleEvent.start { return lhs.scheduleEvent.start < rhs.scheduleEvent.start }
-        if lhs.task.uuid != rhs.task.uuid { return lhs.task.uuid.precedes(rhs.task.uuid) }
-        return lhs.scheduleEvent.occurrence < rhs.scheduleEvent.occurrence
+        OCKAnyEvent.fetchOrder(lhs.scheduleEvent, of: lhs.task.uuid, rhs.scheduleEvent, of: rhs.task.uuid)
     }
 }
 
@@ -85,6 +83,18 @@ public struct OCKAnyEvent: Identifiable, Sendable {
         by strategy: CareTaskProgressStrategy<Progress> = .checkingOutcomeExists
     ) -> Progress {
         strategy.computeProgress(self)
+    }
+
+    /// The order stores return events in, and `OCKEvent`'s `<`: start, then the task version's uuid (as its
+    /// uppercase string, which orders like its bytes), then occurrence.
+    static func fetchOrder(_ lhs: OCKAnyEvent, _ rhs: OCKAnyEvent) -> Bool {
+        fetchOrder(lhs.scheduleEvent, of: lhs.task.uuid, rhs.scheduleEvent, of: rhs.task.uuid)
+    }
+
+    static func fetchOrder(_ lhs: OCKScheduleEvent, of lhsTask: UUID, _ rhs: OCKScheduleEvent, of rhsTask: UUID) -> Bool {
+        if lhs.start != rhs.start { return lhs.start < rhs.start }
+        if lhsTask != rhsTask { return lhsTask.precedes(rhsTask) }
+        return lhs.occurrence < rhs.occurrence
     }
 
     static func identifier(taskUUID: UUID, occurrence: Int) -> String {

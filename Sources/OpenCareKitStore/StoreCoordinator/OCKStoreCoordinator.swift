@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+
+/// A store made of other stores, with CareKit 4's API.
+///
+/// **Reads** go to every attached store whose delegate hook accepts the query, at once, and the answers are merged
+/// into one result in the query's order (its sort descriptors, then CareKit's newest-created-first, then the order
+/// the stores were attached), with the query's offset and limit applied to the merged result. Live queries combine
+/// the stores' live queries: a new merged result whenever any of them yields one.
+///
+/// **Writes** go to one store: the first attached (read-write) store whose delegate hook accepts *every* entity of
+/// the call, so a batch stays one transaction in one store. If no store accepts them all, the write fails and no
+/// store is touched.
+///
+/// The coordinator is its own delegate until another is set (`delegate`); the default hooks accept everything.
+public final class OCKStoreCoordinator: OCKAnyStoreProtocol, OCKStoreCoordinatorDelegate {
+    struct Stores: Sendable {
+        weak var delegate: (any OCKStoreCoordinatorDelegate)?
+        var readOnlyPatientStores: [any OCKAnyReadOnlyPatientStore] = []
+        var readOnlyPlanStores: [any OCKAnyReadOnlyCarePlanStore] = []
+        var readOnlyContactStores: [any OCKAnyReadOnlyContactStore] = []
+        var readOnlyEventStores: [any OCKAnyReadOnlyEventStore] = []
+        var patientStores: [any OCKAnyPatientStore] = []
+        var planStores: [any OCKAnyCarePlanStore] = []
+        var contactStores: [any OCKAnyContactStore] = []
+        var eventStores: [any OCKAnyEventStore] = []
+
+        // The stores that read each kind, read-only ones first (CareKit's order).
+        var patientReaders: [any OCKAnyReadOnlyPatientStore] { readOnlyPatientStores + (patientStores as [any OCKAnyReadOnlyPatientStore]) }
+        var planReaders: [any OCKAnyReadOnlyCarePlanStore] { readOnlyPlanStores + (planStores as [any OCKAnyReadOnlyCarePlanStore]) }
+        var contactReaders: [any OCKAnyReadOnlyContactStore] { readOnlyContactStores + (contactStores as [any OCKAnyReadOnlyContactStore]) }
+        var eventReaders: [any OCKAnyReadOnlyEventStore] { readOnlyEventStores + (eventStores as [any OCKAnyReadOnlyEventStore]) }
+    }
+
+    let stores = Mutex(Stores())
+
+    public init() {}
+
+    /// Decides which stores answer queries and take writes. Held weakly, as in CareKit; while none is set (or it is
+    /// gone), the coordinator itself decides, accepting everything.
+    public var delegate: (any OCKStoreCoordinatorDelegate)? {
+        get {
+            let chosen: (any OCKStoreCoordinatorDelegate)? = stores.withLock { $0.delegate }
+            return chosen ?? self
+        }
+        set { stores.withLock { $0.delegate = newValue } }
+    }
+
+    /// Attaches a store for every kind of entity, read and write. Stores attached earlier take writes first.
+    public func attach(store: any OCKAnyStoreProtocol) {
+        stores.withLock {
+            $0.patientStores.append(store)
+            $0.planStores.append(store)
+            $0.contactStores.append(store)
+            $0.eventStores.append(store)
+        }
+    }
+
+    /// Attaches a store that reads and writes patients.
+    public func attach(patientStore: any OCKAnyPatientStore) {
+        stores.withLock { $0.patientStores.append(patientStore) }
+    }
+
+    /// Attaches a store that reads and writes care plans.
+    public func attach(planStore: any OCKAnyCarePlanStore) {
+        stores.withLock { $0.planStores.append(planStore) }
+    }
+
+    /// Attaches a store that reads and writes contacts.
+    public func attach(contactStore: any OCKAnyContactStore) {
+        stores.withLock { $0.contactStores.append(contactStore) }
+    }
+
+    /// Attaches a store that reads and writes tasks and outcomes, and reads events.
+    public func attach(eventStore: any OCKAnyEventStore) {
+        stores.withLock { $0.eventStores.append(eventStore) }
+    }
+
+    /// Attaches a store whose patients are read but never written through the coordinator.
+    public func attachReadOnly(patientStore: any OCKAnyReadOnlyPatientStore) {
+        stores.withLock { $0.readOnlyPatientStores.append(patientStore) }
+    }
+
+    /// Attaches a store whose care plans are read but never written through the coordinator.
+    public func attachReadOnly(carePlanStore: any OCKAnyReadOnlyCarePlanStore) {
+        stores.withLock { $0.readOnlyPlanStores.append(carePlanStore) }
+    }
+
+    /// Attaches a store whose contacts are read but never written through the coordinator.
+    public func attachReadOnly(contactStore: any OCKAnyReadOnlyContactStore) {
+        stores.withLock { $0.readOnlyContactStores.append(contactStore) }
+    }
+
+    /// Attaches a store whose tasks, outcomes and events are read but never written through the coordinator.
+    public func attachReadOnly(eventStore: any OCKAnyReadOnlyEventStore) {
+        stores.withLock { $0.readOnlyEventStores.append(eventStore) }
+    }
+
+    /// Resets every attached store once (a store attached for several kinds is reset once), read-only ones included,
+    /// as CareKit does. Stops at the first store that fails.
+    public func reset() throws {
+        let all: [any OCKAnyResettableStore] = stores.withLock { stores in
+            stores.readOnlyPatientStores + stores.readOnlyPlanStores + stores.readOnlyContactStores
+                + stores.readOnlyEventStores + stores.patientStores + stores.planStores + stores.contactStores
+                + stores.eventStores
+        }
+        var seen = Set<ObjectIdentifier>()
+        for store in all where seen.insert(ObjectIdentifier(store)).inserted {
+            try store.reset()
+        }
+    }
+
+    // MARK: Routing
+
+    /// The attached stores that read a kind (`Stores.patientReaders`…) and that `handles` accepts.
+    func readers<Store>(_ stores: KeyPath<Stores, [Store]>,
+                        where handles: (any OCKStoreCoordinatorDelegate, Store) -> Bool) -> [Store] {
+        let attached = self.stores.withLock { $0 }
+        let decider = attached.delegate ?? self
+        return attached[keyPath: stores].filter { handles(decider, $0) }
+    }
+
+    /// The first attached read-write store that accepts every entity of a write.
+    func writer<Store, Entity>(_ stores: KeyPath<Stores, [Store]>, for entities: [Entity], kind: String,
+                               failure: (String) -> OCKStoreError,
+                               where accepts: (any OCKStoreCoordinatorDelegate, Store, Entity) -> Bool) throws -> Store {
+        let attached = self.stores.withLock { $0 }
+        let decider = attached.delegate ?? self
+        let candidates = attached[keyPath: stores]
+        guard let store = candidates.first(where: { store in entities.allSatisfy { accepts(decider, store, $0) } }) else {
+            throw failure(candidates.isEmpty
+                ? "No store for \(kind) is attached to the coordinator"
+                : "No attached store accepts every one of these \(kind)")
+        }
+        return store
+    }
+}
