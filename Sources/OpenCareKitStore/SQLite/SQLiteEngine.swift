@@ -103,7 +103,14 @@ final class SQLiteEngine: OCKStoreEngine {
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
-        try await database().read { db in try body(GRDBDatabase(db)) }
+        let database = try database()
+        // An in-memory store is one serial connection no other process sees: nothing can write between its
+        // statements, so a read needs neither a transaction nor GRDB's read-only mode. That mode toggles
+        // `PRAGMA query_only`, which expires every prepared statement: each read would compile its statements again.
+        if fileURL == nil, let queue = database as? DatabaseQueue {
+            return try await queue.unsafeRead { db in try body(GRDBDatabase(db)) }
+        }
+        return try await database.read { db in try body(GRDBDatabase(db)) }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
