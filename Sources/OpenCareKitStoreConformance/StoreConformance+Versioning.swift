@@ -16,6 +16,61 @@ extension StoreConformance {
             #expect(fetched.first?.schedule == task.schedule)
             #expect(try await store.fetchTask(withID: "ibuprofen") == added)
         },
+        StoreCheck("everySavedVersionCarriesCareKitsSchemaVersion") { store in
+            // CareKit 4 stamps 3.0.0 on every version it saves, whatever the caller set.
+            let stamped = OCKSemanticVersion(majorVersion: 3, minorVersion: 0, patchNumber: 0)
+            var task = Fixture.daily("walk")
+            task.schemaVersion = OCKSemanticVersion(majorVersion: 9)
+            let added = try await store.addTask(task)
+            var change = added
+            change.schemaVersion = nil
+            change.title = "walk on"
+            let updated = try await store.updateTask(change)
+            var outcome = Fixture.done(updated, 1)
+            outcome.schemaVersion = OCKSemanticVersion(majorVersion: 1)
+            let recorded = try await store.addOutcome(outcome)
+            let deleted = try await store.deleteOutcome(recorded)
+            let patient = try await store.addPatient(OCKPatient(id: "alex", givenName: "Alex", familyName: "Kim"))
+            let plan = try await store.addCarePlan(OCKCarePlan(id: "knee", title: "Knee", patientUUID: patient.uuid))
+            let contact = try await store.addContact(OCKContact(id: "lee", givenName: "Jordan", familyName: "Lee", carePlanUUID: plan.uuid))
+            #expect([added.schemaVersion, updated.schemaVersion, recorded.schemaVersion, deleted.schemaVersion,
+                     patient.schemaVersion, plan.schemaVersion, contact.schemaVersion] == Array(repeating: stamped, count: 7))
+            let tasks = try await store.fetchTasks(query: OCKTaskQuery())
+            #expect(tasks.count == 2 && tasks.allSatisfy { $0.schemaVersion == stamped })
+            #expect(try await store.fetchPatient(withID: "alex").schemaVersion == stamped)
+            #expect(try await store.fetchCarePlan(withID: "knee").schemaVersion == stamped)
+            #expect(try await store.fetchContact(withID: "lee").schemaVersion == stamped)
+        },
+        StoreCheck("anOutcomeUpdateDatedBeforeTheVersionItReplacesLosesToIt") { store in
+            let task = try await store.addTask(Fixture.daily("walk"))
+            var outcome = Fixture.done(task, 1)
+            outcome.effectiveDate = Fixture.date(2, 12)
+            let recorded = try await store.addOutcome(outcome)
+            func shown() async throws -> [String]? {
+                let event: OCKEvent<OCKTask, OCKOutcome> = try await store.fetchEvent(forTask: task, occurrence: 1)
+                return event.outcome?.values.map(\.description)
+            }
+            // Dated earlier: kept in the history, but the version it replaces is still the one shown.
+            var earlier = recorded
+            earlier.values = [OCKOutcomeValue(2)]
+            earlier.effectiveDate = Fixture.date(2, 11)
+            let returned = try await store.updateOutcome(earlier)
+            #expect(returned.values.map(\.description) == ["2"])
+            #expect(try await shown() == ["true"])
+            let day = try await store.fetchOutcomes(query: OCKOutcomeQuery(dateInterval: Fixture.day(2)))
+            #expect(day.map { $0.values.map(\.description) } == [["true"]])
+            #expect(try await store.fetchOutcomes(query: OCKOutcomeQuery()).contains { $0.uuid == returned.uuid })
+            // Dated the same or later: it replaces the shown version.
+            var same = try #require(day.first)
+            same.values = [OCKOutcomeValue(3)]
+            try await store.updateOutcome(same)
+            #expect(try await shown() == ["3"])
+            var later = try #require(try await store.fetchOutcomes(query: OCKOutcomeQuery(dateInterval: Fixture.day(2))).first)
+            later.values = [OCKOutcomeValue(4)]
+            later.effectiveDate = Fixture.date(2, 13)
+            try await store.updateOutcome(later)
+            #expect(try await shown() == ["4"])
+        },
         StoreCheck("addingAnExistingIDFails") { store in
             try await store.addTask(Fixture.daily("a"))
             let error = await failure { try await store.addTask(Fixture.daily("a")) }

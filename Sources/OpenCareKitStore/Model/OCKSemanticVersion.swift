@@ -55,3 +55,9 @@ extension OCKSemanticVersion: OCKValidatable {
         }
     }
 }
+
+extension OCKSemanticVersion {
+    /// The schema version every version this store writes carries, whatever the caller set: CareKit 4's (its Core
+    /// Data store stamps "3.0.0" on each inserted version). Versions merged from other stores keep theirs.
+    static let stamped = OCKSemanticVersion(majorVersion: 3, minorVersion: 0, patchNumber: 0)
+}

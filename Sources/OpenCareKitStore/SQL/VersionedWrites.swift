@@ -56,6 +56,7 @@ enum VersionedWrites {
                 return try appendVersion(entity, deleting: false, now: now, db, cache: cache, afterTombstone: true, event: event)
             }
             var added = entity
+            added.schemaVersion = .stamped
             added.previousVersionUUIDs = []
             added.nextVersionUUIDs = []
             added.createdDate = added.createdDate ?? now
@@ -107,6 +108,7 @@ enum VersionedWrites {
         if !deleting { try validate(version) }
         try check(current, version)
         if !afterTombstone { version.uuid = UUID() }
+        version.schemaVersion = .stamped
         version.previousVersionUUIDs = [current.uuid]
         version.nextVersionUUIDs = []
         version.createdDate = afterTombstone ? (entity.createdDate ?? now) : (current.createdDate ?? now)

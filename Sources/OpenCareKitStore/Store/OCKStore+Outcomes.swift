@@ -48,19 +48,33 @@ extension OCKStore: OCKOutcomeStore {
         }
     }
 
+    /// Appends new versions of outcomes and returns them.
+    ///
+    /// As in CareKit, a new version whose effective date is earlier than the version it replaces loses to that
+    /// version: it is kept in the outcome's history, and the version it would have replaced stays what queries and
+    /// events show (here, by appending a copy of that version after it, so the newest version is always the shown one).
     @discardableResult
     public func updateOutcomes(_ outcomes: [OCKOutcome]) async throws -> [OCKOutcome] {
         let (cache, rules) = (self.cache, self.rules)
         return try await write(.outcomes, failure: OCKStoreError.updateFailed) { db, now in
             let events = OutcomeEvents(db, cache: cache)
             return try Self.uniqueOutcomes {
-                try VersionedWrites.update(outcomes, now: now, db, cache: cache, check: { current, proposed in
+                var prevailing: [OCKOutcome] = []
+                let updated = try VersionedWrites.update(outcomes, now: now, db, cache: cache, check: { current, proposed in
                     try rules.check(.updateOutcome(current: current, proposed: proposed, task: try events.task(current.taskUUID)))
                     // A version that moves the outcome to another event is also a new outcome there.
                     if proposed.taskUUID != current.taskUUID || proposed.taskOccurrenceIndex != current.taskOccurrenceIndex {
                         try rules.check(.addOutcome(proposed, task: try events.task(proposed.taskUUID)))
                     }
+                    if proposed.effectiveDate < current.effectiveDate { prevailing.append(current) }
                 }, event: events.event)
+                // The versions read for the update carry no values; the copies need them.
+                try OCKOutcome.attachValues(to: &prevailing, db)
+                for version in prevailing {
+                    _ = try VersionedWrites.appendVersion(version, deleting: false, now: now, db, cache: cache,
+                                                          event: events.event)
+                }
+                return updated
             }
         }
     }

@@ -185,6 +185,15 @@ public final class OCKStore: Sendable {
     }
 }
 
+extension OCKStore: Equatable {
+    /// CareKit's equality: two stores are equal when they have the same name and store type (and here, being in
+    /// one file, the same file when on disk). Two in-memory stores of one name are equal though they hold
+    /// different data; `===` tells instances apart.
+    public static func == (lhs: OCKStore, rhs: OCKStore) -> Bool {
+        lhs.name == rhs.name && lhs.storeType == rhs.storeType && lhs.fileURL == rhs.fileURL
+    }
+}
+
 /// Where a store keeps its data. The name is CareKit's, kept for source compatibility (there is no Core Data here).
 public enum OCKCoreDataStoreType: Equatable, Sendable {
     /// In memory; gone when the store is released.
