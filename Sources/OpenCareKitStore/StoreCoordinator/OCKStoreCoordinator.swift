@@ -112,26 +112,53 @@ public final class OCKStoreCoordinator: OCKAnyStoreProtocol, OCKStoreCoordinator
 
     // MARK: Routing
 
-    /// The attached stores that read a kind (`Stores.patientReaders`…) and that `handles` accepts.
-    func readers<Store>(_ stores: KeyPath<Stores, [Store]>,
-                        where handles: (any OCKStoreCoordinatorDelegate, Store) -> Bool) -> [Store] {
-        let attached = self.stores.withLock { $0 }
-        let decider = attached.delegate ?? self
-        return attached[keyPath: stores].filter { handles(decider, $0) }
+    /// How the coordinator routes one kind of entity: the stores that read and write it, the delegate's hooks, and
+    /// the order answers merge in.
+    struct Route<Reader: Sendable, Writer: Sendable, Query: CoordinatedQuery, Entity: Sendable>: Sendable {
+        let kind: String
+        let readers: @Sendable (Stores) -> [Reader]
+        let writers: @Sendable (Stores) -> [Writer]
+        let answers: @Sendable (any OCKStoreCoordinatorDelegate, Reader, Query) -> Bool
+        let accepts: @Sendable (any OCKStoreCoordinatorDelegate, Writer, Entity) -> Bool
+        let order: @Sendable (Query) -> MergeOrder<Entity>
     }
 
-    /// The first attached read-write store that accepts every entity of a write.
-    func writer<Store, Entity>(_ stores: KeyPath<Stores, [Store]>, for entities: [Entity], kind: String,
-                               failure: (String) -> OCKStoreError,
-                               where accepts: (any OCKStoreCoordinatorDelegate, Store, Entity) -> Bool) throws -> Store {
-        let attached = self.stores.withLock { $0 }
-        let decider = attached.delegate ?? self
-        let candidates = attached[keyPath: stores]
-        guard let store = candidates.first(where: { store in entities.allSatisfy { accepts(decider, store, $0) } }) else {
+    /// The attached stores and the delegate deciding for them, at this moment.
+    private func attached() -> (Stores, any OCKStoreCoordinatorDelegate) {
+        let attached = stores.withLock { $0 }
+        return (attached, attached.delegate ?? self)
+    }
+
+    /// The stores that answer `query`.
+    func readers<R, W, Q, E>(_ route: Route<R, W, Q, E>, _ query: Q) -> [R] {
+        let (stores, decider) = attached()
+        return route.readers(stores).filter { route.answers(decider, $0, query) }
+    }
+
+    /// Every store's answer to `query`, merged, then the query's page of it.
+    func fetch<R, W, Q, E>(_ route: Route<R, W, Q, E>, _ query: Q,
+                           _ fetch: @escaping @Sendable (R, Q) async throws -> [E]) async throws -> [E] {
+        let order = route.order(query)
+        return query.page(order.merge(try await FanOut.fetch(readers(route, query), query.perStore, fetch)))
+    }
+
+    /// The stores' live queries for `query`, combined.
+    func live<R, W, Q, E>(_ route: Route<R, W, Q, E>, _ query: Q,
+                          _ stream: (R, Q) -> CareStoreQueryResults<E>) -> CareStoreQueryResults<E> {
+        let (perStore, order) = (query.perStore, route.order(query))
+        return FanOut.live(readers(route, query).map { stream($0, perStore) }) { query.page(order.merge($0)) }
+    }
+
+    /// Runs a write on the first attached read-write store that accepts every entity of it.
+    func write<R, W, Q, E>(_ route: Route<R, W, Q, E>, _ entities: [E], _ failure: (String) -> OCKStoreError,
+                           _ write: (W, [E]) async throws -> [E]) async throws -> [E] {
+        let (stores, decider) = attached()
+        let candidates = route.writers(stores)
+        guard let store = candidates.first(where: { store in entities.allSatisfy { route.accepts(decider, store, $0) } }) else {
             throw failure(candidates.isEmpty
-                ? "No store for \(kind) is attached to the coordinator"
-                : "No attached store accepts every one of these \(kind)")
+                ? "No store for \(route.kind) is attached to the coordinator"
+                : "No attached store accepts every one of these \(route.kind)")
         }
-        return store
+        return try await write(store, entities)
     }
 }
