@@ -153,4 +153,25 @@ final class ClosureRemote: OCKRemoteSynchronizable {
         #expect(try await device.fetchTasks(query: OCKTaskQuery()).map(\.id).sorted() == ["a", "b", "c", "d"])
         #expect(try await allVersions(of: device) == (try await allVersions(of: server)))
     }
+
+    @Test func aLargeBacklogIsSealedInSeveralTransactionsAndServedWhole() async throws {
+        // 25 versions written before anyone synchronized: a task and 24 outcomes.
+        let server = OCKStore(name: "server", type: .inMemory)
+        let task = try await server.addTask(Self.task("walk"))
+        try await server.addOutcomes((0..<24).map { OCKOutcome(taskUUID: task.uuid, taskOccurrenceIndex: $0, values: [OCKOutcomeValue(true)]) })
+        let page = try await server.revisions(since: .init(), after: nil, limit: 1_000, sealingAtMost: 10)
+        // Sealed ten at a time: three vectors, one record each, every version once.
+        #expect(page.revisions.count == 3)
+        #expect(page.revisions.map(\.entities.count) == [10, 10, 5])
+        #expect(Set(page.revisions.flatMap(\.entities).map(\.uuid)).count == 25)
+        let knowledge = try #require(page.knowledge)
+        #expect(knowledge == (try await server.knowledgeVector()))
+        // The clock starts at 1 and moved on once per transaction.
+        #expect(knowledge.processes.values.sorted() == [4])
+        // Nothing is left to seal: the next page is a read, and a device gets everything.
+        #expect(try await server.revisions(since: knowledge).revisions.isEmpty)
+        let device = OCKStore(name: "device", type: .inMemory, directory: nil, remote: StoreRemote(server: server, pageSize: 4))
+        try await device.synchronize()
+        #expect(try await allVersions(of: device) == (try await allVersions(of: server)))
+    }
 }

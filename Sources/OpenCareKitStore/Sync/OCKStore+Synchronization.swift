@@ -80,6 +80,16 @@ extension OCKStore {
     ///   this store's own writes than it made (`SyncKnowledge.requireNotAhead`).
     public func revisions(since remote: OCKRevisionRecord.KnowledgeVector, after cursor: String? = nil,
                           limit: Int = 5_000) async throws -> OCKRevisionPage {
+        try await revisions(since: remote, after: cursor, limit: limit, sealingAtMost: Self.versionsSealedPerTransaction)
+    }
+
+    /// How many versions one transaction seals when a page is served: a record with more (written before sync
+    /// existed, or by a burst of imports) is sealed in several, so that no writer waits for the whole of it (a
+    /// million versions took 9 s in one transaction).
+    package static let versionsSealedPerTransaction = 20_000
+
+    package func revisions(since remote: OCKRevisionRecord.KnowledgeVector, after cursor: String?, limit: Int,
+                           sealingAtMost sealLimit: Int) async throws -> OCKRevisionPage {
         let start = try cursor.map { text in
             guard let parsed = SyncKnowledge.Cursor(text) else {
                 throw OCKStoreError.invalidValue(reason: "The page cursor is not one this store made")
@@ -92,12 +102,20 @@ extension OCKStore {
             let (records, next) = try SyncKnowledge.revisions(since: remote, after: start, limit: limit, db, cache: cache)
             return OCKRevisionPage(revisions: records, next: next?.text, knowledge: next == nil ? clock.vector : nil)
         }
-        // A read, unless versions written here wait for their vector (or the clock is still to be made).
-        if let result = try await read({ db -> OCKRevisionPage? in
-            guard let clock = try SyncKnowledge.existingClock(db), try !SyncKnowledge.hasUnsealed(db) else { return nil }
-            return try page(db, clock)
-        }) {
-            return result
+        // A read, unless versions written here wait for their vector (or the clock is still to be made): they are
+        // sealed first, `sealLimit` per transaction. Writes arriving all along could keep that going; after a
+        // thousand rounds (twenty million versions at the default) the rest is sealed in the transaction that reads
+        // the page.
+        for _ in 0..<1_000 {
+            if let result = try await read({ db -> OCKRevisionPage? in
+                guard let clock = try SyncKnowledge.existingClock(db), try !SyncKnowledge.hasUnsealed(db) else { return nil }
+                return try page(db, clock)
+            }) {
+                return result
+            }
+            _ = try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
+                try SyncKnowledge.seal(db, limit: sealLimit)
+            }
         }
         return try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
             try page(db, try SyncKnowledge.seal(db))

@@ -114,15 +114,26 @@ enum SyncKnowledge {
     /// so they are new to everyone who learned the store's knowledge before (the store hands out its vector as its
     /// knowledge, and what it writes after must be unknown to whoever holds it: CareKit's "the last increment must be
     /// saved"). Returns the clock, which is the store's knowledge including them.
+    ///
+    /// With `limit`, at most that many versions are sealed (kinds in dependency order), so that a store with very many
+    /// (a record written before sync existed) is sealed in several transactions, each under a vector of its own.
     @discardableResult
-    static func seal(_ db: any SQLDatabase) throws -> Clock {
+    static func seal(_ db: any SQLDatabase, limit: Int? = nil) throws -> Clock {
         var clock = try clock(db)
         guard try hasUnsealed(db) else { return clock }
         clock.vector.increment(clockFor: clock.process)
         try save(clock, db)
         let id = try id(of: clock.vector, db)
-        for table in SyncSchema.versionedTables {
-            try db.execute("UPDATE \(table) SET knowledge_id = ? WHERE knowledge_id IS NULL", [id])
+        var budget = limit ?? .max
+        for table in SyncSchema.versionedTables where budget > 0 {
+            if limit == nil {
+                try db.execute("UPDATE \(table) SET knowledge_id = ? WHERE knowledge_id IS NULL", [id])
+            } else {
+                budget -= try db.execute("""
+                    UPDATE \(table) SET knowledge_id = ?
+                    WHERE uuid IN (SELECT uuid FROM \(table) WHERE knowledge_id IS NULL LIMIT ?)
+                    """, [id, budget])
+            }
         }
         return clock
     }
