@@ -61,17 +61,30 @@ enum PostgresSchema {
         ]),
         ("6: sync knowledge", syncTables),
         // Pulls page through a vector's versions in uuid order, resuming after a uuid.
-        ("7: sync pages", SyncSchema.versionedTables.flatMap { table in
+        ("7: sync pages", SyncSchema.firstVersionedTables.flatMap { table in
             [
                 "CREATE INDEX \(table)_by_knowledge_uuid ON \(schema).\(table) (record_id, knowledge_id, uuid)",
                 "DROP INDEX \(schema).\(table)_by_knowledge",
             ]
         }),
+        ("8: HealthKit tasks", healthKitTasks),
     ]
+
+    /// HealthKit tasks from CareKit devices: a task's columns, indexes, policy and view, with the sync column.
+    private static var healthKitTasks: [String] {
+        versionedTable("healthkit_tasks", """
+            care_plan_uuid uuid, title text COLLATE "C", impacts_adherence bigint NOT NULL,
+            schedule_start double precision NOT NULL, schedule_end double precision, payload bytea NOT NULL,
+            knowledge_id bigint
+            """) + [
+            "CREATE INDEX healthkit_tasks_by_care_plan ON \(schema).healthkit_tasks (record_id, care_plan_uuid)",
+            "CREATE INDEX healthkit_tasks_by_knowledge_uuid ON \(schema).healthkit_tasks (record_id, knowledge_id, uuid)",
+        ] + recordPolicy("healthkit_tasks") + [recordView("healthkit_tasks", replacing: false)]
+    }
 
     /// `SyncSchema`'s tables and column, per record: each record's store has its own clock and knowledge.
     private static var syncTables: [String] {
-        let versioned = SyncSchema.versionedTables
+        let versioned = SyncSchema.firstVersionedTables
         var statements = versioned.flatMap { table in
             [
                 "ALTER TABLE \(schema).\(table) ADD COLUMN knowledge_id bigint",
@@ -133,18 +146,7 @@ enum PostgresSchema {
         ]
         var statements: [String] = ["CREATE SCHEMA \(schema)", "CREATE SCHEMA \(recordSchema)"]
         for (table, columns) in versioned {
-            statements += [
-                "CREATE TABLE \(schema).\(table) (\(versionColumns), \(columns), PRIMARY KEY (record_id, uuid))",
-                "CREATE INDEX \(table)_by_id ON \(schema).\(table) (record_id, id, effective_date)",
-                "CREATE INDEX \(table)_by_effective_date ON \(schema).\(table) (record_id, effective_date)",
-                "CREATE INDEX \(table)_by_group ON \(schema).\(table) (record_id, group_identifier) WHERE group_identifier IS NOT NULL",
-                "CREATE INDEX \(table)_by_remote_id ON \(schema).\(table) (record_id, remote_id) WHERE remote_id IS NOT NULL",
-                "CREATE INDEX \(table)_by_created_date ON \(schema).\(table) (record_id, created_date)",
-                """
-                CREATE INDEX \(table)_deleted_ids ON \(schema).\(table) (record_id, id)
-                WHERE deleted_date IS NOT NULL AND next_effective_date IS NULL
-                """,
-            ]
+            statements += versionedTable(table, columns)
         }
         statements += [
             "CREATE INDEX care_plans_by_patient ON \(schema).care_plans (record_id, patient_uuid)",
@@ -185,6 +187,22 @@ enum PostgresSchema {
             statements.append(recordView(table, replacing: false))
         }
         return statements
+    }
+
+    /// A table of versions with the shared columns then `columns`, and the indexes every such table has.
+    private static func versionedTable(_ table: String, _ columns: String) -> [String] {
+        [
+            "CREATE TABLE \(schema).\(table) (\(versionColumns), \(columns), PRIMARY KEY (record_id, uuid))",
+            "CREATE INDEX \(table)_by_id ON \(schema).\(table) (record_id, id, effective_date)",
+            "CREATE INDEX \(table)_by_effective_date ON \(schema).\(table) (record_id, effective_date)",
+            "CREATE INDEX \(table)_by_group ON \(schema).\(table) (record_id, group_identifier) WHERE group_identifier IS NOT NULL",
+            "CREATE INDEX \(table)_by_remote_id ON \(schema).\(table) (record_id, remote_id) WHERE remote_id IS NOT NULL",
+            "CREATE INDEX \(table)_by_created_date ON \(schema).\(table) (record_id, created_date)",
+            """
+            CREATE INDEX \(table)_deleted_ids ON \(schema).\(table) (record_id, id)
+            WHERE deleted_date IS NOT NULL AND next_effective_date IS NULL
+            """,
+        ]
     }
 
     /// Row-level security on a store table: a statement sees and writes only the rows of its transaction's record.

@@ -105,6 +105,57 @@ extension StoreConformance {
             try await b.synchronize()
             #expect(try await allVersions(of: server) == versions)
         },
+        StoreCheck("healthKitTasksOfACareKitDeviceAreKeptVersionedAndSynchronized") { store in
+            let server = try #require(store as? OCKStore)
+            let (a, b, _) = devices(server)
+            // A task and a HealthKit task may share an id (CareKit keeps them as entities of their own).
+            let linkage = OCKHealthKitLinkage(quantityIdentifier: "HKQuantityTypeIdentifierStepCount", quantityType: .cumulative,
+                                              unitString: "count")
+            let steps = try #require(try await a.addHealthKitTasks([
+                OCKHealthKitTask(id: "steps", title: "Walk", carePlanUUID: nil, schedule: Fixture.daily("steps").schedule,
+                                 healthKitLinkage: linkage),
+            ]).first)
+            #expect(steps.schemaVersion == OCKSemanticVersion.stamped && steps.createdDate != nil)
+            let task = try await a.addTask(Fixture.daily("steps"))
+            try await a.synchronize()
+            try await b.synchronize()
+            #expect(try await b.fetchHealthKitTasks(query: OCKTaskQuery(id: "steps")) == [steps])
+            #expect(try await b.fetchTasks(query: OCKTaskQuery(id: "steps")) == [task])
+            #expect(try await server.fetchHealthKitTasks(query: OCKTaskQuery(dateInterval: Fixture.day(3))) == [steps])
+            // Apart: both change the goal's unit (b last); the newest stands everywhere, after both.
+            var changed = steps
+            changed.effectiveDate = Fixture.date(2)
+            changed.healthKitLinkage.unitString = "km"
+            try await a.updateHealthKitTasks([changed])
+            changed.healthKitLinkage.quantityIdentifier = "HKQuantityTypeIdentifierDistanceWalkingRunning"
+            try await b.updateHealthKitTasks([changed])
+            _ = try await syncAndCompare(server, a, b)
+            var later = OCKTaskQuery(dateInterval: Fixture.day(3))
+            later.ids = ["steps"]
+            for replica in [server, a, b] {
+                let current = try await replica.fetchHealthKitTasks(query: later)
+                #expect(current.map(\.healthKitLinkage) == [changed.healthKitLinkage])
+                #expect(current.first?.previousVersionUUIDs.count == 2)
+                #expect(try await replica.fetchTasks(query: OCKTaskQuery(id: "steps")) == [task])
+            }
+            // A delete on one device reaches the others.
+            try await a.deleteHealthKitTasks(try await a.fetchHealthKitTasks(query: later))
+            _ = try await syncAndCompare(server, a, b)
+            #expect(try await b.fetchHealthKitTasks(query: OCKTaskQuery(id: "steps")).isEmpty)
+            #expect(try await server.fetchHealthKitTasks(query: later).isEmpty)
+            // An invalid one pushed is refused whole, as any entity.
+            var blank = steps
+            blank.uuid = UUID()
+            blank.previousVersionUUIDs = []
+            blank.healthKitLinkage.unitString = "\u{7}"
+            let device = OCKRevisionRecord.KnowledgeVector([UUID(): 1])
+            let before = try await allVersions(of: server)
+            #expect(await failure {
+                try await server.mergeRevisions([OCKRevisionRecord(entities: [.healthKitTask(blank)], knowledgeVector: device)],
+                                                deviceKnowledge: device)
+            }?.isInvalidValue == true)
+            #expect(try await allVersions(of: server) == before)
+        },
         StoreCheck("anEventRecordedOnTwoDevicesKeepsTheNewerOutcome") { store in
             let server = try #require(store as? OCKStore)
             let (a, b, _) = devices(server)

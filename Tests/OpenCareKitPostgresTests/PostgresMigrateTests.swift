@@ -39,6 +39,7 @@ import Testing
         let alex = try await Snapshot(database.records.store(for: source.alexRecord))
         #expect(alex.outcomes.contains { $0.values.count == 6 && $0.tags == ["b", "a"] && $0.notes?.first?.content == "Taken with food" })
         #expect(alex.tasks.contains { $0.instructions == "Changed after the first version" })
+        #expect(alex.healthKitTasks.map(\.healthKitLinkage.unitString).sorted() == ["count", "km"])
         // The directory: accounts with their password hashes, memberships, tokens, and the audit chain as it was.
         for email in source.emails {
             let account = try #require(try await source.directory.account(email: email))
@@ -243,6 +244,14 @@ struct SourceData {
         _ = try await store.updateTask(task)
         let contact = try #require(try await store.fetchContacts(query: OCKContactQuery()).first)
         _ = try await store.deleteContact(contact)
+        // A HealthKit task a CareKit device synchronized, in two versions.
+        var steps = OCKHealthKitTask(id: "steps", title: "Steps", carePlanUUID: tasks[0].carePlanUUID, schedule: tasks[0].schedule,
+                                     healthKitLinkage: OCKHealthKitLinkage(quantityIdentifier: "HKQuantityTypeIdentifierStepCount",
+                                                                           quantityType: .cumulative, unitString: "count"))
+        steps = try #require(try await store.addHealthKitTasks([steps]).first)
+        steps.healthKitLinkage.unitString = "km"
+        steps.effectiveDate = now
+        _ = try await store.updateHealthKitTasks([steps])
 
         try await directory.addInvitation(CareInvitation(secretHash: String(repeating: "ab", count: 32), record: alexRecord.id,
                                                          role: .caregiver, invitedBy: alex.id, createdDate: now,
@@ -270,6 +279,7 @@ struct Snapshot: Equatable {
     var carePlans: [OCKCarePlan]
     var contacts: [OCKContact]
     var tasks: [OCKTask]
+    var healthKitTasks: [OCKHealthKitTask]
     var outcomes: [OCKOutcome]
     /// Today's events: each one's task version, occurrence and outcome.
     var events: [String]
@@ -279,6 +289,7 @@ struct Snapshot: Equatable {
         carePlans = try await store.fetchCarePlans(query: OCKCarePlanQuery()).sorted { $0.uuid.uuidString < $1.uuid.uuidString }
         contacts = try await store.fetchContacts(query: OCKContactQuery()).sorted { $0.uuid.uuidString < $1.uuid.uuidString }
         tasks = try await store.fetchTasks(query: OCKTaskQuery()).sorted { $0.uuid.uuidString < $1.uuid.uuidString }
+        healthKitTasks = try await store.fetchHealthKitTasks(query: OCKTaskQuery()).sorted { $0.uuid.uuidString < $1.uuid.uuidString }
         outcomes = try await store.fetchOutcomes(query: OCKOutcomeQuery()).sorted { $0.uuid.uuidString < $1.uuid.uuidString }
         events = try await store.fetchEvents(query: OCKEventQuery(for: Date())).map {
             "\($0.task.uuid) \($0.scheduleEvent.occurrence) \($0.outcome.map { "\($0.uuid) \($0.values.count)" } ?? "-")"

@@ -106,6 +106,40 @@ import Testing
         }
     }
 
+    @Test func aCareKitDevicesHealthKitTasksArePushedAndPulledBack() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        let world = try await AuthorizationTests().makeWorld(fixture)
+        let base = "/records/\(world.record)/api/v1/sync"
+        let event = try await fixture.event("ibuprofen")
+        var steps = OCKHealthKitTask(id: "steps", title: "Steps", carePlanUUID: event.task.carePlanUUID, schedule: event.task.schedule,
+                                     healthKitLinkage: OCKHealthKitLinkage(quantityIdentifier: "HKQuantityTypeIdentifierStepCount",
+                                                                           quantityType: .cumulative, unitString: "count"))
+        steps.createdDate = fixture.now
+        steps.updatedDate = fixture.now
+        let pushed = steps
+        let device = OCKRevisionRecord.KnowledgeVector([UUID(): 1])
+        let push = Push(revisions: [OCKRevisionRecord(entities: [.healthKitTask(steps)], knowledgeVector: device)], knowledgeVector: device)
+        try await Application(router: world.host.router()).test(.router) { client in
+            // A plan change: the caregiver may not push it, the clinician may.
+            for (asker, allowed) in [(AuthorizationTests.Asker.caregiver, false), (.clinician, true)] {
+                let response = try await client.execute(uri: base + "/push", method: .post, headers: headers(world, asker),
+                                                        body: ByteBuffer(bytes: try JSONEncoder().encode(push)))
+                #expect((response.status == .ok) == allowed, "\(asker) \(response.status) \(message(response))")
+            }
+            #expect(try await fixture.store.fetchHealthKitTasks(query: OCKTaskQuery()) == [pushed])
+            // Another device that knows nothing pulls it back as CareKit wrote it.
+            let response = try await client.execute(uri: base + "/pull", method: .post, headers: headers(world, .tokenReadAll),
+                                                    body: ByteBuffer(bytes: try JSONEncoder().encode(Pull(knowledgeVector: .init(),
+                                                                                                          after: nil, limit: 1_000))))
+            #expect(response.status == .ok)
+            let page = try JSONDecoder().decode(OCKRevisionPage.self, from: Data(buffer: response.body))
+            #expect(page.revisions.flatMap(\.entities).filter { $0.entityType == .healthKitTask } == [.healthKitTask(pushed)])
+            let json = String(decoding: Data(buffer: response.body), as: UTF8.self)
+            #expect(json.contains("\"type\":\"healthKitTask\"") && json.contains("HKQuantityTypeIdentifierStepCount"))
+        }
+    }
+
     @Test func badPushesAndPullsAreRefusedWithTheStoreUnchanged() async throws {
         let fixture = ServerFixture()
         try await fixture.seed()

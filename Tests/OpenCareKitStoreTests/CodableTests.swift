@@ -77,6 +77,41 @@ import Testing
         #expect(record.knowledgeVector.clock(for: UUID(uuidString: "6A5B4C3D-2E1F-4A0B-9C8D-7E6F5A4B3C2D")!) == 11)
     }
 
+    @Test func careKitHealthKitTasksInARevisionRoundTripAndAreKeptByAStore() async throws {
+        let record = try roundTrips(OCKRevisionRecord.self, fixture: "healthkit-revision")
+        #expect(record.entities.map(\.entityType) == [.healthKitTask, .healthKitTask])
+        guard case let .healthKitTask(steps) = record.entities[0], case let .healthKitTask(heart) = record.entities[1] else {
+            Issue.record("not HealthKit tasks")
+            return
+        }
+        #expect(steps.healthKitLinkage == OCKHealthKitLinkage(quantityIdentifier: "HKQuantityTypeIdentifierStepCount",
+                                                              quantityType: .cumulative, unitString: "count"))
+        #expect(heart.healthKitLinkage.quantityType == .discrete && heart.healthKitLinkage.unitString == "count/min")
+        #expect(!heart.impactsAdherence && heart.carePlanUUID == nil && heart.createdDate == nil)
+        #expect(steps.schedule.elements[0].targetValues.first?.doubleValue == 2000)
+        #expect(steps.schedule.elements[0].timeZone.identifier == "Asia/Seoul")
+        // A store merges them as a CareKit device pushed them, and hands them back the same.
+        let store = OCKStore(name: "healthkit", type: .inMemory)
+        try await store.mergeRevisions([record], deviceKnowledge: record.knowledgeVector)
+        #expect(try await store.fetchHealthKitTasks(query: OCKTaskQuery()).sorted { $0.id > $1.id } == [steps, heart])
+        #expect(try await store.fetchTasks(query: OCKTaskQuery()).isEmpty)
+        let pulled = try await store.revisions(since: .init()).revisions
+        #expect(pulled.map(\.knowledgeVector) == [record.knowledgeVector])
+        #expect(Set(pulled.flatMap(\.entities)) == Set(record.entities))
+        // A linkage CareKit cannot have written is refused with the field named.
+        let unknown = String(decoding: try Fixtures.data("healthkit-revision"), as: UTF8.self)
+            .replacingOccurrences(of: "\"discrete\"", with: "\"sampled\"")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(OCKRevisionRecord.self, from: Data(unknown.utf8)) }
+        let blank = String(decoding: try Fixtures.data("healthkit-revision"), as: UTF8.self)
+            .replacingOccurrences(of: "\"count/min\"", with: "\"\"")
+        do {
+            _ = try JSONDecoder().decode(OCKRevisionRecord.self, from: Data(blank.utf8))
+            Issue.record("an empty unit was accepted")
+        } catch {
+            #expect("\(error)".contains("healthKitLinkage.unitString"))
+        }
+    }
+
     @Test func entitiesCreatedHereRoundTripThroughJSON() throws {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!

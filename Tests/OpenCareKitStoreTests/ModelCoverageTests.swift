@@ -23,6 +23,9 @@ import Testing
             .carePlan(OCKCarePlan(id: "c", title: "Plan", patientUUID: UUID())),
             .contact(OCKContact(id: "k", givenName: "C", familyName: "D", carePlanUUID: nil)),
             .task(task),
+            .healthKitTask(OCKHealthKitTask(id: "h", title: "Steps", carePlanUUID: nil, schedule: schedule,
+                                            healthKitLinkage: OCKHealthKitLinkage(quantityIdentifier: "HKQuantityTypeIdentifierStepCount",
+                                                                                  quantityType: .cumulative, unitString: "count"))),
             .outcome(outcome),
         ]
         let decoded = try JSONDecoder().decode([OCKEntity].self, from: JSONEncoder().encode(entities))

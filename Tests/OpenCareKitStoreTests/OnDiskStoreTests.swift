@@ -87,6 +87,34 @@ import Testing
         #expect(try Data(contentsOf: url) == before)
     }
 
+    @Test func aStoreOfSchema4GainsHealthKitTasksAndKeepsItsData() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = OCKStore(name: "older", type: .onDisk(), directory: directory)
+        let walk = try await store.addTask(task("walk"))
+        let url = try #require(store.fileURL)
+        // As OpenCareKit wrote it before HealthKit tasks: schema 4, migration v5 not applied.
+        let queue = try DatabaseQueue(path: url.path)
+        try await queue.writeWithoutTransaction { db in
+            try db.execute(sql: "DROP TABLE healthkit_tasks; DELETE FROM grdb_migrations WHERE identifier = 'v5'; PRAGMA user_version = 4")
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        try queue.close()
+        let upgraded = OCKStore(name: "older", type: .onDisk(), directory: directory)
+        #expect(try await upgraded.fetchTasks(query: OCKTaskQuery()) == [walk])
+        let linkage = OCKHealthKitLinkage(quantityIdentifier: "HKQuantityTypeIdentifierStepCount", quantityType: .cumulative,
+                                          unitString: "count")
+        let steps = try await upgraded.addHealthKitTasks([OCKHealthKitTask(id: "walk", title: "Steps", carePlanUUID: nil,
+                                                                           schedule: walk.schedule, healthKitLinkage: linkage)])
+        #expect(try await upgraded.fetchHealthKitTasks(query: OCKTaskQuery()) == steps)
+        #expect(Set(try await upgraded.revisions(since: .init()).revisions.flatMap(\.entities).map(\.uuid))
+                == [walk.uuid, steps[0].uuid])
+        #expect(try upgraded.checkIntegrity() == ["ok"])
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let version = try await DatabaseQueue(path: url.path, configuration: readOnly).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
+        #expect(version == 5)
+    }
+
     @Test func storeNamesCannotLeaveTheDirectory() async {
         let store = OCKStore(name: "../escape", type: .onDisk(), directory: directory)
         await #expect(throws: OCKStoreError.self) { try await store.fetchTasks(query: OCKTaskQuery()) }

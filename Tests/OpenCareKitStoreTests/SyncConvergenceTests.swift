@@ -88,9 +88,22 @@ struct SyncWorld {
             } else {
                 _ = try? await store.addTask(Self.task(id))
             }
+            guard id == Self.healthKitTaskID, replica != 0 else { return }
+            if var task = await healthKitTask(store, id) {
+                task.healthKitLinkage.unitString = "unit #\(edit)"
+                task.effectiveDate = Self.day(10 + edit)
+                _ = try? await store.updateHealthKitTasks([task])
+            } else {
+                let task = Self.task(id)
+                _ = try? await store.addHealthKitTasks([OCKHealthKitTask(
+                    id: id, title: id, carePlanUUID: nil, schedule: task.schedule,
+                    healthKitLinkage: OCKHealthKitLinkage(quantityIdentifier: "HKQuantityTypeIdentifierStepCount", quantityType: .cumulative,
+                                                          unitString: "count"))])
+            }
         case let .deleteTask(replica, id):
             let store = replicas[replica]
             if let task = try? await store.fetchTask(withID: id) { _ = try? await store.deleteTask(task) }
+            if id == Self.healthKitTaskID, replica != 0, let task = await healthKitTask(store, id) { _ = try? await store.deleteHealthKitTasks([task]) }
         case let .toggleOutcome(replica, id, occurrence):
             let store = replicas[replica]
             guard let task = try? await store.fetchTask(withID: id) else { return }
@@ -111,6 +124,17 @@ struct SyncWorld {
             try? await devices[device - 1].synchronize()
             remotes[device - 1].failPushes(0)
         }
+    }
+
+    /// On a device (HealthKit tasks come from CareKit devices), a HealthKit task shares this id with a task, and each
+    /// save or delete of that task: HealthKit tasks go through the same conflicts, deletes and adds after deletes.
+    static let healthKitTaskID = "walk"
+
+    /// The newest version of HealthKit task `id`.
+    func healthKitTask(_ store: OCKStore, _ id: String) async -> OCKHealthKitTask? {
+        var query = OCKTaskQuery(dateInterval: DateInterval(start: Self.day(30), duration: 1))
+        query.ids = [id]
+        return try? await store.fetchHealthKitTasks(query: query).first
     }
 
     func outcome(_ store: OCKStore, _ task: OCKTask, _ occurrence: Int) async -> OCKOutcome? {
@@ -183,6 +207,7 @@ func currentContent(of store: OCKStore) async throws -> [String: OCKEntity] {
         case var .carePlan(value): value.uuid = blank; value.previousVersionUUIDs = []; content = .carePlan(value)
         case var .contact(value): value.uuid = blank; value.previousVersionUUIDs = []; content = .contact(value)
         case var .task(value): value.uuid = blank; value.previousVersionUUIDs = []; content = .task(value)
+        case var .healthKitTask(value): value.uuid = blank; value.previousVersionUUIDs = []; content = .healthKitTask(value)
         case var .outcome(value): value.uuid = blank; value.previousVersionUUIDs = []; content = .outcome(value)
         }
         current["\(entity.entityType) \(entity.id)"] = content

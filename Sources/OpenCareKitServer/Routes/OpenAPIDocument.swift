@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 /// The OpenAPI 3.1 description of the JSON API, served at `/api/openapi.json`.
 enum OpenAPIDocument {
@@ -130,7 +131,7 @@ enum OpenAPIDocument {
                 ]]],
                 "RevisionRecord": ["type": "object", "required": ["entities", "knowledgeVector"], "properties": [
                     "entities": ["type": "array", "items": ["type": "object", "required": ["type", "object"], "properties": [
-                        "type": ["type": "string", "enum": ["patient", "carePlan", "contact", "task", "outcome"]],
+                        "type": ["type": "string", "enum": OCKEntity.EntityType.allCases.map(\.rawValue)],
                         "object": entity,
                     ]]],
                     "knowledgeVector": ref("KnowledgeVector"),

@@ -11,7 +11,7 @@ import Foundation
 /// var task = OCKTask(id: "ibuprofen", title: "Ibuprofen", carePlanUUID: plan.uuid, schedule: schedule)
 /// task.instructions = "Take with food."
 /// ```
-public struct OCKTask: Codable, Hashable, Sendable, OCKAnyVersionableTask, OCKVersionedObjectCompatible {
+public struct OCKTask: Codable, Hashable, Sendable, OCKAnyVersionableTask, OCKVersionedObjectCompatible, TaskFields {
     /// The care plan the task belongs to.
     public var carePlanUUID: UUID?
     public var id: String
@@ -47,24 +47,56 @@ public struct OCKTask: Codable, Hashable, Sendable, OCKAnyVersionableTask, OCKVe
     }
 
     public func belongs(to plan: OCKAnyCarePlan) -> Bool {
-        guard let plan = plan as? OCKCarePlan, let carePlanUUID else { return false }
-        return plan.uuid == carePlanUUID
+        belongsToPlan(plan)
     }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: EntityCodingKey.self)
-        self.init(id: try container.decode(String.self, forKey: "id"),
-                  title: try container.decodeIfPresent(String.self, forKey: "title"),
-                  carePlanUUID: try container.decodeIfPresent(UUID.self, forKey: "carePlanUUID"),
-                  schedule: try container.decode(OCKSchedule.self, forKey: "schedule"))
-        instructions = try container.decodeIfPresent(String.self, forKey: "instructions")
-        impactsAdherence = try container.decodeIfPresent(Bool.self, forKey: "impactsAdherence") ?? true
-        try decodeSharedFields(from: container, effectiveDateRequired: false)
+        let basics = try Self.decodeTaskBasics(from: container)
+        self.init(id: basics.id, title: basics.title, carePlanUUID: basics.carePlanUUID, schedule: basics.schedule)
+        try decodeTaskFields(from: container)
         try checkDecoded(decoder)
     }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: EntityCodingKey.self)
+        try encodeTaskFields(to: &container)
+    }
+}
+
+/// The fields every kind of task has beyond the version metadata (`OCKTask`, `OCKHealthKitTask`), coded, validated
+/// and related to plans alike.
+protocol TaskFields: OCKVersionedObjectCompatible, OCKAnyTask {
+    var carePlanUUID: UUID? { get set }
+    var title: String? { get set }
+    var instructions: String? { get set }
+    var impactsAdherence: Bool { get set }
+    var schedule: OCKSchedule { get set }
+}
+
+extension TaskFields {
+    /// Whether the task's plan is `plan`.
+    func belongsToPlan(_ plan: OCKAnyCarePlan) -> Bool {
+        guard let plan = plan as? OCKCarePlan, let carePlanUUID else { return false }
+        return plan.uuid == carePlanUUID
+    }
+
+    /// What a task's initializer takes.
+    static func decodeTaskBasics(from container: EntityDecodingContainer) throws
+        -> (id: String, title: String?, carePlanUUID: UUID?, schedule: OCKSchedule) {
+        (try container.decode(String.self, forKey: "id"), try container.decodeIfPresent(String.self, forKey: "title"),
+         try container.decodeIfPresent(UUID.self, forKey: "carePlanUUID"), try container.decode(OCKSchedule.self, forKey: "schedule"))
+    }
+
+    /// The rest: instructions, `impactsAdherence` (true when absent) and the shared fields (the effective date
+    /// defaults to the schedule's start).
+    mutating func decodeTaskFields(from container: EntityDecodingContainer) throws {
+        instructions = try container.decodeIfPresent(String.self, forKey: "instructions")
+        impactsAdherence = try container.decodeIfPresent(Bool.self, forKey: "impactsAdherence") ?? true
+        try decodeSharedFields(from: container, effectiveDateRequired: false)
+    }
+
+    func encodeTaskFields(to container: inout EntityEncodingContainer) throws {
         try encodeSharedFields(to: &container)
         try container.encodeIfPresent(carePlanUUID, forKey: "carePlanUUID")
         try container.encodeIfPresent(title, forKey: "title")
@@ -72,12 +104,17 @@ public struct OCKTask: Codable, Hashable, Sendable, OCKAnyVersionableTask, OCKVe
         try container.encode(impactsAdherence, forKey: "impactsAdherence")
         try container.encode(schedule, forKey: "schedule")
     }
+
+    /// Throws for an empty id, dates outside 1900…4001, or an invalid schedule (the field names the element).
+    func validateTaskFields() throws(OCKValidationError) {
+        try validateSharedFields()
+        do { try schedule.validate() } catch { throw error.nested(in: "schedule") }
+    }
 }
 
 extension OCKTask: OCKValidatable {
     /// Throws for an empty id, dates outside 1900…4001, or an invalid schedule (the field names the element).
     public func validate() throws(OCKValidationError) {
-        try validateSharedFields()
-        do { try schedule.validate() } catch { throw error.nested(in: "schedule") }
+        try validateTaskFields()
     }
 }

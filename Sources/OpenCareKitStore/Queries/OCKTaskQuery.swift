@@ -35,7 +35,7 @@ extension OCKTaskQuery {
     /// Whether a task version in effect during the query's interval is listed (CareKit's rule): not when its schedule
     /// ended before the interval, nor, with `excludesTasksWithNoEvents`, when it has no events in it. Without an
     /// interval, every task is.
-    func lists(_ task: OCKTask) -> Bool {
+    func lists(_ task: some TaskFields) -> Bool {
         guard let interval = dateInterval else { return true }
         if excludesTasksWithNoEvents, task.schedule.events(from: interval.start, to: interval.end).isEmpty {
             return false

@@ -29,7 +29,22 @@ extension OCKTask: PayloadStoredEntity {
     static let table = "tasks"
     static let kind = "task"
     static let queryColumns = ["care_plan_uuid", "title", "impacts_adherence", "schedule_start", "schedule_end"]
-    var queryValues: [any SQLBindable] {
+    var queryValues: [any SQLBindable] { taskQueryValues }
+}
+
+/// HealthKit tasks are kept as tasks are, in a table of their own (CareKit's entity of their own: a task and a
+/// HealthKit task may share an id).
+extension OCKHealthKitTask: PayloadStoredEntity {
+    var entity: OCKEntity { .healthKitTask(self) }
+    static let table = "healthkit_tasks"
+    static let kind = "HealthKit task"
+    static var queryColumns: [String] { OCKTask.queryColumns }
+    var queryValues: [any SQLBindable] { taskQueryValues }
+}
+
+extension TaskFields {
+    /// The values of the columns task queries filter and sort on.
+    var taskQueryValues: [any SQLBindable] {
         [carePlanUUID, title, impactsAdherence, schedule.startDate().storeValue, schedule.endDate()?.storeValue]
     }
 }

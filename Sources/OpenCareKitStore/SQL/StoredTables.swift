@@ -39,6 +39,7 @@ package struct StoredTable: Sendable {
         versions(of: OCKCarePlan.self, uuids: ["patient_uuid"]),
         versions(of: OCKContact.self, uuids: ["care_plan_uuid"]),
         versions(of: OCKTask.self, uuids: ["care_plan_uuid"]),
+        versions(of: OCKHealthKitTask.self, uuids: ["care_plan_uuid"]),
         versions(of: OCKOutcome.self, uuids: ["task_uuid"]),
         outcomeValues,
         entityTags,

@@ -13,35 +13,48 @@ import GRDB
 /// in `outcome_values`.
 enum StoreSchema {
     /// The newest schema this code writes; kept in `PRAGMA user_version`.
-    static let version = 4
+    static let version = 5
+
+    /// The columns every table of versions starts with.
+    static let versionColumns = """
+        uuid BLOB PRIMARY KEY NOT NULL,
+        id TEXT NOT NULL,
+        effective_date REAL NOT NULL,
+        deleted_date REAL,
+        created_date REAL,
+        updated_date REAL,
+        previous_uuids BLOB NOT NULL DEFAULT x'',
+        next_uuids BLOB NOT NULL DEFAULT x'',
+        next_effective_date REAL,
+        group_identifier TEXT,
+        remote_id TEXT
+        """
+
+    /// The indexes of every table of versions: ids, versions in effect, group and remote identifiers, creation order.
+    static func versionIndexes(_ table: String) -> String {
+        """
+        CREATE INDEX \(table)_by_id ON \(table)(id, effective_date);
+        CREATE INDEX \(table)_by_effective_date ON \(table)(effective_date);
+        CREATE INDEX \(table)_by_group ON \(table)(group_identifier) WHERE group_identifier IS NOT NULL;
+        CREATE INDEX \(table)_by_remote_id ON \(table)(remote_id) WHERE remote_id IS NOT NULL;
+        CREATE INDEX \(table)_by_created_date ON \(table)(created_date)
+        """
+    }
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            let versionColumns = """
-                uuid BLOB PRIMARY KEY NOT NULL,
-                id TEXT NOT NULL,
-                effective_date REAL NOT NULL,
-                deleted_date REAL,
-                created_date REAL,
-                updated_date REAL,
-                previous_uuids BLOB NOT NULL DEFAULT x'',
-                next_uuids BLOB NOT NULL DEFAULT x'',
-                next_effective_date REAL,
-                group_identifier TEXT,
-                remote_id TEXT
-                """
             try db.execute(sql: """
-                CREATE TABLE patients (\(versionColumns),
+                CREATE TABLE patients (\(Self.versionColumns),
                     given_name TEXT, family_name TEXT, payload BLOB NOT NULL);
-                CREATE TABLE care_plans (\(versionColumns),
+                CREATE TABLE care_plans (\(Self.versionColumns),
                     patient_uuid BLOB, title TEXT NOT NULL, payload BLOB NOT NULL);
-                CREATE TABLE contacts (\(versionColumns),
+                CREATE TABLE contacts (\(Self.versionColumns),
                     care_plan_uuid BLOB, given_name TEXT, family_name TEXT, payload BLOB NOT NULL);
-                CREATE TABLE tasks (\(versionColumns),
+                CREATE TABLE tasks (\(Self.versionColumns),
                     care_plan_uuid BLOB, title TEXT, impacts_adherence INTEGER NOT NULL,
                     schedule_start REAL NOT NULL, schedule_end REAL, payload BLOB NOT NULL);
-                CREATE TABLE outcomes (\(versionColumns),
+                CREATE TABLE outcomes (\(Self.versionColumns),
                     task_uuid BLOB NOT NULL, occurrence INTEGER NOT NULL, event_start REAL NOT NULL, event_end REAL NOT NULL,
                     source TEXT, asset TEXT, schema_version TEXT, timezone TEXT NOT NULL,
                     user_info BLOB, notes BLOB, tags BLOB);
@@ -52,16 +65,10 @@ enum StoreSchema {
                 CREATE TABLE entity_tags (owner_uuid BLOB NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, owner_uuid))
                     WITHOUT ROWID;
                 """)
-            // An index for every query path: ids, versions in effect, group and remote identifiers, creation order,
-            // and the relations (plan → patient, task/contact → plan, outcome → task).
+            // An index for every query path (`versionIndexes`) and the relations (plan → patient, task/contact →
+            // plan, outcome → task).
             for table in ["patients", "care_plans", "contacts", "tasks", "outcomes"] {
-                try db.execute(sql: """
-                    CREATE INDEX \(table)_by_id ON \(table)(id, effective_date);
-                    CREATE INDEX \(table)_by_effective_date ON \(table)(effective_date);
-                    CREATE INDEX \(table)_by_group ON \(table)(group_identifier) WHERE group_identifier IS NOT NULL;
-                    CREATE INDEX \(table)_by_remote_id ON \(table)(remote_id) WHERE remote_id IS NOT NULL;
-                    CREATE INDEX \(table)_by_created_date ON \(table)(created_date);
-                    """)
+                try db.execute(sql: Self.versionIndexes(table))
             }
             try db.execute(sql: """
                 CREATE INDEX care_plans_by_patient ON care_plans(patient_uuid);
@@ -89,10 +96,23 @@ enum StoreSchema {
         }
         migrator.registerMigration("v4") { db in
             // Pulls page through a vector's versions in uuid order, resuming after a uuid.
-            for table in SyncSchema.versionedTables {
+            for table in SyncSchema.firstVersionedTables {
                 try db.execute(sql: "CREATE INDEX \(table)_by_knowledge_uuid ON \(table)(knowledge_id, uuid)")
                 try db.execute(sql: "DROP INDEX \(table)_by_knowledge")
             }
+        }
+        migrator.registerMigration("v5") { db in
+            // HealthKit tasks from CareKit devices: a task's columns and indexes, with the sync columns.
+            try db.execute(sql: """
+                CREATE TABLE healthkit_tasks (\(Self.versionColumns),
+                    care_plan_uuid BLOB, title TEXT, impacts_adherence INTEGER NOT NULL,
+                    schedule_start REAL NOT NULL, schedule_end REAL, payload BLOB NOT NULL, knowledge_id INTEGER);
+                \(Self.versionIndexes("healthkit_tasks"));
+                CREATE INDEX healthkit_tasks_deleted_ids ON healthkit_tasks(id)
+                    WHERE deleted_date IS NOT NULL AND next_effective_date IS NULL;
+                CREATE INDEX healthkit_tasks_by_care_plan ON healthkit_tasks(care_plan_uuid);
+                CREATE INDEX healthkit_tasks_by_knowledge_uuid ON healthkit_tasks(knowledge_id, uuid);
+                """)
         }
         return migrator
     }

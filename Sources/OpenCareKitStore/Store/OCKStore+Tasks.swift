@@ -12,7 +12,12 @@ extension OCKStore: OCKTaskStore {
     /// `excludesTasksWithNoEvents`, only tasks with events in it. Limit and offset apply before that filter, as in
     /// CareKit.
     public func fetchTasks(query: OCKTaskQuery) async throws -> [OCKTask] {
-        let tasks = try await fetchVersions(OCKTask.self) { dialect in
+        try await fetchTaskVersions(OCKTask.self, query: query)
+    }
+
+    /// The versions of tasks of one kind that `query` matches (`fetchTasks(query:)`'s rules).
+    func fetchTaskVersions<T: StoredEntity & TaskFields>(_ type: T.Type, query: OCKTaskQuery) async throws -> [T] {
+        let tasks = try await fetchVersions(T.self) { dialect in
             var sql = QuerySQL(query, dialect)
             sql.matchRelated("care_plan_uuid", table: "care_plans", ids: query.carePlanIDs, uuids: query.carePlanUUIDs,
                              remoteIDs: query.carePlanRemoteIDs)
@@ -25,7 +30,7 @@ extension OCKStore: OCKTaskStore {
             }
             return sql
         }
-        return tasks.filter(query.lists)
+        return tasks.filter { query.lists($0) }
     }
 
     /// Adds tasks. An id that was deleted can be used again (CareKit refuses; issue #379): the new task starts after

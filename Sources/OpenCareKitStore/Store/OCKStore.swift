@@ -221,7 +221,8 @@ final class StoreChanges: Sendable {
         static let contacts = Kinds(rawValue: 4)
         static let tasks = Kinds(rawValue: 8)
         static let outcomes = Kinds(rawValue: 16)
-        static let all: Kinds = [.patients, .carePlans, .contacts, .tasks, .outcomes]
+        static let healthKitTasks = Kinds(rawValue: 32)
+        static let all: Kinds = [.patients, .carePlans, .contacts, .tasks, .outcomes, .healthKitTasks]
     }
 
     /// A subscriber's changes since it last looked, and the signal that there are some. Changes that arrive while a

@@ -95,11 +95,13 @@ public enum OCKEntity: Codable, Hashable, Sendable {
     case carePlan(OCKCarePlan)
     case contact(OCKContact)
     case task(OCKTask)
+    /// A task of a CareKit device whose outcomes are HealthKit samples (they stay on the device).
+    case healthKitTask(OCKHealthKitTask)
     case outcome(OCKOutcome)
 
     /// The kinds of entity.
     public enum EntityType: String, Codable, Hashable, Sendable, CodingKey, CaseIterable {
-        case patient, carePlan, contact, task, outcome
+        case patient, carePlan, contact, task, healthKitTask, outcome
     }
 
     public var entityType: EntityType {
@@ -108,6 +110,7 @@ public enum OCKEntity: Codable, Hashable, Sendable {
         case .carePlan: .carePlan
         case .contact: .contact
         case .task: .task
+        case .healthKitTask: .healthKitTask
         case .outcome: .outcome
         }
     }
@@ -119,6 +122,7 @@ public enum OCKEntity: Codable, Hashable, Sendable {
         case let .carePlan(value): value
         case let .contact(value): value
         case let .task(value): value
+        case let .healthKitTask(value): value
         case let .outcome(value): value
         }
     }
@@ -135,6 +139,7 @@ public enum OCKEntity: Codable, Hashable, Sendable {
         case .carePlan: self = .carePlan(try container.decode(OCKCarePlan.self, forKey: .object))
         case .contact: self = .contact(try container.decode(OCKContact.self, forKey: .object))
         case .task: self = .task(try container.decode(OCKTask.self, forKey: .object))
+        case .healthKitTask: self = .healthKitTask(try container.decode(OCKHealthKitTask.self, forKey: .object))
         case .outcome: self = .outcome(try container.decode(OCKOutcome.self, forKey: .object))
         }
     }
@@ -147,6 +152,7 @@ public enum OCKEntity: Codable, Hashable, Sendable {
         case let .carePlan(value): try container.encode(value, forKey: .object)
         case let .contact(value): try container.encode(value, forKey: .object)
         case let .task(value): try container.encode(value, forKey: .object)
+        case let .healthKitTask(value): try container.encode(value, forKey: .object)
         case let .outcome(value): try container.encode(value, forKey: .object)
         }
     }

@@ -255,6 +255,7 @@ extension OCKEntity {
         case .carePlan: .carePlans
         case .contact: .contacts
         case .task: .tasks
+        case .healthKitTask: .healthKitTasks
         case .outcome: .outcomes
         }
     }

@@ -138,8 +138,8 @@ enum SyncKnowledge {
         return clock
     }
 
-    /// Where a page of revisions ends: the id of the vector, the kind (0 patients … 4 outcomes, 5 past them) and the
-    /// uuid of the last version of that kind sent under the vector (pages go through a vector's versions in uuid order, and
+    /// Where a page of revisions ends: the id of the vector, the kind (its place in `SyncSchema.versionedTables`: 0
+    /// patients … 5 outcomes, 6 past them) and the uuid of the last version of that kind sent under the vector (pages go through a vector's versions in uuid order, and
     /// resume after it). A merge that adds versions to a vector moves it to a new id (`id(of:)`), so nothing written
     /// after a page was read hides behind its cursor.
     struct Cursor: Equatable {
@@ -167,10 +167,11 @@ enum SyncKnowledge {
     }
 
     /// The versions a remote whose knowledge is `remote` has not seen, one revision record per vector they were
-    /// written under (oldest vector first; in each, patients, care plans, contacts, tasks, then outcomes, each kind
-    /// in uuid order), after `cursor` and at most `limit` versions; the cursor of the rest if any. A vector larger
-    /// than a page is split over pages (records with the same vector). Each page costs the same wherever it starts:
-    /// index range scans from the cursor, then the versions by uuid. Versions not sealed yet are left out: seal first.
+    /// written under (oldest vector first; in each, patients, care plans, contacts, tasks, HealthKit tasks, then
+    /// outcomes, each kind in uuid order), after `cursor` and at most `limit` versions; the cursor of the rest if any.
+    /// A vector larger than a page is split over pages (records with the same vector). Each page costs the same
+    /// wherever it starts: index range scans from the cursor, then the versions by uuid. Versions not sealed yet are
+    /// left out: seal first.
     static func revisions(since remote: OCKRevisionRecord.KnowledgeVector, after cursor: Cursor?, limit: Int,
                           _ db: any SQLDatabase, cache: DecodedEntityCache) throws -> (records: [OCKRevisionRecord], next: Cursor?) {
         let vectors = try db.rows("SELECT id, vector FROM sync_knowledge WHERE id >= ? ORDER BY id", [cursor?.knowledge ?? 0]) { row in
@@ -207,7 +208,8 @@ enum SyncKnowledge {
             let taken = keys.prefix(budget)
             // The versions themselves, by uuid.
             var read: [UUID: OCKEntity] = [:]
-            func fetch<E: StoredEntity>(_ type: E.Type, kind: Int) throws {
+            func fetch<E: StoredEntity>(_ type: E.Type) throws {
+                let kind = tables.firstIndex(of: E.table)!
                 let uuids = taken.filter { $0.kind == kind }.map(\.uuid)
                 for part in uuids.chunks(of: 500) {
                     var versions = try db.rows("SELECT * FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(part.count)))",
@@ -216,11 +218,12 @@ enum SyncKnowledge {
                     for version in versions { read[version.uuid] = version.entity }
                 }
             }
-            try fetch(OCKPatient.self, kind: 0)
-            try fetch(OCKCarePlan.self, kind: 1)
-            try fetch(OCKContact.self, kind: 2)
-            try fetch(OCKTask.self, kind: 3)
-            try fetch(OCKOutcome.self, kind: 4)
+            try fetch(OCKPatient.self)
+            try fetch(OCKCarePlan.self)
+            try fetch(OCKContact.self)
+            try fetch(OCKTask.self)
+            try fetch(OCKHealthKitTask.self)
+            try fetch(OCKOutcome.self)
             let vectorOf = Dictionary(uniqueKeysWithValues: chunk.map { ($0.id, $0.vector) })
             var start = taken.startIndex
             while start < taken.endIndex {

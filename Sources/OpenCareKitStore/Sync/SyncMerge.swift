@@ -14,7 +14,7 @@ package struct SyncConflict: Sendable, Hashable {
 ///
 /// Versions the store has (by uuid) are skipped, so merging is idempotent. The others are inserted as they were
 /// written (uuid, dates, links to previous versions), under the record's knowledge vector, kinds in dependency order
-/// (patients, care plans, contacts, tasks, outcomes). Each id's versions form a graph: a version's next versions are
+/// (patients, care plans, contacts, tasks, HealthKit tasks, outcomes). Each id's versions form a graph: a version's next versions are
 /// those that name it as previous — also when they arrived first — so graphs join whatever order versions come in.
 ///
 /// When an id ends with several newest versions (tips), the store appends one version after all of them with the
@@ -28,13 +28,14 @@ enum SyncMerge {
     static func merge(_ record: OCKRevisionRecord, _ db: any SQLDatabase, cache: DecodedEntityCache) throws
         -> (conflicts: [SyncConflict], changed: StoreChanges.Kinds) {
         var patients: [OCKPatient] = [], plans: [OCKCarePlan] = [], contacts: [OCKContact] = [], tasks: [OCKTask] = []
-        var outcomes: [OCKOutcome] = []
+        var healthKitTasks: [OCKHealthKitTask] = [], outcomes: [OCKOutcome] = []
         for entity in record.entities {
             switch entity {
             case let .patient(value): patients.append(value)
             case let .carePlan(value): plans.append(value)
             case let .contact(value): contacts.append(value)
             case let .task(value): tasks.append(value)
+            case let .healthKitTask(value): healthKitTasks.append(value)
             case let .outcome(value): outcomes.append(value)
             }
         }
@@ -55,6 +56,7 @@ enum SyncMerge {
         try run(plans, .carePlans)
         try run(contacts, .contacts)
         try run(tasks, .tasks)
+        try run(healthKitTasks, .healthKitTasks)
         let events = OutcomeEvents(db, cache: cache)
         try run(outcomes, .outcomes, event: { try events.event($0, checkingPlacement: false) }, settle: { try $0.settleOccupiedEvents() })
         return (conflicts, changed)
@@ -69,6 +71,7 @@ enum SyncMerge {
         case let .carePlan(value): try append(value, after: resolution.uuid, db, cache: cache)
         case let .contact(value): try append(value, after: resolution.uuid, db, cache: cache)
         case let .task(value): try append(value, after: resolution.uuid, db, cache: cache)
+        case let .healthKitTask(value): try append(value, after: resolution.uuid, db, cache: cache)
         case let .outcome(value):
             let events = OutcomeEvents(db, cache: cache)
             try append(value, after: resolution.uuid, db, cache: cache) { try events.event($0, checkingPlacement: false) }

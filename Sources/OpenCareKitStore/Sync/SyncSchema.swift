@@ -1,5 +1,5 @@
 /// What remote synchronization keeps in a store, on every engine (SQLite's migrations "v3" and "v4", PostgreSQL's "6"
-/// and "7"):
+/// and "7"; "v5" and "8" add HealthKit tasks with these columns):
 ///
 /// - `sync_clock`: one row, the store's own process (a uuid, its id in knowledge vectors) and its knowledge vector,
 ///   created by the first synchronization.
@@ -14,11 +14,14 @@
 /// a new process. `reset()` empties both with the entities, so a reset store synchronizes again as a new process that
 /// knows nothing.
 package enum SyncSchema {
-    package static let versionedTables = ["patients", "care_plans", "contacts", "tasks", "outcomes"]
+    /// Every table of versions, in the order kinds depend on each other (and pulls send them).
+    package static let versionedTables = ["patients", "care_plans", "contacts", "tasks", "healthkit_tasks", "outcomes"]
+    /// Those that existed when sync came (schema 3; HealthKit tasks came with 5): the migrations of then change these.
+    package static let firstVersionedTables = ["patients", "care_plans", "contacts", "tasks", "outcomes"]
 
     /// SQLite's statements that add them to a store of schema 2 (PostgreSQL's are `PostgresSchema`'s, with the
     /// record column, policies and views).
-    static let sqliteStatements: [String] = versionedTables.flatMap { table in
+    static let sqliteStatements: [String] = firstVersionedTables.flatMap { table in
         [
             "ALTER TABLE \(table) ADD COLUMN knowledge_id INTEGER",
             "CREATE INDEX \(table)_by_knowledge ON \(table)(knowledge_id)",
