@@ -15,6 +15,16 @@ import Testing
                                               text: nil, calendar: calendar))
     }
 
+    /// Runs `sql` on a store's file behind the store's back, and folds the log into the file.
+    private func rewrite(_ url: URL, _ sql: String) async throws {
+        let queue = try DatabaseQueue(path: url.path)
+        try await queue.writeWithoutTransaction { db in
+            try db.execute(sql: sql)
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        try queue.close()
+    }
+
     @Test func theFileIsOwnerOnlyAndDataSurvivesReopening() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
@@ -70,12 +80,7 @@ import Testing
         try await store.addTask(task("walk"))
         let url = try #require(store.fileURL)
         // Pretend a newer OpenCareKit wrote it: a higher schema version in the header.
-        let queue = try DatabaseQueue(path: url.path)
-        try await queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA user_version = 99")
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-        }
-        try queue.close()
+        try await rewrite(url, "PRAGMA user_version = 99")
         let before = try Data(contentsOf: url)
         let future = OCKStore(name: "future", type: .onDisk(), directory: directory)
         do {
@@ -93,12 +98,7 @@ import Testing
         let walk = try await store.addTask(task("walk"))
         let url = try #require(store.fileURL)
         // As OpenCareKit wrote it before HealthKit tasks: schema 4, migration v5 not applied.
-        let queue = try DatabaseQueue(path: url.path)
-        try await queue.writeWithoutTransaction { db in
-            try db.execute(sql: "DROP TABLE healthkit_tasks; DELETE FROM grdb_migrations WHERE identifier = 'v5'; PRAGMA user_version = 4")
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-        }
-        try queue.close()
+        try await rewrite(url, "DROP TABLE healthkit_tasks; DELETE FROM grdb_migrations WHERE identifier = 'v5'; PRAGMA user_version = 4")
         let upgraded = OCKStore(name: "older", type: .onDisk(), directory: directory)
         #expect(try await upgraded.fetchTasks(query: OCKTaskQuery()) == [walk])
         let linkage = OCKHealthKitLinkage(quantityIdentifier: "HKQuantityTypeIdentifierStepCount", quantityType: .cumulative,
