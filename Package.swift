@@ -148,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenCareKitTests",
-            dependencies: ["OpenCareKit", "OpenCareKitStore", "OpenCareKitUI"],
+            dependencies: ["OpenCareKit", "OpenCareKitStore", "OpenCareKitUI", "OpenCareKitCommandTesting"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -60,7 +60,7 @@ extension CareHost {
     }
 
     func tokensPage(_ request: Request, _ identity: CareIdentity, message: String? = nil, newToken: String? = nil,
-                    status: HTTPResponse.Status = .ok) async throws -> Response {
+                    newCalendarFeed: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let render = renderContext(for: request)
         let language = render.localization.language
         let tokens = try await directory.accessTokens(of: identity.account.id)
@@ -120,6 +120,30 @@ extension CareHost {
                     .element("button", ["type": "submit", "class": "ock-button"], [.text(AccountText.makeToken.text(language))]),
                 ]),
             ]))
+            var calendar: [HTML] = [
+                .element("h2", ["id": "calendar-feeds"], [.text(AccountText.calendarHeading.text(language))]),
+                .element("p", [:], [.text(AccountText.calendarIntro.text(language))]),
+            ]
+            if let newCalendarFeed {
+                let webcal = newCalendarFeed.replacingOccurrences(of: #"^https?://"#, with: "webcal://", options: .regularExpression)
+                calendar += [
+                    .element("p", [:], [.element("label", ["for": "calendar-feed-value"], [.text(AccountText.newCalendarFeed.text(language))])]),
+                    .element("p", [:], [.element("input", ["readonly": "readonly", "value": newCalendarFeed, "id": "calendar-feed-value",
+                                                           "class": "ock-copy-field"], [])]),
+                    .element("p", [:], [.element("a", ["href": webcal, "class": "ock-link-row"], [.text(AccountText.openInCalendar.text(language))])]),
+                ]
+            }
+            calendar.append(.element("form", ["method": "post", "action": "/account/calendar-feeds", "class": "ock-account-form"], [
+                Self.hidden(CSRF.fieldName, token),
+                .element("p", ["class": "ock-field"], [
+                    .element("label", ["for": "calendar-record"], [.text(AccountText.tokenRecord.text(language))]),
+                    .element("select", ["id": "calendar-record", "name": "record"], records.map { record in
+                        .element("option", ["value": record.id.description], [.text(record.patientName)])
+                    }),
+                ]),
+                .element("button", ["type": "submit", "class": "ock-button"], [.text(AccountText.makeCalendarFeed.text(language))]),
+            ]))
+            main.append(.element("section", ["aria-labelledby": "calendar-feeds"], calendar))
             main.append(.element("p", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text(HostText.account.text(language))])]))
             return main
         }

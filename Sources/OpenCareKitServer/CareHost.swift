@@ -152,6 +152,7 @@ public struct CareHost: Sendable {
         addSharingRoutes(to: &routes)
         addActivityRoutes(to: &routes)
         addTokenRoutes(to: &routes)
+        addCalendarRoutes(to: &routes)
         addTwoStepRoutes(to: &routes)
         addClinicianRoutes(to: &routes)
         return (router, routes.catalog)
@@ -203,6 +204,9 @@ enum RouteAccess: Equatable, Sendable {
     case account
     /// A member of the record in the path whose role holds the policy's permission.
     case record(RecordRoutePolicy)
+    /// The holder of a calendar feed's secret (in the path): it names the account and the record, and the
+    /// membership and its permission to read are checked, and the fetch audited, before the store is touched.
+    case calendarFeed
 }
 
 /// Registers the host's routes, each with who may reach it; there is no way here to add a route without saying so.
@@ -241,6 +245,11 @@ struct HostRoutes {
             }
             return try await handler(request, context, identity)
         }
+    }
+
+    /// A calendar feed's route: the handler checks the secret in the path (`CareHost.calendarFeed`).
+    mutating func calendarFeed(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
+        add(method, path, .calendarFeed, handler)
     }
 
     mutating func record(_ method: HTTPRequest.Method, _ path: String, _ policy: RecordRoutePolicy, _ handler: @escaping Handler) {

@@ -290,6 +290,70 @@ final class TestBrowser: Sendable {
         }
     }
 
+    @Test func aCalendarLinkIsShownOnceOpensOnlyTheCalendarIsAuditedAndCanBeRenewedAndRevoked() async throws {
+        let setup = try await setup()
+        let record = try #require(try await setup.directory.record(setup.record))
+        let server = try #require(try await setup.host.records.server(for: setup.record, load: { record }))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "Asia/Seoul"))
+        try await server.store.addTask(OCKTask(id: "walk", title: "Evening walk", carePlanUUID: nil,
+                                               schedule: .dailyAtTime(hour: 19, minutes: 0, start: now.addingTimeInterval(-86_400 * 3), end: nil,
+                                                                      text: nil, calendar: calendar)))
+        let ben = try #require(try await setup.directory.account(email: "ben@example.org"))
+        try await setup.directory.setMembership(CareMembership(record: setup.record, account: ben.id, role: .caregiver, isOwner: false, createdDate: now))
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana@example.org", Self.password)
+            #expect(try await ana.send("/account/calendar-feeds", .post, form: ["record": RandomIdentifier.random().description]).status
+                    == .unprocessableContent)
+            func makeLink(_ browser: TestBrowser) async throws -> String {
+                let page = String(buffer: try await browser.send("/account/calendar-feeds", .post, form: ["record": setup.record.description]).body)
+                #expect(page.contains("webcal://"))
+                return String(try #require(page.firstMatch(of: #/value="https?://[^"/]+(/calendar/ock_[0-9a-z]{52}\.ics)"/#)?.output.1))
+            }
+            func fetch(_ path: String) async throws -> TestResponse {
+                try await client.executeRequest(uri: path, method: .get, headers: [:], body: nil)
+            }
+            let first = try await makeLink(ana)
+            let feed = try await fetch(first)
+            #expect(feed.status == .ok && feed.headers[.contentType] == "text/calendar; charset=utf-8")
+            let text = String(buffer: feed.body)
+            #expect(text.hasPrefix("BEGIN:VCALENDAR\r\n") && text.contains("SUMMARY:Evening walk") && text.contains("TZID=Asia/Seoul"))
+            #expect(text.contains("X-WR-CALNAME:Ana Kim"))
+            // Shown once; the secret opens nothing else (its scope grants nothing on the API).
+            let secret = String(first.dropFirst("/calendar/".count).dropLast(4))
+            #expect(!String(buffer: try await ana.send("/account/tokens").body).contains(secret))
+            let api = try await client.executeRequest(uri: "/records/\(setup.record)/api/v1/tasks", method: .get,
+                                                      headers: [.authorization: "Bearer \(secret)", .accept: "application/json"], body: nil)
+            #expect(api.status == .forbidden)
+            // A renewed link replaces the old one; a revoked one stops.
+            let second = try await makeLink(ana)
+            #expect(second != first)
+            #expect(try await fetch(first).status == .notFound)
+            #expect(try await fetch(second).status == .ok)
+            let account = try #require(try await setup.directory.account(email: "ana@example.org"))
+            let live = try #require(try await setup.directory.accessTokens(of: account.id).first { $0.revokedDate == nil && $0.scope == "calendar" })
+            try await ana.send("/account/tokens/revoke", .post, form: ["token": live.id.description])
+            #expect(try await fetch(second).status == .notFound)
+            // A person removed from the record: their link stops, and the refusal is in the log.
+            let benBrowser = TestBrowser(client)
+            try await benBrowser.signIn("ben@example.org", Self.password)
+            let bens = try await makeLink(benBrowser)
+            #expect(try await fetch(bens).status == .ok)
+            try await setup.directory.removeMembership(record: setup.record, account: ben.id)
+            #expect(try await fetch(bens).status == .notFound)
+            // Secrets that open nothing get the same answer.
+            for path in ["/calendar/nothing.ics", "/calendar/" + secret, "/calendar/ock_" + String(repeating: "a", count: 52) + ".ics"] {
+                #expect(try await fetch(path).status == .notFound, "\(path)")
+            }
+        }
+        let entries = try await setup.directory.auditEntries(after: 0, limit: 10_000).map(\.draft).filter { $0.resource == "calendar-feed" }
+        #expect(entries.filter { $0.action == .read && $0.outcome == .allowed }.count == 3)
+        #expect(entries.contains { $0.action == .read && $0.outcome == .denied && $0.account == ben.id })
+        #expect(entries.filter { $0.action == .create }.map(\.detail) == ["calendar link created", "calendar link renewed", "calendar link created"])
+        #expect(entries.allSatisfy { $0.detail.contains("ock_") == false })
+    }
+
     @Test func aLiveStreamEndsWhenItsPersonIsRemoved() async throws {
         let setup = try await setup(liveAccessInterval: .milliseconds(100))
         let ben = try #require(try await setup.directory.account(email: "ben@example.org"))

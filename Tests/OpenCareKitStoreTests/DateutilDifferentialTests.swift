@@ -1,35 +1,14 @@
 import Foundation
 import Testing
+import OpenCareKitCommandTesting
 @testable import OpenCareKitStore
 
 /// The engine against python-dateutil's RFC 5545 recurrence: random daily and weekly rules over several years, across
 /// daylight-saving changes, at wall-clock times where the two definitions agree (outside the hours a change skips or
 /// repeats). Needs python3 with python-dateutil: scripts/test installs it into .venv and sets OPENCAREKIT_PYTHON.
 @Suite struct DateutilDifferentialTests {
-    static var python: String {
-        if let configured = ProcessInfo.processInfo.environment["OPENCAREKIT_PYTHON"] { return configured }
-        let venv = Self.root.appendingPathComponent(".venv/bin/python3").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "/usr/bin/python3"
-    }
-
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     static func expand(_ spec: [String: Any]) throws -> [String: [Int]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [root.appendingPathComponent("scripts/python/dateutil_expand.py").path]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: spec))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python-dateutil failed (run scripts/test to install it): \(message)")
-        let json = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return try #require(json["occurrences"] as? [String: [Int]])
+        try #require(try PythonReference.run("dateutil_expand.py", spec)["occurrences"] as? [String: [Int]])
     }
 
     @Test(arguments: ["America/New_York", "Europe/London", "Australia/Sydney", "America/Sao_Paulo", "Europe/Berlin"])

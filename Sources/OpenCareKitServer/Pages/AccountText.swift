@@ -8,7 +8,8 @@ enum AccountText: String, CaseIterable, Sendable, HostWords {
          revoke, revokeNamed, makeTokenHeading, tokenName, tokenRecord, tokenScope, makeToken, tokenNameNeeded, tokenScopeProblem,
          tokenChooseRecord, tooManyTokens, noSuchToken, accessTokensLink, twoStepLinkOn, twoStepLinkOff,
          twoStepTitle, twoStepOnTitle, recoveryCodesHint, setupCodeWrong, wrongPassword, secondStepCodeLabel, secondStepCodeWrong,
-         twoStepRequired, twoStepOnStatus, turnOff, turnOnTitle, qrLabel, scanHint, key, codeFromApp, turnOn
+         twoStepRequired, twoStepOnStatus, turnOff, turnOnTitle, qrLabel, scanHint, key, codeFromApp, turnOn,
+         calendarHeading, calendarIntro, makeCalendarFeed, newCalendarFeed, openInCalendar, calendarLabel
 
     var english: String {
         switch self {
@@ -51,6 +52,12 @@ enum AccountText: String, CaseIterable, Sendable, HostWords {
         case .key: "Key: "
         case .codeFromApp: "Code from the app"
         case .turnOn: "Turn on"
+        case .calendarHeading: "Calendar feed"
+        case .calendarIntro: "Subscribe to a record's tasks in your calendar app (Apple Calendar, Google Calendar, Outlook), with a reminder at each one. The link is a secret: anyone who has it sees the tasks. Making a new link for a record stops its old one; revoking it in the list above stops it."
+        case .makeCalendarFeed: "Make a calendar link"
+        case .newCalendarFeed: "Your calendar link (shown once: add it to your calendar app as a subscription)"
+        case .openInCalendar: "Open in your calendar app"
+        case .calendarLabel: "Calendar"
         }
     }
 
@@ -95,6 +102,12 @@ enum AccountText: String, CaseIterable, Sendable, HostWords {
         case .key: "키: "
         case .codeFromApp: "앱의 코드"
         case .turnOn: "켜기"
+        case .calendarHeading: "캘린더 구독"
+        case .calendarIntro: "기록의 할 일을 캘린더 앱(Apple 캘린더, Google 캘린더, Outlook)에서 구독하고 할 일마다 알림을 받을 수 있습니다. 이 링크는 비밀입니다. 링크가 있는 사람은 누구나 할 일을 볼 수 있습니다. 기록의 새 링크를 만들면 이전 링크는 더 이상 작동하지 않으며, 위 목록에서 취소해도 작동이 멈춥니다."
+        case .makeCalendarFeed: "캘린더 링크 만들기"
+        case .newCalendarFeed: "새 캘린더 링크(한 번만 표시됩니다. 캘린더 앱에 구독으로 추가하세요)"
+        case .openInCalendar: "캘린더 앱에서 열기"
+        case .calendarLabel: "캘린더"
         }
     }
 

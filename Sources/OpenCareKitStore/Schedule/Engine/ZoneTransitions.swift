@@ -122,3 +122,32 @@ final class ZoneTransitions: Sendable {
         return low
     }
 }
+
+/// A change of a time zone's offset from GMT, as calendars describe it (`VTIMEZONE`).
+package struct ZoneOffsetChange: Hashable, Sendable {
+    /// The instant of the change.
+    package var instant: Date
+    /// The offset before and after, in seconds.
+    package var before: Int
+    package var after: Int
+
+    /// The offset changes of `zone` in `(after, through]`, from the table the schedule engine uses.
+    package static func changes(of zone: TimeZone, after lower: Date, through upper: Date) -> [ZoneOffsetChange] {
+        let (low, high) = (lower.timeIntervalSinceReferenceDate, upper.timeIntervalSinceReferenceDate)
+        let table = ZoneTransitions.table(for: zone, covering: high)
+        var changes: [ZoneOffsetChange] = []
+        for index in table.instants.indices where table.instants[index] > low && table.instants[index] <= high {
+            let before = index == 0 ? table.initialOffset : table.offsets[index - 1]
+            // Foundation reports some transitions that change only the abbreviation or the DST flag.
+            guard before != table.offsets[index] else { continue }
+            changes.append(ZoneOffsetChange(instant: Date(timeIntervalSinceReferenceDate: table.instants[index]), before: before,
+                                            after: table.offsets[index]))
+        }
+        return changes
+    }
+
+    /// The offset of `zone` at `date`.
+    package static func offset(of zone: TimeZone, at date: Date) -> Int {
+        ZoneTransitions.table(for: zone, covering: date.timeIntervalSinceReferenceDate).offset(at: date.timeIntervalSinceReferenceDate)
+    }
+}

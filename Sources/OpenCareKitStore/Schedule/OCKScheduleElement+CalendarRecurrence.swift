@@ -1,0 +1,65 @@
+import Foundation
+
+/// How a run of an element's occurrences repeats, in iCalendar's terms (RFC 5545 `RRULE`), when a rule says it
+/// exactly.
+package struct CalendarRecurrence: Hashable, Sendable {
+    package enum Frequency: String, Sendable {
+        case secondly = "SECONDLY", minutely = "MINUTELY", hourly = "HOURLY", daily = "DAILY", weekly = "WEEKLY"
+        case monthly = "MONTHLY", yearly = "YEARLY"
+    }
+
+    package var frequency: Frequency
+    package var interval: Int
+    /// Whether the steps are elapsed time (hours, minutes, seconds: the rule is exact in UTC) rather than calendar
+    /// steps at the same wall-clock time (days, weeks, months, years: exact in the element's time zone).
+    package var isElapsed: Bool
+}
+
+extension OCKScheduleElement {
+    /// The index of the first occurrence that starts at or after `date` (the element's end not considered), or nil
+    /// where the schedule cannot reach it.
+    package func occurrenceIndex(startingAtOrAfter date: Date) -> Int? {
+        engine.firstOccurrence(startingAtOrAfter: date)?.index
+    }
+
+    /// The start of occurrence `index` (the element's end not considered).
+    package func start(ofOccurrence index: Int) -> Date? {
+        engine.date(ofOccurrence: index)
+    }
+
+    /// How many events start before `limit` by CareKit's rule, the element's end included.
+    package func numberOfEvents(startingBefore limit: Date) -> Int {
+        countOfEvents(startingBefore: limit)
+    }
+
+    /// The rule that generates occurrences `first` through `last` exactly from occurrence `first`'s start, or nil
+    /// when none does: intervals that mix units or are not whole days, weeks, months, years or clock time; a
+    /// non-Gregorian calendar; a run in which a step lands in a skipped (spring-forward) wall-clock hour or a month
+    /// too short for the day, where CareKit's step moves the time or the day for good and a rule would not; a
+    /// time-zone shift across the date line; clock-time intervals of all-day elements.
+    package func calendarRecurrence(from first: Int, through last: Int) -> CalendarRecurrence? {
+        let engine = engine
+        let recurrence: CalendarRecurrence
+        switch engine.plan {
+        case let .days(total, _):
+            recurrence = total % 7 == 0 ? CalendarRecurrence(frequency: .weekly, interval: total / 7, isElapsed: false)
+                : CalendarRecurrence(frequency: .daily, interval: total, isElapsed: false)
+        case let .months(months):
+            recurrence = CalendarRecurrence(frequency: .monthly, interval: months, isElapsed: false)
+        case let .years(years):
+            recurrence = CalendarRecurrence(frequency: .yearly, interval: years, isElapsed: false)
+        case let .seconds(seconds):
+            // Clock-time steps are elapsed time: the same in UTC whatever the zone does.
+            guard !engine.allDay, seconds > 0 else { return nil }
+            return seconds % 3_600 == 0 ? CalendarRecurrence(frequency: .hourly, interval: seconds / 3_600, isElapsed: true)
+                : seconds % 60 == 0 ? CalendarRecurrence(frequency: .minutely, interval: seconds / 60, isElapsed: true)
+                : CalendarRecurrence(frequency: .secondly, interval: seconds, isElapsed: true)
+        case .stepwise:
+            return nil
+        }
+        guard last > first else { return recurrence }
+        guard let anchor = engine.date(ofOccurrence: first),
+              engine.firstIrregularStep(after: anchor, within: last - first) == nil else { return nil }
+        return recurrence
+    }
+}
