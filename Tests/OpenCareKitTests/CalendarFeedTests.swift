@@ -190,3 +190,22 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("RRULE:FREQ=MONTHLY") || $0.hasPrefix("RRULE:FREQ=DAILY") } == ["RRULE:FREQ=MONTHLY;INTERVAL=1"])
     }
 }
+
+extension CalendarFeedTests {
+    @Test func aFeedListsAtMost5000OccurrencesOneByOne() async throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let store = OCKStore(name: "feed cap", type: .inMemory)
+        // Every day and a minute: an interval no rule says, so each task's next 90 days (and last 30) are listed.
+        try await store.addTasks((0..<50).map { index in
+            OCKTask(id: "t\(index)", title: "T\(index)", carePlanUUID: nil, schedule: OCKSchedule(composing: [
+                OCKScheduleElement(start: Self.now.addingTimeInterval(-40 * 86_400), end: nil, interval: DateComponents(day: 1, minute: 1),
+                                   calendar: calendar),
+            ]))
+        })
+        let feed = OCKCalendarFeed(title: "Care plan", now: Self.now)
+        let ics = feed.render(try await feed.tasks(of: store))
+        #expect(ics.components(separatedBy: "BEGIN:VEVENT").count - 1 == OCKCalendarFeed.maximumExpandedEvents)
+        #expect(ics.hasSuffix("END:VCALENDAR\r\n"))
+    }
+}
