@@ -160,8 +160,10 @@ let package = Package(
             name: "OpenCareKitServerTests",
             dependencies: [
                 "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore", "OpenCareKitSurveys", "OpenCareKitUI",
+                "OpenCareKitCommandTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
