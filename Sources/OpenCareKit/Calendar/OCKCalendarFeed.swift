@@ -158,8 +158,9 @@ extension OCKCalendarFeed {
     /// from the oldest of those on).
     public func tasks<Store: OCKReadableTaskStore>(of store: Store) async throws -> [[OCKTask]] where Store.Task == OCKTask {
         let start = now.addingTimeInterval(-Double(pastDays) * 86_400)
-        // The version of each task in effect at the far end: the newest.
-        let newest = try await store.fetchTasks(query: OCKTaskQuery(dateInterval: DateInterval(start: start, end: .distantFuture)))
+        // The version of each task in effect at the far end: the newest. (Over all time: a task whose newest version's
+        // schedule has ended may still have a version before it with events to come.)
+        let newest = try await store.fetchTasks(query: OCKTaskQuery(dateInterval: DateInterval(start: .distantPast, end: .distantFuture)))
         var chains: [[OCKTask]] = []
         for task in newest {
             var chain = [task]

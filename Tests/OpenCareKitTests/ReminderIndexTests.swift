@@ -1,0 +1,66 @@
+import Foundation
+import OpenCareKit
+import OpenCareKitStore
+import Testing
+
+/// The reminder index against the store: stepping through three days finds exactly the events the store has whose
+/// reminders fall in them (all-day events at 9:00), with the store's occurrence numbers; a record's tasks replaced or
+/// removed are forgotten.
+@Suite struct ReminderIndexTests {
+    static func reminders(_ store: OCKStore, from start: Date, through end: Date) async throws -> Set<OCKReminderIndex.Due> {
+        var found = Set<OCKReminderIndex.Due>()
+        for event in try await store.fetchEvents(query: OCKEventQuery(dateInterval: DateInterval(start: start.addingTimeInterval(-86_400), end: end))) {
+            let allDay = event.scheduleEvent.element.duration == .allDay
+            let date = allDay ? event.scheduleEvent.start.addingTimeInterval(9 * 3_600) : event.scheduleEvent.start
+            guard date >= start, date <= end else { continue }
+            found.insert(OCKReminderIndex.Due(record: "r", taskID: event.task.id, taskUUID: event.task.uuid,
+                                              occurrence: event.scheduleEvent.occurrence, date: date, start: event.scheduleEvent.start))
+        }
+        return found
+    }
+
+    @Test(arguments: ["America/New_York", "Europe/Berlin", "Australia/Sydney"])
+    func steppingThroughThreeDaysFindsExactlyTheStoresReminders(zone identifier: String) async throws {
+        let zone = try #require(TimeZone(identifier: identifier))
+        let store = try await CalendarFeedTests.store(in: zone, seed: UInt64(identifier.utf8.count) * 31)
+        let now = CalendarFeedTests.now
+        let feed = OCKCalendarFeed(title: "", now: now)
+        var index = OCKReminderIndex()
+        index.replace(record: "r", tasks: try await feed.tasks(of: store), from: now)
+        var found: [OCKReminderIndex.Due] = []
+        var minute = now
+        let end = now.addingTimeInterval(3 * 86_400)
+        while minute < end {
+            minute = minute.addingTimeInterval(600)
+            let due = index.due(through: min(minute, end))
+            #expect(due.allSatisfy { $0.date <= min(minute, end) && $0.date > minute.addingTimeInterval(-600) || $0.date == now })
+            found += due
+        }
+        let expected = try await Self.reminders(store, from: now, through: end)
+        #expect(found.count > 100)
+        #expect(found.count == Set(found).count)
+        #expect(Set(found) == expected, "missing \(expected.subtracting(found).count), extra \(Set(found).subtracting(expected).count)")
+    }
+
+    @Test func aRecordReplacedOrRemovedIsForgotten() async throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "Asia/Seoul"))
+        let now = CalendarFeedTests.now
+        func task(_ id: String, hour: Int) -> OCKTask {
+            OCKTask(id: id, title: id, carePlanUUID: nil,
+                    schedule: .dailyAtTime(hour: hour, minutes: 0, start: now.addingTimeInterval(-86_400 * 10), end: nil, text: nil, calendar: calendar))
+        }
+        var index = OCKReminderIndex()
+        index.replace(record: "a", tasks: [[task("walk", hour: 8)]], from: now)
+        index.replace(record: "b", tasks: [[task("pill", hour: 8)]], from: now)
+        #expect(index.count == 2)
+        // a's walk moves to 20:00; b is removed.
+        index.replace(record: "a", tasks: [[task("walk", hour: 20)]], from: now)
+        index.remove(record: "b")
+        #expect(index.count == 1)
+        let day = index.due(through: now.addingTimeInterval(86_400))
+        #expect(day.map(\.record) == ["a"])
+        #expect(day.map { calendar.component(.hour, from: $0.start) } == [20])
+        #expect(index.due(through: now.addingTimeInterval(86_400)).isEmpty)
+    }
+}
