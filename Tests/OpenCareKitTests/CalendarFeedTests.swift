@@ -70,7 +70,12 @@ import Testing
         }
         try await store.addTasks(tasks)
         for var task in tasks.enumerated().filter({ $0.offset % 3 == 1 }).map(\.element) {
-            task.schedule = OCKSchedule(composing: [element()])
+            // A new schedule that has not ended before the version takes effect. (One that has hides the task from
+            // any query whose interval reaches the new version, as CareKit's task query does, so the events the
+            // store lists would depend on the interval asked for.)
+            var replacement = element()
+            while replacement.end.map({ $0 < now.addingTimeInterval(200 * 86_400) }) ?? false { replacement = element() }
+            task.schedule = OCKSchedule(composing: [replacement])
             // After the first version's (the store refuses an update that takes effect before it).
             task.effectiveDate = max(task.effectiveDate.addingTimeInterval(3_600),
                                      calendar.date(byAdding: .hour, value: Int.random(in: -200...4_000, using: &random), to: now)!)
@@ -187,7 +192,7 @@ import Testing
         let starts = lines.filter { $0.hasPrefix("DTSTART;TZID=America/New_York:") }.map { String($0.suffix(15)) }
         // From 30 days back (Oct 19) to 90 ahead (Feb 16): 120 nights listed one by one, and one monthly series.
         #expect(starts.count == 121)
-        #expect(starts.first == "20261020T023000" && starts.contains("20270216T023000") && !starts.contains("20270217T023000"))
+        #expect(starts.min() == "20261020T023000" && starts.contains("20270216T023000") && !starts.contains("20270217T023000"))
         #expect(starts.contains("20261028T090000"))
         #expect(lines.filter { $0.hasPrefix("RRULE:FREQ=MONTHLY") || $0.hasPrefix("RRULE:FREQ=DAILY") } == ["RRULE:FREQ=MONTHLY;INTERVAL=1"])
     }
@@ -209,5 +214,51 @@ extension CalendarFeedTests {
         let ics = feed.render(try await feed.tasks(of: store))
         #expect(ics.components(separatedBy: "BEGIN:VEVENT").count - 1 == OCKCalendarFeed.maximumExpandedEvents)
         #expect(ics.hasSuffix("END:VCALENDAR\r\n"))
+    }
+}
+
+extension CalendarFeedTests {
+    /// A task whose next version (in ten days) has a schedule that already ended: CareKit's task query hides the task
+    /// from any interval that reaches that version, but each day's view before it shows the current version's events,
+    /// and so does the feed.
+    @Test func aNextVersionWithAnEndedScheduleLeavesTheCurrentVersionsEventsInTheFeed() async throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "Asia/Seoul"))
+        let store = OCKStore(name: "feed ended", type: .inMemory)
+        let monthAgo = Self.now.addingTimeInterval(-40 * 86_400)
+        let task = try await store.addTask(OCKTask(id: "pill", title: "Pill", carePlanUUID: nil,
+                                                   schedule: .dailyAtTime(hour: 8, minutes: 0, start: monthAgo, end: nil, text: nil, calendar: calendar)))
+        var next = task
+        next.schedule = .dailyAtTime(hour: 20, minutes: 0, start: monthAgo, end: monthAgo.addingTimeInterval(5 * 86_400), text: nil, calendar: calendar)
+        next.effectiveDate = Self.now.addingTimeInterval(10 * 86_400)
+        try await store.updateTask(next)
+        var days: [Date] = []
+        var day = calendar.startOfDay(for: Self.now)
+        while day < next.effectiveDate {
+            let end = calendar.date(byAdding: .day, value: 1, to: day)!
+            for event in try await store.fetchEvents(query: OCKEventQuery(dateInterval: DateInterval(start: day, end: end)))
+            where event.scheduleEvent.start >= Self.now {
+                days.append(event.scheduleEvent.start)
+            }
+            day = end
+        }
+        #expect(days.count == 10)
+        let feed = OCKCalendarFeed(title: "Care plan", now: Self.now)
+        let ics = feed.render(try await feed.tasks(of: store))
+        // One daily series, ending with the last event before the next version.
+        let lines = ics.components(separatedBy: "\r\n")
+        let until = try #require(lines.first { $0.hasPrefix("RRULE:FREQ=DAILY") }?.split(separator: "=").last)
+        #expect(lines.filter { $0.hasPrefix("RRULE:FREQ=DAILY") }.count == 1)
+        var utc = calendar
+        utc.timeZone = try #require(TimeZone(identifier: "UTC"))
+        #expect(String(until) == ICalendarDay.local(try #require(days.last), utc) + "Z")
+    }
+}
+
+/// A local date-time as iCalendar writes it, for the tests: `20261128T080000`.
+enum ICalendarDay {
+    static func local(_ date: Date, _ calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d%02d%02dT%02d%02d%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!)
     }
 }
