@@ -117,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "OpenCareKitBenchmarks",
             dependencies: [
-                "OpenCareKitStore", "OpenCareKitPostgres",
+                "OpenCareKitStore", "OpenCareKitPostgres", "OpenCareKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

@@ -47,6 +47,15 @@ do {
             throw CocoaError(.fileNoSuchFile)
         }
         try await SyncBenchmark.pull(data: URL(fileURLWithPath: arguments[index + 1], isDirectory: true), page: page, expect: expect)
+    case "reminders":
+        var benchmark = RemindersBenchmark()
+        func value(_ name: String) -> Int? {
+            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
+        }
+        if let count = value("--records") { benchmark.records = max(1, count) }
+        if let count = value("--tasks") { benchmark.tasksPerRecord = max(1, count) }
+        if let count = value("--minutes") { benchmark.minutes = max(1, count) }
+        benchmark.run()
     case "records":
         guard let index = arguments.firstIndex(of: "--data"), index + 1 < arguments.count else {
             throw CocoaError(.fileNoSuchFile)
@@ -57,7 +66,7 @@ do {
         }
         try await benchmark.run()
     default:
-        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--years N] [--part insert|events] [--rounds N] [--database URL --psql PATH] | records --data DIR [--count N] | sync [--outcomes N] [--pull N] [--page N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--years N] [--part insert|events] [--rounds N] [--database URL --psql PATH] | records --data DIR [--count N] | sync [--outcomes N] [--pull N] [--page N] | reminders [--records N] [--tasks N] [--minutes N]\n".utf8))
         exit(2)
     }
 } catch {

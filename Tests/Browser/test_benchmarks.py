@@ -95,3 +95,14 @@ def test_the_sync_benchmark_compares_merging_with_adding_and_pulls_a_whole_recor
     assert pull and int(pull.group(1)) >= 5000 // 700, output
     assert re.search(r"seals its \d+ versions in [0-9.]+ s, \d+ transactions of at most \d+", output), output
     assert re.search(r"peak memory of the pulling process \(its resident high-water mark\): \d+ MiB", output), output
+
+
+def test_the_reminder_benchmark_finds_a_minutes_reminders_as_a_scan_of_every_schedule_does():
+    output = run("bench-reminders")
+    young = re.search(r"index, schedules began 30 days ago\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+(\d+)\s+(\d+)", output)
+    old = re.search(r"index, schedules began 20 years ago\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+(\d+)\s+(\d+)", output)
+    scan = re.search(r"scan of every schedule \(reference, 20 years\)\s+[0-9.]+\s+(\d+)", output)
+    assert young and old and scan, output
+    # The index finds reminders, and in the first minute exactly those the scan finds.
+    assert int(young.group(1)) > 0 and int(old.group(1)) > 0
+    assert old.group(2) == scan.group(1) and int(scan.group(1)) > 0, output

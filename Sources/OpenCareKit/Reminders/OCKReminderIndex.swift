@@ -29,12 +29,18 @@ public struct OCKReminderIndex: Sendable {
         }
     }
 
+    /// What an element's entry keeps (not the whole task: an index of many records holds hundreds of thousands).
     private struct Entry: Sendable {
         var date: Date
-        var record: String
+        /// The record's place in `records`.
+        var record: Int
         var generation: Int
-        var task: OCKTask
+        var taskID: String
+        var taskUUID: UUID
+        var schedule: OCKSchedule
         var element: Int
+        var stepper: ScheduleStepper
+        var isAllDay: Bool
         var occurrence: Int
         var start: Date
         /// The element's last occurrence this version owns (before the next version's effective date and the
@@ -44,42 +50,54 @@ public struct OCKReminderIndex: Sendable {
 
     /// The hour (in the element's time zone) at which an all-day event's reminder is due.
     public var allDayReminderHour = 9
-    private var heap: [Entry] = []
-    private var generations: [String: Int] = [:]
-    private var liveCount: [String: Int] = [:]
+    /// The entries, by slot; freed slots are reused.
+    private var entries: [Entry] = []
+    private var freeSlots: [Int] = []
+    /// A binary min-heap of (due date, slot): small values, so its sifting moves 16 bytes, not an entry.
+    private var heap: [(date: Double, slot: Int)] = []
+    /// Each record's name, its current generation (0: removed) and its live entries, by its place; looked up by
+    /// position while due events are taken, not by hashing its name.
+    private var records: [(name: String, generation: Int, live: Int)] = []
+    private var places: [String: Int] = [:]
     private var nextGeneration = 0
 
     public init() {}
 
     /// How many entries are live (one per schedule element with events to come).
-    public var count: Int { liveCount.values.reduce(0, +) }
+    public var count: Int { records.map(\.live).reduce(0, +) }
 
     /// Sets the reminded tasks of `record`, each as its versions newest first (`OCKCalendarFeed.tasks(of:)` reads
     /// them), with their events from `now` on.
     public mutating func replace(record: String, tasks: [[OCKTask]], from now: Date) {
         nextGeneration += 1
         let generation = nextGeneration
-        generations[record] = generation
+        let place = places[record] ?? records.count
+        if place == records.count {
+            places[record] = place
+            records.append((record, 0, 0))
+        }
+        records[place].generation = generation
         var live = 0
         for chain in tasks {
             for (version, end) in OCKCalendarFeed.ownership(chain) where end.map({ $0 > now }) ?? true {
                 for (index, element) in version.schedule.elements.enumerated() {
-                    if let entry = entry(record: record, generation: generation, task: version, element: index, end: end,
+                    if let entry = entry(record: place, generation: generation, task: version, element: index, end: end,
                                          startingAtOrAfter: max(now, version.effectiveDate), with: element) {
-                        push(entry)
+                        let slot = freeSlots.popLast() ?? entries.count
+                        if slot == entries.count { entries.append(entry) } else { entries[slot] = entry }
+                        push(entry.date, slot)
                         live += 1
                     }
                 }
             }
         }
-        liveCount[record] = live
+        records[place].live = live
         compactIfMostlyStale()
     }
 
     /// Forgets `record`'s tasks.
     public mutating func remove(record: String) {
-        generations[record] = nil
-        liveCount[record] = nil
+        if let place = places[record] { records[place] = (record, 0, 0) }
         compactIfMostlyStale()
     }
 
@@ -87,28 +105,38 @@ public struct OCKReminderIndex: Sendable {
     /// moving on to its next event.
     public mutating func due(through date: Date) -> [Due] {
         var found: [Due] = []
-        while let top = heap.first, top.date <= date {
-            var entry = popMinimum()
-            guard generations[entry.record] == entry.generation else { continue }
-            let element = entry.task.schedule.elements[entry.element]
-            // The element counts its own occurrences; the schedule's count all its elements' events.
-            let event = entry.task.schedule.events(from: entry.start, to: entry.start.addingTimeInterval(1))
-                .first { $0.start == entry.start && $0.element == element }
-            found.append(Due(record: entry.record, taskID: entry.task.id, taskUUID: entry.task.uuid,
-                             occurrence: event?.occurrence ?? entry.occurrence, date: entry.date, start: entry.start))
-            if entry.last.map({ entry.occurrence < $0 }) ?? true, let next = element.start(ofOccurrence: entry.occurrence + 1) {
-                entry.occurrence += 1
-                entry.start = next
-                entry.date = reminderDate(next, element)
-                push(entry)
+        let limit = date.timeIntervalSinceReferenceDate
+        while let top = heap.first, top.date <= limit {
+            let slot = popMinimum()
+            let record = entries[slot].record
+            guard records[record].generation == entries[slot].generation else {
+                freeSlots.append(slot)
+                continue
+            }
+            let start = entries[slot].start
+            // The element counts its own occurrences; a schedule of several counts all their events.
+            var occurrence = entries[slot].occurrence
+            if entries[slot].schedule.elements.count > 1 {
+                let element = entries[slot].schedule.elements[entries[slot].element]
+                occurrence = entries[slot].schedule.events(from: start, to: start.addingTimeInterval(1))
+                    .first { $0.start == start && $0.element == element }?.occurrence ?? occurrence
+            }
+            found.append(Due(record: records[record].name, taskID: entries[slot].taskID, taskUUID: entries[slot].taskUUID,
+                             occurrence: occurrence, date: entries[slot].date, start: start))
+            if entries[slot].last.map({ entries[slot].occurrence < $0 }) ?? true, let next = entries[slot].stepper.start(after: start) {
+                entries[slot].occurrence += 1
+                entries[slot].start = next
+                entries[slot].date = entries[slot].isAllDay ? next.addingTimeInterval(Double(allDayReminderHour) * 3_600) : next
+                push(entries[slot].date, slot)
             } else {
-                liveCount[entry.record, default: 1] -= 1
+                records[record].live -= 1
+                freeSlots.append(slot)
             }
         }
         return found
     }
 
-    private func entry(record: String, generation: Int, task: OCKTask, element index: Int, end: Date?,
+    private func entry(record: Int, generation: Int, task: OCKTask, element index: Int, end: Date?,
                        startingAtOrAfter date: Date, with element: OCKScheduleElement) -> Entry? {
         // An all-day event is due at its reminder hour: look from the start of the day that hour has not passed on.
         let from = element.duration == .allDay ? date.addingTimeInterval(-Double(allDayReminderHour) * 3_600) : date
@@ -121,7 +149,8 @@ public struct OCKReminderIndex: Sendable {
         }
         let last = [end, element.end].compactMap { $0 }.min().map { element.numberOfEvents(startingBefore: $0) - 1 }
         guard last.map({ occurrence <= $0 }) ?? true else { return nil }
-        return Entry(date: reminderDate(start, element), record: record, generation: generation, task: task, element: index,
+        return Entry(date: reminderDate(start, element), record: record, generation: generation, taskID: task.id, taskUUID: task.uuid,
+                     schedule: task.schedule, element: index, stepper: element.stepper, isAllDay: element.duration == .allDay,
                      occurrence: occurrence, start: start, last: last)
     }
 
@@ -131,8 +160,8 @@ public struct OCKReminderIndex: Sendable {
 
     // MARK: The heap
 
-    private mutating func push(_ entry: Entry) {
-        heap.append(entry)
+    private mutating func push(_ date: Date, _ slot: Int) {
+        heap.append((date.timeIntervalSinceReferenceDate, slot))
         var child = heap.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
@@ -142,8 +171,9 @@ public struct OCKReminderIndex: Sendable {
         }
     }
 
-    private mutating func popMinimum() -> Entry {
-        let minimum = heap[0]
+    /// Removes the earliest entry's place in the heap and returns its slot.
+    private mutating func popMinimum() -> Int {
+        let minimum = heap[0].slot
         let last = heap.removeLast()
         if !heap.isEmpty {
             heap[0] = last
@@ -168,7 +198,14 @@ public struct OCKReminderIndex: Sendable {
     /// Drops stale entries once they are more than half the heap.
     private mutating func compactIfMostlyStale() {
         guard heap.count > 1_024, heap.count > 2 * count else { return }
-        heap.removeAll { generations[$0.record] != $0.generation }
+        heap.removeAll { place in
+            let entry = entries[place.slot]
+            guard records[entry.record].generation == entry.generation else {
+                freeSlots.append(place.slot)
+                return true
+            }
+            return false
+        }
         for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
     }
 }

@@ -27,6 +27,15 @@ extension OCKScheduleElement {
         engine.date(ofOccurrence: index)
     }
 
+    /// The start of the occurrence after the one that starts at `start` (the element's end not considered): one
+    /// step, computed directly where nothing can change the wall-clock time.
+    package func start(after start: Date) -> Date? {
+        engine.step(start)
+    }
+
+    /// The element's stepping, made once for many steps (it holds the zone's transition table).
+    package var stepper: ScheduleStepper { ScheduleStepper(engine: engine) }
+
     /// How many events start before `limit` by CareKit's rule, the element's end included.
     package func numberOfEvents(startingBefore limit: Date) -> Int {
         countOfEvents(startingBefore: limit)
@@ -61,5 +70,16 @@ extension OCKScheduleElement {
         guard let anchor = engine.date(ofOccurrence: first),
               engine.firstIrregularStep(after: anchor, within: last - first) == nil else { return nil }
         return recurrence
+    }
+}
+
+/// One element's `start(after:)`, with what it needs fetched once: a reminder index steps hundreds of thousands of
+/// elements a day.
+package struct ScheduleStepper: Sendable {
+    let engine: OccurrenceEngine
+
+    /// The start of the occurrence after the one that starts at `start` (the element's end not considered).
+    package func start(after start: Date) -> Date? {
+        engine.step(start)
     }
 }
