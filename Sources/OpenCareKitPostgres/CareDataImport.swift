@@ -178,11 +178,16 @@ public struct CareDataImport: Sendable {
     private func copyAccounts() async throws -> (copied: Int, alreadyThere: Int) {
         var copied = 0, alreadyThere = 0
         try await forEachChunk(of: .account, in: source.directory.runner) { rows in
+            let ids = rows.map { $0[0] }
+            // The accounts' browsers' push subscriptions come with them.
+            let subscriptions = try await allRows(of: .pushSubscription, from: source.directory.runner,
+                                                  filter: (sql: "account IN (\(QuerySQL.placeholders(ids.count)))", arguments: ids))
             let (new, old) = try await target.transactions.run(.directoryWrite) { db in
-                let ids = rows.map { $0[0] }
                 let present = Set(try db.rows("SELECT id FROM account WHERE id IN (\(QuerySQL.placeholders(ids.count)))", ids) { $0.value(at: 0) })
                 let missing = rows.filter { !present.contains($0[0]) }
                 try StoredTable.account.insert(missing, into: db)
+                let added = Set(missing.map { $0[0] })
+                try StoredTable.pushSubscription.insert(subscriptions.filter { added.contains($0[1]) }, into: db, ignoringConflicts: true)
                 return (missing.count, present.count)
             }
             copied += new
@@ -262,11 +267,13 @@ public struct CareDataImport: Sendable {
         let memberships = try await allRows(of: .membership, from: source.directory.runner, filter: filter)
         let invitations = try await allRows(of: .invitation, from: source.directory.runner, filter: filter)
         let tokens = try await allRows(of: .accessToken, from: source.directory.runner, filter: filter)
+        let reminders = try await allRows(of: .reminderSetting, from: source.directory.runner, filter: filter)
         try await target.transactions.run(.directoryWrite) { db in
             try StoredTable.record.insert([row], into: db)
             try StoredTable.membership.insert(memberships, into: db)
             try StoredTable.invitation.insert(invitations, into: db)
             try StoredTable.accessToken.insert(tokens, into: db)
+            try StoredTable.reminderSetting.insert(reminders, into: db)
         }
         return there
     }

@@ -128,6 +128,46 @@ public enum DirectoryConformance {
                                                              createdDate: now, expiryDate: now.addingTimeInterval(60)))
             #expect(try await directory.acceptInvitation(secretHash: "three", account: ana.id, now: now)?.role == .patient)
         },
+        DirectoryCheck("pushSubscriptionsAndReminderSettingsAreKeptPerDeviceAndPerRecord") { subject in
+            let directory = subject.directory
+            let (ana, ben) = (account("ana@example.org"), account("ben@example.org"))
+            try await directory.addAccount(ana)
+            try await directory.addAccount(ben)
+            let care = record()
+            try await directory.addRecord(care, member: CareMembership(record: care.id, account: ana.id, role: .patient, isOwner: true,
+                                                                       createdDate: now))
+            // One subscription per endpoint: a browser that subscribes again (or another person on it) replaces it.
+            let phone = CarePushSubscription(account: ana.id, endpoint: "https://push.example.net/1", publicKey: "key", authSecret: "auth",
+                                             createdDate: now)
+            try await directory.setPushSubscription(phone)
+            try await directory.setPushSubscription(CarePushSubscription(account: ana.id, endpoint: "https://push.example.net/2",
+                                                                         publicKey: "key2", authSecret: "auth2", createdDate: now))
+            #expect(try await directory.pushSubscriptions(of: ana.id).map(\.endpoint) == ["https://push.example.net/1", "https://push.example.net/2"])
+            try await directory.setPushSubscription(CarePushSubscription(account: ben.id, endpoint: "https://push.example.net/1",
+                                                                         publicKey: "key3", authSecret: "auth3", createdDate: now))
+            #expect(try await directory.pushSubscriptions(of: ana.id).map(\.endpoint) == ["https://push.example.net/2"])
+            #expect(try await directory.pushSubscriptions(of: ben.id).map(\.publicKey) == ["key3"])
+            try await directory.removePushSubscription(endpoint: "https://push.example.net/2")
+            #expect(try await directory.pushSubscriptions(of: ana.id).isEmpty)
+            // Settings per person and record, replaced whole; a record's list leaves out those that remind of nothing.
+            let settings = CareReminderSettings(account: ana.id, record: care.id, taskIDs: ["ibuprofen", "약"], quietStart: 22 * 60,
+                                                quietEnd: 7 * 60, followUpMinutes: 30, updatedDate: now)
+            try await directory.setReminderSettings(settings)
+            #expect(try await directory.reminderSettings(record: care.id, account: ana.id) == settings)
+            #expect(try await directory.reminderSettings(of: care.id) == [settings])
+            #expect(settings.isQuiet(atMinute: 23 * 60) && settings.isQuiet(atMinute: 6 * 60) && !settings.isQuiet(atMinute: 12 * 60))
+            var off = settings
+            off.taskIDs = []
+            try await directory.setReminderSettings(off)
+            #expect(try await directory.reminderSettings(of: care.id).isEmpty)
+            #expect(try await directory.reminderSettings(record: care.id, account: ana.id)?.quietStart == 22 * 60)
+            // Bounded, and tied to existing accounts and records.
+            off.taskIDs = (0...CareReminderSettings.maximumTasks).map { "t\($0)" }
+            await #expect(throws: CareDirectoryError.self) { try await directory.setReminderSettings(off) }
+            await #expect(throws: CareDirectoryError.self) {
+                try await directory.setReminderSettings(CareReminderSettings(account: ana.id, record: .random(), taskIDs: ["x"], updatedDate: now))
+            }
+        },
         DirectoryCheck("sessionsExpireAndEndTogether") { subject in
             let directory = subject.directory
             let ana = account("ana@example.org")

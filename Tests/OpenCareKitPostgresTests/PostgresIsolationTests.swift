@@ -91,7 +91,8 @@ import Testing
         let names = try await rows(connection, "SELECT name FROM public.opencarekit_migrations").map { try $0.decode(String.self) }
         #expect(names == ["1: stores and directory", "2: surveys in progress", "3: the audit chain appended in the database",
                           "4: one open survey per browser and event", "5: one open or saving survey per browser and event",
-                          "6: sync knowledge", "7: sync pages", "8: HealthKit tasks"])
+                          "6: sync knowledge", "7: sync pages", "8: HealthKit tasks",
+                          "9: reminders"])
         try await servers[0].store(forRecord: "r").addTask(task("t"))
 
         _ = try await rows(connection, "INSERT INTO public.opencarekit_migrations (name) VALUES ('99: from the future')")

@@ -47,7 +47,14 @@ import Testing
             #expect(try await directory.memberships(of: account.id).map(\.membership)
                     == source.directory.memberships(of: account.id).map(\.membership))
             #expect(try await directory.accessTokens(of: account.id) == source.directory.accessTokens(of: account.id))
+            #expect(try await directory.pushSubscriptions(of: account.id) == source.directory.pushSubscriptions(of: account.id))
         }
+        // Reminder settings come with their record, push subscriptions with their account.
+        let alexAccount = try #require(try await source.directory.account(email: DemoPeople.patientEmail))
+        let reminders = try await directory.reminderSettings(record: source.alexRecord.id, account: alexAccount.id)
+        let sourceReminders = try await source.directory.reminderSettings(record: source.alexRecord.id, account: alexAccount.id)
+        #expect(reminders != nil && reminders == sourceReminders)
+        #expect(try await directory.pushSubscriptions(of: alexAccount.id).map(\.endpoint) == ["https://push.example.net/alex"])
         let audit = try await directory.verifyAuditLog(), sourceAudit = try await source.directory.verifyAuditLog()
         #expect(audit.problem == nil && audit.entries == sourceAudit.entries && audit.headHash == sourceAudit.headHash)
 
@@ -258,6 +265,10 @@ struct SourceData {
                                                          expiryDate: now.addingTimeInterval(86_400)))
         try await directory.addAccessToken(CareAccessToken(secretHash: String(repeating: "cd", count: 32), account: alex.id,
                                                            record: alexRecord.id, scope: "patient/*.rs", label: "phone", createdDate: now))
+        try await directory.setPushSubscription(CarePushSubscription(account: alex.id, endpoint: "https://push.example.net/alex",
+                                                                     publicKey: "key", authSecret: "auth", createdDate: now))
+        try await directory.setReminderSettings(CareReminderSettings(account: alex.id, record: alexRecord.id, taskIDs: [tasks[0].id],
+                                                                     quietStart: 1_320, quietEnd: 420, followUpMinutes: 30, updatedDate: now))
         let drafts = (0..<5).map { index in
             AuditEntry.Draft(recorded: now.addingTimeInterval(Double(index)), account: alex.id, record: alexRecord.id,
                              resource: "care-page", action: .read, outcome: .allowed, address: "127.0.0.1",

@@ -166,6 +166,16 @@ public final class CachingCareDirectory: CareDirectory {
 
     public func addAccessToken(_ token: CareAccessToken) async throws { try await base.addAccessToken(token) }
     public func accessToken(secretHash: String) async throws -> CareAccessToken? { try await base.accessToken(secretHash: secretHash) }
+    public func setPushSubscription(_ subscription: CarePushSubscription) async throws { try await base.setPushSubscription(subscription) }
+    public func pushSubscriptions(of account: CareAccountID) async throws -> [CarePushSubscription] {
+        try await base.pushSubscriptions(of: account)
+    }
+    public func removePushSubscription(endpoint: String) async throws { try await base.removePushSubscription(endpoint: endpoint) }
+    public func setReminderSettings(_ settings: CareReminderSettings) async throws { try await base.setReminderSettings(settings) }
+    public func reminderSettings(record: CareRecordID, account: CareAccountID) async throws -> CareReminderSettings? {
+        try await base.reminderSettings(record: record, account: account)
+    }
+    public func reminderSettings(of record: CareRecordID) async throws -> [CareReminderSettings] { try await base.reminderSettings(of: record) }
     public func accessTokens(of account: CareAccountID) async throws -> [CareAccessToken] { try await base.accessTokens(of: account) }
     public func revokeAccessToken(_ id: RandomIdentifier, of account: CareAccountID, now: Date) async throws -> Bool {
         try await base.revokeAccessToken(id, of: account, now: now)

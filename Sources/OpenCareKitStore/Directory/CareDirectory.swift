@@ -112,6 +112,18 @@ public protocol CareDirectory: Sendable {
     func revokeAccessToken(_ id: RandomIdentifier, of account: CareAccountID, now: Date) async throws -> Bool
     func noteAccessTokenUse(_ id: RandomIdentifier, now: Date) async throws
 
+    // MARK: Reminders
+    /// Keeps a browser's push subscription; one with the same endpoint is replaced (a browser subscribing again).
+    func setPushSubscription(_ subscription: CarePushSubscription) async throws
+    func pushSubscriptions(of account: CareAccountID) async throws -> [CarePushSubscription]
+    /// Forgets a subscription: the person turned reminders off on that device, or the push service said it is gone.
+    func removePushSubscription(endpoint: String) async throws
+    /// Adds or replaces a person's reminder settings for a record.
+    func setReminderSettings(_ settings: CareReminderSettings) async throws
+    func reminderSettings(record: CareRecordID, account: CareAccountID) async throws -> CareReminderSettings?
+    /// Everyone's reminder settings for a record that remind of at least one task.
+    func reminderSettings(of record: CareRecordID) async throws -> [CareReminderSettings]
+
     // MARK: Audit log
     /// Numbers, chains and appends entries in one transaction.
     func appendAudit(_ drafts: [AuditEntry.Draft]) async throws

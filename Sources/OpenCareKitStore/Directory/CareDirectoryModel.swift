@@ -267,3 +267,51 @@ public struct CareSurveySession: Hashable, Sendable {
         self.expiryDate = expiryDate
     }
 }
+
+/// A browser's Web Push subscription: where to send a person's reminders on one device.
+public struct CarePushSubscription: Codable, Hashable, Sendable {
+    public var id: RandomIdentifier
+    public var account: CareAccountID
+    /// The push service's URL for the browser; one subscription per endpoint.
+    public var endpoint: String
+    /// The browser's P-256 public key and authentication secret, base64url, as the browser gives them.
+    public var publicKey: String
+    public var authSecret: String
+    public var createdDate: Date
+
+    public init(id: RandomIdentifier = .random(), account: CareAccountID, endpoint: String, publicKey: String, authSecret: String,
+                createdDate: Date) {
+        (self.id, self.account, self.endpoint, self.publicKey, self.authSecret, self.createdDate) =
+            (id, account, endpoint, publicKey, authSecret, createdDate)
+    }
+}
+
+/// A person's reminders for one care record: which tasks, quiet hours, and a follow-up.
+public struct CareReminderSettings: Codable, Hashable, Sendable {
+    public var account: CareAccountID
+    public var record: CareRecordID
+    /// The tasks reminded, by id (none: reminders are off for the record).
+    public var taskIDs: [String]
+    /// Quiet hours in the record's time zone, minutes after midnight: from `start` up to `end`, across midnight when
+    /// `end` is earlier; nil: none. A reminder due then waits for the end.
+    public var quietStart: Int?
+    public var quietEnd: Int?
+    /// Minutes after an event's reminder a second one is sent if the event is still not done; nil: none.
+    public var followUpMinutes: Int?
+    public var updatedDate: Date
+
+    /// The most tasks one setting names (a record holds at most `OCKStoreLimits.maximumEntitiesOfAKind`).
+    public static let maximumTasks = 1_000
+
+    public init(account: CareAccountID, record: CareRecordID, taskIDs: [String], quietStart: Int? = nil, quietEnd: Int? = nil,
+                followUpMinutes: Int? = nil, updatedDate: Date) {
+        (self.account, self.record, self.taskIDs, self.quietStart, self.quietEnd, self.followUpMinutes, self.updatedDate) =
+            (account, record, taskIDs, quietStart, quietEnd, followUpMinutes, updatedDate)
+    }
+
+    /// Whether `minute` (after midnight) is in the quiet hours.
+    public func isQuiet(atMinute minute: Int) -> Bool {
+        guard let start = quietStart, let end = quietEnd, start != end else { return false }
+        return start < end ? (start..<end).contains(minute) : minute >= start || minute < end
+    }
+}

@@ -5,7 +5,7 @@ import GRDB
 ///
 /// The audit log is append-only in the file too: triggers refuse to change or delete an entry, and `audit_head`
 /// keeps the last entry's number and hash, so an entry removed from the end is detected as well.
-enum DirectorySchema {
+package enum DirectorySchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -133,6 +133,35 @@ enum DirectorySchema {
                 CREATE UNIQUE INDEX survey_session_live ON survey_session(record, owner_hash, event) WHERE status IN ('open', 'saving');
                 """)
         }
+        migrator.registerMigration("v6: reminders") { db in
+            for statement in DirectorySchema.reminderTables(text: "TEXT", real: "REAL", integer: "INTEGER") { try db.execute(sql: statement) }
+        }
         return migrator
+    }
+
+    /// The tables of push subscriptions and reminder settings, in the column types of an engine.
+    package static func reminderTables(text: String, real: String, integer: String, prefix: String = "") -> [String] {
+        """
+        CREATE TABLE \(prefix)push_subscription (
+            id \(text) PRIMARY KEY NOT NULL,
+            account \(text) NOT NULL REFERENCES \(prefix)account(id) ON DELETE CASCADE,
+            endpoint \(text) NOT NULL UNIQUE,
+            public_key \(text) NOT NULL,
+            auth_secret \(text) NOT NULL,
+            created_date \(real) NOT NULL
+        );
+        CREATE INDEX push_subscription_by_account ON \(prefix)push_subscription(account);
+        CREATE TABLE \(prefix)reminder_setting (
+            account \(text) NOT NULL REFERENCES \(prefix)account(id) ON DELETE CASCADE,
+            record \(text) NOT NULL REFERENCES \(prefix)record(id) ON DELETE CASCADE,
+            task_ids \(text) NOT NULL,
+            quiet_start \(integer),
+            quiet_end \(integer),
+            follow_up_minutes \(integer),
+            updated_date \(real) NOT NULL,
+            PRIMARY KEY (account, record)
+        );
+        CREATE INDEX reminder_setting_by_record ON \(prefix)reminder_setting(record)
+        """.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }

@@ -167,3 +167,70 @@ extension SQLCareDirectory {
         try row.optionalDouble(column).map(Date.init(timeIntervalSince1970:))
     }
 }
+
+// MARK: Reminders
+
+extension SQLCareDirectory {
+    public func setPushSubscription(_ subscription: CarePushSubscription) async throws {
+        try await write { db in
+            try db.execute("DELETE FROM push_subscription WHERE endpoint = ?", [subscription.endpoint])
+            try db.execute("""
+                INSERT INTO push_subscription (id, account, endpoint, public_key, auth_secret, created_date) VALUES (?, ?, ?, ?, ?, ?)
+                """, [subscription.id.description, subscription.account.description, subscription.endpoint, subscription.publicKey,
+                      subscription.authSecret, subscription.createdDate.timeIntervalSince1970])
+        }
+    }
+
+    public func pushSubscriptions(of account: CareAccountID) async throws -> [CarePushSubscription] {
+        try await read { db in
+            try db.rows("SELECT * FROM push_subscription WHERE account = ? ORDER BY created_date, endpoint", [account.description]) { row in
+                CarePushSubscription(id: RandomIdentifier(uncheckedText: try row.string("id")),
+                                     account: RandomIdentifier(uncheckedText: try row.string("account")), endpoint: try row.string("endpoint"),
+                                     publicKey: try row.string("public_key"), authSecret: try row.string("auth_secret"),
+                                     createdDate: Date(timeIntervalSince1970: try row.double("created_date")))
+            }
+        }
+    }
+
+    public func removePushSubscription(endpoint: String) async throws {
+        try await write { db in try db.execute("DELETE FROM push_subscription WHERE endpoint = ?", [endpoint]) }
+    }
+
+    public func setReminderSettings(_ settings: CareReminderSettings) async throws {
+        guard settings.taskIDs.count <= CareReminderSettings.maximumTasks else {
+            throw CareDirectoryError(.conflict, "Reminders name at most \(CareReminderSettings.maximumTasks) tasks.")
+        }
+        let tasks = String(decoding: try JSONEncoder().encode(settings.taskIDs), as: UTF8.self)
+        try await write { db in
+            try db.execute("DELETE FROM reminder_setting WHERE account = ? AND record = ?", [settings.account.description, settings.record.description])
+            try db.execute("""
+                INSERT INTO reminder_setting (account, record, task_ids, quiet_start, quiet_end, follow_up_minutes, updated_date)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [settings.account.description, settings.record.description, tasks, settings.quietStart, settings.quietEnd,
+                      settings.followUpMinutes, settings.updatedDate.timeIntervalSince1970])
+        }
+    }
+
+    public func reminderSettings(record: CareRecordID, account: CareAccountID) async throws -> CareReminderSettings? {
+        try await read { db in
+            try db.firstRow("SELECT * FROM reminder_setting WHERE record = ? AND account = ?", [record.description, account.description],
+                            Self.reminderSettings)
+        }
+    }
+
+    public func reminderSettings(of record: CareRecordID) async throws -> [CareReminderSettings] {
+        try await read { db in
+            try db.rows("SELECT * FROM reminder_setting WHERE record = ? AND task_ids <> '[]' ORDER BY account", [record.description],
+                        Self.reminderSettings)
+        }
+    }
+
+    static func reminderSettings(_ row: any SQLRow) throws -> CareReminderSettings {
+        CareReminderSettings(account: RandomIdentifier(uncheckedText: try row.string("account")),
+                             record: RandomIdentifier(uncheckedText: try row.string("record")),
+                             taskIDs: (try? JSONDecoder().decode([String].self, from: Data(try row.string("task_ids").utf8))) ?? [],
+                             quietStart: try row.optionalInt("quiet_start"), quietEnd: try row.optionalInt("quiet_end"),
+                             followUpMinutes: try row.optionalInt("follow_up_minutes"),
+                             updatedDate: Date(timeIntervalSince1970: try row.double("updated_date")))
+    }
+}

@@ -66,9 +66,14 @@ package struct StoredTable: Sendable {
                                                                "action", "outcome", "address", "detail", "previous_hash", "hash"],
                                                 key: ["sequence"])
     package static let auditHead = StoredTable("audit_head", ["id", "sequence", "hash"], key: ["id"])
+    package static let pushSubscription = StoredTable("push_subscription", ["id", "account", "endpoint", "public_key", "auth_secret",
+                                                                           "created_date"], key: ["id"])
+    package static let reminderSetting = StoredTable("reminder_setting", ["account", "record", "task_ids", "quiet_start", "quiet_end",
+                                                                         "follow_up_minutes", "updated_date"], key: ["account", "record"])
 
     /// The directory's tables (sessions are not among what is copied: people sign in again).
-    package static let directory = [account, record, membership, invitation, accessToken, auditEntry, auditHead]
+    package static let directory = [account, record, membership, invitation, accessToken, auditEntry, auditHead, pushSubscription,
+                                    reminderSetting]
 
     /// Up to `limit` rows after the row whose key is `after` (from the first row when nil), in key order, `filter`
     /// (an SQL condition on the columns, with its arguments) limiting them further; each row's values are in
