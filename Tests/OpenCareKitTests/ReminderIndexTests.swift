@@ -11,7 +11,9 @@ import Testing
         var found = Set<OCKReminderIndex.Due>()
         for event in try await store.fetchEvents(query: OCKEventQuery(dateInterval: DateInterval(start: start.addingTimeInterval(-86_400), end: end))) {
             let allDay = event.scheduleEvent.element.duration == .allDay
-            let date = allDay ? event.scheduleEvent.start.addingTimeInterval(9 * 3_600) : event.scheduleEvent.start
+            // 9:00 on the event's day, in its zone.
+            let date = allDay ? event.scheduleEvent.element.calendar.date(bySettingHour: 9, minute: 0, second: 0, of: event.scheduleEvent.start)!
+                : event.scheduleEvent.start
             guard date >= start, date <= end else { continue }
             found.insert(OCKReminderIndex.Due(record: "r", taskID: event.task.id, taskUUID: event.task.uuid,
                                               occurrence: event.scheduleEvent.occurrence, date: date, start: event.scheduleEvent.start))
@@ -62,5 +64,24 @@ import Testing
         #expect(day.map(\.record) == ["a"])
         #expect(day.map { calendar.component(.hour, from: $0.start) } == [20])
         #expect(index.due(through: now.addingTimeInterval(86_400)).isEmpty)
+    }
+}
+
+extension ReminderIndexTests {
+    /// On the days clocks change, an all-day task's reminder is still at 9:00 on the wall clock.
+    @Test func allDayRemindersAreAtNineOnTheWallClockAcrossDaylightSavingChanges() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "America/New_York"))
+        let start = try #require(calendar.date(from: DateComponents(year: 2027, month: 3, day: 12)))
+        var task = OCKTask(id: "log", title: "Log", carePlanUUID: nil, schedule: OCKSchedule(composing: [
+            OCKScheduleElement(start: start, end: nil, interval: DateComponents(day: 1), duration: .allDay, calendar: calendar),
+        ]))
+        task.effectiveDate = start
+        var index = OCKReminderIndex()
+        index.replace(record: "r", tasks: [[task]], from: start)
+        // March 14 (spring forward) and November 7 (fall back) included.
+        let due = index.due(through: try #require(calendar.date(from: DateComponents(year: 2027, month: 11, day: 9))))
+        #expect(due.count == 242)
+        #expect(due.allSatisfy { calendar.dateComponents([.hour, .minute], from: $0.date) == DateComponents(hour: 9, minute: 0) })
     }
 }

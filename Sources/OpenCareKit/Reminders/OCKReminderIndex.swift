@@ -126,7 +126,7 @@ public struct OCKReminderIndex: Sendable {
             if entries[slot].last.map({ entries[slot].occurrence < $0 }) ?? true, let next = entries[slot].stepper.start(after: start) {
                 entries[slot].occurrence += 1
                 entries[slot].start = next
-                entries[slot].date = entries[slot].isAllDay ? next.addingTimeInterval(Double(allDayReminderHour) * 3_600) : next
+                entries[slot].date = entries[slot].isAllDay ? entries[slot].stepper.wallClock(hours: allDayReminderHour, after: next) : next
                 push(entries[slot].date, slot)
             } else {
                 records[record].live -= 1
@@ -154,8 +154,9 @@ public struct OCKReminderIndex: Sendable {
                      occurrence: occurrence, start: start, last: last)
     }
 
+    /// An event's start, or for an all-day event `allDayReminderHour` on its day (wall-clock time in its zone).
     private func reminderDate(_ start: Date, _ element: OCKScheduleElement) -> Date {
-        element.duration == .allDay ? start.addingTimeInterval(Double(allDayReminderHour) * 3_600) : start
+        element.duration == .allDay ? element.stepper.wallClock(hours: allDayReminderHour, after: start) : start
     }
 
     // MARK: The heap

@@ -34,7 +34,7 @@ extension OCKScheduleElement {
     }
 
     /// The element's stepping, made once for many steps (it holds the zone's transition table).
-    package var stepper: ScheduleStepper { ScheduleStepper(engine: engine) }
+    package var stepper: ScheduleStepper { ScheduleStepper(element: self, table: engine.zoneTable) }
 
     /// How many events start before `limit` by CareKit's rule, the element's end included.
     package func numberOfEvents(startingBefore limit: Date) -> Int {
@@ -76,10 +76,23 @@ extension OCKScheduleElement {
 /// One element's `start(after:)`, with what it needs fetched once: a reminder index steps hundreds of thousands of
 /// elements a day.
 package struct ScheduleStepper: Sendable {
-    let engine: OccurrenceEngine
+    /// Two references: an index keeps one per element, hundreds of thousands of them.
+    let element: OCKScheduleElement
+    let table: ZoneTransitions
 
     /// The start of the occurrence after the one that starts at `start` (the element's end not considered).
     package func start(after start: Date) -> Date? {
-        engine.step(start)
+        element.engine(table: table).step(start)
+    }
+
+    /// `hours` of wall-clock time after `start` in the element's zone (on a day with a daylight-saving change, one
+    /// hour more or less of elapsed time): when an all-day event's reminder at that hour is due.
+    package func wallClock(hours: Int, after start: Date) -> Date {
+        let t = start.timeIntervalSinceReferenceDate
+        let naive = t + Double(hours) * 3_600
+        let table = naive + 86_400 < self.table.coveredUntil ? self.table
+            : element.engine(table: self.table).transitions(covering: naive + 86_400)
+        guard table.hasTransition(after: t, through: naive) else { return Date(timeIntervalSinceReferenceDate: naive) }
+        return Date(timeIntervalSinceReferenceDate: naive - Double(table.offset(at: naive) - table.offset(at: t)))
     }
 }

@@ -166,9 +166,12 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
                   duration: other.duration, storedCalendar: other.storage.calendar)
     }
 
-    var engine: OccurrenceEngine {
+    var engine: OccurrenceEngine { engine(table: nil) }
+
+    /// The engine, with the zone's transition table already fetched (`nil`: fetch it).
+    func engine(table: ZoneTransitions?) -> OccurrenceEngine {
         OccurrenceEngine(calendar: storage.calendar.calendar, first: storage.start, interval: storage.interval,
-                         plan: storage.plan, allDay: storage.duration == .allDay)
+                         plan: storage.plan, allDay: storage.duration == .allDay, table: table)
     }
 
     /// The event of occurrence `occurrence` (0 is the first event).

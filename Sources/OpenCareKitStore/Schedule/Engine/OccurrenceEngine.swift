@@ -26,14 +26,17 @@ struct OccurrenceEngine: Sendable {
     /// The zone's transitions, fetched once; `transitions(covering:)` extends them for far-future lookups.
     private let table: ZoneTransitions
 
-    init(calendar: Calendar, first: Date, interval: DateComponents, plan: StepPlan, allDay: Bool) {
+    init(calendar: Calendar, first: Date, interval: DateComponents, plan: StepPlan, allDay: Bool, table: ZoneTransitions? = nil) {
         self.calendar = calendar
         self.first = first
         self.interval = interval
         self.allDay = allDay
         self.plan = plan
-        self.table = ZoneTransitions.table(for: calendar.timeZone, covering: ZoneTransitions.initialCoverage)
+        self.table = table ?? ZoneTransitions.table(for: calendar.timeZone, covering: ZoneTransitions.initialCoverage)
     }
+
+    /// The zone's transition table this engine holds.
+    var zoneTable: ZoneTransitions { table }
 
     func transitions(covering limit: Double) -> ZoneTransitions {
         limit < table.coveredUntil ? table : ZoneTransitions.table(for: calendar.timeZone, covering: limit)
