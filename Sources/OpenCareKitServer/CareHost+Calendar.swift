@@ -67,9 +67,7 @@ extension CareHost {
             return notFound
         }
         try await audit(.allowed)
-        if token.lastUsedDate.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
-            try await directory.noteAccessTokenUse(token.id, now: now)
-        }
+        try await AccessTokens.noteUse(of: token, in: directory, now: now)
         guard let server = try await records.server(for: record.id, load: { record }) else { return notFound }
         try await server.store.catchUp()
         let feed = OCKCalendarFeed(title: record.patientName, now: now)

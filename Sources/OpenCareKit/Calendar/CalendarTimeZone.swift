@@ -29,8 +29,7 @@ struct CalendarTimeZone {
             self.change = change
             isDaylight = zone.isDaylightSavingTime(for: change.instant)
             name = zone.abbreviation(for: change.instant)
-            var utc = Calendar(identifier: .gregorian)
-            utc.timeZone = TimeZone(identifier: "UTC")!
+            let utc = ICalendarWriter.gregorian
             let onset = Date(timeIntervalSinceReferenceDate: (change.instant.timeIntervalSinceReferenceDate + Double(change.before)).rounded(.down))
             let parts = utc.dateComponents([.month, .day, .weekday, .hour, .minute, .second], from: onset)
             let days = utc.range(of: .day, in: .month, for: onset)?.count ?? 31
@@ -130,9 +129,7 @@ struct CalendarTimeZone {
     }
 
     private func isYearly(_ run: [Change]) -> Bool {
-        var utc = Calendar(identifier: .gregorian)
-        utc.timeZone = TimeZone(identifier: "UTC")!
-        let years = run.map { utc.component(.year, from: $0.change.instant.addingTimeInterval(Double($0.change.before))) }
+        let years = run.map { ICalendarWriter.gregorian.component(.year, from: $0.change.instant.addingTimeInterval(Double($0.change.before))) }
         for index in 2..<run.count where years[index] != years[index - 2] + 1 { return false }
         return true
     }

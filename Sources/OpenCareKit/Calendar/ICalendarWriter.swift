@@ -8,21 +8,18 @@ struct ICalendarWriter {
 
     /// Writes `name:value` (the value already in its iCalendar form), folded.
     mutating func line(_ name: String, _ value: String) {
-        var line = name + ":" + value
         // Fold: at most 75 octets per line, continuation lines start with a space; never inside a UTF-8 sequence.
         var octets = 0
-        var folded = ""
-        for character in line.unicodeScalars {
-            let width = String(character).utf8.count
+        for scalar in (name + ":" + value).unicodeScalars {
+            let width = String(scalar).utf8.count
             if octets + width > 75 {
-                folded += "\r\n "
+                output += "\r\n "
                 octets = 1
             }
-            folded.unicodeScalars.append(character)
+            output.unicodeScalars.append(scalar)
             octets += width
         }
-        line = folded
-        output += line + "\r\n"
+        output += "\r\n"
     }
 
     /// A TEXT value: backslashes, semicolons, commas and line breaks escaped; other control characters left out.
@@ -49,7 +46,8 @@ struct ICalendarWriter {
         return clean.contains(where: { ";:,".contains($0) }) ? "\"" + clean + "\"" : clean
     }
 
-    private static let gregorian: Calendar = {
+    /// The Gregorian calendar in UTC, in which wall-clock times at a known offset are read.
+    static let gregorian: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar

@@ -38,7 +38,7 @@ public struct OCKCalendarFeed: Sendable {
     }
 
     /// The feed of `tasks`: for each task, its versions newest first (as far back as the one in effect `pastDays`
-    /// ago), as `OCKTaskVersions` reads them.
+    /// ago), as `tasks(of:)` reads them.
     public func render(_ tasks: [[OCKTask]]) -> String {
         let windowStart = now.addingTimeInterval(-Double(pastDays) * 86_400)
         let expansionEnd = now.addingTimeInterval(Double(expandedDays) * 86_400)
@@ -51,8 +51,7 @@ public struct OCKCalendarFeed: Sendable {
                 for (index, element) in version.schedule.elements.enumerated() {
                     let from = max(version.effectiveDate, windowStart)
                     guard let first = element.occurrenceIndex(startingAtOrAfter: from) else { continue }
-                    let limit = [end, element.end].compactMap { $0 }.min()
-                    let last = limit.map { element.numberOfEvents(startingBefore: $0) - 1 }
+                    let last = element.lastOccurrence(before: end)
                     if let last, last < first { continue }
                     let checkedThrough = last ?? max(first, (element.occurrenceIndex(startingAtOrAfter: ruleHorizon) ?? first))
                     if let recurrence = element.calendarRecurrence(from: first, through: checkedThrough),
@@ -60,8 +59,7 @@ public struct OCKCalendarFeed: Sendable {
                         var event = ICalendarWriter()
                         let until = last.flatMap { element.start(ofOccurrence: $0) }
                         writeEvent(&event, version: version, element: element, uid: "\(version.uuid.uuidString)-\(index)", start: start,
-                                   rule: (recurrence, until))
-                        if !recurrence.isElapsed && element.duration != .allDay { zones[element.timeZone.identifier] = element.timeZone }
+                                   rule: (recurrence, until), zones: &zones)
                         events.append(event)
                         continue
                     }
@@ -71,8 +69,7 @@ public struct OCKCalendarFeed: Sendable {
                           let start = element.start(ofOccurrence: occurrence), start < expansionEnd {
                         var event = ICalendarWriter()
                         writeEvent(&event, version: version, element: element, uid: "\(version.uuid.uuidString)-\(index)-\(occurrence)",
-                                   start: start, rule: nil)
-                        if element.duration != .allDay { zones[element.timeZone.identifier] = element.timeZone }
+                                   start: start, rule: nil, zones: &zones)
                         events.append(event)
                         expanded += 1
                         occurrence += 1
@@ -113,7 +110,7 @@ public struct OCKCalendarFeed: Sendable {
     }
 
     private func writeEvent(_ writer: inout ICalendarWriter, version: OCKTask, element: OCKScheduleElement, uid: String, start: Date,
-                            rule: (recurrence: CalendarRecurrence, until: Date?)?) {
+                            rule: (recurrence: CalendarRecurrence, until: Date?)?, zones: inout [String: TimeZone]) {
         let zone = element.timeZone
         let allDay = element.duration == .allDay
         writer.line("BEGIN", "VEVENT")
@@ -127,6 +124,8 @@ public struct OCKCalendarFeed: Sendable {
             if elapsed {
                 writer.line("DTSTART", ICalendarWriter.utc(start))
             } else {
+                // A wall-clock time in the element's zone: the feed carries that zone's VTIMEZONE.
+                zones[zone.identifier] = zone
                 writer.line("DTSTART;TZID=" + ICalendarWriter.parameter(zone.identifier), ICalendarWriter.local(start, in: zone))
             }
             writer.line("DURATION", ICalendarWriter.duration(seconds: element.duration.seconds))

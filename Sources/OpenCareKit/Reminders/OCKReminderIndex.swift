@@ -126,7 +126,7 @@ public struct OCKReminderIndex: Sendable {
             if entries[slot].last.map({ entries[slot].occurrence < $0 }) ?? true, let next = entries[slot].stepper.start(after: start) {
                 entries[slot].occurrence += 1
                 entries[slot].start = next
-                entries[slot].date = entries[slot].isAllDay ? entries[slot].stepper.wallClock(hours: allDayReminderHour, after: next) : next
+                entries[slot].date = reminderDate(next, isAllDay: entries[slot].isAllDay, entries[slot].stepper)
                 push(entries[slot].date, slot)
             } else {
                 records[record].live -= 1
@@ -138,25 +138,26 @@ public struct OCKReminderIndex: Sendable {
 
     private func entry(record: Int, generation: Int, task: OCKTask, element index: Int, end: Date?,
                        startingAtOrAfter date: Date, with element: OCKScheduleElement) -> Entry? {
+        let isAllDay = element.duration == .allDay, stepper = element.stepper
         // An all-day event is due at its reminder hour: look from the start of the day that hour has not passed on.
-        let from = element.duration == .allDay ? date.addingTimeInterval(-Double(allDayReminderHour) * 3_600) : date
+        let from = isAllDay ? date.addingTimeInterval(-Double(allDayReminderHour) * 3_600) : date
         guard var occurrence = element.occurrenceIndex(startingAtOrAfter: max(from, task.effectiveDate)),
               var start = element.start(ofOccurrence: occurrence) else { return nil }
-        while reminderDate(start, element) < date {
+        while reminderDate(start, isAllDay: isAllDay, stepper) < date {
             guard let next = element.start(ofOccurrence: occurrence + 1) else { return nil }
             occurrence += 1
             start = next
         }
-        let last = [end, element.end].compactMap { $0 }.min().map { element.numberOfEvents(startingBefore: $0) - 1 }
+        let last = element.lastOccurrence(before: end)
         guard last.map({ occurrence <= $0 }) ?? true else { return nil }
-        return Entry(date: reminderDate(start, element), record: record, generation: generation, taskID: task.id, taskUUID: task.uuid,
-                     schedule: task.schedule, element: index, stepper: element.stepper, isAllDay: element.duration == .allDay,
+        return Entry(date: reminderDate(start, isAllDay: isAllDay, stepper), record: record, generation: generation, taskID: task.id,
+                     taskUUID: task.uuid, schedule: task.schedule, element: index, stepper: stepper, isAllDay: isAllDay,
                      occurrence: occurrence, start: start, last: last)
     }
 
     /// An event's start, or for an all-day event `allDayReminderHour` on its day (wall-clock time in its zone).
-    private func reminderDate(_ start: Date, _ element: OCKScheduleElement) -> Date {
-        element.duration == .allDay ? element.stepper.wallClock(hours: allDayReminderHour, after: start) : start
+    private func reminderDate(_ start: Date, isAllDay: Bool, _ stepper: ScheduleStepper) -> Date {
+        isAllDay ? stepper.wallClock(hours: allDayReminderHour, after: start) : start
     }
 
     // MARK: The heap

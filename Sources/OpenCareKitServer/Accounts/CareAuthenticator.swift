@@ -72,10 +72,7 @@ extension CareHost {
         guard parts.count == 2, parts[0].lowercased() == "bearer", let secret = AccessTokens.secret(String(parts[1])) else { return nil }
         guard let token = try await directory.accessToken(secretHash: AccessTokens.hash(secret)), token.revokedDate == nil,
               let account = try await directory.account(token.account) else { return nil }
-        let now = configuration.now()
-        if token.lastUsedDate.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
-            try await directory.noteAccessTokenUse(token.id, now: now)
-        }
+        try await AccessTokens.noteUse(of: token, in: directory, now: configuration.now())
         return CareIdentity(account: account, token: token)
     }
 }
@@ -94,5 +91,12 @@ enum AccessTokens {
 
     static func hash(_ secret: String) -> String {
         SHA256.hash(data: Data(secret.utf8)).hexEncoded
+    }
+
+    /// Records that `token` was used, at most once a minute (a token used in a burst writes once).
+    static func noteUse(of token: CareAccessToken, in directory: any CareDirectory, now: Date) async throws {
+        if token.lastUsedDate.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
+            try await directory.noteAccessTokenUse(token.id, now: now)
+        }
     }
 }

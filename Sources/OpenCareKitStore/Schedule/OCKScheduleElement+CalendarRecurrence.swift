@@ -36,6 +36,12 @@ extension OCKScheduleElement {
     /// The element's stepping, made once for many steps (it holds the zone's transition table).
     package var stepper: ScheduleStepper { ScheduleStepper(element: self, table: engine.zoneTable) }
 
+    /// The last occurrence that starts before `limit` (a version's end) and by the element's end, or nil when
+    /// neither ends it.
+    package func lastOccurrence(before limit: Date?) -> Int? {
+        [limit, end].compactMap { $0 }.min().map { numberOfEvents(startingBefore: $0) - 1 }
+    }
+
     /// How many events start before `limit` by CareKit's rule, the element's end included.
     package func numberOfEvents(startingBefore limit: Date) -> Int {
         countOfEvents(startingBefore: limit)
