@@ -124,6 +124,10 @@ public struct CareDataImport: Sendable {
         summary.accountsCopied = accounts.copied
         summary.accountsAlreadyThere = accounts.alreadyThere
         try await progress(.accounts(copied: accounts.copied, alreadyThere: accounts.alreadyThere))
+        // Values the servers share (the Web Push signing key, so browsers' subscriptions keep working); the database's
+        // own, if it has one already, stays.
+        let shared = try await allRows(of: .sharedValue, from: source.directory.runner)
+        try await target.transactions.run(.directoryWrite) { db in try StoredTable.sharedValue.insert(shared, into: db, ignoringConflicts: true) }
         let audit = try await copyAuditLog(after: auditThere)
         summary.auditEntriesCopied = audit.copied
         try await progress(.auditLog(copied: audit.copied, alreadyThere: audit.alreadyThere))

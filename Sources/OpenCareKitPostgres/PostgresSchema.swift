@@ -70,6 +70,7 @@ enum PostgresSchema {
         ("8: HealthKit tasks", healthKitTasks),
         ("9: reminders", DirectorySchema.reminderTables(text: "text COLLATE \"C\"", real: "double precision", integer: "bigint",
                                                        prefix: "\(schema).")),
+        ("10: shared values", [DirectorySchema.sharedValueTable(text: "text COLLATE \"C\"", real: "double precision", prefix: "\(schema).")]),
     ]
 
     /// HealthKit tasks from CareKit devices: a task's columns, indexes, policy and view, with the sync column.

@@ -50,6 +50,9 @@ public struct CareHost: Sendable {
         /// The most patients a clinician's home summarizes (500); a clinician of more sees the first ones by record id
         /// and a note saying so.
         public var clinicianHomeLimit = 500
+        /// How reminders are sent (Web Push and open pages); nil: the server offers none. The host's
+        /// `reminderService()` sends them.
+        public var reminders: ReminderConfiguration?
 
         public init(stores: (any CareRecordStores)? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
                     idleTimeout: Duration = .seconds(15 * 60), passwordCost: UInt8 = 12, openRecordLimit: Int = 64,
@@ -88,6 +91,10 @@ public struct CareHost: Sendable {
     let zoneContexts = ZoneRenderContexts()
     /// Live streams per client address, shared by every record and the homes.
     let liveSlots = LiveStreamSlots()
+    /// Records whose reminders changed, and open pages' reminder streams.
+    let reminderSignals = ReminderSignals()
+    /// The Web Push signing key, once read from the directory.
+    let vapidKey = VAPIDKeyCache()
 
     /// A host over `directory`.
     ///

@@ -155,11 +155,13 @@ public enum DirectoryConformance {
             try await directory.setReminderSettings(settings)
             #expect(try await directory.reminderSettings(record: care.id, account: ana.id) == settings)
             #expect(try await directory.reminderSettings(of: care.id) == [settings])
+            #expect(try await directory.recordsWithReminders() == [care.id])
             #expect(settings.isQuiet(atMinute: 23 * 60) && settings.isQuiet(atMinute: 6 * 60) && !settings.isQuiet(atMinute: 12 * 60))
             var off = settings
             off.taskIDs = []
             try await directory.setReminderSettings(off)
             #expect(try await directory.reminderSettings(of: care.id).isEmpty)
+            #expect(try await directory.recordsWithReminders().isEmpty)
             #expect(try await directory.reminderSettings(record: care.id, account: ana.id)?.quietStart == 22 * 60)
             // Bounded, and tied to existing accounts and records.
             off.taskIDs = (0...CareReminderSettings.maximumTasks).map { "t\($0)" }
@@ -167,6 +169,18 @@ public enum DirectoryConformance {
             await #expect(throws: CareDirectoryError.self) {
                 try await directory.setReminderSettings(CareReminderSettings(account: ana.id, record: .random(), taskIDs: ["x"], updatedDate: now))
             }
+        },
+        DirectoryCheck("theFirstSharedValueKeptIsEveryonesValue") { subject in
+            let directory = subject.directory
+            #expect(try await directory.sharedValue(named: "key", orKeep: "first", now: now) == "first")
+            #expect(try await directory.sharedValue(named: "key", orKeep: "second", now: now) == "first")
+            #expect(try await directory.sharedValue(named: "other", orKeep: "second", now: now) == "second")
+            // Servers starting together: every one gets the same value.
+            let values = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<8 { group.addTask { try await directory.sharedValue(named: "race", orKeep: "v\(index)", now: now) } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(values.count == 1)
         },
         DirectoryCheck("sessionsExpireAndEndTogether") { subject in
             let directory = subject.directory

@@ -55,6 +55,7 @@ import Testing
         let sourceReminders = try await source.directory.reminderSettings(record: source.alexRecord.id, account: alexAccount.id)
         #expect(reminders != nil && reminders == sourceReminders)
         #expect(try await directory.pushSubscriptions(of: alexAccount.id).map(\.endpoint) == ["https://push.example.net/alex"])
+        #expect(try await directory.sharedValue(named: "web-push-key", orKeep: "another", now: Date()) == "the source's key")
         let audit = try await directory.verifyAuditLog(), sourceAudit = try await source.directory.verifyAuditLog()
         #expect(audit.problem == nil && audit.entries == sourceAudit.entries && audit.headHash == sourceAudit.headHash)
 
@@ -267,6 +268,7 @@ struct SourceData {
                                                            record: alexRecord.id, scope: "patient/*.rs", label: "phone", createdDate: now))
         try await directory.setPushSubscription(CarePushSubscription(account: alex.id, endpoint: "https://push.example.net/alex",
                                                                      publicKey: "key", authSecret: "auth", createdDate: now))
+        _ = try await directory.sharedValue(named: "web-push-key", orKeep: "the source's key", now: now)
         try await directory.setReminderSettings(CareReminderSettings(account: alex.id, record: alexRecord.id, taskIDs: [tasks[0].id],
                                                                      quietStart: 1_320, quietEnd: 420, followUpMinutes: 30, updatedDate: now))
         let drafts = (0..<5).map { index in

@@ -21,32 +21,48 @@ def b64url(text):
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-results = []
-for message in json.load(sys.stdin)["messages"]:
-    errors = []
-    plaintext = None
-    claims = None
-    try:
-        key = ec.derive_private_key(int.from_bytes(b64url(message["browser_key"]), "big"), ec.SECP256R1())
-        plaintext = http_ece.decrypt(base64.b64decode(message["body"]), private_key=key,
-                                     auth_secret=b64url(message["auth"]), version="aes128gcm").decode("utf-8")
-    except Exception as error:  # reported, not raised: the test names what failed
-        errors.append("decrypt: %r" % (error,))
-    try:
-        scheme, _, parameters = message["authorization"].partition(" ")
-        if scheme != "vapid":
-            raise ValueError("scheme " + scheme)
-        fields = dict(part.strip().split("=", 1) for part in parameters.split(","))
-        claims = py_vapid.jwt.decode(fields["t"], fields["k"])
-        endpoint = urllib.parse.urlsplit(message["endpoint"])
-        if claims.get("aud") != endpoint.scheme + "://" + endpoint.netloc:
-            errors.append("aud %r" % (claims.get("aud"),))
-        if not (message["now"] < claims.get("exp", 0) <= message["now"] + 86400):
-            errors.append("exp %r" % (claims.get("exp"),))
-        if not str(claims.get("sub", "")).startswith(("mailto:", "https:")):
-            errors.append("sub %r" % (claims.get("sub"),))
-    except Exception as error:
-        errors.append("vapid: %r" % (error,))
-    results.append({"plaintext": plaintext, "claims": claims, "errors": errors})
+def decrypt(body, key, auth):
+    """The plaintext of an aes128gcm body for the browser's private key and auth secret (http-ece, RFC 8291)."""
+    return http_ece.decrypt(body, private_key=key, auth_secret=auth, version="aes128gcm").decode("utf-8")
 
-json.dump({"results": results}, sys.stdout)
+
+def verify_vapid(authorization, endpoint_url, now):
+    """The VAPID token's claims (verified with py-vapid against the key in k) and the problems found with them."""
+    errors = []
+    scheme, _, parameters = authorization.partition(" ")
+    if scheme != "vapid":
+        raise ValueError("scheme " + scheme)
+    fields = dict(part.strip().split("=", 1) for part in parameters.split(","))
+    claims = py_vapid.jwt.decode(fields["t"], fields["k"])
+    endpoint = urllib.parse.urlsplit(endpoint_url)
+    if claims.get("aud") != endpoint.scheme + "://" + endpoint.netloc:
+        errors.append("aud %r" % (claims.get("aud"),))
+    if not (now < claims.get("exp", 0) <= now + 86400):
+        errors.append("exp %r" % (claims.get("exp"),))
+    if not str(claims.get("sub", "")).startswith(("mailto:", "https:")):
+        errors.append("sub %r" % (claims.get("sub"),))
+    return claims, errors
+
+
+def main():
+    results = []
+    for message in json.load(sys.stdin)["messages"]:
+        errors = []
+        plaintext = None
+        claims = None
+        try:
+            key = ec.derive_private_key(int.from_bytes(b64url(message["browser_key"]), "big"), ec.SECP256R1())
+            plaintext = decrypt(base64.b64decode(message["body"]), key, b64url(message["auth"]))
+        except Exception as error:  # reported, not raised: the test names what failed
+            errors.append("decrypt: %r" % (error,))
+        try:
+            claims, problems = verify_vapid(message["authorization"], message["endpoint"], message["now"])
+            errors += problems
+        except Exception as error:
+            errors.append("vapid: %r" % (error,))
+        results.append({"plaintext": plaintext, "claims": claims, "errors": errors})
+    json.dump({"results": results}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

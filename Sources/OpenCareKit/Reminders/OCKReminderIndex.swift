@@ -53,8 +53,8 @@ public struct OCKReminderIndex: Sendable {
     /// The entries, by slot; freed slots are reused.
     private var entries: [Entry] = []
     private var freeSlots: [Int] = []
-    /// A binary min-heap of (due date, slot): small values, so its sifting moves 16 bytes, not an entry.
-    private var heap: [(date: Double, slot: Int)] = []
+    /// The slots by due date: small values, so the heap's sifting moves 16 bytes, not an entry.
+    private var heap = DateHeap<Int>()
     /// Each record's name, its current generation (0: removed) and its live entries, by its place; looked up by
     /// position while due events are taken, not by hashing its name.
     private var records: [(name: String, generation: Int, live: Int)] = []
@@ -85,7 +85,7 @@ public struct OCKReminderIndex: Sendable {
                                          startingAtOrAfter: max(now, version.effectiveDate), with: element) {
                         let slot = freeSlots.popLast() ?? entries.count
                         if slot == entries.count { entries.append(entry) } else { entries[slot] = entry }
-                        push(entry.date, slot)
+                        heap.push(slot, at: entry.date)
                         live += 1
                     }
                 }
@@ -106,8 +106,8 @@ public struct OCKReminderIndex: Sendable {
     public mutating func due(through date: Date) -> [Due] {
         var found: [Due] = []
         let limit = date.timeIntervalSinceReferenceDate
-        while let top = heap.first, top.date <= limit {
-            let slot = popMinimum()
+        while let top = heap.minimum, top.date.timeIntervalSinceReferenceDate <= limit {
+            let slot = heap.popMinimum()
             let record = entries[slot].record
             guard records[record].generation == entries[slot].generation else {
                 freeSlots.append(slot)
@@ -127,7 +127,7 @@ public struct OCKReminderIndex: Sendable {
                 entries[slot].occurrence += 1
                 entries[slot].start = next
                 entries[slot].date = reminderDate(next, isAllDay: entries[slot].isAllDay, entries[slot].stepper)
-                push(entries[slot].date, slot)
+                heap.push(slot, at: entries[slot].date)
             } else {
                 records[record].live -= 1
                 freeSlots.append(slot)
@@ -160,54 +160,16 @@ public struct OCKReminderIndex: Sendable {
         isAllDay ? stepper.wallClock(hours: allDayReminderHour, after: start) : start
     }
 
-    // MARK: The heap
-
-    private mutating func push(_ date: Date, _ slot: Int) {
-        heap.append((date.timeIntervalSinceReferenceDate, slot))
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].date < heap[parent].date else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    /// Removes the earliest entry's place in the heap and returns its slot.
-    private mutating func popMinimum() -> Int {
-        let minimum = heap[0].slot
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            siftDown(0)
-        }
-        return minimum
-    }
-
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < heap.count, heap[left].date < heap[smallest].date { smallest = left }
-            if right < heap.count, heap[right].date < heap[smallest].date { smallest = right }
-            guard smallest != parent else { return }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
-    }
-
     /// Drops stale entries once they are more than half the heap.
     private mutating func compactIfMostlyStale() {
         guard heap.count > 1_024, heap.count > 2 * count else { return }
-        heap.removeAll { place in
-            let entry = entries[place.slot]
+        heap.removeAll { slot in
+            let entry = entries[slot]
             guard records[entry.record].generation == entry.generation else {
-                freeSlots.append(place.slot)
+                freeSlots.append(slot)
                 return true
             }
             return false
         }
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
     }
 }

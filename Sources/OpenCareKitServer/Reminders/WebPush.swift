@@ -17,11 +17,11 @@ enum WebPush {
         /// The longest endpoint URL accepted.
         static let maximumEndpointLength = 2_048
 
-        /// The subscription, or a message naming what is wrong: an https endpoint with a host, a valid P-256 point
-        /// and a 16-byte secret.
-        init(endpoint: String, p256dh: String, auth: String) throws(WebPushError) {
-            guard endpoint.utf8.count <= Self.maximumEndpointLength, let url = URL(string: endpoint), url.scheme == "https",
-                  let host = url.host, !host.isEmpty else {
+        /// The subscription, or a message naming what is wrong: an https endpoint with a host (or, where allowed,
+        /// plain http to a loopback address), a valid P-256 point and a 16-byte secret.
+        init(endpoint: String, p256dh: String, auth: String, allowingLoopbackHTTP: Bool = false) throws(WebPushError) {
+            guard endpoint.utf8.count <= Self.maximumEndpointLength, let url = URL(string: endpoint), let host = url.host, !host.isEmpty,
+                  url.scheme == "https" || (allowingLoopbackHTTP && url.scheme == "http" && ["127.0.0.1", "localhost", "::1"].contains(host)) else {
                 throw WebPushError("The subscription's endpoint must be an https URL of at most 2,048 characters.")
             }
             guard let key = Base64URL.decode(p256dh), key.count == 65, (try? P256.KeyAgreement.PublicKey(x963Representation: key)) != nil else {

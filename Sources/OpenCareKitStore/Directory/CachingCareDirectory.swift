@@ -176,6 +176,10 @@ public final class CachingCareDirectory: CareDirectory {
         try await base.reminderSettings(record: record, account: account)
     }
     public func reminderSettings(of record: CareRecordID) async throws -> [CareReminderSettings] { try await base.reminderSettings(of: record) }
+    public func recordsWithReminders() async throws -> [CareRecordID] { try await base.recordsWithReminders() }
+    public func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String {
+        try await base.sharedValue(named: name, orKeep: value, now: now)
+    }
     public func accessTokens(of account: CareAccountID) async throws -> [CareAccessToken] { try await base.accessTokens(of: account) }
     public func revokeAccessToken(_ id: RandomIdentifier, of account: CareAccountID, now: Date) async throws -> Bool {
         try await base.revokeAccessToken(id, of: account, now: now)

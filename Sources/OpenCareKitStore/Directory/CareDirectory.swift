@@ -123,6 +123,11 @@ public protocol CareDirectory: Sendable {
     func reminderSettings(record: CareRecordID, account: CareAccountID) async throws -> CareReminderSettings?
     /// Everyone's reminder settings for a record that remind of at least one task.
     func reminderSettings(of record: CareRecordID) async throws -> [CareReminderSettings]
+    /// The records at least one person wants reminders of, in id order (what the reminder service follows).
+    func recordsWithReminders() async throws -> [CareRecordID]
+    /// A value every app server of the directory shares, such as the signing key of Web Push: the one kept under
+    /// `name`, or else `value`, kept now — so servers that start together agree on the first one written.
+    func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String
 
     // MARK: Audit log
     /// Numbers, chains and appends entries in one transaction.

@@ -136,7 +136,15 @@ package enum DirectorySchema {
         migrator.registerMigration("v6: reminders") { db in
             for statement in DirectorySchema.reminderTables(text: "TEXT", real: "REAL", integer: "INTEGER") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v7: shared values") { db in
+            try db.execute(sql: DirectorySchema.sharedValueTable(text: "TEXT", real: "REAL"))
+        }
         return migrator
+    }
+
+    /// Values every app server shares (the Web Push signing key), in the column types of an engine.
+    package static func sharedValueTable(text: String, real: String, prefix: String = "") -> String {
+        "CREATE TABLE \(prefix)shared_value (name \(text) PRIMARY KEY NOT NULL, value \(text) NOT NULL, created_date \(real) NOT NULL)"
     }
 
     /// The tables of push subscriptions and reminder settings, in the column types of an engine.

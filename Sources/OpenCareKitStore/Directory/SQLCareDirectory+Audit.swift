@@ -225,6 +225,25 @@ extension SQLCareDirectory {
         }
     }
 
+    public func recordsWithReminders() async throws -> [CareRecordID] {
+        try await read { db in
+            try db.rows("SELECT DISTINCT record FROM reminder_setting WHERE task_ids <> '[]' ORDER BY record", []) { row in
+                RandomIdentifier(uncheckedText: try row.string("record"))
+            }
+        }
+    }
+
+    public func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String {
+        try await write { db in
+            try db.execute("INSERT INTO shared_value (name, value, created_date) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
+                           [name, value, now.timeIntervalSince1970])
+            guard let kept = try db.firstRow("SELECT value FROM shared_value WHERE name = ?", [name], { try $0.string("value") }) else {
+                throw CareDirectoryError(.conflict, "The shared value \(name) could not be kept.")
+            }
+            return kept
+        }
+    }
+
     static func reminderSettings(_ row: any SQLRow) throws -> CareReminderSettings {
         CareReminderSettings(account: RandomIdentifier(uncheckedText: try row.string("account")),
                              record: RandomIdentifier(uncheckedText: try row.string("record")),

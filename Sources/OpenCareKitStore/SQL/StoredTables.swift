@@ -71,9 +71,11 @@ package struct StoredTable: Sendable {
     package static let reminderSetting = StoredTable("reminder_setting", ["account", "record", "task_ids", "quiet_start", "quiet_end",
                                                                          "follow_up_minutes", "updated_date"], key: ["account", "record"])
 
+    package static let sharedValue = StoredTable("shared_value", ["name", "value", "created_date"], key: ["name"])
+
     /// The directory's tables (sessions are not among what is copied: people sign in again).
     package static let directory = [account, record, membership, invitation, accessToken, auditEntry, auditHead, pushSubscription,
-                                    reminderSetting]
+                                    reminderSetting, sharedValue]
 
     /// Up to `limit` rows after the row whose key is `after` (from the first row when nil), in key order, `filter`
     /// (an SQL condition on the columns, with its arguments) limiting them further; each row's values are in

@@ -45,3 +45,42 @@ public enum PythonReference {
         return object
     }
 }
+
+/// A Python script that runs beside a test (a local stand-in for a service): started with `arguments`, it prints one
+/// JSON line when ready and runs until its standard input closes (`stop()`, or the test process ending).
+public final class PythonService: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    /// What the script printed when it was ready.
+    public let ready: [String: Any]
+
+    public init(_ script: String, arguments: [String] = []) throws {
+        process.executableURL = URL(fileURLWithPath: PythonReference.python)
+        process.arguments = [PythonReference.root.appendingPathComponent("scripts/python/\(script)").path] + arguments
+        let output = Pipe()
+        (process.standardInput, process.standardOutput) = (input, output)
+        try process.run()
+        // Read with read(2), retried when a signal interrupts it (other tests' processes end meanwhile).
+        var line = Data()
+        var byte: UInt8 = 0
+        while true {
+            let count = read(output.fileHandleForReading.fileDescriptor, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1, byte != UInt8(ascii: "\n") else { break }
+            line.append(byte)
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
+            try? input.fileHandleForWriting.close()
+            throw PythonReference.Failure(description: "\(script) did not start (run scripts/test to install its packages)")
+        }
+        ready = object
+    }
+
+    /// Ends the script and waits for it.
+    public func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,405 @@
+import Crypto
+import Foundation
+import Logging
+import OpenCareKit
+import OpenCareKitStore
+import ServiceLifecycle
+import Synchronization
+
+/// How the host sends reminders.
+public struct ReminderConfiguration: Sendable {
+    /// Who runs the server, for push services to reach (RFC 8292's `sub`): a `mailto:` or `https:` address.
+    public var contact: String
+    /// The push services a subscription may name, by host (a host or any host under it): the browsers' own by default.
+    /// Nothing else is ever sent a request, so a subscription cannot point the server at an address of its network.
+    public var pushHosts: [String]
+    /// Also plain http to a loopback address (the tests' push-service stub).
+    public var allowsLoopbackHTTP = false
+    /// A reminder more than this late (the server was down at its time) is not sent.
+    public var lateness: TimeInterval = 15 * 60
+    /// The most reminders waiting for quiet hours to end or for their follow-up; more are dropped (and logged).
+    public var maximumWaiting = 100_000
+    /// The most push requests in flight at once.
+    public var concurrentSends = 8
+    /// How long a push service keeps a message for a device that is offline (the `TTL` header), in seconds.
+    public var messageLifetime = 3_600
+
+    /// The push services of Chrome, Edge, Firefox and Safari.
+    public static let browserPushHosts = ["fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com", "notify.windows.com"]
+
+    public init(contact: String, pushHosts: [String] = ReminderConfiguration.browserPushHosts) {
+        self.contact = contact
+        self.pushHosts = pushHosts
+    }
+
+    /// The subscription, if its endpoint is one of `pushHosts` (or plain http on loopback, where allowed); else an
+    /// error that says why.
+    func subscription(endpoint: String, p256dh: String, auth: String) throws(WebPushError) -> WebPush.Subscription {
+        let subscription = try WebPush.Subscription(endpoint: endpoint, p256dh: p256dh, auth: auth, allowingLoopbackHTTP: allowsLoopbackHTTP)
+        let host = subscription.endpoint.host?.lowercased() ?? ""
+        guard subscription.endpoint.scheme == "http" || pushHosts.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
+            throw WebPushError("The subscription's push service is not one this server sends to.")
+        }
+        return subscription
+    }
+}
+
+/// Finds the events that are due across every record with reminders, once a minute, and sends each person who asked
+/// for them a Web Push message on each of their devices and a notice in their open pages — unless the event is
+/// already done, or it is their quiet hours (then at their end); a follow-up comes later if it is still not done.
+///
+/// The due events come from an `OCKReminderIndex` of the reminded tasks, kept up to date as records change (the
+/// host's record feed) and as people change their settings, so a minute costs what its reminders cost, not a look at
+/// every record. Before anything is sent, the record's store is read: the event must still be there, undone, and
+/// the person still a member allowed to read the record. Run it on one app server of a database.
+public actor ReminderService: Service {
+    /// What one minute did (for tests and the log).
+    public struct Report: Sendable, Equatable {
+        /// Reminders and follow-ups found due.
+        public var due = 0
+        /// Messages the push services accepted.
+        public var pushed = 0
+        /// Notices sent to open pages.
+        public var shown = 0
+        /// Not sent: the event is done.
+        public var done = 0
+        /// Put off to the end of quiet hours.
+        public var deferred = 0
+        /// Follow-ups to come.
+        public var followUps = 0
+        /// Subscriptions the push service said are gone (404 or 410), now forgotten.
+        public var expired = 0
+        /// Messages a push service refused or that did not reach it.
+        public var failed = 0
+        /// Not sent: too late, no longer in the store or the settings, or the person no longer a member.
+        public var skipped = 0
+    }
+
+    /// A reminder for one person.
+    struct Delivery: Sendable {
+        var date: Date
+        var record: CareRecordID
+        var account: CareAccountID
+        var taskID: String
+        var taskUUID: UUID
+        var occurrence: Int
+        var start: Date
+        var isFollowUp: Bool
+    }
+
+    private let host: CareHost
+    private let configuration: ReminderConfiguration
+    private let transport: any PushTransport
+    private let logger: Logger
+    private var index = OCKReminderIndex()
+    /// The settings that remind of something, and the time zone, of each record in the index.
+    private var settings: [CareRecordID: [CareReminderSettings]] = [:]
+    private var zones: [CareRecordID: TimeZone] = [:]
+    /// Reminders waiting for quiet hours to end, and follow-ups, by date.
+    private var waiting = DateHeap<Delivery>()
+    /// Through when due events were taken (nil: not loaded yet).
+    private var through: Date?
+    private var vapid: WebPush.VAPID?
+
+    public init(host: CareHost, transport: any PushTransport = HTTPPushTransport(), logger: Logger = Logger(label: "opencarekit.reminders")) {
+        self.host = host
+        configuration = host.configuration.reminders ?? ReminderConfiguration(contact: "mailto:admin@localhost")
+        self.transport = transport
+        self.logger = logger
+    }
+
+    /// Loads the records with reminders, then finds due reminders at the start of every minute (by the host's clock)
+    /// until the service group shuts down.
+    public func run() async throws {
+        let changes = host.changeFeed.subscribe()
+        let signals = host.reminderSignals
+        try await cancelWhenGracefulShutdown {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await record in changes { signals.changed(record) }
+                }
+                group.addTask { [self] in
+                    await self.load(at: self.host.configuration.now())
+                    while !Task.isCancelled {
+                        let now = self.host.configuration.now()
+                        let next = (now.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
+                        try await Task.sleep(for: .milliseconds(Int64((next - now.timeIntervalSince1970) * 1_000) + 50))
+                        let report = await self.tick(at: self.host.configuration.now())
+                        if report.failed > 0 || report.expired > 0 {
+                            self.logger.notice("reminders", metadata: ["due": "\(report.due)", "pushed": "\(report.pushed)",
+                                                                       "failed": "\(report.failed)", "expired": "\(report.expired)"])
+                        }
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+        try? await transport.shutdown()
+    }
+
+    /// Reads every record with reminders into the index, from `now` on.
+    func load(at now: Date) async {
+        through = now.addingTimeInterval(-0.001)
+        do {
+            for record in try await host.directory.recordsWithReminders() { await refresh(record, from: now) }
+        } catch {
+            logger.error("reminders: the directory could not be read", metadata: ["error": "\(type(of: error))"])
+        }
+    }
+
+    /// How many schedule elements the index follows (for tests).
+    var followedElements: Int { index.count }
+
+    /// The reminders due by `now`: refreshes the records that changed, then sends what is due (and not done).
+    func tick(at now: Date) async -> Report {
+        if through == nil { await load(at: now) }
+        let from = Date(timeIntervalSinceReferenceDate: (through ?? now).timeIntervalSinceReferenceDate.nextUp)
+        for record in host.reminderSignals.takeChanged() { await refresh(record, from: from) }
+        through = max(through ?? now, now)
+        var report = Report()
+        var found: [Delivery] = []
+        for due in index.due(through: now) {
+            guard let record = CareRecordID(due.record) else { continue }
+            for setting in settings[record] ?? [] where setting.taskIDs.contains(due.taskID) {
+                found.append(Delivery(date: due.date, record: record, account: setting.account, taskID: due.taskID, taskUUID: due.taskUUID,
+                                      occurrence: due.occurrence, start: due.start, isFollowUp: false))
+            }
+        }
+        while let next = waiting.minimum, next.date <= now { found.append(waiting.popMinimum()) }
+        report.due = found.count
+        var ready: [(Delivery, CareReminderSettings)] = []
+        for delivery in found {
+            guard delivery.date >= now.addingTimeInterval(-configuration.lateness),
+                  let setting = settings[delivery.record]?.first(where: { $0.account == delivery.account }),
+                  setting.taskIDs.contains(delivery.taskID) else {
+                report.skipped += 1
+                continue
+            }
+            if let end = quietEnd(setting, zone: zones[delivery.record] ?? .gmt, at: now) {
+                var later = delivery
+                later.date = end
+                if wait(later) { report.deferred += 1 } else { report.skipped += 1 }
+                continue
+            }
+            ready.append((delivery, setting))
+        }
+        for (record, group) in Dictionary(grouping: ready, by: { $0.0.record }) {
+            await send(group, of: record, now: now, report: &report)
+        }
+        return report
+    }
+
+    /// Sends `deliveries` of one record whose events are still undone, to members still allowed to read it.
+    private func send(_ deliveries: [(Delivery, CareReminderSettings)], of record: CareRecordID, now: Date, report: inout Report) async {
+        let events: [String: OCKEvent<OCKTask, OCKOutcome>]
+        var messages: [(Delivery, ReminderMessage)] = []
+        do {
+            guard let server = try await Self.server(of: record, in: host) else {
+                report.skipped += deliveries.count
+                return
+            }
+            try await server.store.catchUp()
+            var found: [String: OCKEvent<OCKTask, OCKOutcome>] = [:]
+            for (start, group) in Dictionary(grouping: deliveries.map(\.0), by: \.start) {
+                var query = OCKEventQuery(dateInterval: DateInterval(start: start, duration: 1))
+                query.taskIDs = Array(Set(group.map(\.taskID)))
+                for event in try await server.store.fetchEvents(query: query) where event.scheduleEvent.start == start {
+                    found["\(event.task.uuid)/\(event.scheduleEvent.occurrence)"] = event
+                }
+            }
+            events = found
+        } catch {
+            logger.error("reminders: a record's store could not be read", metadata: ["error": "\(type(of: error))"])
+            report.failed += deliveries.count
+            return
+        }
+        var allowed: [CareAccountID: Bool] = [:]
+        for (delivery, setting) in deliveries {
+            guard let event = events["\(delivery.taskUUID)/\(delivery.occurrence)"] else {
+                // The index was behind the store (a change from elsewhere): read the record again next minute.
+                host.reminderSignals.changed(record)
+                report.skipped += 1
+                continue
+            }
+            guard event.outcome == nil else {
+                report.done += 1
+                continue
+            }
+            if allowed[delivery.account] == nil {
+                let membership = try? await host.directory.membership(record: record, account: delivery.account)
+                allowed[delivery.account] = membership.map { RecordPermission.read.isGranted(to: $0, in: nil) } ?? false
+            }
+            guard allowed[delivery.account] == true else {
+                report.skipped += 1
+                continue
+            }
+            messages.append((delivery, ReminderMessage(delivery, title: event.task.title, isAllDay: event.scheduleEvent.element.duration == .allDay,
+                                                       zone: zones[record] ?? .gmt)))
+            if !delivery.isFollowUp, let minutes = setting.followUpMinutes, minutes > 0 {
+                var followUp = delivery
+                followUp.isFollowUp = true
+                followUp.date = now.addingTimeInterval(Double(minutes) * 60)
+                if wait(followUp) { report.followUps += 1 }
+            }
+        }
+        for (delivery, message) in messages {
+            if host.reminderSignals.show(message, to: delivery.account) { report.shown += 1 }
+        }
+        await push(messages, now: now, report: &report)
+    }
+
+    /// Posts each message to each of its person's devices, a few at a time; forgets subscriptions that are gone.
+    private func push(_ messages: [(Delivery, ReminderMessage)], now: Date, report: inout Report) async {
+        guard !messages.isEmpty, let vapid = await signingKey(now: now) else { return }
+        var devices: [CareAccountID: [WebPush.Subscription]] = [:]
+        var requests: [(subscription: WebPush.Subscription, body: Data, topic: String)] = []
+        for (delivery, message) in messages {
+            if devices[delivery.account] == nil {
+                let stored = (try? await host.directory.pushSubscriptions(of: delivery.account)) ?? []
+                devices[delivery.account] = stored.compactMap { subscription in
+                    try? configuration.subscription(endpoint: subscription.endpoint, p256dh: subscription.publicKey, auth: subscription.authSecret)
+                }
+            }
+            for device in devices[delivery.account] ?? [] {
+                guard let body = try? WebPush.encrypt(message.payload, for: device) else { continue }
+                requests.append((device, body, message.topic))
+            }
+        }
+        let transport = self.transport, lifetime = configuration.messageLifetime
+        let statuses = await withTaskGroup(of: (URL, Int?).self) { group in
+            var statuses: [(URL, Int?)] = []
+            var pending = requests[...]
+            func start(_ request: (subscription: WebPush.Subscription, body: Data, topic: String)) {
+                let endpoint = request.subscription.endpoint
+                guard let authorization = try? vapid.authorization(for: endpoint, now: now) else { return }
+                group.addTask {
+                    let headers = [("Authorization", authorization), ("Content-Encoding", "aes128gcm"), ("TTL", "\(lifetime)"),
+                                   ("Urgency", "high"), ("Topic", request.topic), ("Content-Type", "application/octet-stream")]
+                    return (endpoint, try? await transport.post(request.body, to: endpoint, headers: headers))
+                }
+            }
+            for _ in 0..<configuration.concurrentSends { if let next = pending.popFirst() { start(next) } }
+            while let result = await group.next() {
+                statuses.append(result)
+                if let next = pending.popFirst() { start(next) }
+            }
+            return statuses
+        }
+        for (endpoint, status) in statuses {
+            switch status {
+            case let status? where (200..<300).contains(status):
+                report.pushed += 1
+            case 404?, 410?:
+                try? await host.directory.removePushSubscription(endpoint: endpoint.absoluteString)
+                report.expired += 1
+            default:
+                report.failed += 1
+            }
+        }
+    }
+
+    /// The server's VAPID key: the one the directory keeps for every app server, made on first use.
+    func signingKey(now: Date) async -> WebPush.VAPID? {
+        if let vapid { return vapid }
+        vapid = try? await host.vapid()
+        return vapid
+    }
+
+    /// Re-reads a record's settings and reminded tasks.
+    private func refresh(_ record: CareRecordID, from date: Date) async {
+        do {
+            let wanted = try await host.directory.reminderSettings(of: record)
+            guard !wanted.isEmpty, let stored = try await host.directory.record(record),
+                  let server = try await Self.server(of: record, in: host) else {
+                forget(record)
+                return
+            }
+            try await server.store.catchUp()
+            let ids = Set(wanted.flatMap(\.taskIDs))
+            let chains = try await OCKCalendarFeed(title: "", now: date).tasks(of: server.store).filter { ids.contains($0.first?.id ?? "") }
+            settings[record] = wanted
+            zones[record] = TimeZone(identifier: stored.timeZoneIdentifier) ?? .gmt
+            index.replace(record: record.description, tasks: chains, from: date)
+        } catch {
+            // Kept as it was; tried again after its next change.
+            logger.error("reminders: a record could not be read", metadata: ["error": "\(type(of: error))"])
+        }
+    }
+
+    /// The record's server (its store), opened if it is not.
+    private static func server(of record: CareRecordID, in host: CareHost) async throws -> CareServer? {
+        let directory = host.directory
+        return try await host.records.server(for: record, load: { try await directory.record(record) })
+    }
+
+    private func forget(_ record: CareRecordID) {
+        settings[record] = nil
+        zones[record] = nil
+        index.remove(record: record.description)
+    }
+
+    /// Keeps `delivery` for later; false when too many wait.
+    private func wait(_ delivery: Delivery) -> Bool {
+        guard waiting.count < configuration.maximumWaiting else {
+            logger.warning("reminders: too many reminders wait; one was dropped", metadata: ["limit": "\(configuration.maximumWaiting)"])
+            return false
+        }
+        waiting.push(delivery, at: delivery.date)
+        return true
+    }
+
+    /// The end of the quiet hours `now` is in, in the record's time zone; nil when it is not quiet.
+    func quietEnd(_ setting: CareReminderSettings, zone: TimeZone, at now: Date) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: now)
+        guard let end = setting.quietEnd, setting.isQuiet(atMinute: (parts.hour ?? 0) * 60 + (parts.minute ?? 0)) else { return nil }
+        return calendar.nextDate(after: now, matching: DateComponents(hour: end / 60, minute: end % 60, second: 0), matchingPolicy: .nextTime)
+    }
+}
+
+/// A reminder as its person's devices and pages get it: the task's title (the only care data in it), when, and where
+/// to open it. Push services see only its encrypted form.
+struct ReminderMessage: Codable, Sendable, Equatable {
+    var kind: String
+    var record: String
+    var task: String
+    var title: String
+    var start: Date
+    var isAllDay: Bool
+    /// The event's day in the record's zone, `YYYY-MM-DD`, and its time there, `HH:MM`.
+    var day: String
+    var time: String
+    var url: String
+
+    /// The longest title sent (a message holds at most about 4 KB).
+    static let maximumTitle = 200
+
+    init(_ delivery: ReminderService.Delivery, title: String?, isAllDay: Bool, zone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: delivery.start)
+        kind = delivery.isFollowUp ? "follow-up" : "reminder"
+        record = delivery.record.description
+        task = delivery.taskID
+        self.title = String((title ?? "").prefix(Self.maximumTitle))
+        start = delivery.start
+        self.isAllDay = isAllDay
+        day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        url = "/records/\(delivery.record)/care?date=\(day)"
+    }
+
+    var json: String { String(decoding: payload, as: UTF8.self) }
+
+    var payload: Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)) ?? Data("{}".utf8)
+    }
+
+    /// The push `Topic` (at most 32 URL-safe characters): a follow-up replaces its reminder if that is still undelivered.
+    var topic: String { String(Base64URL.encode(Data(SHA256.hash(data: Data("\(record)/\(task)/\(start.timeIntervalSince1970)".utf8)))).prefix(32)) }
+}
