@@ -160,6 +160,7 @@ public struct CareHost: Sendable {
         addActivityRoutes(to: &routes)
         addTokenRoutes(to: &routes)
         addCalendarRoutes(to: &routes)
+        addReminderRoutes(to: &routes)
         addTwoStepRoutes(to: &routes)
         addClinicianRoutes(to: &routes)
         return (router, routes.catalog)

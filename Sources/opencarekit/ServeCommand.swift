@@ -62,6 +62,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Require every clinician to turn on two-step sign-in (an authenticator app) before anything else.")
     var requireTwoStepForClinicians = false
 
+    @Option(help: "Who runs this server, for browsers' push services to reach about its reminders: a mailto: or https: address (default: the public URL when it is https, else mailto:admin@localhost).")
+    var pushContact: String?
+
+    @Flag(help: "Send no reminders from this server (with several app servers on one database, exactly one sends them).")
+    var noReminders = false
+
     @Option(help: .hidden)
     var now: String?
 
@@ -164,9 +170,15 @@ struct ServeCommand: AsyncParsableCommand {
             stores: stores, allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin,
             idleTimeout: .milliseconds(Int64(signOutAfter * 60_000)), demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock)
         settings.requiresTwoStepForClinicians = requireTwoStepForClinicians
+        let contact = pushContact ?? (publicOrigin?.origin.hasPrefix("https://") == true ? publicOrigin?.origin : nil) ?? "mailto:admin@localhost"
+        guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://"), contact.utf8.count <= 200 else {
+            throw ValidationError("--push-contact: must be a mailto: or https: address")
+        }
+        settings.reminders = ReminderConfiguration(contact: contact)
         settings.flagRules = ClinicianFlagRules(missedDoseDays: flagMissedDoseDays == 0 ? nil : flagMissedDoseDays,
                                                 painScore: flagPainScore == 0 ? nil : flagPainScore)
         let careHost = CareHost(directory: CachingCareDirectory(directory), configuration: settings)
+        if !noReminders { services.append(careHost.reminderService()) }
         let host = self.host
         let demo = self.demo
         var app = Application(

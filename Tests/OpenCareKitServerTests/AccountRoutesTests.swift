@@ -22,7 +22,7 @@ final class TestBrowser: Sendable {
     func cookie(_ name: String) -> String? { cookies.withLock { $0[name] } }
 
     @discardableResult
-    func send(_ uri: String, _ method: HTTPRequest.Method = .get, form: [String: String]? = nil,
+    func send(_ uri: String, _ method: HTTPRequest.Method = .get, form: [String: String]? = nil, formBody: String? = nil,
               headers extra: HTTPFields = [:]) async throws -> TestResponse {
         var headers = extra
         let jar = cookies.withLock { $0 }
@@ -32,6 +32,10 @@ final class TestBrowser: Sendable {
             if form["csrf"] == nil { form["csrf"] = jar["ock_csrf"] ?? "" }
             headers[.contentType] = "application/x-www-form-urlencoded"
             body = ServerFixture.form(form)
+        } else if let formBody {
+            // Fields given as written, repeated names and all; the CSRF token added.
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            body = ByteBuffer(string: formBody + "&csrf=" + (jar["ock_csrf"] ?? ""))
         }
         let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
         for header in response.headers[values: .setCookie] {
@@ -66,7 +70,8 @@ final class TestBrowser: Sendable {
     }
 
     /// A host with Ana, the patient who owns a record, and Ben, who has no access yet (passwords at bcrypt's lowest cost).
-    func setup(liveAccessInterval: Duration = .seconds(15), clinicianTwoStep: Bool = false) async throws -> Setup {
+    func setup(liveAccessInterval: Duration = .seconds(15), clinicianTwoStep: Bool = false,
+               reminders: ReminderConfiguration? = nil) async throws -> Setup {
         let directory = try SQLiteCareDirectory(path: nil)
         let hash = try await Passwords.hash(Self.password, cost: 4)
         let ana = CareAccount(email: "ana@example.org", name: "Ana Kim", passwordHash: hash, createdDate: now)
@@ -78,6 +83,7 @@ final class TestBrowser: Sendable {
         var configuration = CareHost.Configuration(passwordCost: 4, now: { [now] in now })
         configuration.liveAccessInterval = liveAccessInterval
         configuration.requiresTwoStepForClinicians = clinicianTwoStep
+        configuration.reminders = reminders
         let host = CareHost(directory: directory, configuration: configuration)
         return Setup(host: host, directory: directory, record: record.id)
     }

@@ -19,6 +19,8 @@ import Testing
         // The care plan template format and the built-in templates: no record's data.
         "GET /schemas/care-plan-template-1.json", "GET /templates/knee-recovery.json", "GET /templates/hypertension-follow-up.json",
         "GET /templates/wound-care.json",
+        // The service worker that shows pushed reminders (the same script for everyone; reminders arrive encrypted).
+        "GET /service-worker.js",
     ]
 
     /// A catalog key with its parameters written `{name}` (the router writes `:name`).

@@ -255,6 +255,89 @@ enum AppScript {
     window.setTimeout(check, 1000);
   }
 
+  // Reminders. On the reminders page, "Turn on notifications" asks for permission, registers the service worker,
+  // subscribes with the server's VAPID key and sends the subscription to the server. On every signed-in page of a
+  // browser where the person keeps reminders on, reminders also show in the page while it is open.
+  var device = document.querySelector("[data-reminder-device]");
+  if (device) {
+    var deviceStatus = device.querySelector(".ock-device-status");
+    var subscribe = device.querySelector('[data-action="subscribe"]');
+    var say = function (text) { deviceStatus.textContent = text; };
+    var keyBytes = function (text) {
+      var base64 = text.replace(/-/g, "+").replace(/_/g, "/");
+      var binary = window.atob(base64 + "===".slice((base64.length + 3) % 4));
+      return Uint8Array.from(binary, function (character) { return character.charCodeAt(0); });
+    };
+    if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+      say(device.getAttribute("data-unsupported"));
+      subscribe.disabled = true;
+    } else {
+      subscribe.addEventListener("click", function () {
+        Notification.requestPermission().then(function (permission) {
+          if (permission !== "granted") { say(device.getAttribute("data-denied")); return null; }
+          return navigator.serviceWorker.register("/service-worker.js").then(function () {
+            return navigator.serviceWorker.ready;
+          }).then(function (registration) {
+            return registration.pushManager.getSubscription().then(function (existing) {
+              return existing || registration.pushManager.subscribe({
+                userVisibleOnly: true, applicationServerKey: keyBytes(device.getAttribute("data-vapid-key"))
+              });
+            });
+          }).then(function (subscription) {
+            var json = subscription.toJSON();
+            return fetch("/account/push-subscriptions", {
+              method: "POST", credentials: "same-origin", headers: { Accept: "application/json" },
+              body: new URLSearchParams({ csrf: token || "", endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth })
+            });
+          }).then(function (response) {
+            return response.json().catch(function () { return {}; }).then(function (answer) {
+              say(response.ok ? device.getAttribute("data-on") : (answer.message || device.getAttribute("data-failed")));
+            });
+          });
+        }).catch(function (error) {
+          say(device.getAttribute("data-failed") + " (" + (error && error.name || "Error") + ")");
+        });
+      });
+    }
+  }
+  var remindersForm = document.querySelector("[data-reminders-on]");
+  try {
+    if (remindersForm) { window.localStorage.setItem("ock-reminders", remindersForm.getAttribute("data-reminders-on")); }
+  } catch (error) { /* private mode */ }
+  var remindersOn = false;
+  try { remindersOn = window.localStorage.getItem("ock-reminders") === "true"; } catch (error) { remindersOn = false; }
+  if (remindersOn && idle > 0 && window.EventSource) {
+    var reminders = new EventSource("/account/reminders/live");
+    var notices = null;
+    reminders.addEventListener("reminder", function (event) {
+      var notice = JSON.parse(event.data);
+      if (!notices) {
+        notices = document.createElement("div");
+        notices.className = "ock-reminder-notices";
+        notices.setAttribute("role", "status");
+        notices.setAttribute("aria-live", "polite");
+        document.body.appendChild(notices);
+      }
+      var item = document.createElement("div");
+      item.className = "ock-reminder-notice";
+      var text = document.createElement("p");
+      text.textContent = notice.text;
+      var open = document.createElement("a");
+      open.className = "ock-button";
+      open.href = notice.url.indexOf("/records/") === 0 ? notice.url : "/";
+      open.textContent = notice.open;
+      var dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.className = "ock-button";
+      dismiss.textContent = notice.dismiss;
+      dismiss.addEventListener("click", function () { item.remove(); });
+      item.appendChild(text);
+      item.appendChild(open);
+      item.appendChild(dismiss);
+      notices.appendChild(item);
+    });
+  }
+
   // The plan editor: a moment after the person stops typing, the server previews the form (its preview address
   // answers the preview section only, and writes nothing) and the section is replaced; the fields being typed into
   // are left alone, so focus stays.

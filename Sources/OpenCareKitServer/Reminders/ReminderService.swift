@@ -108,8 +108,8 @@ public actor ReminderService: Service {
         self.logger = logger
     }
 
-    /// Loads the records with reminders, then finds due reminders at the start of every minute (by the host's clock)
-    /// until the service group shuts down.
+    /// Finds due reminders at the start of every minute (by the host's clock) until the service group shuts down;
+    /// the first minute reads every record with reminders.
     public func run() async throws {
         let changes = host.changeFeed.subscribe()
         let signals = host.reminderSignals
@@ -119,7 +119,6 @@ public actor ReminderService: Service {
                     for await record in changes { signals.changed(record) }
                 }
                 group.addTask { [self] in
-                    await self.load(at: self.host.configuration.now())
                     while !Task.isCancelled {
                         let now = self.host.configuration.now()
                         let next = (now.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
@@ -138,13 +137,16 @@ public actor ReminderService: Service {
         try? await transport.shutdown()
     }
 
-    /// Reads every record with reminders into the index, from `now` on.
-    func load(at now: Date) async {
-        through = now.addingTimeInterval(-0.001)
+    /// Reads every record with reminders into the index, from `now` on; false if the directory could not be read
+    /// (it is tried again the next minute).
+    private func load(at now: Date) async -> Bool {
         do {
             for record in try await host.directory.recordsWithReminders() { await refresh(record, from: now) }
+            through = now.addingTimeInterval(-0.001)
+            return true
         } catch {
             logger.error("reminders: the directory could not be read", metadata: ["error": "\(type(of: error))"])
+            return false
         }
     }
 
@@ -153,7 +155,7 @@ public actor ReminderService: Service {
 
     /// The reminders due by `now`: refreshes the records that changed, then sends what is due (and not done).
     func tick(at now: Date) async -> Report {
-        if through == nil { await load(at: now) }
+        if through == nil, await !load(at: now) { return Report() }
         let from = Date(timeIntervalSinceReferenceDate: (through ?? now).timeIntervalSinceReferenceDate.nextUp)
         for record in host.reminderSignals.takeChanged() { await refresh(record, from: from) }
         through = max(through ?? now, now)

@@ -1,0 +1,244 @@
+import Foundation
+import Hummingbird
+import OpenCareKit
+import OpenCareKitStore
+import OpenCareKitUI
+
+/// Reminders: a person's settings for a record (which tasks, quiet hours, a follow-up), each browser's push
+/// subscription, the service worker that shows pushed reminders, and a live stream of reminders for open pages.
+/// Settings need only the permission to read the record: they are the person's own, and reveal nothing new.
+extension CareHost {
+    /// The most bytes of a subscription form (an endpoint of at most 2,048 characters and two keys).
+    static let subscriptionFormLimit = 8_192
+    /// Follow-up delays offered, in minutes.
+    static let followUpChoices = [15, 30, 60, 120]
+
+    func addReminderRoutes(to routes: inout HostRoutes) {
+        let host = self
+        routes.public(.get, "/service-worker.js") { _, _ in
+            var response = Self.asset(ServiceWorkerScript.source, type: "text/javascript; charset=utf-8")
+            // A new version reaches browsers at once (they check for one on each visit).
+            response.headers[.cacheControl] = "no-cache"
+            return response
+        }
+        addRecordRoute(&routes, .get, "/reminders", .page("reminders")) { request, _, access in
+            try await host.remindersPage(request, access)
+        }
+        addRecordRoute(&routes, .post, "/reminders", .page("reminders", .read, action: .update)) { request, context, access in
+            try await host.checkedForm(request, context) { fields in
+                try await host.saveReminders(fields, request, access)
+            }
+        }
+        routes.account(.post, "/account/push-subscriptions") { request, context, identity in
+            let fields = try await FormFields.read(request, context: context, limit: Self.subscriptionFormLimit)
+            guard CSRF.isValid(fields, request: request) else {
+                return APIError(status: .forbidden, field: nil, message: CSRF.expiredMessage).response
+            }
+            let language = host.renderContext(for: request).localization.language
+            guard let configuration = host.configuration.reminders else {
+                return APIError(status: .notFound, field: nil, message: ReminderText.unavailable.text(language)).response
+            }
+            do {
+                let subscription = try configuration.subscription(endpoint: fields.values["endpoint"] ?? "", p256dh: fields.values["p256dh"] ?? "",
+                                                                  auth: fields.values["auth"] ?? "")
+                try await host.directory.setPushSubscription(CarePushSubscription(
+                    account: identity.account.id, endpoint: subscription.endpoint.absoluteString, publicKey: fields.values["p256dh"] ?? "",
+                    authSecret: fields.values["auth"] ?? "", createdDate: host.configuration.now()))
+                return Response(status: .created, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                                body: .init(byteBuffer: ByteBuffer(string: #"{"subscribed":true}"#)))
+            } catch let error as WebPushError {
+                return APIError(status: .unprocessableContent, field: "endpoint",
+                                message: ReminderText.subscriptionRefused.text(language, error.description)).response
+            }
+        }
+        routes.account(.post, "/account/push-subscriptions/remove") { request, context, identity in
+            let fields = try await FormFields.read(request, context: context, limit: Self.subscriptionFormLimit)
+            guard CSRF.isValid(fields, request: request) else {
+                return APIError(status: .forbidden, field: nil, message: CSRF.expiredMessage).response
+            }
+            let endpoint = fields.values["endpoint"] ?? ""
+            // Only the person's own device.
+            if try await host.directory.pushSubscriptions(of: identity.account.id).contains(where: { $0.endpoint == endpoint }) {
+                try await host.directory.removePushSubscription(endpoint: endpoint)
+            }
+            return Response(status: .noContent)
+        }
+        routes.account(.get, "/account/reminders/live") { request, context, identity in
+            try await host.liveReminders(request, context, identity)
+        }
+    }
+
+    /// `GET /account/reminders/live`: a `reminder` event for each reminder of the person while the page is open, worded
+    /// in the page's language; it ends when the person signs out.
+    func liveReminders(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity) async throws -> Response {
+        guard let slot = liveSlots.take(for: context.clientAddress) else { return CareServer.tooManyStreams }
+        let account = identity.account.id, language = renderContext(for: request).localization.language
+        let events = reminderSignals.listen(account).map { message in
+            let when = message.isAllDay ? ReminderText.today.text(language) : message.time
+            let text = (message.kind == "follow-up" ? ReminderText.followUpNotice : ReminderText.notice).text(language, message.title, when)
+            let notice = ["text": text, "url": message.url, "open": ReminderText.open.text(language), "dismiss": ReminderText.dismiss.text(language)]
+            let json = (try? JSONSerialization.data(withJSONObject: notice, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            return "event: reminder\ndata: \(json)\n\n"
+        }
+        let check = AccessCheck(interval: configuration.liveAccessInterval) { [self] in
+            await self.isStillSignedIn(request, account: account)
+        }
+        return CareServer.eventStream(request, slot: slot, first: "retry: 5000\n\nevent: ready\ndata: {}\n\n", events, accessCheck: check)
+    }
+
+    /// The tasks a person can be reminded of: each task's newest version, if it has events to come.
+    func remindableTasks(of record: CareRecordID) async throws -> [OCKTask] {
+        guard let server = try await records.server(for: record, load: { try await directory.record(record) }) else { return [] }
+        try await server.store.catchUp()
+        let now = configuration.now()
+        return try await OCKCalendarFeed(title: "", now: now).tasks(of: server.store).compactMap(\.first)
+            .filter { task in task.schedule.elements.contains { $0.end.map { $0 > now } ?? true } }
+            .sorted { ($0.title ?? $0.id, $0.id) < ($1.title ?? $1.id, $1.id) }
+    }
+
+    func saveReminders(_ fields: FormFields, _ request: Request, _ access: RecordAccess) async throws -> Response {
+        let language = renderContext(for: request).localization.language
+        let known = Set(try await remindableTasks(of: access.record).map(\.id))
+        let chosen = fields.all["task"] ?? []
+        guard chosen.count <= CareReminderSettings.maximumTasks, chosen.allSatisfy(known.contains) else {
+            return try await remindersPage(request, access, message: ReminderText.unknownTask.text(language), status: .unprocessableContent)
+        }
+        func minutes(_ name: String) -> Int?? {
+            let text = fields.values[name] ?? ""
+            if text.isEmpty { return .some(nil) }
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute) else {
+                return nil
+            }
+            return hour * 60 + minute
+        }
+        guard let quietStart = minutes("quiet-start"), let quietEnd = minutes("quiet-end"), (quietStart == nil) == (quietEnd == nil) else {
+            return try await remindersPage(request, access, message: ReminderText.quietInvalid.text(language), status: .unprocessableContent)
+        }
+        let followUp = fields.values["follow-up"].flatMap(Int.init).flatMap { Self.followUpChoices.contains($0) ? $0 : nil }
+        try await directory.setReminderSettings(CareReminderSettings(
+            account: access.identity.account.id, record: access.record, taskIDs: Array(Set(chosen)).sorted(), quietStart: quietStart,
+            quietEnd: quietEnd, followUpMinutes: followUp, updatedDate: configuration.now()))
+        reminderSignals.changed(access.record)
+        return try await remindersPage(request, access, message: ReminderText.saved.text(language), isError: false)
+    }
+
+    func remindersPage(_ request: Request, _ access: RecordAccess, message: String? = nil, isError: Bool = true,
+                       status: HTTPResponse.Status = .ok) async throws -> Response {
+        let language = renderContext(for: request).localization.language
+        let record = try await directory.record(access.record)
+        let settings = try await directory.reminderSettings(record: access.record, account: access.identity.account.id)
+        let tasks = try await remindableTasks(of: access.record)
+        let chosen = Set(settings?.taskIDs ?? [])
+        let vapidKey = configuration.reminders == nil ? nil : try await vapid().publicKey
+        func time(_ minutes: Int?) -> String { minutes.map { String(format: "%02d:%02d", $0 / 60, $0 % 60) } ?? "" }
+        let base = "/records/\(access.record)"
+        return hostPage(request, title: ReminderText.title.text(language), status: status) { token in
+            var main: [HTML] = [
+                .element("h1", [:], [.text(ReminderText.title.text(language) + " – " + (record?.patientName ?? ""))]),
+                Self.notice(message, isError: isError),
+            ]
+            guard let vapidKey else {
+                main.append(.element("p", [:], [.text(ReminderText.unavailable.text(language))]))
+                return main
+            }
+            main.append(.element("p", [:], [.text(ReminderText.intro.text(language))]))
+            let taskList: HTML = tasks.isEmpty ? .element("p", [:], [.text(ReminderText.noTasks.text(language))])
+                : .element("ul", ["class": "ock-reminder-tasks"], tasks.map { task in
+                    let id = "remind-\(task.uuid.uuidString)"
+                    var box = ["type": "checkbox", "name": "task", "value": task.id, "id": id]
+                    if chosen.contains(task.id) { box["checked"] = "checked" }
+                    return .element("li", [:], [.element("input", box, []), .element("label", ["for": id], [.text(task.title ?? task.id)])])
+                })
+            let followUp = settings?.followUpMinutes
+            main.append(.element("form", ["method": "post", "action": base + "/reminders", "class": "ock-account-form",
+                                          "data-reminders-on": (settings?.taskIDs.isEmpty ?? true) ? "false" : "true"], [
+                Self.hidden(CSRF.fieldName, token),
+                .element("fieldset", [:], [.element("legend", [:], [.text(ReminderText.tasksHeading.text(language))]), taskList]),
+                .element("fieldset", [:], [
+                    .element("legend", [:], [.text(ReminderText.quietHeading.text(language))]),
+                    .element("p", [:], [.text(ReminderText.quietHint.text(language, record?.timeZoneIdentifier ?? ""))]),
+                    .element("p", ["class": "ock-field"], [
+                        .element("label", ["for": "quiet-start"], [.text(ReminderText.quietFrom.text(language))]),
+                        .element("input", ["type": "time", "id": "quiet-start", "name": "quiet-start", "value": time(settings?.quietStart)], []),
+                    ]),
+                    .element("p", ["class": "ock-field"], [
+                        .element("label", ["for": "quiet-end"], [.text(ReminderText.quietTo.text(language))]),
+                        .element("input", ["type": "time", "id": "quiet-end", "name": "quiet-end", "value": time(settings?.quietEnd)], []),
+                    ]),
+                ]),
+                .element("p", ["class": "ock-field"], [
+                    .element("label", ["for": "follow-up"], [.text(ReminderText.followUp.text(language))]),
+                    .element("select", ["id": "follow-up", "name": "follow-up"], [
+                        .element("option", ["value": ""], [.text(ReminderText.followUpNone.text(language))]),
+                    ] + Self.followUpChoices.map { minutes in
+                        var option = ["value": String(minutes)]
+                        if followUp == minutes { option["selected"] = "selected" }
+                        return .element("option", option, [.text(ReminderText.followUpAfter.text(language, String(minutes)))])
+                    }),
+                ]),
+                .element("button", ["type": "submit", "class": "ock-button"], [.text(ReminderText.save.text(language))]),
+            ]))
+            main.append(.element("section", ["aria-labelledby": "device", "data-reminder-device": "", "data-vapid-key": vapidKey,
+                                              "data-on": ReminderText.deviceOn.text(language),
+                                              "data-unsupported": ReminderText.deviceUnsupported.text(language),
+                                              "data-denied": ReminderText.deviceDenied.text(language),
+                                              "data-failed": ReminderText.deviceFailed.text(language)], [
+                .element("h2", ["id": "device"], [.text(ReminderText.deviceHeading.text(language))]),
+                .element("p", [:], [.text(ReminderText.deviceIntro.text(language))]),
+                .element("button", ["type": "button", "class": "ock-button", "data-action": "subscribe"],
+                         [.text(ReminderText.turnOnDevice.text(language))]),
+                .element("p", ["class": "ock-device-status", "role": "status"], []),
+            ]))
+            return main
+        }
+    }
+}
+
+/// The service worker (`/service-worker.js`): shows each pushed reminder as a notification in the device's language,
+/// and opens the reminded day when it is tapped. Its words come from `ReminderText`.
+enum ServiceWorkerScript {
+    static let source: String = {
+        let words = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
+            (language.rawValue, ["reminder": ReminderText.reminderTitle.text(language), "followUp": ReminderText.followUpTitle.text(language),
+                                 "today": ReminderText.today.text(language)])
+        })
+        let json = (try? JSONSerialization.data(withJSONObject: words, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return #"""
+"use strict";
+var WORDS = \#(json);
+
+function wordsFor(language) {
+  var code = String(language || "en").toLowerCase().split("-")[0];
+  return WORDS[code] || WORDS.en;
+}
+
+self.addEventListener("push", function (event) {
+  var message = {};
+  try { message = event.data ? event.data.json() : {}; } catch (error) { message = {}; }
+  var words = wordsFor(self.navigator && self.navigator.language);
+  var title = message.kind === "follow-up" ? words.followUp : words.reminder;
+  var when = message.isAllDay ? words.today : (message.time || "");
+  var body = [message.title || "", when].filter(Boolean).join(" · ");
+  event.waitUntil(self.registration.showNotification(title, {
+    body: body,
+    tag: String(message.record || "") + "/" + String(message.task || ""),
+    renotify: true,
+    icon: "/assets/icon.svg",
+    data: { url: typeof message.url === "string" && message.url.indexOf("/records/") === 0 ? message.url : "/" }
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    for (var index = 0; index < windows.length; index += 1) {
+      if (windows[index].url === url.href && "focus" in windows[index]) { return windows[index].focus(); }
+    }
+    return self.clients.openWindow(url.href);
+  }));
+});
+"""#
+    }()
+}
