@@ -148,7 +148,8 @@ extension CareHost {
                     let id = "remind-\(task.uuid.uuidString)"
                     var box = ["type": "checkbox", "name": "task", "value": task.id, "id": id]
                     if chosen.contains(task.id) { box["checked"] = "checked" }
-                    return .element("li", [:], [.element("input", box, []), .element("label", ["for": id], [.text(task.title ?? task.id)])])
+                    return .element("li", ["class": "ock-check-row"], [.element("input", box, []),
+                                                                       .element("label", ["for": id], [.text(task.title ?? task.id)])])
                 })
             let followUp = settings?.followUpMinutes
             main.append(.element("form", ["method": "post", "action": base + "/reminders", "class": "ock-account-form",

@@ -64,8 +64,7 @@ enum HostStyles {
     .ock-reminder-notice { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; padding: .75rem 1rem; border-radius: 12px;
       background: var(--ock-color-card); color: var(--ock-color-label); box-shadow: 0 4px 24px rgba(0, 0, 0, 0.3); }
     .ock-reminder-notice p { margin: 0; flex: 1 1 14rem; }
-    .ock-reminder-tasks { list-style: none; padding: 0; display: grid; gap: .5rem; }
-    .ock-reminder-tasks li { display: flex; gap: .5rem; align-items: center; min-height: 44px; }
+    .ock-reminder-tasks { list-style: none; padding: 0; margin: 0; }
     .ock-patients { list-style: none; padding: 0; margin: 0; }
     .ock-patient { display: grid; grid-template-columns: 1fr auto; gap: 0.25rem var(--ock-spacing); align-items: center;
       padding: 0.75rem 0; border-bottom: 1px solid var(--ock-color-separator); }

@@ -155,7 +155,10 @@ public actor ReminderService: Service {
 
     /// The reminders due by `now`: refreshes the records that changed, then sends what is due (and not done).
     func tick(at now: Date) async -> Report {
-        if through == nil, await !load(at: now) { return Report() }
+        // After a start, what is due from the start of this minute on is due now.
+        if through == nil, await !load(at: Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)) {
+            return Report()
+        }
         let from = Date(timeIntervalSinceReferenceDate: (through ?? now).timeIntervalSinceReferenceDate.nextUp)
         for record in host.reminderSignals.takeChanged() { await refresh(record, from: from) }
         through = max(through ?? now, now)
