@@ -84,4 +84,38 @@ extension ReminderIndexTests {
         #expect(due.count == 242)
         #expect(due.allSatisfy { calendar.dateComponents([.hour, .minute], from: $0.date) == DateComponents(hour: 9, minute: 0) })
     }
+
+    @Test func theHeapGivesItemsInDateOrderAfterPushesPopsAndRemovals() {
+        var generator = SystemRandomNumberGenerator()
+        for size in [0, 1, 2, 5, 17, 1_000] {
+            var heap = DateHeap<Int>()
+            var kept: [(Double, Int)] = []
+            for item in 0..<size {
+                let date = Double(Int.random(in: 0..<(size / 2 + 1), using: &generator))  // ties too
+                heap.push(item, at: Date(timeIntervalSinceReferenceDate: date))
+                kept.append((date, item))
+            }
+            // Take a third, drop the odd items, then take the rest: always the earliest left.
+            var taken: [Double] = []
+            for _ in 0..<(size / 3) {
+                let date = heap.minimum!.date.timeIntervalSinceReferenceDate
+                let item = heap.popMinimum()
+                #expect(kept.contains { $0 == (date, item) })
+                kept.removeAll { $0.1 == item }
+                taken.append(date)
+            }
+            heap.removeAll { $0 % 2 == 1 }
+            kept.removeAll { $0.1 % 2 == 1 }
+            #expect(heap.count == kept.count)
+            while let top = heap.minimum {
+                #expect(top.date.timeIntervalSinceReferenceDate == kept.map(\.0).min())
+                let item = heap.popMinimum()
+                kept.removeAll { $0.1 == item }
+                taken.append(top.date.timeIntervalSinceReferenceDate)
+            }
+            #expect(kept.isEmpty)
+            #expect(taken.prefix(size / 3) == taken.prefix(size / 3).sorted()[...])
+            #expect(taken.dropFirst(size / 3) == taken.dropFirst(size / 3).sorted()[...])
+        }
+    }
 }

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Items by date, earliest first: a binary heap of (date, item) pairs, so sifting moves small values when the items
-/// are (an index's slots, for one).
+/// Items by date, earliest first: a heap of (date, item) pairs, so sifting moves small values when the items are
+/// (an index's slots, for one). Each node has four children: half the levels of a binary heap, and with 16-byte
+/// pairs a node's children share one cache line, which is what taking many items from a large heap costs.
 package struct DateHeap<Element: Sendable>: Sendable {
     private var items: [(date: Double, element: Element)] = []
+    private static var arity: Int { 4 }
 
     package init() {}
 
@@ -17,7 +19,7 @@ package struct DateHeap<Element: Sendable>: Sendable {
         items.append((date.timeIntervalSinceReferenceDate, element))
         var child = items.count - 1
         while child > 0 {
-            let parent = (child - 1) / 2
+            let parent = (child - 1) / Self.arity
             guard items[child].date < items[parent].date else { break }
             items.swapAt(child, parent)
             child = parent
@@ -35,22 +37,28 @@ package struct DateHeap<Element: Sendable>: Sendable {
         return minimum
     }
 
+    /// Removes the items `shouldRemove` picks.
+    package mutating func removeAll(where shouldRemove: (Element) -> Bool) {
+        items.removeAll { shouldRemove($0.element) }
+        guard items.count > 1 else { return }
+        for index in stride(from: (items.count - 2) / Self.arity, through: 0, by: -1) { siftDown(index) }
+    }
+
     private mutating func siftDown(_ start: Int) {
         var parent = start
+        let count = items.count
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let first = Self.arity * parent + 1
+            guard first < count else { return }
             var smallest = parent
-            if left < items.count, items[left].date < items[smallest].date { smallest = left }
-            if right < items.count, items[right].date < items[smallest].date { smallest = right }
+            var smallestDate = items[parent].date
+            for child in first..<min(first + Self.arity, count) where items[child].date < smallestDate {
+                smallest = child
+                smallestDate = items[child].date
+            }
             guard smallest != parent else { return }
             items.swapAt(parent, smallest)
             parent = smallest
         }
-    }
-
-    /// Removes the items `shouldRemove` picks.
-    package mutating func removeAll(where shouldRemove: (Element) -> Bool) {
-        items.removeAll { shouldRemove($0.element) }
-        for index in stride(from: items.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
     }
 }

@@ -64,7 +64,7 @@ public struct OCKReminderIndex: Sendable {
     public init() {}
 
     /// How many entries are live (one per schedule element with events to come).
-    public var count: Int { records.map(\.live).reduce(0, +) }
+    public private(set) var count = 0
 
     /// Sets the reminded tasks of `record`, each as its versions newest first (`OCKCalendarFeed.tasks(of:)` reads
     /// them), with their events from `now` on.
@@ -76,6 +76,7 @@ public struct OCKReminderIndex: Sendable {
             places[record] = place
             records.append((record, 0, 0))
         }
+        count -= records[place].live
         records[place].generation = generation
         var live = 0
         for chain in tasks {
@@ -92,12 +93,16 @@ public struct OCKReminderIndex: Sendable {
             }
         }
         records[place].live = live
+        count += live
         compactIfMostlyStale()
     }
 
     /// Forgets `record`'s tasks.
     public mutating func remove(record: String) {
-        if let place = places[record] { records[place] = (record, 0, 0) }
+        if let place = places[record] {
+            count -= records[place].live
+            records[place] = (record, 0, 0)
+        }
         compactIfMostlyStale()
     }
 
@@ -130,6 +135,7 @@ public struct OCKReminderIndex: Sendable {
                 heap.push(slot, at: entries[slot].date)
             } else {
                 records[record].live -= 1
+                count -= 1
                 freeSlots.append(slot)
             }
         }
