@@ -53,6 +53,8 @@ public struct CareHost: Sendable {
         /// How reminders are sent (Web Push and open pages); nil: the server offers none. The host's
         /// `reminderService()` sends them.
         public var reminders: ReminderConfiguration?
+        /// The Chromium that prints reports to PDF; nil: the first of `ReportPrinter.executableNames` on `PATH`.
+        public var chromium: String?
 
         public init(stores: (any CareRecordStores)? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
                     idleTimeout: Duration = .seconds(15 * 60), passwordCost: UInt8 = 12, openRecordLimit: Int = 64,
@@ -117,6 +119,7 @@ public struct CareHost: Sendable {
         let openStore = openStore ?? { [stores = configuration.stores] record in
             try stores?.store(for: record) ?? OCKStore(name: "record-\(record.id)", type: .inMemory)
         }
+        let printer = ReportPrinter(chromium: configuration.chromium, stylesheet: stylesheet)
         let recordConfiguration = recordConfiguration ?? { [configuration] record in
             var settings = CarePlanCatalog.configuration(for: record)
             settings.allowedHosts = configuration.allowedHosts
@@ -124,6 +127,7 @@ public struct CareHost: Sendable {
             settings.styler = configuration.styler
             settings.now = configuration.now
             settings.signOutAfter = configuration.idleTimeout
+            settings.reportPrinter = printer
             return settings
         }
         records = CareRecordPool(capacity: configuration.openRecordLimit) { [changeFeed] record in

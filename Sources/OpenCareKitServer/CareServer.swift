@@ -36,6 +36,8 @@ public struct CareServer: Sendable {
         public var now: @Sendable () -> Date
         /// Pages sign out after this long without activity, warning a minute before; nil: they do not.
         public var signOutAfter: Duration?
+        /// Prints reports to PDF; nil: the report page says PDFs cannot be made (printing still works).
+        public var reportPrinter: ReportPrinter?
 
         public init(timeZone: TimeZone = .current, styler: OCKStyler = OCKStyler(),
                     cardStyles: [String: OCKDailyTasksPage.CardStyle] = [:], insights: [OCKCartesianChartViewSynchronizer] = [],
@@ -150,6 +152,7 @@ public struct CareServer: Sendable {
         server.addCareRoutes(to: &routes)
         server.addContactRoutes(to: &routes)
         server.addInsightsRoutes(to: &routes)
+        server.addReportRoutes(to: &routes)
         server.addSurveyRoutes(to: &routes)
         server.addAPIRoutes(to: &routes)
         server.addSyncRoutes(to: &routes)

@@ -65,6 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Who runs this server, for browsers' push services to reach about its reminders: a mailto: or https: address (default: the public URL when it is https, else mailto:admin@localhost).")
     var pushContact: String?
 
+    @Option(help: "The Chromium (or Chrome) that prints reports to PDF (default: chromium, chromium-browser, google-chrome or google-chrome-stable on PATH; without one, reports print from the browser only).")
+    var chromium: String?
+
     @Flag(help: "Send no reminders from this server (with several app servers on one database, exactly one sends them).")
     var noReminders = false
 
@@ -175,6 +178,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--push-contact: must be a mailto: or https: address")
         }
         settings.reminders = ReminderConfiguration(contact: contact)
+        if let chromium, !FileManager.default.isExecutableFile(atPath: chromium) {
+            throw ValidationError("--chromium: \(chromium) is not an executable file")
+        }
+        settings.chromium = chromium
         settings.flagRules = ClinicianFlagRules(missedDoseDays: flagMissedDoseDays == 0 ? nil : flagMissedDoseDays,
                                                 painScore: flagPainScore == 0 ? nil : flagPainScore)
         let careHost = CareHost(directory: CachingCareDirectory(directory), configuration: settings)

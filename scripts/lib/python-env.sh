@@ -16,7 +16,7 @@ ensure_python_env() {
             python3 -m venv "$venv"
         fi
     fi
-    if ! "$venv/bin/python3" -c "import dateutil, jsonschema, playwright, axe_playwright_python, pytest, schemathesis, zxingcpp, PIL, fhir.resources, icalendar, recurring_ical_events, http_ece, py_vapid" >/dev/null 2>&1 \
+    if ! "$venv/bin/python3" -c "import dateutil, jsonschema, playwright, axe_playwright_python, pytest, schemathesis, zxingcpp, PIL, fhir.resources, icalendar, recurring_ical_events, http_ece, py_vapid, pypdf" >/dev/null 2>&1 \
         || ! cmp -s "$root/scripts/python/requirements.txt" "$venv/.requirements.txt"; then
         echo "installing Python packages into .venv" >&2
         "$venv/bin/pip" install -q --disable-pip-version-check -r "$root/scripts/python/requirements.txt"

@@ -49,6 +49,7 @@ struct AppPage {
                 .element("li", [:], [.element("a", ["href": base + "/plan", "class": "ock-link-row"], [.text(EditorText.planLink.text(language))])]),
                 .element("li", [:], [.element("a", ["href": base + "/sharing", "class": "ock-link-row"], [.text(HostText.sharingLink.text(language))])]),
                 .element("li", [:], [.element("a", ["href": base + "/reminders", "class": "ock-link-row"], [.text(ReminderText.link.text(language))])]),
+                .element("li", [:], [.element("a", ["href": base + "/reports", "class": "ock-link-row"], [.text(ReportText.link.text(language))])]),
                 .element("li", [:], [.element("a", ["href": "/account", "class": "ock-link-row"], [.text(HostText.account.text(language))])]),
             ]),
         ])

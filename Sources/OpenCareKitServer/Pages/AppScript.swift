@@ -255,6 +255,39 @@ enum AppScript {
     window.setTimeout(check, 1000);
   }
 
+  // The report for clinicians: Print, and Share with the Web Share API where the browser has it (the share sheet of
+  // iOS and Android), else a download of the same file.
+  var printButton = document.querySelector('[data-action="print"]');
+  if (printButton) { printButton.addEventListener("click", function () { window.print(); }); }
+  var shareButton = document.querySelector('[data-action="share"]');
+  if (shareButton && window.fetch) {
+    shareButton.addEventListener("click", function () {
+      var address = shareButton.getAttribute("data-share-url");
+      var name = shareButton.getAttribute("data-share-name");
+      var download = function () {
+        var link = document.createElement("a");
+        link.href = address;
+        link.download = name;
+        document.body.appendChild(link);
+        link.click();
+        link.remove();
+      };
+      if (!navigator.share || !navigator.canShare || !window.File) { download(); return; }
+      shareButton.disabled = true;
+      fetch(address, { credentials: "same-origin" }).then(function (response) {
+        if (!response.ok) { throw new Error("status " + response.status); }
+        return response.blob();
+      }).then(function (blob) {
+        var file = new File([blob], name, { type: blob.type });
+        if (!navigator.canShare({ files: [file] })) { download(); return null; }
+        return navigator.share({ files: [file], title: shareButton.getAttribute("data-share-title") });
+      }).catch(function (error) {
+        // Cancelling the share sheet is no failure; anything else falls back to the download.
+        if (!error || error.name !== "AbortError") { download(); }
+      }).finally(function () { shareButton.disabled = false; });
+    });
+  }
+
   // Reminders. On the reminders page, "Turn on notifications" asks for permission, registers the service worker,
   // subscribes with the server's VAPID key and sends the subscription to the server. On every signed-in page of a
   // browser where the person keeps reminders on, reminders also show in the page while it is open.

@@ -65,6 +65,32 @@ enum HostStyles {
       background: var(--ock-color-card); color: var(--ock-color-label); box-shadow: 0 4px 24px rgba(0, 0, 0, 0.3); }
     .ock-reminder-notice p { margin: 0; flex: 1 1 14rem; }
     .ock-reminder-tasks { list-style: none; padding: 0; margin: 0; }
+    .ock-report-controls form { display: flex; flex-wrap: wrap; gap: 0 var(--ock-spacing); align-items: end; }
+    .ock-report-actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+    .ock-report-actions .ock-button { display: inline-flex; align-items: center; min-height: 44px; text-decoration: none; }
+    .ock-report-table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
+    .ock-report-table th, .ock-report-table td { text-align: start; padding: 0.35rem 0.5rem; vertical-align: top;
+      border-bottom: 1px solid var(--ock-color-separator); }
+    .ock-report-table thead th { font-weight: 600; }
+    .ock-report-charts { display: grid; gap: var(--ock-spacing); grid-template-columns: repeat(auto-fill, minmax(20rem, 1fr)); }
+    .ock-report-hash { overflow-wrap: anywhere; font-size: 0.85rem; }
+    .ock-report-document { font-family: system-ui, sans-serif; margin: 0; color: #000; background: #fff; }
+    @page { margin: 14mm; }
+    @page a4 { size: A4; margin: 14mm; }
+    @page letter { size: letter; margin: 0.55in; }
+    .ock-report[data-paper="a4"] { page: a4; }
+    .ock-report[data-paper="letter"] { page: letter; }
+    @media print {
+      .ock-no-print, .ock-tab-bar, .ock-record-links, .ock-skip-link, .ock-idle-warning, .ock-reminder-notices { display: none !important; }
+      body { background: #fff; color: #000; }
+      .ock-page-main { max-width: none; padding: 0; }
+      .ock-report-section { break-inside: auto; }
+      .ock-report-section h2 { break-after: avoid; }
+      .ock-report-table tr, .ock-card, .ock-report-consent { break-inside: avoid; }
+      .ock-report-table thead { display: table-header-group; }
+      .ock-table-scroll { overflow: visible; }
+      .ock-report-charts { grid-template-columns: 1fr 1fr; }
+    }
     .ock-patients { list-style: none; padding: 0; margin: 0; }
     .ock-patient { display: grid; grid-template-columns: 1fr auto; gap: 0.25rem var(--ock-spacing); align-items: center;
       padding: 0.75rem 0; border-bottom: 1px solid var(--ock-color-separator); }

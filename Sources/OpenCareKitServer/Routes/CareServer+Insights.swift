@@ -38,7 +38,11 @@ extension CareServer {
 
     /// The charts: task completion per day from the store's adherence, then the configured charts.
     func insightCharts(period: InsightsPeriod, context: OCKRenderContext) async throws -> [OCKCartesianChartView] {
-        let days = days(of: period)
+        try await insightCharts(days: days(of: period), context: context)
+    }
+
+    /// The Insights tab's charts over `days` (the starts of consecutive days).
+    func insightCharts(days: [Date], context: OCKRenderContext) async throws -> [OCKCartesianChartView] {
         guard let first = days.first, let last = days.last else { return [] }
         let environment = OCKSynchronizationEnvironment(render: context, actions: nil)
         let adherence = try await store.fetchAdherence(

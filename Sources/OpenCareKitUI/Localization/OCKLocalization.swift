@@ -101,6 +101,16 @@ public struct OCKLocalization: Sendable {
         date.formatted(dateTime.month(.abbreviated))
     }
 
+    /// A date with its year: "Nov 16, 2026", "2026년 11월 16일".
+    public func dateWithYear(_ date: Date) -> String {
+        date.formatted(dateTime.year().month(.abbreviated).day())
+    }
+
+    /// A date with its year and a time: "Nov 16, 2026 at 8:00 AM", "2026년 11월 16일 오전 8:00".
+    public func dateAndTime(_ date: Date) -> String {
+        date.formatted(dateTime.year().month(.abbreviated).day().hour().minute())
+    }
+
     /// A month and year: "November 2026", "2026년 11월".
     public func monthAndYear(_ date: Date) -> String {
         date.formatted(dateTime.month(.wide).year())
