@@ -72,6 +72,7 @@ enum HostStyles {
     .ock-report-table th, .ock-report-table td { text-align: start; padding: 0.35rem 0.5rem; vertical-align: top;
       border-bottom: 1px solid var(--ock-color-separator); }
     .ock-report-table thead th { font-weight: 600; }
+    .ock-report-table tbody th { white-space: nowrap; }
     .ock-report-charts { display: grid; gap: var(--ock-spacing); grid-template-columns: repeat(auto-fill, minmax(20rem, 1fr)); }
     .ock-report-hash { overflow-wrap: anywhere; font-size: 0.85rem; }
     .ock-report-document { font-family: system-ui, sans-serif; margin: 0; color: #000; background: #fff; }
@@ -82,7 +83,7 @@ enum HostStyles {
     .ock-report[data-paper="letter"] { page: letter; }
     @media print {
       .ock-no-print, .ock-tab-bar, .ock-record-links, .ock-skip-link, .ock-idle-warning, .ock-reminder-notices { display: none !important; }
-      body { background: #fff; color: #000; }
+      html, body { background: #fff; color: #000; }
       .ock-page-main { max-width: none; padding: 0; }
       .ock-report-section { break-inside: auto; }
       .ock-report-section h2 { break-after: avoid; }

@@ -181,7 +181,9 @@ extension CareServer {
         }
         func table(_ caption: String, _ headers: [String], _ rows: [[String]]) -> HTML {
             guard !rows.isEmpty else { return .element("p", [:], [.text(ReportText.noValues.text(language))]) }
-            return .element("div", ["class": "ock-table-scroll"], [.element("table", ["class": "ock-report-table"], [
+            // It scrolls sideways on a phone: focusable, so that a keyboard can scroll it too (its section names it).
+            return .element("div", ["class": "ock-table-scroll", "tabindex": "0"],
+                            [.element("table", ["class": "ock-report-table"], [
                 .element("caption", ["class": "ock-visually-hidden"], [.text(caption)]),
                 .element("thead", [:], [.element("tr", [:], headers.map { .element("th", ["scope": "col"], [.text($0)]) })]),
                 .element("tbody", [:], rows.map { row in
@@ -197,8 +199,9 @@ extension CareServer {
 
         // Adherence: a row per week, a column per task.
         let tasks = report.adherence
-        var adherenceRows = report.weeks.enumerated().map { index, week in
-            [day(week)] + tasks.map { percent($0.weeks[index].completed, $0.weeks[index].total) }
+        // Weeks with nothing scheduled (before the plan began, say) are left out.
+        var adherenceRows = report.weeks.indices.filter { index in tasks.contains { $0.weeks[index].total > 0 } }.map { index in
+            [dates.shortDate(report.weeks[index])] + tasks.map { percent($0.weeks[index].completed, $0.weeks[index].total) }
         }
         if !tasks.isEmpty { adherenceRows.append([ReportText.overall.text(language)] + tasks.map { percent($0.completed, $0.total) }) }
         let adherence: [HTML] = tasks.isEmpty ? [.element("p", [:], [.text(ReportText.noAdherence.text(language))])] : [
