@@ -119,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "OpenCareKitBenchmarks",
             dependencies: [
-                "OpenCareKitStore", "OpenCareKitPostgres", "OpenCareKit",
+                "OpenCareKitStore", "OpenCareKitPostgres", "OpenCareKit", "OpenCareKitServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

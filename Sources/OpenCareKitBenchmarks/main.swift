@@ -47,6 +47,15 @@ do {
             throw CocoaError(.fileNoSuchFile)
         }
         try await SyncBenchmark.pull(data: URL(fileURLWithPath: arguments[index + 1], isDirectory: true), page: page, expect: expect)
+    case "report":
+        var benchmark = ReportBenchmark()
+        func value(_ name: String) -> Int? {
+            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
+        }
+        if let years = value("--years") { benchmark.years = min(max(1, years), 20) }
+        if let days = value("--days") { benchmark.reportDays = min(max(1, days), 366) }
+        if let rounds = value("--rounds") { benchmark.rounds = max(1, rounds) }
+        try await benchmark.run()
     case "reminders":
         var benchmark = RemindersBenchmark()
         func value(_ name: String) -> Int? {

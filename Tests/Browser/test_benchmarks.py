@@ -106,3 +106,14 @@ def test_the_reminder_benchmark_finds_a_minutes_reminders_as_a_scan_of_every_sch
     # The index finds reminders, and in the first minute exactly those the scan finds.
     assert int(young.group(1)) > 0 and int(old.group(1)) > 0
     assert old.group(2) == scan.group(1) and int(scan.group(1)) > 0, output
+
+
+def test_the_report_benchmark_times_a_report_page_that_shows_the_records_values():
+    output = run("bench-report")
+    outcomes = re.search(r"history \((\d+) outcomes", output)
+    page = re.search(r"report page \(HTML\)\s+[0-9.]+\s+(\d+) KiB", output)
+    reference = re.search(r"reference: reading the year's events\s+[0-9.]+", output)
+    shown = re.search(r"the page has (\d+) table rows; the CSV (\d+) values", output)
+    assert outcomes and page and reference and shown, output
+    # The page shows the record: its tables have rows, and the CSV lists values.
+    assert int(outcomes.group(1)) > 0 and int(shown.group(1)) > 10 and int(shown.group(2)) > 10, output

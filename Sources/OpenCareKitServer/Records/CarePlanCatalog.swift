@@ -23,3 +23,13 @@ public enum CarePlanCatalog {
         return configuration
     }
 }
+
+extension CareServer.Configuration {
+    /// A record's app on the demo plan, as `serve --demo` sets it up (the benchmarks' record).
+    package static func demo(timeZone: TimeZone, now: @escaping @Sendable () -> Date) -> Self {
+        var configuration = CarePlanCatalog.configuration(for: CareRecord(patientName: "", timeZoneIdentifier: timeZone.identifier,
+                                                                          carePlan: CarePlanCatalog.demo, createdDate: now()))
+        configuration.now = now
+        return configuration
+    }
+}

@@ -7,9 +7,9 @@ import OpenCareKitSurveys
 /// clinician's flags have something to show on first run: the signed onboarding on the plan's first day, then each
 /// day's doses, exercises, hydration, weigh-ins, nausea logs and check-ins, done or missed as the patient's habits
 /// say. The same patient always gets the same history (a seeded generator), relative to the day it is written.
-struct DemoHistory {
+package struct DemoHistory {
     /// How a demo patient keeps to the plan.
-    struct Habits: Sendable {
+    package struct Habits: Sendable {
         /// The share of days the patient keeps to the plan (on the others, each task is done half the time or less).
         var adherence: Double
         /// The usual pain score of the daily check-in, 0 to 10.
@@ -105,5 +105,21 @@ extension SeededRandomNumberGenerator {
     /// A number in `range`, evenly spread.
     mutating func next(in range: Range<Double>) -> Double {
         Double.random(in: range, using: &self)
+    }
+}
+
+extension DemoHistory {
+    /// A demo patient's store: the demo plan from `days` days before `now`, with the history of a patient who keeps to
+    /// it 85% of days (the report benchmark's record, and the clinic's patients').
+    package static func seed(into store: OCKStore, calendar: Calendar, days: Int, now: Date, givenName: String = "Alex",
+                             familyName: String = "Rivera", habits: Habits = Habits(adherence: 0.85, pain: 4), seed: UInt64 = 1) async throws {
+        let start = calendar.date(byAdding: .day, value: -days, to: calendar.startOfDay(for: now)) ?? now
+        var plan = OCKDemoCarePlan(calendar: calendar, start: start)
+        plan.givenName = givenName
+        plan.familyName = familyName
+        try await plan.seed(into: store)
+        var history = DemoHistory(calendar: calendar, habits: habits, signerName: givenName + " " + familyName,
+                                  random: SeededRandomNumberGenerator(seed: seed))
+        try await history.write(into: store, start: start, now: now)
     }
 }

@@ -118,11 +118,7 @@ public enum DemoPeople {
                                                          createdDate: start))
         let store = try stores.store(for: record)
         try store.open()
-        var plan = OCKDemoCarePlan(calendar: calendar, start: start)
-        plan.givenName = patient.given
-        plan.familyName = patient.family
-        try await plan.seed(into: store)
-        var history = DemoHistory(calendar: calendar, habits: patient.habits, signerName: name, random: SeededRandomNumberGenerator(seed: seed))
-        try await history.write(into: store, start: start, now: now)
+        try await DemoHistory.seed(into: store, calendar: calendar, days: patient.days, now: now, givenName: patient.given,
+                                   familyName: patient.family, habits: patient.habits, seed: seed)
     }
 }

@@ -60,6 +60,23 @@ extension CareServer {
         }
     }
 
+    /// The report page's HTML for the days from `firstDay` through `lastDay`, as the route makes it (the report
+    /// benchmark times this).
+    package func reportPageHTML(firstDay: Date, lastDay: Date, language: OCKLanguage, preparedBy: String) async throws -> String {
+        let render = renderContexts[language] ?? OCKRenderContext(localization: OCKLocalization(language: language, timeZone: configuration.timeZone))
+        let asked = ReportRequest(firstDay: firstDay, lastDay: lastDay, paper: .a4, query: "")
+        let report = try await CareReport.make(store: store, firstDay: firstDay, lastDay: lastDay, calendar: calendar,
+                                               onboardingTaskID: configuration.onboardingTaskID, preparedBy: preparedBy, now: configuration.now())
+        return try await reportPage(report, asked, render).render(in: render)
+    }
+
+    /// The report's CSV for the same days (for the benchmark).
+    package func reportCSV(firstDay: Date, lastDay: Date, preparedBy: String) async throws -> String {
+        let report = try await CareReport.make(store: store, firstDay: firstDay, lastDay: lastDay, calendar: calendar,
+                                               onboardingTaskID: configuration.onboardingTaskID, preparedBy: preparedBy, now: configuration.now())
+        return Self.csv(report, language: .english)
+    }
+
     /// Reads the report the request asks for and answers with `body`, or with a page naming what is wrong.
     private func reportResponse(_ request: Request, _ context: CareRequestContext,
                                 _ body: (CareReport, ReportRequest, OCKRenderContext) async throws -> Response) async throws -> Response {
