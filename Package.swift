@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "OpenCareKit", targets: ["OpenCareKit"]),
         .library(name: "OpenCareKitServer", targets: ["OpenCareKitServer"]),
         .library(name: "OpenCareKitSurveys", targets: ["OpenCareKitSurveys"]),
+        .library(name: "OpenCareKitFHIR", targets: ["OpenCareKitFHIR"]),
         .executable(name: "opencarekit", targets: ["opencarekit"]),
     ],
     dependencies: [
@@ -76,11 +77,17 @@ let package = Package(
             dependencies: ["OpenCareKitStore", "OpenCareKitUI", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // FHIR R4: a care record as a Bundle of Patient, CarePlan, Observation, QuestionnaireResponse, Consent, CareTeam.
+        .target(
+            name: "OpenCareKitFHIR",
+            dependencies: ["OpenCareKitStore", "OpenCareKitSurveys"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The care app over HTTP (Hummingbird 2): pages, forms, live updates, JSON API.
         .target(
             name: "OpenCareKitServer",
             dependencies: [
-                "OpenCareKit", "OpenCareKitStore", "OpenCareKitUI", "OpenCareKitSurveys",
+                "OpenCareKit", "OpenCareKitStore", "OpenCareKitUI", "OpenCareKitSurveys", "OpenCareKitFHIR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -161,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "OpenCareKitServerTests",
             dependencies: [
-                "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore", "OpenCareKitSurveys", "OpenCareKitUI",
+                "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore", "OpenCareKitSurveys", "OpenCareKitUI", "OpenCareKitFHIR",
                 "OpenCareKitCommandTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -165,6 +165,7 @@ public struct CareHost: Sendable {
         addTokenRoutes(to: &routes)
         addCalendarRoutes(to: &routes)
         addReminderRoutes(to: &routes)
+        addFHIRRoutes(to: &routes)
         addTwoStepRoutes(to: &routes)
         addClinicianRoutes(to: &routes)
         return (router, routes.catalog)

@@ -1,0 +1,141 @@
+import Foundation
+
+/// A FHIR resource as JSON, with its object members in the order they were made (`resourceType` first, as FHIR's
+/// examples write it), so that an export is the same text every time.
+public indirect enum FHIRJSON: Sendable, Hashable {
+    case string(String)
+    case integer(Int)
+    case decimal(Double)
+    case bool(Bool)
+    case array([FHIRJSON])
+    case object([Member])
+
+    public struct Member: Sendable, Hashable {
+        public var key: String
+        public var value: FHIRJSON
+
+        public init(_ key: String, _ value: FHIRJSON) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// An object of the members given, leaving out those that are nil and arrays that are empty (FHIR has no empty
+    /// arrays or nulls).
+    public static func object(_ members: (String, FHIRJSON?)...) -> FHIRJSON {
+        .object(members.compactMap { key, value in
+            guard let value else { return nil }
+            if case let .array(items) = value, items.isEmpty { return nil }
+            return Member(key, value)
+        })
+    }
+
+    /// The member `key` of an object.
+    public subscript(key: String) -> FHIRJSON? {
+        guard case let .object(members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    public var string: String? { if case let .string(text) = self { text } else { nil } }
+    public var array: [FHIRJSON]? { if case let .array(items) = self { items } else { nil } }
+    public var bool: Bool? { if case let .bool(flag) = self { flag } else { nil } }
+    /// A number, whole or not.
+    public var number: Double? {
+        switch self {
+        case let .integer(number): Double(number)
+        case let .decimal(number): number
+        default: nil
+        }
+    }
+    public var integer: Int? {
+        switch self {
+        case let .integer(number): number
+        case let .decimal(number) where number.rounded() == number && abs(number) < 1e15: Int(number)
+        default: nil
+        }
+    }
+
+    /// The JSON text, without spaces.
+    public var text: String {
+        var output = ""
+        write(into: &output)
+        return output
+    }
+
+    private func write(into output: inout String) {
+        switch self {
+        case let .string(text): Self.writeString(text, into: &output)
+        case let .integer(number): output += String(number)
+        case let .decimal(number): output += number.isFinite ? Self.decimalText(number) : "0"
+        case let .bool(flag): output += flag ? "true" : "false"
+        case let .array(items):
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                item.write(into: &output)
+            }
+            output += "]"
+        case let .object(members):
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                Self.writeString(member.key, into: &output)
+                output += ":"
+                member.value.write(into: &output)
+            }
+            output += "}"
+        }
+    }
+
+    /// A decimal as its shortest text that reads back the same, without an exponent (FHIR decimals allow one, but
+    /// plain digits read everywhere).
+    static func decimalText(_ number: Double) -> String {
+        if number.rounded() == number, abs(number) < 1e15 { return String(Int(number)) }
+        let text = "\(number)"
+        guard text.contains("e") else { return text }
+        return NSDecimalNumber(string: text).stringValue
+    }
+
+    private static func writeString(_ text: String, into output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case let control where control.value < 0x20:
+                output += String(format: "\\u%04x", control.value)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}
+
+extension FHIRJSON: Decodable {
+    /// Reads any JSON (member order is not kept: it carries no meaning). `null` is refused: FHIR has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let number = try? container.decode(Int.self) {
+            self = .integer(number)
+        } else if let number = try? container.decode(Double.self) {
+            self = .decimal(number)
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let items = try? container.decode([FHIRJSON].self) {
+            self = .array(items)
+        } else if let members = try? container.decode([String: FHIRJSON].self) {
+            self = .object(members.sorted { $0.key < $1.key }.map { Member($0.key, $0.value) })
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "FHIR JSON has no null values.")
+        }
+    }
+}
+
+extension FHIRJSON: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}
