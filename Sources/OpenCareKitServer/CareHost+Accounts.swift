@@ -26,7 +26,11 @@ extension CareHost {
         routes.public(.post, "/sign-in/demo") { request, context in try await host.demoSignIn(request, context) }
         routes.account(.get, "/") { request, context, identity in try await host.homePage(request, context, identity) }
         routes.account(.post, "/sign-out") { request, context, identity in
-            try await host.checkedForm(request, context) { _ in
+            try await host.checkedForm(request, context) { fields in
+                // The page names this browser's push subscription, if it has one: it shows no more reminders.
+                if let endpoint = fields.values["push-endpoint"], !endpoint.isEmpty {
+                    try await host.removePushSubscription(endpoint, of: identity.account.id)
+                }
                 context.sessions.clearSession()
                 try await host.auditSession("sign-out", account: identity.account.id, outcome: .allowed, context: context)
                 return Response.redirect(to: "/sign-in?signed-out=1", type: .normal)
@@ -35,6 +39,10 @@ extension CareHost {
         routes.account(.post, "/sign-out/everywhere") { request, context, identity in
             try await host.checkedForm(request, context) { _ in
                 try await host.directory.removeSessions(of: identity.account.id)
+                // Every device stops showing reminders: one left signed out shows no task titles on its lock screen.
+                for subscription in try await host.directory.pushSubscriptions(of: identity.account.id) {
+                    try await host.directory.removePushSubscription(endpoint: subscription.endpoint)
+                }
                 context.sessions.clearSession()
                 try await host.auditSession("sign-out-everywhere", account: identity.account.id, outcome: .allowed, context: context)
                 return Response.redirect(to: "/sign-in?signed-out=1", type: .normal)

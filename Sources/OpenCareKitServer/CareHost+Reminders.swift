@@ -10,6 +10,8 @@ import OpenCareKitUI
 extension CareHost {
     /// The most bytes of a subscription form (an endpoint of at most 2,048 characters and two keys).
     static let subscriptionFormLimit = 8_192
+    /// The most devices (push subscriptions) a person has; a new one beyond replaces the oldest.
+    static let maximumDevices = 10
     /// Follow-up delays offered, in minutes.
     static let followUpChoices = [15, 30, 60, 120]
 
@@ -41,6 +43,12 @@ extension CareHost {
             do {
                 let subscription = try configuration.subscription(endpoint: fields.values["endpoint"] ?? "", p256dh: fields.values["p256dh"] ?? "",
                                                                   auth: fields.values["auth"] ?? "")
+                // At most `maximumDevices` per person: a new one replaces the oldest.
+                let devices = try await host.directory.pushSubscriptions(of: identity.account.id)
+                    .filter { $0.endpoint != subscription.endpoint.absoluteString }
+                for old in devices.dropLast(max(0, Self.maximumDevices - 1)) {
+                    try await host.directory.removePushSubscription(endpoint: old.endpoint)
+                }
                 try await host.directory.setPushSubscription(CarePushSubscription(
                     account: identity.account.id, endpoint: subscription.endpoint.absoluteString, publicKey: fields.values["p256dh"] ?? "",
                     authSecret: fields.values["auth"] ?? "", createdDate: host.configuration.now()))
@@ -56,15 +64,18 @@ extension CareHost {
             guard CSRF.isValid(fields, request: request) else {
                 return APIError(status: .forbidden, field: nil, message: CSRF.expiredMessage).response
             }
-            let endpoint = fields.values["endpoint"] ?? ""
-            // Only the person's own device.
-            if try await host.directory.pushSubscriptions(of: identity.account.id).contains(where: { $0.endpoint == endpoint }) {
-                try await host.directory.removePushSubscription(endpoint: endpoint)
-            }
+            try await host.removePushSubscription(fields.values["endpoint"] ?? "", of: identity.account.id)
             return Response(status: .noContent)
         }
         routes.account(.get, "/account/reminders/live") { request, context, identity in
             try await host.liveReminders(request, context, identity)
+        }
+    }
+
+    /// Forgets the subscription at `endpoint` if it is one of `account`'s devices.
+    func removePushSubscription(_ endpoint: String, of account: CareAccountID) async throws {
+        if try await directory.pushSubscriptions(of: account).contains(where: { $0.endpoint == endpoint }) {
+            try await directory.removePushSubscription(endpoint: endpoint)
         }
     }
 

@@ -162,6 +162,9 @@ public enum DirectoryConformance {
             try await directory.setReminderSettings(off)
             #expect(try await directory.reminderSettings(of: care.id).isEmpty)
             #expect(try await directory.recordsWithReminders().isEmpty)
+            // Turning reminders off is a change too; an earlier save is not one after a later moment.
+            #expect(try await directory.recordsWithReminderSettingsChanged(after: now.addingTimeInterval(-1)) == [care.id])
+            #expect(try await directory.recordsWithReminderSettingsChanged(after: now).isEmpty)
             #expect(try await directory.reminderSettings(record: care.id, account: ana.id)?.quietStart == 22 * 60)
             // Bounded, and tied to existing accounts and records.
             off.taskIDs = (0...CareReminderSettings.maximumTasks).map { "t\($0)" }

@@ -112,7 +112,8 @@ def test_the_csv_round_trips_with_the_stores_values(browser, clinic, tmp_path):
     def typed(row):
         text = row["Value"]
         value = {"integer": int, "double": float, "boolean": lambda t: t == "true"}.get(row["Type"], lambda t: t)(text)
-        recorded = datetime.datetime.strptime(row["Recorded"] + row["UTC offset"].replace(":", ""), "%Y-%m-%d %H:%M:%S%z")
+        assert re.fullmatch(r"UTC[+-]\d\d:\d\d", row["UTC offset"]), row["UTC offset"]
+        recorded = datetime.datetime.strptime(row["Recorded"] + row["UTC offset"][3:].replace(":", ""), "%Y-%m-%d %H:%M:%S%z")
         return (row["Task ID"], int(row["Occurrence"]), row["Kind"], row["Type"], value, row["Units"], int(recorded.timestamp()))
 
     got = [typed(row) for row in rows]

@@ -4,7 +4,9 @@ import FoundationNetworking
 #endif
 import OpenCareKit
 import OpenCareKitCommandTesting
+import Logging
 import OpenCareKitStore
+import ServiceLifecycle
 import Testing
 @testable import OpenCareKitServer
 
@@ -158,13 +160,31 @@ import Testing
         #expect(fourth.dropFirst(2).dropLast(2).sorted() == Array(repeating: "Morning walk", count: 4) + Array(repeating: "Stretch", count: 4))
         #expect(try await stub.received().last?.message["time"] as? String == "10:00")
 
-        // Reminders off: nothing more, not even what waits (the ibuprofen's follow-up at 10:30).
+        // Reminders off, saved on another app server (straight into the directory, no signal here): nothing more, not
+        // even what waits (the ibuprofen's follow-up at 10:30).
         try await directory.setReminderSettings(CareReminderSettings(account: ana.id, record: record.id, taskIDs: [], updatedDate: at(11, 10)))
-        host.reminderSignals.changed(record.id)
         let off = await service.tick(at: at(11, 10, 30))
         #expect(off.due == 1 && off.skipped == 1 && off.pushed == 0 && off.shown == 0, "\(off)")
         #expect(await service.followedElements == 0)
         #expect(await service.tick(at: at(12, 9)) == ReminderService.Report())
+    }
+
+    @Test func wordsFillTheirPlaceholdersOnceSoATitleIsNeverReadAsOne() {
+        #expect(ReminderText.notice.text(.english, "Take {1} with {0}", "09:00") == "Reminder: Take {1} with {0} (09:00)")
+        #expect(ReportText.range.text(.english, "a", "b", "{0}") == "a to b (times in {0})")
+        #expect(ReminderText.followUpAfter.text(.korean, "30") == "30분 뒤 다시 알림")
+    }
+
+    @Test func aGracefulShutdownEndsTheServiceWithoutAnError() async throws {
+        let host = CareHost(directory: try SQLiteCareDirectory(path: nil))
+        let service = host.reminderService()
+        let group = ServiceGroup(configuration: .init(services: [service], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            // The service waits for the next minute; shutting down cancels the wait, which is no error.
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
     }
 
     @Test func quietHoursEndAtTheirWallClockTimeAcrossMidnightAndTheChangeOfClocks() async throws {

@@ -92,7 +92,7 @@ import Testing
             #expect(csv.components(separatedBy: "\r\n").count - 2 == valueCount)
             #expect(csv.contains(",weigh-in,Weekly Weigh-in,") && csv.contains(",71.25,kg,double,\"after breakfast, \"\"before\"\" meds\nfelt fine\"\r\n"))
             #expect(csv.contains(",description,'=1+1 <b>dizzy</b>,,text,"))
-            #expect(csv.contains("2026-11-16 11:00:00,+09:00,weigh-in") || csv.contains(",+09:00,weigh-in"))
+            #expect(csv.contains("\r\n2026-11-16 11:00:00,UTC+09:00,weigh-in,Weekly Weigh-in,2026-11-09 07:00:00,"))
 
             // Without Chromium the PDF says what is missing, and the page offers printing.
             let pdf = try await get(client, "/reports/report.pdf?from=\(from)&to=\(to)")
@@ -109,16 +109,29 @@ import Testing
     @Test func aRangeOutOfBoundsIsRefusedWithAReason() async throws {
         let fixture = try await fixture()
         try await fixture.hosted().test { client in
-            for query in ["from=2026-11-16&to=2026-11-01", "from=2026-13-01&to=2026-11-01", "from=yesterday", "from=2025-01-01&to=2026-11-16"] {
+            for (query, reason) in [("from=2026-11-16&to=2026-11-01", "YYYY-MM-DD"), ("from=2026-13-01&to=2026-11-01", "YYYY-MM-DD"),
+                                    ("from=yesterday", "YYYY-MM-DD"), ("from=2025-01-01&to=2026-11-16", "A report covers at most 366 days.")] {
                 let response = try await get(client, "/reports?\(query)")
                 #expect(response.status == .badRequest, "\(query)")
-                let text = String(buffer: response.body)
-                #expect(text.contains("YYYY-MM-DD") || text.contains("at most 366 days"), "\(query)")
+                #expect(String(buffer: response.body).contains(reason), "\(query)")
             }
             // The default: the last 30 days, on Letter paper in an American zone, A4 elsewhere (Seoul here).
             let page = String(buffer: try await get(client, "/reports").body)
             #expect(page.contains("from=2026-10-18&amp;to=2026-11-16&amp;paper=a4"))
         }
+    }
+
+    @Test func beyondItsLimitAReportKeepsTheNewestValuesAndCountsTheOthers() async throws {
+        let fixture = try await fixture()
+        let calendar = fixture.calendar
+        let first = calendar.date(from: DateComponents(year: 2026, month: 11, day: 3))!, last = calendar.startOfDay(for: fixture.now)
+        let whole = try await CareReport.make(store: fixture.store, firstDay: first, lastDay: last, calendar: calendar,
+                                              onboardingTaskID: OCKDemoSurveys.onboardingTaskID, preparedBy: "", now: fixture.now)
+        let cut = try await CareReport.make(store: fixture.store, firstDay: first, lastDay: last, calendar: calendar,
+                                            onboardingTaskID: OCKDemoSurveys.onboardingTaskID, preparedBy: "", now: fixture.now, maximumRows: 5)
+        #expect(whole.rows.count > 5 && whole.rowsLeftOut == 0)
+        #expect(cut.rowsLeftOut == whole.rows.count - 5)
+        #expect(cut.rows.map(\.value.createdDate) == whole.rows.suffix(5).map(\.value.createdDate))
     }
 
     @Test func chromiumPrintsThePageToAPDFOfTheChosenPaper() async throws {
@@ -127,14 +140,15 @@ import Testing
         var configuration = fixture.configuration
         configuration.reportPrinter = ReportPrinter(chromium: chromium, stylesheet: OCKStylesheet.css(OCKStyler()) + HostStyles.css)
         try await fixture.hosted(configuration).test { client in
-            let page = String(buffer: try await get(client, "/reports?from=2026-11-10&to=2026-11-16&paper=letter").body)
+            let page = String(buffer: try await get(client, "/reports?from=2026-11-10&to=2026-11-16&paper=a4").body)
             #expect(page.contains("Download PDF") && !page.contains("PDF needs Chromium"))
-            let response = try await get(client, "/reports/report.pdf?from=2026-11-10&to=2026-11-16&paper=letter")
+            let response = try await get(client, "/reports/report.pdf?from=2026-11-10&to=2026-11-16&paper=a4")
             #expect(response.status == .ok && response.headers[.contentType] == "application/pdf")
             let pdf = String(decoding: Data(buffer: response.body), as: UTF8.self)
             #expect(pdf.hasPrefix("%PDF-"))
-            // Letter: 612 × 792 points.
-            #expect(pdf.contains("/MediaBox [0 0 612 792]"))
+            // A4 (595 × 842 points), which only the report's stylesheet asks for (Chromium's own default is Letter): the
+            // stylesheet beside the page is read, its content policy notwithstanding.
+            #expect(pdf.contains("/MediaBox [0 0 594.9") && pdf.contains(" 841.9"))
         }
     }
 }

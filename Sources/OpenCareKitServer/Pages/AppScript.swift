@@ -238,7 +238,10 @@ enum AppScript {
       var quiet = Date.now() - lastActive();
       if (quiet >= idle) {
         var here = window.location.pathname + window.location.search;
-        post("/sign-out").finally(function () {
+        pushEndpoint().then(function (endpoint) {
+          return fetch("/sign-out", { method: "POST", credentials: "same-origin",
+                                      body: new URLSearchParams({ csrf: token || "", "push-endpoint": endpoint }) });
+        }).finally(function () {
           window.location.href = "/sign-in?expired=1&next=" + encodeURIComponent(here);
         });
         return;
@@ -254,6 +257,33 @@ enum AppScript {
     markActive();
     window.setTimeout(check, 1000);
   }
+
+  // Signing out ends this browser's reminders: its push subscription is dropped here and named to the server, which
+  // forgets it, so a shared or lost device shows no more task titles.
+  function pushEndpoint() {
+    if (!("serviceWorker" in navigator)) { return Promise.resolve(""); }
+    return navigator.serviceWorker.getRegistration().then(function (registration) {
+      return registration ? registration.pushManager.getSubscription() : null;
+    }).then(function (subscription) {
+      if (!subscription) { return ""; }
+      var endpoint = subscription.endpoint;
+      return subscription.unsubscribe().then(function () { return endpoint; }, function () { return endpoint; });
+    }).catch(function () { return ""; });
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.getAttribute("action") !== "/sign-out" || form.hasAttribute("data-push-checked")) { return; }
+    event.preventDefault();
+    pushEndpoint().then(function (endpoint) {
+      var field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "push-endpoint";
+      field.value = endpoint;
+      form.appendChild(field);
+      form.setAttribute("data-push-checked", "");
+      form.submit();
+    });
+  }, true);
 
   // The report for clinicians: Print, and Share with the Web Share API where the browser has it (the share sheet of
   // iOS and Android), else a download of the same file.

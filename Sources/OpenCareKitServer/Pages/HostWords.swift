@@ -15,13 +15,24 @@ extension HostWords {
         }
     }
 
-    /// The text with `{0}` replaced by `argument`.
-    func text(_ language: OCKLanguage, _ argument: String) -> String {
-        text(language).replacingOccurrences(of: "{0}", with: argument)
-    }
-
-    /// The text with `{0}` and `{1}` replaced.
-    func text(_ language: OCKLanguage, _ first: String, _ second: String) -> String {
-        text(language, first).replacingOccurrences(of: "{1}", with: second)
+    /// The text with `{0}`, `{1}` … replaced by the arguments, in one pass: an argument's own text (a task's title
+    /// holding "{1}") is never read as a placeholder.
+    func text(_ language: OCKLanguage, _ arguments: String...) -> String {
+        let template = text(language)
+        guard !arguments.isEmpty else { return template }
+        var output = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            output += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"), let index = Int(rest[afterOpen..<close]), arguments.indices.contains(index) {
+                output += arguments[index]
+                rest = rest[rest.index(after: close)...]
+            } else {
+                output += "{"
+                rest = rest[afterOpen...]
+            }
+        }
+        return output + rest
     }
 }

@@ -73,6 +73,8 @@ public actor ReminderService: Service {
         public var failed = 0
         /// Not sent: too late, no longer in the store or the settings, or the person no longer a member.
         public var skipped = 0
+        /// Not sent: more waiting than `maximumWaiting`, or a message that could not be encrypted or signed.
+        public var dropped = 0
     }
 
     /// A reminder for one person.
@@ -99,6 +101,10 @@ public actor ReminderService: Service {
     private var waiting = DateHeap<Delivery>()
     /// Through when due events were taken (nil: not loaded yet).
     private var through: Date?
+    /// When settings saved elsewhere were last looked for.
+    private var settingsChecked: Date?
+    /// How far apart app servers' clocks may be.
+    static let clockDrift: TimeInterval = 120
     private var vapid: WebPush.VAPID?
 
     public init(host: CareHost, transport: any PushTransport = HTTPPushTransport(), logger: Logger = Logger(label: "opencarekit.reminders")) {
@@ -113,8 +119,9 @@ public actor ReminderService: Service {
     public func run() async throws {
         let changes = host.changeFeed.subscribe()
         let signals = host.reminderSignals
-        try await cancelWhenGracefulShutdown {
-            try await withThrowingTaskGroup(of: Void.self) { group in
+        // A graceful shutdown cancels the minute's wait: that ends the service, and is no error.
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await record in changes { signals.changed(record) }
                 }
@@ -122,15 +129,17 @@ public actor ReminderService: Service {
                     while !Task.isCancelled {
                         let now = self.host.configuration.now()
                         let next = (now.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
-                        try await Task.sleep(for: .milliseconds(Int64((next - now.timeIntervalSince1970) * 1_000) + 50))
+                        try? await Task.sleep(for: .milliseconds(Int64((next - now.timeIntervalSince1970) * 1_000) + 50))
+                        guard !Task.isCancelled else { break }
                         let report = await self.tick(at: self.host.configuration.now())
-                        if report.failed > 0 || report.expired > 0 {
+                        if report.failed > 0 || report.expired > 0 || report.dropped > 0 {
                             self.logger.notice("reminders", metadata: ["due": "\(report.due)", "pushed": "\(report.pushed)",
-                                                                       "failed": "\(report.failed)", "expired": "\(report.expired)"])
+                                                                       "failed": "\(report.failed)", "expired": "\(report.expired)",
+                                                                       "dropped": "\(report.dropped)"])
                         }
                     }
                 }
-                try await group.next()
+                await group.next()
                 group.cancelAll()
             }
         }
@@ -160,6 +169,17 @@ public actor ReminderService: Service {
             return Report()
         }
         let from = Date(timeIntervalSinceReferenceDate: (through ?? now).timeIntervalSinceReferenceDate.nextUp)
+        // Settings saved on other app servers (with an overlap for their clocks' drift).
+        if let settingsChecked {
+            do {
+                for record in try await host.directory.recordsWithReminderSettingsChanged(after: settingsChecked.addingTimeInterval(-Self.clockDrift)) {
+                    host.reminderSignals.changed(record)
+                }
+            } catch {
+                logger.error("reminders: the directory could not be read", metadata: ["error": "\(type(of: error))"])
+            }
+        }
+        settingsChecked = now
         for record in host.reminderSignals.takeChanged() { await refresh(record, from: from) }
         through = max(through ?? now, now)
         var report = Report()
@@ -184,7 +204,7 @@ public actor ReminderService: Service {
             if let end = quietEnd(setting, zone: zones[delivery.record] ?? .gmt, at: now) {
                 var later = delivery
                 later.date = end
-                if wait(later) { report.deferred += 1 } else { report.skipped += 1 }
+                if wait(later) { report.deferred += 1 } else { report.dropped += 1 }
                 continue
             }
             ready.append((delivery, setting))
@@ -245,7 +265,7 @@ public actor ReminderService: Service {
                 var followUp = delivery
                 followUp.isFollowUp = true
                 followUp.date = now.addingTimeInterval(Double(minutes) * 60)
-                if wait(followUp) { report.followUps += 1 }
+                if wait(followUp) { report.followUps += 1 } else { report.dropped += 1 }
             }
         }
         for (delivery, message) in messages {
@@ -256,7 +276,12 @@ public actor ReminderService: Service {
 
     /// Posts each message to each of its person's devices, a few at a time; forgets subscriptions that are gone.
     private func push(_ messages: [(Delivery, ReminderMessage)], now: Date, report: inout Report) async {
-        guard !messages.isEmpty, let vapid = await signingKey(now: now) else { return }
+        guard !messages.isEmpty else { return }
+        guard let vapid = await signingKey(now: now) else {
+            logger.error("reminders: the Web Push key could not be read from the directory")
+            report.dropped += messages.count
+            return
+        }
         var devices: [CareAccountID: [WebPush.Subscription]] = [:]
         var requests: [(subscription: WebPush.Subscription, body: Data, topic: String)] = []
         for (delivery, message) in messages {
@@ -267,30 +292,45 @@ public actor ReminderService: Service {
                 }
             }
             for device in devices[delivery.account] ?? [] {
-                guard let body = try? WebPush.encrypt(message.payload, for: device) else { continue }
+                guard let body = try? WebPush.encrypt(message.payload, for: device) else {
+                    report.dropped += 1
+                    continue
+                }
                 requests.append((device, body, message.topic))
             }
         }
         let transport = self.transport, lifetime = configuration.messageLifetime
-        let statuses = await withTaskGroup(of: (URL, Int?).self) { group in
+        let (statuses, unsigned) = await withTaskGroup(of: (URL, Int?).self) { group in
             var statuses: [(URL, Int?)] = []
+            var unsigned = 0
             var pending = requests[...]
-            func start(_ request: (subscription: WebPush.Subscription, body: Data, topic: String)) {
-                let endpoint = request.subscription.endpoint
-                guard let authorization = try? vapid.authorization(for: endpoint, now: now) else { return }
-                group.addTask {
-                    let headers = [("Authorization", authorization), ("Content-Encoding", "aes128gcm"), ("TTL", "\(lifetime)"),
-                                   ("Urgency", "high"), ("Topic", request.topic), ("Content-Type", "application/octet-stream")]
-                    return (endpoint, try? await transport.post(request.body, to: endpoint, headers: headers))
+            /// Starts the next request that can be signed; false when none is left.
+            func startNext() -> Bool {
+                while let request = pending.popFirst() {
+                    let endpoint = request.subscription.endpoint
+                    guard let authorization = try? vapid.authorization(for: endpoint, now: now) else {
+                        unsigned += 1
+                        continue
+                    }
+                    group.addTask {
+                        let headers = [("Authorization", authorization), ("Content-Encoding", "aes128gcm"), ("TTL", "\(lifetime)"),
+                                       ("Urgency", "high"), ("Topic", request.topic), ("Content-Type", "application/octet-stream")]
+                        return (endpoint, try? await transport.post(request.body, to: endpoint, headers: headers))
+                    }
+                    return true
                 }
+                return false
             }
-            for _ in 0..<configuration.concurrentSends { if let next = pending.popFirst() { start(next) } }
+            for _ in 0..<max(1, configuration.concurrentSends) {
+                guard startNext() else { break }
+            }
             while let result = await group.next() {
                 statuses.append(result)
-                if let next = pending.popFirst() { start(next) }
+                _ = startNext()
             }
-            return statuses
+            return (statuses, unsigned)
         }
+        report.dropped += unsigned
         for (endpoint, status) in statuses {
             switch status {
             case let status? where (200..<300).contains(status):
@@ -327,8 +367,9 @@ public actor ReminderService: Service {
             zones[record] = TimeZone(identifier: stored.timeZoneIdentifier) ?? .gmt
             index.replace(record: record.description, tasks: chains, from: date)
         } catch {
-            // Kept as it was; tried again after its next change.
+            // Kept as it was, and read again next minute.
             logger.error("reminders: a record could not be read", metadata: ["error": "\(type(of: error))"])
+            host.reminderSignals.changed(record)
         }
     }
 
@@ -378,8 +419,9 @@ struct ReminderMessage: Codable, Sendable, Equatable {
     var time: String
     var url: String
 
-    /// The longest title sent (a message holds at most about 4 KB).
-    static let maximumTitle = 200
+    /// The most bytes of title sent (UTF-8): a message holds at most 3,993 bytes, the task's id (at most 1,024) and
+    /// the rest of the message included.
+    static let maximumTitleBytes = 600
 
     init(_ delivery: ReminderService.Delivery, title: String?, isAllDay: Bool, zone: TimeZone) {
         var calendar = Calendar(identifier: .gregorian)
@@ -388,7 +430,9 @@ struct ReminderMessage: Codable, Sendable, Equatable {
         kind = delivery.isFollowUp ? "follow-up" : "reminder"
         record = delivery.record.description
         task = delivery.taskID
-        self.title = String((title ?? "").prefix(Self.maximumTitle))
+        var cut = Substring(title ?? "")
+        while cut.utf8.count > Self.maximumTitleBytes { cut = cut.dropLast() }
+        self.title = String(cut)
         start = delivery.start
         self.isAllDay = isAllDay
         day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)

@@ -43,8 +43,11 @@ struct CareReport: Sendable {
 
     /// The most days a report covers.
     static let maximumDays = 366
-    /// The most values a report lists (more are counted, and the report says so).
+    /// The most values a report page lists (the newest; the others are counted, and the page says so).
     static let maximumRows = 20_000
+    /// The most values a CSV holds (more are refused: choose fewer days); the events read are bounded anyway by the
+    /// store's `OCKEventQuery.maximumEventsPerFetch`.
+    static let maximumCSVRows = 500_000
 
     let patientName: String
     let preparedBy: String
@@ -77,7 +80,7 @@ struct CareReport: Sendable {
 
     /// Reads the report of `store` for the days from `firstDay` through `lastDay` (starts of days in `calendar`).
     static func make(store: OCKStore, firstDay: Date, lastDay: Date, calendar: Calendar, onboardingTaskID: String?,
-                     preparedBy: String, now: Date) async throws -> CareReport {
+                     preparedBy: String, now: Date, maximumRows: Int = CareReport.maximumRows) async throws -> CareReport {
         let end = calendar.date(byAdding: .day, value: 1, to: lastDay) ?? lastDay
         let events = try await store.fetchEvents(query: OCKEventQuery(dateInterval: DateInterval(start: firstDay, end: end)))
             .filter { $0.scheduleEvent.start >= firstDay && $0.scheduleEvent.start < end }
@@ -121,16 +124,17 @@ struct CareReport: Sendable {
                                   text: [note.title, note.content].compactMap { $0 }.joined(separator: ": "), author: note.author))
             }
             for value in outcome.values {
-                guard rows.count < maximumRows else {
-                    rowsLeftOut += 1
-                    continue
-                }
                 rows.append(Row(taskID: task.id, taskTitle: title, occurrence: event.scheduleEvent.occurrence, eventStart: event.scheduleEvent.start,
                                 isAllDay: event.scheduleEvent.element.duration == .allDay, value: value,
                                 note: outcomeNotes.joined(separator: "; ")))
             }
         }
         rows.sort { ($0.value.createdDate, $0.eventStart, $0.taskID) < ($1.value.createdDate, $1.eventStart, $1.taskID) }
+        // Beyond the limit, the newest are kept: what a clinician looks at first.
+        if rows.count > maximumRows {
+            rowsLeftOut = rows.count - maximumRows
+            rows.removeFirst(rowsLeftOut)
+        }
         notes.sort { $0.date < $1.date }
         var consents: [OCKSignedConsent] = []
         if let onboardingTaskID {

@@ -59,7 +59,8 @@ public final class ReportPrinter: Sendable {
         guard admitted else { throw Failure.busy }
         defer { running.withLock { $0 -= 1 } }
         let directory = FileManager.default.temporaryDirectory.appending(path: "ock-report-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Readable by this server's user only: it holds a patient's report while Chromium prints it.
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: directory) }
         let page = directory.appending(path: "report.html"), output = directory.appending(path: "report.pdf")
         try Data(html.utf8).write(to: page)
@@ -100,10 +101,20 @@ public final class ReportPrinter: Sendable {
                 return nil
             }
             defer { group.cancelAll() }
+            var terminated = false
             while let result = await group.next() {
                 if let status = result { return status }
-                // Out of time (or cancelled): stop Chromium, then wait for it to end.
-                process.terminate()
+                // Out of time (or cancelled): ask Chromium to stop; one that has not after a grace period is killed.
+                if !terminated {
+                    terminated = true
+                    process.terminate()
+                    group.addTask {
+                        try? await Task.sleep(for: .seconds(5))
+                        return nil
+                    }
+                } else {
+                    kill(process.processIdentifier, SIGKILL)
+                }
             }
             return -1
         }

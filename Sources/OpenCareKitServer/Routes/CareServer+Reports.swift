@@ -30,8 +30,11 @@ extension CareServer {
             }
         }
         routes.get("/reports/report.csv", .page("report", action: .execute)) { request, context in
-            try await reportResponse(request, context) { report, asked, render in
-                Response(status: .ok, headers: [
+            try await reportResponse(request, context, maximumRows: CareReport.maximumCSVRows) { report, asked, render in
+                guard report.rowsLeftOut == 0 else {
+                    return errorPage(ReportText.tooManyEvents.text(render.localization.language), status: .unprocessableContent, context: render)
+                }
+                return Response(status: .ok, headers: [
                     .contentType: "text/csv; charset=utf-8; header=present", .cacheControl: "no-store",
                     .contentDisposition: "attachment; filename=\"\(reportFileName(asked, extension: "csv"))\"",
                 ], body: .init(byteBuffer: ByteBuffer(string: Self.csv(report, language: render.localization.language))))
@@ -73,12 +76,13 @@ extension CareServer {
     /// The report's CSV for the same days (for the benchmark).
     package func reportCSV(firstDay: Date, lastDay: Date, preparedBy: String) async throws -> String {
         let report = try await CareReport.make(store: store, firstDay: firstDay, lastDay: lastDay, calendar: calendar,
-                                               onboardingTaskID: configuration.onboardingTaskID, preparedBy: preparedBy, now: configuration.now())
+                                               onboardingTaskID: configuration.onboardingTaskID, preparedBy: preparedBy, now: configuration.now(),
+                                               maximumRows: CareReport.maximumCSVRows)
         return Self.csv(report, language: .english)
     }
 
     /// Reads the report the request asks for and answers with `body`, or with a page naming what is wrong.
-    private func reportResponse(_ request: Request, _ context: CareRequestContext,
+    private func reportResponse(_ request: Request, _ context: CareRequestContext, maximumRows: Int = CareReport.maximumRows,
                                 _ body: (CareReport, ReportRequest, OCKRenderContext) async throws -> Response) async throws -> Response {
         let render = renderContext(for: request)
         let language = render.localization.language
@@ -91,7 +95,8 @@ extension CareServer {
         do {
             report = try await CareReport.make(store: store, firstDay: asked.firstDay, lastDay: asked.lastDay, calendar: calendar,
                                                onboardingTaskID: configuration.onboardingTaskID,
-                                               preparedBy: context.auditTrail?.askerName ?? "", now: configuration.now())
+                                               preparedBy: context.auditTrail?.askerName ?? "", now: configuration.now(),
+                                               maximumRows: maximumRows)
         } catch OCKStoreError.invalidValue {
             return errorPage(ReportText.tooManyEvents.text(language), status: .unprocessableContent, context: render)
         }
@@ -170,7 +175,7 @@ extension CareServer {
         let page = HTML.element("html", ["lang": render.localization.languageTag], [
             .element("head", [:], [
                 .element("meta", ["charset": "utf-8"], []),
-                .element("meta", ["http-equiv": "Content-Security-Policy", "content": "script-src 'none'; connect-src 'none'; frame-src 'none'"], []),
+                .element("meta", ["http-equiv": "Content-Security-Policy", "content": "default-src 'none'; style-src 'self' file:; img-src data:"], []),
                 .element("title", [:], [.text(ReportText.title.text(render.localization.language) + " – " + report.patientName)]),
                 .element("link", ["rel": "stylesheet", "href": "report.css"], []),
             ]),
@@ -260,16 +265,14 @@ extension CareServer {
         let consents: [HTML] = report.consents.isEmpty ? [.element("p", [:], [.text(ReportText.noConsent.text(language))])]
             : report.consents.map { consent in
                 .element("div", ["class": "ock-report-consent"], [
-                    .element("p", [:], [.text(ReportText.signedBy.text(language, consent.documentTitle, consent.signerName)
-                        .replacingOccurrences(of: "{2}", with: time(consent.signedDate)))]),
+                    .element("p", [:], [.text(ReportText.signedBy.text(language, consent.documentTitle, consent.signerName, time(consent.signedDate)))]),
                     .element("p", ["class": "ock-report-hash"], [.text(ReportText.documentVersion.text(language, consent.documentVersion, consent.textSHA256))]),
                 ])
             }
         return .element("article", ["class": "ock-report", "data-paper": asked.paper.rawValue], [
             .element("header", ["class": "ock-report-header"], [
                 .element("h1", [:], [.text(ReportText.title.text(language) + (report.patientName.isEmpty ? "" : " – " + report.patientName))]),
-                .element("p", [:], [.text(ReportText.range.text(language, day(report.firstDay), day(report.lastDay))
-                    .replacingOccurrences(of: "{2}", with: calendar.timeZone.identifier))]),
+                .element("p", [:], [.text(ReportText.range.text(language, day(report.firstDay), day(report.lastDay), calendar.timeZone.identifier))]),
                 .element("p", [:], [.text(ReportText.preparedBy.text(language, report.preparedBy, time(report.preparedDate)))]),
             ]),
             section("adherence", .adherence, adherence),
@@ -301,7 +304,8 @@ extension CareServer {
         }
         func offset(_ date: Date) -> String {
             let seconds = zone.secondsFromGMT(for: date)
-            return String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3_600, abs(seconds) % 3_600 / 60)
+            // "UTC-05:00": a bare "-05:00" is read by spreadsheets as a negative time.
+            return String(format: "UTC%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3_600, abs(seconds) % 3_600 / 60)
         }
         func field(_ text: String, isText: Bool = true) -> String {
             var text = text

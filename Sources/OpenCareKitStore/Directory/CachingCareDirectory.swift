@@ -177,6 +177,9 @@ public final class CachingCareDirectory: CareDirectory {
     }
     public func reminderSettings(of record: CareRecordID) async throws -> [CareReminderSettings] { try await base.reminderSettings(of: record) }
     public func recordsWithReminders() async throws -> [CareRecordID] { try await base.recordsWithReminders() }
+    public func recordsWithReminderSettingsChanged(after date: Date) async throws -> [CareRecordID] {
+        try await base.recordsWithReminderSettingsChanged(after: date)
+    }
     public func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String {
         try await base.sharedValue(named: name, orKeep: value, now: now)
     }

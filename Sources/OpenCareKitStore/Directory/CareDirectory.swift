@@ -125,6 +125,9 @@ public protocol CareDirectory: Sendable {
     func reminderSettings(of record: CareRecordID) async throws -> [CareReminderSettings]
     /// The records at least one person wants reminders of, in id order (what the reminder service follows).
     func recordsWithReminders() async throws -> [CareRecordID]
+    /// The records whose reminder settings someone saved after `date` (turning reminders off too), in id order: how the
+    /// app server that sends reminders hears of settings saved on the others.
+    func recordsWithReminderSettingsChanged(after date: Date) async throws -> [CareRecordID]
     /// A value every app server of the directory shares, such as the signing key of Web Push: the one kept under
     /// `name`, or else `value`, kept now — so servers that start together agree on the first one written.
     func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String

@@ -233,6 +233,14 @@ extension SQLCareDirectory {
         }
     }
 
+    public func recordsWithReminderSettingsChanged(after date: Date) async throws -> [CareRecordID] {
+        try await read { db in
+            try db.rows("SELECT DISTINCT record FROM reminder_setting WHERE updated_date > ? ORDER BY record", [date.timeIntervalSince1970]) { row in
+                RandomIdentifier(uncheckedText: try row.string("record"))
+            }
+        }
+    }
+
     public func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String {
         try await write { db in
             try db.execute("INSERT INTO shared_value (name, value, created_date) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
