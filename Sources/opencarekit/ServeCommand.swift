@@ -65,6 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Who runs this server, for browsers' push services to reach about its reminders: a mailto: or https: address (default: the public URL when it is https, else mailto:admin@localhost).")
     var pushContact: String?
 
+    @Option(help: .hidden)
+    var pushServiceForTests: String?
+
     @Option(help: "The Chromium (or Chrome) that prints reports to PDF (default: chromium, chromium-browser, google-chrome or google-chrome-stable on PATH; without one, reports print from the browser only).")
     var chromium: String?
 
@@ -178,6 +181,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--push-contact: must be a mailto: or https: address")
         }
         settings.reminders = ReminderConfiguration(contact: contact)
+        // Tests: a local push service (plain http on loopback) as the only one.
+        if let pushServiceForTests {
+            settings.reminders?.pushHosts = [pushServiceForTests]
+            settings.reminders?.allowsLoopbackHTTP = true
+        }
         if let chromium, !FileManager.default.isExecutableFile(atPath: chromium) {
             throw ValidationError("--chromium: \(chromium) is not an executable file")
         }

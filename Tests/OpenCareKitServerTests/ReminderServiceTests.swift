@@ -77,7 +77,7 @@ import Testing
                 account: ana.id, endpoint: device["endpoint"]!, publicKey: device["p256dh"]!, authSecret: device["auth"]!, createdDate: at(1, 0)))
         }
         var configuration = CareHost.Configuration(passwordCost: 4, now: { Date(timeIntervalSince1970: 0) })
-        configuration.reminders = ReminderConfiguration(contact: "mailto:care@example.org", pushHosts: [])
+        configuration.reminders = ReminderConfiguration(contact: "mailto:care@example.org", pushHosts: ["127.0.0.1"])
         configuration.reminders?.allowsLoopbackHTTP = true
         let host = CareHost(directory: directory, configuration: configuration)
         let server = try #require(try await host.records.server(for: record.id, load: { record }))

@@ -5,7 +5,8 @@ Usage: push_stub.py --now UNIX_SECONDS [--browsers N]
 Prints one JSON line when listening: {"subscriptions": [{"endpoint", "p256dh", "auth"}], "gone": {…}} — N browsers
 that accept messages (201) and one whose subscription has expired (410). Then:
   POST /push/ID   a message: checked (headers, VAPID token against the clock given, decryption), kept, answered.
-  GET /received   {"messages": [{"browser": ID, "plaintext", "errors", "ttl", "urgency", "topic"}]}, in arrival order.
+  GET /received   {"messages": [{"browser": ID, "plaintext", "errors", "ttl", "urgency", "topic"}]}, in arrival order;
+                  with ?count=N, once N have arrived (or after 60 s).
   PUT /now        sets the clock the tokens' expiry is checked against (the test's fixed clock).
 Runs until its standard input closes (the test ends), so it never outlives the test.
 """
@@ -39,6 +40,7 @@ for name in [str(index) for index in range(options.browsers)] + ["gone"]:
     browsers[name] = {"key": key, "auth": os.urandom(16), "public": public}
 received = []
 lock = threading.Lock()
+arrived = threading.Condition(lock)
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -52,9 +54,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
-        if self.path != "/received":
+        path, _, query = self.path.partition("?")
+        if path != "/received":
             return self.answer(404)
-        with lock:
+        # ?count=N waits (at most 60 s) until N messages have arrived: a test waits for the event, not for a time.
+        wanted = int(query.removeprefix("count=")) if query.startswith("count=") else 0
+        with arrived:
+            arrived.wait_for(lambda: len(received) >= wanted, timeout=60)
             body = json.dumps({"messages": received}).encode()
         self.answer(200, body)
 
@@ -85,9 +91,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             errors += problems
         except Exception as error:
             errors.append("vapid: %r" % (error,))
-        with lock:
+        with arrived:
             received.append({"browser": name, "plaintext": plaintext, "errors": errors, "ttl": self.headers.get("TTL"),
                              "urgency": self.headers.get("Urgency"), "topic": self.headers.get("Topic")})
+            arrived.notify_all()
         self.answer(201)
 
 

@@ -37,7 +37,7 @@ public struct ReminderConfiguration: Sendable {
     func subscription(endpoint: String, p256dh: String, auth: String) throws(WebPushError) -> WebPush.Subscription {
         let subscription = try WebPush.Subscription(endpoint: endpoint, p256dh: p256dh, auth: auth, allowingLoopbackHTTP: allowsLoopbackHTTP)
         let host = subscription.endpoint.host?.lowercased() ?? ""
-        guard subscription.endpoint.scheme == "http" || pushHosts.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
+        guard pushHosts.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
             throw WebPushError("The subscription's push service is not one this server sends to.")
         }
         return subscription
