@@ -54,6 +54,15 @@ public struct FHIRExport: Sendable {
 
     /// The record of `store` as a Bundle.
     public func bundle(of store: OCKStore) async throws -> FHIRJSON {
+        .object(
+            ("resourceType", "Bundle"),
+            ("type", "collection"),
+            ("timestamp", .string(Self.dateTime(now))),
+            ("entry", .array(try await resources(of: store).map { .object(("resource", $0)) })))
+    }
+
+    /// The record of `store` as resources, the Patient first.
+    public func resources(of store: OCKStore) async throws -> [FHIRJSON] {
         let patient = try await store.fetchPatients(query: OCKPatientQuery()).first
         let plans = try await store.fetchCarePlans(query: OCKCarePlanQuery())
         // Each task's newest version (over all time: one whose schedule has ended too).
@@ -83,11 +92,7 @@ public struct FHIRExport: Sendable {
         }
         resources += questionnaires.keys.sorted().compactMap { questionnaires[$0] }
         if !members.isEmpty { resources.append(careTeam()) }
-        return .object(
-            ("resourceType", "Bundle"),
-            ("type", "collection"),
-            ("timestamp", .string(Self.dateTime(now))),
-            ("entry", .array(resources.map { .object(("resource", $0)) })))
+        return resources
     }
 
     // MARK: Resources

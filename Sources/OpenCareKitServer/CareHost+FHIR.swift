@@ -3,14 +3,122 @@ import Hummingbird
 import OpenCareKitFHIR
 import OpenCareKitStore
 
-/// FHIR R4: a record exported as one Bundle (`/records/{id}/fhir/export`), for another system or for the person to
-/// keep. Reading the whole record, it asks for the permission to read and is audited as an export.
+/// FHIR R4: a record exported as one Bundle (`/records/{id}/fhir/export`), and read-only endpoints under `/fhir/R4`
+/// for other systems — `Patient/{id}`, `CarePlan?patient=`, `Observation?patient=&date=` — where a Patient is a
+/// record (its id is the record's). They take the same sign-in and access tokens as the JSON API, a token within its
+/// SMART scope (`patient/Observation.rs` …) and for its own record only; every read is authorized and audited before
+/// the store is touched. Every error is an `OperationOutcome`, a malformed request's never a 500.
 extension CareHost {
+    /// The most resources a search answers at once (`_count`), and the default.
+    static let fhirPageLimit = 500
+    static let fhirPageDefault = 100
+
     func addFHIRRoutes(to routes: inout HostRoutes) {
         let host = self
         addRecordRoute(&routes, .get, "/fhir/export", .page("fhir-export", .read, action: .execute)) { _, _, access in
             try await host.fhirExport(access)
         }
+        routes.fhir(.get, "/fhir/R4/Patient/:id", .api(.read, ["Patient"], "r")) { request, context in
+            try await host.fhirRead(request, context, record: context.parameters.get("id"), policy: .api(.read, ["Patient"], "r"),
+                                    detail: "GET /fhir/R4/Patient/{id}") { resources, _ in
+                guard let patient = resources.first(where: { $0["resourceType"]?.string == "Patient" }) else {
+                    return (.notFound, FHIRSearch.outcome("not-found", "There is no such patient, or you have no access to it."))
+                }
+                return (.ok, patient)
+            }
+        }
+        for (type, detail) in [("CarePlan", "GET /fhir/R4/CarePlan"), ("Observation", "GET /fhir/R4/Observation")] {
+            let policy = RecordRoutePolicy.api(.read, [type], "s")
+            routes.fhir(.get, "/fhir/R4/\(type)", policy) { request, context in
+                let parameters = request.uri.queryParameters
+                guard let patient = parameters.get("patient") else {
+                    return Self.fhirResponse(.badRequest, FHIRSearch.outcome("required", "Name the patient: ?patient=Patient/{id}.",
+                                                                             expression: "patient"))
+                }
+                let id = patient.hasPrefix("Patient/") ? String(patient.dropFirst("Patient/".count)) : patient
+                return try await host.fhirRead(request, context, record: id, policy: policy, detail: detail) { resources, calendar in
+                    try host.search(type, in: resources, request: request, patient: id, calendar: calendar)
+                }
+            }
+        }
+    }
+
+    /// The matches of a search for `type`: the `date` filters (Observations only), then a page of `_count` from `_offset`.
+    func search(_ type: String, in resources: [FHIRJSON], request: Request, patient: String,
+                calendar: Calendar) throws -> (HTTPResponse.Status, FHIRJSON) {
+        let parameters = request.uri.queryParameters
+        let known: Set<String> = type == "Observation" ? ["patient", "date", "_count", "_offset"] : ["patient", "_count", "_offset"]
+        if let unknown = parameters.map({ String($0.key) }).first(where: { !known.contains($0) }) {
+            return (.badRequest, FHIRSearch.outcome("not-supported", "This server does not search \(type) by that parameter.", expression: unknown))
+        }
+        var filters: [FHIRSearch.DateFilter] = []
+        for value in parameters[values: "date"] {
+            guard let filter = FHIRSearch.DateFilter(String(value), calendar: calendar) else {
+                return (.badRequest, FHIRSearch.outcome("invalid", "A date is a prefix (eq, ne, lt, le, gt, ge) and YYYY, YYYY-MM, YYYY-MM-DD "
+                                                        + "or a date and time with its zone.", expression: "date"))
+            }
+            filters.append(filter)
+        }
+        func number(_ name: String, default value: Int, in range: ClosedRange<Int>) -> Int? {
+            guard let text = parameters.get(name) else { return value }
+            return Int(text).flatMap { range.contains($0) ? $0 : nil }
+        }
+        guard let count = number("_count", default: Self.fhirPageDefault, in: 1...Self.fhirPageLimit),
+              let offset = number("_offset", default: 0, in: 0...1_000_000) else {
+            return (.badRequest, FHIRSearch.outcome("invalid", "_count is from 1 to \(Self.fhirPageLimit), _offset from 0 to 1000000."))
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let matches = resources.filter { resource in
+            guard resource["resourceType"]?.string == type else { return false }
+            guard !filters.isEmpty else { return true }
+            guard let text = resource["effectiveDateTime"]?.string, let date = formatter.date(from: text) else { return false }
+            return filters.allSatisfy { $0.matches(date) }
+        }
+        let origin = configuration.publicOrigin ?? "http://\(request.head.authority ?? "localhost")"
+        let base = origin + "/fhir/R4"
+        let query = parameters.filter { $0.key != "_offset" }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        return (.ok, FHIRSearch.searchset(matches, offset: offset, count: count, base: base) { "\(base)/\(type)?\(query)&_offset=\($0)" })
+    }
+
+    /// Authorizes a FHIR read of the record `record` names (a Patient id), then answers with `body`'s resource over the
+    /// record's resources; refusals and failures as OperationOutcomes.
+    func fhirRead(_ request: Request, _ context: CareRequestContext, record: String?, policy: RecordRoutePolicy, detail: String,
+                  _ body: ([FHIRJSON], Calendar) async throws -> (HTTPResponse.Status, FHIRJSON)) async throws -> Response {
+        do {
+            switch try await authorize(policy, detail: detail, request, context, record: record ?? "") {
+            case let .failure(refusal):
+                var response = Self.fhirResponse(refusal.response.status, Self.fhirRefusal(refusal.response.status))
+                response.headers[.wwwAuthenticate] = refusal.response.headers[.wwwAuthenticate]
+                return response
+            case let .success(access):
+                guard let server = try await records.server(for: access.record, load: { try await directory.record(access.record) }) else {
+                    return Self.fhirResponse(.notFound, Self.fhirRefusal(.notFound))
+                }
+                try await server.store.catchUp()
+                let export = FHIRExport(patientID: access.record.description, surveys: server.configuration.surveys,
+                                        consentTaskID: server.configuration.onboardingTaskID, now: configuration.now())
+                let (status, resource) = try await body(try await export.resources(of: server.store), server.calendar)
+                return Self.fhirResponse(status, resource)
+            }
+        } catch {
+            // No detail: the error may carry the record's data.
+            return Self.fhirResponse(.internalServerError, FHIRSearch.outcome("exception", "The server could not answer this request."))
+        }
+    }
+
+    /// The OperationOutcome of a refusal: the same answer whatever the record, so that records cannot be probed.
+    static func fhirRefusal(_ status: HTTPResponse.Status) -> FHIRJSON {
+        switch status {
+        case .unauthorized: FHIRSearch.outcome("login", "Sign in, or send a valid access token as Authorization: Bearer.")
+        case .forbidden: FHIRSearch.outcome("forbidden", "The access token's scope or your role does not allow this.")
+        default: FHIRSearch.outcome("not-found", "There is no such patient, or you have no access to it.")
+        }
+    }
+
+    static func fhirResponse(_ status: HTTPResponse.Status, _ resource: FHIRJSON) -> Response {
+        Response(status: status, headers: [.contentType: "application/fhir+json", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: resource.text)))
     }
 
     /// The record as a FHIR R4 Bundle.

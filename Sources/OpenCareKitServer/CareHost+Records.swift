@@ -51,12 +51,13 @@ extension CareHost {
         let membership: CareMembership
     }
 
-    /// Checks who asks for `policy` on the record in the path, in the order above, and writes the decision to the audit
-    /// log: the access, or the refusal to answer with.
+    /// Checks who asks for `policy` on the record in the path (or `record`, for the FHIR endpoints, which name it as
+    /// the Patient), in the order above, and writes the decision to the audit log: the access, or the refusal to
+    /// answer with.
     func authorize(_ policy: RecordRoutePolicy, detail: String, _ request: Request,
-                   _ context: CareRequestContext) async throws -> Result<RecordAccess, Refusal> {
+                   _ context: CareRequestContext, record: String? = nil) async throws -> Result<RecordAccess, Refusal> {
         let isAPI = policy.tokenAccess != nil
-        guard let text = context.parameters.get("record"), let recordID = CareRecordID(text) else {
+        guard let text = record ?? context.parameters.get("record"), let recordID = CareRecordID(text) else {
             return .failure(Refusal(response: noSuchRecord(request, isAPI: isAPI)))
         }
         guard let identity = context.identity else {

@@ -220,6 +220,9 @@ enum RouteAccess: Equatable, Sendable {
     /// The holder of a calendar feed's secret (in the path): it names the account and the record, and the
     /// membership and its permission to read are checked, and the fetch audited, before the store is touched.
     case calendarFeed
+    /// A FHIR read of the record that the Patient id (in the path, or the `patient` parameter) names: checked as a
+    /// record's route with the policy, a token within its SMART scope.
+    case fhir(RecordRoutePolicy)
 }
 
 /// Registers the host's routes, each with who may reach it; there is no way here to add a route without saying so.
@@ -263,6 +266,11 @@ struct HostRoutes {
     /// A calendar feed's route: the handler checks the secret in the path (`CareHost.calendarFeed`).
     mutating func calendarFeed(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
         add(method, path, .calendarFeed, handler)
+    }
+
+    /// A FHIR endpoint's route: the handler authorizes the record it names (`CareHost.fhirRead`).
+    mutating func fhir(_ method: HTTPRequest.Method, _ path: String, _ policy: RecordRoutePolicy, _ handler: @escaping Handler) {
+        add(method, path, .fhir(policy), handler)
     }
 
     mutating func record(_ method: HTTPRequest.Method, _ path: String, _ policy: RecordRoutePolicy, _ handler: @escaping Handler) {

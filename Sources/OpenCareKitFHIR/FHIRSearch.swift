@@ -1,0 +1,84 @@
+import Foundation
+
+/// FHIR's answers that are not a resource of the record: errors as an `OperationOutcome`, search results as a
+/// `searchset` Bundle, and the `date` search parameter.
+public enum FHIRSearch {
+    /// An `OperationOutcome` of one error: its code (FHIR's issue-type: invalid, required, not-found, not-supported,
+    /// forbidden, login, exception …) and a message for people (no patient data).
+    public static func outcome(_ code: String, _ message: String, expression: String? = nil) -> FHIRJSON {
+        .object(
+            ("resourceType", "OperationOutcome"),
+            ("issue", .array([.object(
+                ("severity", "error"),
+                ("code", .string(code)),
+                ("diagnostics", .string(message)),
+                ("expression", expression.map { .array([.string($0)]) }))])))
+    }
+
+    /// The `searchset` Bundle of `matches` (all the results) from `offset`, `count` of them, with `self` and `next`
+    /// links made by `link(offset)`.
+    public static func searchset(_ matches: [FHIRJSON], offset: Int, count: Int, base: String, link: (Int) -> String) -> FHIRJSON {
+        let page = matches.dropFirst(offset).prefix(count)
+        var links: [FHIRJSON] = [.object(("relation", "self"), ("url", .string(link(offset))))]
+        if offset + count < matches.count { links.append(.object(("relation", "next"), ("url", .string(link(offset + count))))) }
+        return .object(
+            ("resourceType", "Bundle"),
+            ("type", "searchset"),
+            ("total", .integer(matches.count)),
+            ("link", .array(links)),
+            ("entry", .array(page.map { resource in
+                .object(
+                    ("fullUrl", .string("\(base)/\(resource["resourceType"]?.string ?? "")/\(resource["id"]?.string ?? "")")),
+                    ("resource", resource),
+                    ("search", .object(("mode", "match"))))
+            })))
+    }
+
+    /// A `date` search parameter: a prefix (eq, ne, lt, le, gt, ge; eq when none) and a date of some precision — a
+    /// year, a month, a day (in `calendar`'s zone), or a time — read as the range it stands for.
+    public struct DateFilter: Sendable, Equatable {
+        public var prefix: String
+        public var start: Date
+        public var end: Date
+
+        public init?(_ text: String, calendar: Calendar) {
+            let prefixes = ["eq", "ne", "lt", "le", "gt", "ge"]
+            let prefix = prefixes.first { text.hasPrefix($0) } ?? "eq"
+            let value = prefixes.contains(String(text.prefix(2))) ? String(text.dropFirst(2)) : text
+            guard let (start, end) = Self.range(value, calendar: calendar) else { return nil }
+            (self.prefix, self.start, self.end) = (prefix, start, end)
+        }
+
+        /// Whether a moment matches.
+        public func matches(_ date: Date) -> Bool {
+            switch prefix {
+            case "ne": date < start || date >= end
+            case "lt": date < start
+            case "le": date < end
+            case "gt": date >= end
+            case "ge": date >= start
+            default: date >= start && date < end
+            }
+        }
+
+        static func range(_ text: String, calendar: Calendar) -> (Date, Date)? {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            if !text.contains("T") {
+                guard (1...3).contains(parts.count), parts[0].count == 4, parts.dropFirst().allSatisfy({ $0.count == 2 }),
+                      let year = Int(parts[0]), (1...9999).contains(year) else { return nil }
+                let month = parts.count > 1 ? Int(parts[1]) : 1, day = parts.count > 2 ? Int(parts[2]) : 1
+                guard let month, let day, (1...12).contains(month), (1...31).contains(day),
+                      let start = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+                      calendar.component(.day, from: start) == day else { return nil }
+                let unit: Calendar.Component = parts.count == 1 ? .year : parts.count == 2 ? .month : .day
+                guard let end = calendar.date(byAdding: unit, value: 1, to: start) else { return nil }
+                return (start, end)
+            }
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let plain = ISO8601DateFormatter()
+            guard let date = formatter.date(from: text) ?? plain.date(from: text) else { return nil }
+            return (date, date.addingTimeInterval(text.contains(".") ? 0.001 : 1))
+        }
+    }
+}
