@@ -31,6 +31,12 @@ public struct FHIRExport: Sendable {
     static let valueIndexExtension = extensionBase + "value-index"
     static let scheduleElementExtension = extensionBase + "schedule-element"
     static let kindExtension = extensionBase + "value-kind"
+    static let impactsAdherenceExtension = extensionBase + "impacts-adherence"
+    static let timeZoneExtension = extensionBase + "time-zone"
+    static let consentTitleExtension = extensionBase + "consent-title"
+    static let consentVersionExtension = extensionBase + "consent-version"
+    static let carePlanSystem = "urn:opencarekit:care-plan"
+    static let carePlanCatalog = "urn:opencarekit:care-plan-catalog:"
     static let ucum = "http://unitsofmeasure.org"
 
     /// The record's id: the Patient's id.
@@ -40,13 +46,21 @@ public struct FHIRExport: Sendable {
     public var surveys: [String: OCKSurvey]
     /// The task whose outcomes hold signed consents (the onboarding).
     public var consentTaskID: String?
+    /// The record's time zone (an IANA identifier), kept on the Patient.
+    public var timeZone: String?
+    /// The name of the record's care plan in the server's catalog (the demo's, say), kept as the CarePlans'
+    /// `instantiatesUri`: it tells an importing server which surveys and cards the record has.
+    public var carePlanName: String?
     public var now: Date
 
-    public init(patientID: String, members: [Member] = [], surveys: [String: OCKSurvey] = [:], consentTaskID: String? = nil, now: Date) {
+    public init(patientID: String, members: [Member] = [], surveys: [String: OCKSurvey] = [:], consentTaskID: String? = nil,
+                timeZone: String? = nil, carePlanName: String? = nil, now: Date) {
         self.patientID = patientID
         self.members = members
         self.surveys = surveys
         self.consentTaskID = consentTaskID
+        self.timeZone = timeZone
+        self.carePlanName = carePlanName
         self.now = now
     }
 
@@ -82,7 +96,7 @@ public struct FHIRExport: Sendable {
         for outcome in outcomes.sorted(by: { ($0.createdDate ?? .distantPast, $0.uuid.uuidString) < ($1.createdDate ?? .distantPast, $1.uuid.uuidString) }) {
             guard let task = tasksByUUID[outcome.taskUUID] else { continue }
             if task.id == consentTaskID, let consent = OCKSignedConsent(values: outcome.values) {
-                resources.append(self.consent(consent, outcome: outcome))
+                resources.append(self.consent(consent, outcome: outcome, task: task))
             } else if let survey = surveys[task.id] {
                 questionnaires[survey.id] = questionnaires[survey.id] ?? questionnaire(survey)
                 resources.append(questionnaireResponse(outcome, task: task, survey: survey))
@@ -116,6 +130,7 @@ public struct FHIRExport: Sendable {
         return .object(
             ("resourceType", "Patient"),
             ("id", .string(patientID)),
+            ("extension", timeZone.map { .array([.object(("url", .string(Self.timeZoneExtension)), ("valueString", .string($0)))]) }),
             ("identifier", patient.map { .array([.object(("system", "urn:opencarekit:patient"), ("value", .string($0.id)))]) }),
             ("name", name.map { name in
                 .array([.object(
@@ -130,22 +145,24 @@ public struct FHIRExport: Sendable {
         var byPlan: [UUID?: [OCKTask]] = [:]
         for task in tasks { byPlan[task.carePlanUUID.flatMap { uuid in plans.contains { $0.uuid == uuid } ? uuid : nil }, default: []].append(task) }
         var resources = plans.map { plan in
-            carePlan(id: plan.uuid.uuidString.lowercased(), title: plan.title, start: plan.effectiveDate, tasks: byPlan[plan.uuid] ?? [])
+            carePlan(id: plan.uuid.uuidString.lowercased(), ockID: plan.id, title: plan.title, start: plan.effectiveDate, tasks: byPlan[plan.uuid] ?? [])
         }
         // Tasks of no care plan form one of their own.
         if let loose = byPlan[nil], !loose.isEmpty {
-            resources.append(carePlan(id: "\(patientID)-tasks", title: nil, start: loose.map(\.effectiveDate).min() ?? now, tasks: loose))
+            resources.append(carePlan(id: "\(patientID)-tasks", ockID: nil, title: nil, start: loose.map(\.effectiveDate).min() ?? now, tasks: loose))
         }
         return resources
     }
 
-    func carePlan(id: String, title: String?, start: Date, tasks: [OCKTask]) -> FHIRJSON {
+    func carePlan(id: String, ockID: String?, title: String?, start: Date, tasks: [OCKTask]) -> FHIRJSON {
         let activities = tasks.sorted { $0.id < $1.id }.flatMap { task in
             task.schedule.elements.map { element in activity(task, element) }
         }
         return .object(
             ("resourceType", "CarePlan"),
             ("id", .string(id)),
+            ("identifier", ockID.map { .array([.object(("system", .string(Self.carePlanSystem)), ("value", .string($0)))]) }),
+            ("instantiatesUri", carePlanName.map { .array([.string(Self.carePlanCatalog + $0)]) }),
             ("status", "active"),
             ("intent", "plan"),
             ("title", title.map(FHIRJSON.string)),
@@ -160,6 +177,7 @@ public struct FHIRExport: Sendable {
             ("extension", .array([
                 .object(("url", .string(Self.taskExtension)), ("valueString", .string(task.id))),
                 .object(("url", .string(Self.scheduleElementExtension)), ("valueString", exact.map(FHIRJSON.string))),
+                .object(("url", .string(Self.impactsAdherenceExtension)), ("valueBoolean", .bool(task.impactsAdherence))),
             ])),
             ("kind", "Task"),
             ("code", .object(("text", .string(task.title ?? task.id)))),
@@ -317,10 +335,14 @@ public struct FHIRExport: Sendable {
             ("item", .array(items)))
     }
 
-    func consent(_ consent: OCKSignedConsent, outcome: OCKOutcome) -> FHIRJSON {
+    func consent(_ consent: OCKSignedConsent, outcome: OCKOutcome, task: OCKTask) -> FHIRJSON {
         .object(
             ("resourceType", "Consent"),
             ("id", .string(outcome.uuid.uuidString.lowercased())),
+            ("extension", .array(outcomeExtensions(task: task, outcome: outcome, valueIndex: nil, kind: nil) + [
+                .object(("url", .string(Self.consentTitleExtension)), ("valueString", .string(consent.documentTitle))),
+                .object(("url", .string(Self.consentVersionExtension)), ("valueString", .string(consent.documentVersion))),
+            ])),
             ("status", "active"),
             ("scope", .object(("coding", .array([.object(
                 ("system", "http://terminology.hl7.org/CodeSystem/consentscope"), ("code", "research"), ("display", "Research"))])))),

@@ -18,6 +18,9 @@ extension CareHost {
         addRecordRoute(&routes, .get, "/fhir/export", .page("fhir-export", .read, action: .execute)) { _, _, access in
             try await host.fhirExport(access)
         }
+        routes.account(.post, "/records/import") { request, context, identity in
+            try await host.fhirImport(request, context, identity)
+        }
         routes.fhir(.get, "/fhir/R4/Patient/:id", .api(.read, ["Patient"], "r")) { request, context in
             try await host.fhirRead(request, context, record: context.parameters.get("id"), policy: .api(.read, ["Patient"], "r"),
                                     detail: "GET /fhir/R4/Patient/{id}") { resources, _ in
@@ -96,8 +99,10 @@ extension CareHost {
                     return Self.fhirResponse(.notFound, Self.fhirRefusal(.notFound))
                 }
                 try await server.store.catchUp()
+                let stored = try await directory.record(access.record)
                 let export = FHIRExport(patientID: access.record.description, surveys: server.configuration.surveys,
-                                        consentTaskID: server.configuration.onboardingTaskID, now: configuration.now())
+                                        consentTaskID: server.configuration.onboardingTaskID, timeZone: stored?.timeZoneIdentifier,
+                                        carePlanName: stored?.carePlan, now: configuration.now())
                 let (status, resource) = try await body(try await export.resources(of: server.store), server.calendar)
                 return Self.fhirResponse(status, resource)
             }
@@ -121,6 +126,77 @@ extension CareHost {
                  body: .init(byteBuffer: ByteBuffer(string: resource.text)))
     }
 
+    /// `POST /records/import` (a Bundle as `/fhir/export` writes it, `application/fhir+json`, at most 32 MB): a new record
+    /// of the person asking (its owner, as its patient, or `?role=caregiver`) holding the Bundle's patient, care plans,
+    /// tasks and outcomes. The Bundle is read whole and written first into a store in memory under the same rules as
+    /// every write (the surveys' too), so a Bundle refused leaves nothing behind; then into the new record's store.
+    /// Answers 201 with the record's address, or an OperationOutcome naming what is wrong.
+    func fhirImport(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity) async throws -> Response {
+        guard request.headers[.contentType]?.hasPrefix("application/fhir+json") == true || request.headers[.contentType]?.hasPrefix("application/json") == true else {
+            return Self.fhirResponse(.unsupportedMediaType, FHIRSearch.outcome("not-supported", "Send the Bundle as application/fhir+json."))
+        }
+        let role: CareRole
+        switch request.uri.queryParameters.get("role") ?? "patient" {
+        case "patient": role = .patient
+        case "caregiver": role = .caregiver
+        default: return Self.fhirResponse(.badRequest, FHIRSearch.outcome("invalid", "role is patient or caregiver.", expression: "role"))
+        }
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: FHIRImport.maximumBytes)
+        } catch {
+            return Self.fhirResponse(.contentTooLarge, FHIRSearch.outcome("too-costly", "A Bundle is at most 32 MB."))
+        }
+        let data = Data(buffer: body)
+        do {
+            // The plan named by the Bundle decides the surveys, whose answers carry their questions' units.
+            let plan = try FHIRImport().read(data).carePlanName.flatMap { $0 == CarePlanCatalog.demo ? $0 : nil }
+            let now = configuration.now()
+            var draft = CareRecord(patientName: "", timeZoneIdentifier: TimeZone.current.identifier, carePlan: plan, createdDate: now)
+            let settings = CarePlanCatalog.configuration(for: draft)
+            let imported = try FHIRImport(surveys: settings.surveys).read(data)
+            let name = imported.patientName.trimmingCharacters(in: .whitespacesAndNewlines)
+            draft.patientName = name.isEmpty ? "Imported record" : String(name.prefix(200))
+            draft.timeZoneIdentifier = imported.timeZone ?? draft.timeZoneIdentifier
+            let record = draft
+            // Checked first where a refusal leaves nothing behind.
+            let check = OCKStore(name: "import-\(record.id)", type: .inMemory)
+            check.addRule(CareServer.surveyRule(settings))
+            do {
+                try await FHIRImport.write(imported, into: check)
+            } catch {
+                return Self.fhirResponse(.unprocessableContent, FHIRSearch.outcome("business-rule", Self.importRefusal(error)))
+            }
+            guard let server = try await records.server(for: record.id, load: { record }) else {
+                return Self.fhirResponse(.internalServerError, FHIRSearch.outcome("exception", "The new record could not be opened."))
+            }
+            try await FHIRImport.write(imported, into: server.store)
+            try await directory.addRecord(record, member: CareMembership(record: record.id, account: identity.account.id, role: role,
+                                                                         isOwner: true, createdDate: now))
+            try await audit.record(AuditEntry.Draft(recorded: now, account: identity.account.id, record: record.id, resource: "fhir-import",
+                                                    action: .create, outcome: .allowed, address: context.clientAddress,
+                                                    detail: "POST /records/import"))
+            var response = Self.fhirResponse(.created, .object(
+                ("resourceType", "OperationOutcome"),
+                ("issue", .array([.object(("severity", "information"), ("code", "informational"),
+                                          ("diagnostics", .string("Imported into record \(record.id).")))]))))
+            response.headers[.location] = "/records/\(record.id)/care"
+            return response
+        } catch let problem as FHIRImport.Problem {
+            return Self.fhirResponse(.badRequest, problem.outcome)
+        }
+    }
+
+    /// What a store said about an imported entity, without its data: the rule or limit it broke.
+    static func importRefusal(_ error: any Error) -> String {
+        switch error {
+        case let violation as OCKStoreRuleViolation: "The Bundle breaks a rule of its care plan: \(violation.reason)"
+        case let error as OCKStoreError: "The Bundle holds something the store refuses: \(error.localizedDescription)"
+        default: "The Bundle could not be imported."
+        }
+    }
+
     /// The record as a FHIR R4 Bundle.
     func fhirExport(_ access: RecordAccess) async throws -> Response {
         guard let server = try await records.server(for: access.record, load: { try await directory.record(access.record) }) else {
@@ -130,8 +206,10 @@ extension CareHost {
         let members = try await directory.members(of: access.record).map { member in
             FHIRExport.Member(name: member.account.name, role: member.membership.role.rawValue)
         }
+        let stored = try await directory.record(access.record)
         let export = FHIRExport(patientID: access.record.description, members: members, surveys: server.configuration.surveys,
-                                consentTaskID: server.configuration.onboardingTaskID, now: configuration.now())
+                                consentTaskID: server.configuration.onboardingTaskID, timeZone: stored?.timeZoneIdentifier,
+                                carePlanName: stored?.carePlan, now: configuration.now())
         let bundle = try await export.bundle(of: server.store)
         return Response(status: .ok, headers: [.contentType: "application/fhir+json", .cacheControl: "no-store",
                                                .contentDisposition: "attachment; filename=\"care-record-fhir.json\""],

@@ -84,3 +84,82 @@ def test_every_exported_resource_validates_and_says_what_the_store_holds(maria):
     team = next(r for r in resources if r["resourceType"] == "CareTeam")
     assert {(p["member"]["display"], p["role"][0]["text"]) for p in team["participant"]} >= {("Maria Santos", "patient"),
                                                                                               ("Dr. Jordan Lee", "clinician")}
+
+
+def post_bundle(origin, body, content_type="application/fhir+json", role=None):
+    """POSTs `body` (bytes) to /records/import; the status, the headers and the JSON answer."""
+    import urllib.error
+    url = origin + "/records/import" + (f"?role={role}" if role else "")
+    try:
+        response = urlopen(url, data=body, headers={"Content-Type": content_type, "Origin": origin})
+        return response.status, response.headers, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, json.loads(error.read())
+
+
+def by_key(bundle, old_id=None, new_id=None):
+    """The Bundle's resources by (type, id), the record's id written as `old_id` wherever `new_id` stands; the
+    CareTeam (the members of the record, accounts of this server) left out."""
+    text = json.dumps(bundle)
+    if new_id:
+        text = text.replace(new_id, old_id)
+    resources = [entry["resource"] for entry in json.loads(text)["entry"]]
+    return {(r["resourceType"], r["id"]): r for r in resources if r["resourceType"] != "CareTeam"}
+
+
+def test_an_exported_record_imports_into_a_new_record_that_exports_the_same_resources(maria):
+    exported = urlopen(maria["base"] + "/fhir/export").read()
+    status, headers, answer = post_bundle(maria["origin"], exported, role="caregiver")
+    assert status == 201, answer
+    get_fhir_model_class("OperationOutcome").model_validate(answer)
+    new_id = re.fullmatch(r"/records/([0-9a-z]+)/care", headers["Location"]).group(1)
+    assert new_id != maria["record"]
+    again = json.loads(urlopen(maria["origin"] + f"/records/{new_id}/fhir/export").read())
+    before, after = by_key(json.loads(exported)), by_key(again, maria["record"], new_id)
+    assert set(before) == set(after)
+    for key in before:
+        assert before[key] == after[key], key
+    # The new record is the importer's, and its pages show the imported care.
+    home = urlopen(maria["origin"] + "/").read().decode()
+    assert f"/records/{new_id}/care" in home
+
+
+def test_bad_bundles_are_refused_with_an_operation_outcome_and_import_nothing(maria):
+    exported = json.loads(urlopen(maria["base"] + "/fhir/export").read())
+    home_before = urlopen(maria["origin"] + "/").read().decode().count("ock-patient-name")
+
+    def without(kind):
+        bundle = json.loads(json.dumps(exported))
+        bundle["entry"] = [e for e in bundle["entry"] if e["resource"]["resourceType"] != kind]
+        return bundle
+
+    def changed(kind, change):
+        bundle = json.loads(json.dumps(exported))
+        resource = next(e["resource"] for e in bundle["entry"] if e["resource"]["resourceType"] == kind)
+        change(resource)
+        return bundle
+
+    cases = [
+        (b"not json", "structure"),
+        (json.dumps({"resourceType": "Patient", "id": "x"}).encode(), "invalid"),
+        (json.dumps({"resourceType": "Bundle", "type": "collection", "entry": []}).encode(), "required"),
+        (json.dumps(without("Patient")).encode(), "invalid"),
+        (json.dumps({**exported, "entry": exported["entry"] + [{"resource": {"resourceType": "MedicationRequest", "id": "m"}}]}).encode(),
+         "not-supported"),
+        (json.dumps(changed("Observation", lambda r: r.update(id="not-a-uuid"))).encode(), "value"),
+        (json.dumps(changed("Observation", lambda r: r.pop("extension"))).encode(), "required"),
+        (json.dumps(changed("Observation", lambda r: r.update(effectiveDateTime="yesterday"))).encode(), "value"),
+        (json.dumps(without("CarePlan")).encode(), "invalid"),
+        # A check-in answer its question cannot have: the survey's rule refuses it, as it would any write.
+        (json.dumps(changed("QuestionnaireResponse", lambda r: r["item"][0]["answer"][0].update(valueInteger=99))).encode(),
+         "business-rule"),
+    ]
+    for body, code in cases:
+        status, _, answer = post_bundle(maria["origin"], body)
+        assert 400 <= status < 500, (code, status, answer)
+        get_fhir_model_class("OperationOutcome").model_validate(answer)
+        assert answer["issue"][0]["code"] == code, (code, answer)
+    status, _, answer = post_bundle(maria["origin"], json.dumps(exported).encode(), content_type="text/plain")
+    assert status == 415 and answer["resourceType"] == "OperationOutcome"
+    # Nothing was imported by any of them.
+    assert urlopen(maria["origin"] + "/").read().decode().count("ock-patient-name") == home_before
