@@ -33,11 +33,11 @@ struct RemindersBenchmark {
     func run() {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "America/New_York")!
-        // 2026-11-24 13:00 UTC (8:00 in New York).
+        // 2026-11-29 13:00 UTC (8:00 in New York, a Sunday).
         let now = Date(timeIntervalSince1970: 1_795_957_200)
         let elements = (0..<tasksPerRecord).map { $0 % 5 == 1 ? 2 : 1 }.reduce(0, +)
         print("Reminder benchmark: \(records) records × \(tasksPerRecord) tasks (\(records * elements) schedule elements), "
-              + "America/New_York, \(minutes) minutes from 2026-11-24 08:00")
+              + "America/New_York, \(minutes) minutes from 2026-11-29 08:00")
         print("")
         print("                                        build s   per minute: median ms   max ms   due events   in the first minute")
         var variants: [[[OCKTask]]] = []

@@ -13,7 +13,7 @@ struct ReportBenchmark {
     func run() async throws {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "America/New_York")!
-        let now = Date(timeIntervalSince1970: 1_795_957_200)  // 2026-11-24 08:00 in New York
+        let now = Date(timeIntervalSince1970: 1_795_957_200)  // 2026-11-29 08:00 in New York
         let directory = FileManager.default.temporaryDirectory.appending(path: "ock-report-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

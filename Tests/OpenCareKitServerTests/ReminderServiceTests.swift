@@ -29,6 +29,7 @@ import Testing
         let errors: [String]
         let ttl: String?
         let urgency: String?
+        let topic: String?
     }
 
     final class Stub: @unchecked Sendable {
@@ -58,7 +59,7 @@ import Testing
                 let text = entry["plaintext"] as? String ?? ""
                 let message = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
                 return Received(browser: entry["browser"] as? String ?? "", message: message, errors: entry["errors"] as? [String] ?? ["none"],
-                                ttl: entry["ttl"] as? String, urgency: entry["urgency"] as? String)
+                                ttl: entry["ttl"] as? String, urgency: entry["urgency"] as? String, topic: entry["topic"] as? String)
             }
         }
     }
@@ -128,6 +129,9 @@ import Testing
         #expect(followUp.due == 2 && followUp.done == 1 && followUp.pushed == 2 && followUp.followUps == 0, "\(followUp)")
         let second = try await stub.received().dropFirst(4)
         #expect(second.count == 2 && second.allSatisfy { $0.message["kind"] as? String == "follow-up" && $0.message["title"] as? String == "Take ibuprofen" && $0.errors.isEmpty })
+        // A follow-up has its reminder's Topic (RFC 8030): a push service still holding the reminder replaces it.
+        let reminderTopic = first.first { $0.message["title"] as? String == "Take ibuprofen" }?.topic
+        #expect(reminderTopic != nil && second.allSatisfy { $0.topic == reminderTopic } && reminderTopic?.count ?? 0 <= 32)
 
         // The eye drops at 23:00 fall in quiet hours: they wait for 7:00.
         let night = await service.tick(at: at(10, 23))

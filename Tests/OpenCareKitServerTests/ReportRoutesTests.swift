@@ -106,6 +106,27 @@ import Testing
         #expect(Set(audit.filter { $0.draft.detail.hasSuffix(".csv") || $0.draft.detail.hasSuffix(".pdf") }.map(\.draft.action)) == [.execute])
     }
 
+    @Test func csvGuardsEveryTextASpreadsheetWouldRunAsAFormula() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "America/New_York"))
+        let date = Date(timeIntervalSince1970: 1_795_957_200)
+        let rows = ["=SUM(A1)", "+1", "-2", "@x", "\tx", "\rx", "plain", "a,\"b\""].map { text in
+            CareReport.Row(taskID: "t", taskTitle: "T", occurrence: 0, eventStart: date, isAllDay: false,
+                           value: OCKOutcomeValue(text, createdDate: date), note: "")
+        }
+        let report = CareReport(patientName: "", preparedBy: "", preparedDate: date, firstDay: date, lastDay: date, calendar: calendar,
+                                weeks: [date], adherence: [], rows: rows + [CareReport.Row(
+                                    taskID: "n", taskTitle: "N", occurrence: 1, eventStart: date, isAllDay: false,
+                                    value: OCKOutcomeValue(-2.5, units: "kg", createdDate: date), note: "")],
+                                rowsLeftOut: 0, notes: [], consents: [])
+        let lines = CareServer.csv(report, language: .english).components(separatedBy: "\r\n")
+        let values = lines.dropFirst().dropLast().map { $0.components(separatedBy: ",")[7] }
+        #expect(Array(values.prefix(7)) == ["'=SUM(A1)", "'+1", "'-2", "'@x", "'\tx", "\"'\rx\"", "plain"])
+        #expect(lines[8].contains(",\"a,\"\"b\"\"\",,text,"))
+        // A number is a number, negative or not; and the offset a spreadsheet cannot take for a time.
+        #expect(lines[9] == "2026-11-29 08:00:00,UTC-05:00,n,N,2026-11-29 08:00:00,1,,-2.5,kg,double,")
+    }
+
     @Test func aRangeOutOfBoundsIsRefusedWithAReason() async throws {
         let fixture = try await fixture()
         try await fixture.hosted().test { client in
