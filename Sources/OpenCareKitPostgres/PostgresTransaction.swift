@@ -177,6 +177,10 @@ enum PostgresFailures {
         case nil:
             // No answer from a server: the connection failed or closed.
             return SQLFailure(.unavailable, "PostgreSQL is unreachable (\(error.code))")
+        // Insufficient resources (a full disk, no memory), a system error (I/O), an internal error (corruption): the
+        // database's fault, not the request's.
+        case let state? where state.hasPrefix("53") || state.hasPrefix("58") || state.hasPrefix("XX"):
+            return SQLFailure(.fault, "PostgreSQL \(state): \(message)")
         case let state?:
             return SQLFailure(.other, "PostgreSQL \(state): \(message)")
         }

@@ -84,6 +84,8 @@ final class FaultyEngine: OCKStoreEngine {
         var readsFail = false
         /// What a failing read throws: the database unreachable, or any other failure (a full disk, a busy file).
         var readError = SQLFailure.Kind.unavailable
+        /// What a failing write throws.
+        var writeError = SQLFailure.Kind.unavailable
         /// Once a write fails after committing, reads fail too (the database went away then).
         var readsFailAfterCommit = false
     }
@@ -116,7 +118,7 @@ final class FaultyEngine: OCKStoreEngine {
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
         let faults = self.faults.withLock { $0 }
-        if faults.writesFail { throw Self.unavailable() }
+        if faults.writesFail { throw SQLFailure(faults.writeError, "the test's database failed") }
         let result = try await base.write(body)
         if faults.writesFailAfterCommitting {
             self.faults.withLock { $0.readsFail = $0.readsFailAfterCommit }

@@ -32,6 +32,11 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
             // may have been made; the page shows what was).
             context.logger.warning("storage unavailable", metadata: ["reason": "\(error.reason)"])
             response = Self.unavailable(request)
+        } catch let error as StorageFaultError {
+            // The database failed: the server's fault. The answer and the log share an id, so a report names the line.
+            let id = Self.errorID()
+            context.logger.error("storage fault", metadata: ["error-id": "\(id)", "reason": "\(error.reason)"])
+            response = Self.serverFault(request, id: id)
         } catch where Self.isClientGone(error) {
             // The client went away mid-request (its body ended early): nothing is wrong here and nobody is left to
             // answer; the answer is written to a closed connection, or not at all.
@@ -39,8 +44,9 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
             response = APIError(status: .badRequest, field: nil, message: "The request ended early.").response
         } catch {
             // Whatever went wrong inside, the answer still carries the headers, and says nothing about the data.
-            context.logger.error("request failed", metadata: ["error": "\(type(of: error))"])
-            response = APIError(status: .internalServerError, field: nil, message: "Something went wrong on the server.").response
+            let id = Self.errorID()
+            context.logger.error("request failed", metadata: ["error-id": "\(id)", "error": "\(type(of: error))"])
+            response = Self.serverFault(request, id: id)
         }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
@@ -68,6 +74,25 @@ extension SecurityHeadersMiddleware {
         return response
     }
 
+    /// A short id for a server fault, shown to the person and written to the log.
+    static func errorID() -> String {
+        String((0..<10).map { _ in "0123456789abcdefghjkmnpqrstvwxyz".randomElement()! })
+    }
+
+    /// 500 naming the fault's id (also in the log, with the reason): a page for a browser, JSON for a script.
+    static func serverFault(_ request: Request, id: String) -> Response {
+        let language = request.preferredLanguage
+        let message = HostText.serverFault.text(language, id)
+        var response = request.wantsJSON || !(request.headers[.accept]?.contains("text/html") ?? false)
+            ? APIError(status: .internalServerError, field: nil, message: message).response
+            : AppPage.error(message, status: .internalServerError,
+                            context: OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)),
+                            back: request.uri.path)
+        response.headers[.errorID] = id
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
     /// Whether `error` means the client disconnected or its request ended before its body did.
     static func isClientGone(_ error: any Error) -> Bool {
         error is HTTPParserError || error is ChannelError || error is IOError
@@ -75,6 +100,8 @@ extension SecurityHeadersMiddleware {
 }
 
 extension HTTPField.Name {
+    /// The id of a server fault, as its log line has it.
+    static let errorID = Self("X-Error-Id")!
     static let xFrameOptions = Self("X-Frame-Options")!
     static let referrerPolicy = Self("Referrer-Policy")!
 }

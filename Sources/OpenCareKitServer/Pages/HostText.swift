@@ -11,7 +11,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
          sharingTitle, whoHasAccess, role, changeRole, remove, removeNamed, roleOf, invite, inviteHint, createInvitation, invitationLink, pendingInvitations, expires, revoke, invitationTitle, invitationBody, accept, invitationGone, haveAccount, createAccount, yourName, emailTaken, activityTitle, activityLink, when, who, what, whereFrom, result, allowed, denied, exportFHIR, olderEntries, someoneElse, sharingLink, allRecords, idleWarning, staySignedIn, you,
          patientsTitle, needAttention, showingFirstPatients, otherRecords, lastSevenDays, lastSevenDaysNothing, flagMissedDoses,
          flagPain, flagUnreadable, needsAttention, noActivity, today, yesterday, daysAgo, lastActivity,
-         storageUnavailable
+         storageUnavailable, serverFault
 
     var english: String {
         switch self {
@@ -100,6 +100,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .daysAgo: "{0} days ago"
         case .lastActivity: "Last activity: {0}"
         case .storageUnavailable: "The care records cannot be reached right now, so what you did may not have been saved. Try again in a few seconds."
+        case .serverFault: "Something went wrong on the server, and what you did may not have been saved. If it happens again, tell the people who run this server: error {0}."
         }
     }
 
@@ -190,6 +191,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .daysAgo: "{0}일 전"
         case .lastActivity: "마지막 활동: {0}"
         case .storageUnavailable: "지금은 돌봄 기록에 연결할 수 없어 방금 한 일이 저장되지 않았을 수 있습니다. 몇 초 뒤에 다시 시도하세요."
+        case .serverFault: "서버에 문제가 생겨 방금 한 일이 저장되지 않았을 수 있습니다. 다시 일어나면 이 서버를 운영하는 사람에게 알려 주세요: 오류 {0}."
         }
     }
 

@@ -180,12 +180,8 @@ extension CareServer {
         } catch let error as DecodingError {
             return Self.apiError(error).response
         } catch let error as OCKStoreError {
-            switch error {
-            case .fetchFailed: return APIError(status: .notFound, field: nil, message: error.reason).response
-            case .addFailed, .updateFailed, .deleteFailed, .invalidValue:
-                return APIError(status: .unprocessableContent, field: nil, message: error.reason).response
-            default: throw error
-            }
+            guard let status = error.clientStatus else { throw error }
+            return APIError(status: status, field: nil, message: error.reason).response
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             return APIError(status: .contentTooLarge, field: nil, message: "The body is larger than 64 KiB.").response
         }

@@ -241,14 +241,14 @@ extension CareServer {
         } catch let error as FormError {
             return failure(error.message, error.status, field: error.field)
         } catch let error as OCKStoreError {
-            switch error {
-            case .fetchFailed: return failure("That event does not exist.", .notFound)
-            case let .invalidValue(reason): return failure(reason, .unprocessableContent)
-            case .addFailed, .updateFailed, .deleteFailed:
-                // Another tab or device changed the event meanwhile.
-                return failure("The event changed in the meantime. Reload the page and try again.", .conflict)
-            default: throw error
+            guard let status = error.clientStatus else { throw error }
+            // A conflict here is another tab or device that changed the event meanwhile.
+            let message = switch status {
+            case .notFound: "That event does not exist."
+            case .conflict: "The event changed in the meantime. Reload the page and try again."
+            default: error.reason
             }
+            return failure(message, status)
         }
     }
 }

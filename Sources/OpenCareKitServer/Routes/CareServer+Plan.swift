@@ -111,10 +111,8 @@ extension CareServer {
         } catch let failure as OCKPlanEditor.Failure {
             return try await refusal(failure, request, context, form: form, current: current)
         } catch let error as OCKStoreError {
-            if case let .invalidValue(reason) = error {
-                return errorPage(reason, status: .unprocessableContent, context: renderContext(for: request))
-            }
-            throw error
+            guard let status = error.clientStatus else { throw error }
+            return errorPage(error.reason, status: status, context: renderContext(for: request))
         }
         try await auditTask(saved, action: current == nil ? .create : .update, context)
         return Response.redirect(to: taskURL(saved.id) + "?saved=1", type: .normal)

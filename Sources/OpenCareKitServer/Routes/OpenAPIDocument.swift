@@ -81,6 +81,7 @@ enum OpenAPIDocument {
                 let (request, answer) = syncSchemas[operation.path]!
                 entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(request)]]]
                 responses["200"] = ["description": "OK", "content": ["application/json": ["schema": ref(answer)]]]
+                responses["409"] = error
                 responses["413"] = error
                 responses["422"] = error
             case "get":
@@ -89,11 +90,13 @@ enum OpenAPIDocument {
             case "post":
                 entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(schema)]]]
                 responses["201"] = ["description": "Added", "content": ["application/json": ["schema": ref(schema)]]]
+                responses["409"] = error
                 responses["413"] = error
                 responses["422"] = error
             case "put":
                 entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(schema)]]]
                 responses["200"] = ["description": "Updated", "content": ["application/json": ["schema": ref(schema)]]]
+                responses["409"] = error
                 responses["413"] = error
                 responses["422"] = error
             default:

@@ -23,8 +23,8 @@ public final class SQLCareDirectory: CareDirectory {
             throw CareDirectoryError(.conflict, "It exists already.")
         } catch let error as SQLFailure where error.kind == .foreignKeyViolation {
             throw CareDirectoryError(.notFound, "The account or record it names does not exist.")
-        } catch let error as SQLFailure where error.kind == .unavailable {
-            throw StorageUnavailableError(reason: error.description)
+        } catch let error as SQLFailure where error.kind == .unavailable || error.kind == .conflict || error.kind == .fault {
+            throw StorageUnavailableError.surfacing(error)
         } catch {
             throw CareDirectoryError(.storage, "The directory cannot be written: \(runner.describe(error))")
         }
@@ -43,8 +43,8 @@ public final class SQLCareDirectory: CareDirectory {
             return try await runner.read(work)
         } catch let error as CareDirectoryError {
             throw error
-        } catch let error as SQLFailure where error.kind == .unavailable {
-            throw StorageUnavailableError(reason: error.description)
+        } catch let error as SQLFailure where error.kind == .unavailable || error.kind == .conflict || error.kind == .fault {
+            throw StorageUnavailableError.surfacing(error)
         } catch {
             throw CareDirectoryError(.storage, "The directory cannot be read: \(runner.describe(error))")
         }

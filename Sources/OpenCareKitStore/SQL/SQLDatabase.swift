@@ -50,6 +50,9 @@ package struct SQLFailure: Error, CustomStringConvertible, Sendable {
         case unavailable
         /// The transaction lost a race with another one and may be run again (serialization failure, deadlock).
         case conflict
+        /// The database itself failed — an I/O error, a full disk, corruption, no memory: the server's fault, not the
+        /// request's.
+        case fault
         case other
     }
 

@@ -177,6 +177,23 @@ final class SQLiteEngine: OCKStoreEngine {
 }
 
 extension SQLiteEngine {
+    /// What an SQLite error means to the store: a constraint the request broke, a lock to wait out, or a fault of the
+    /// database itself (its file, disk or memory).
+    static func kind(of error: DatabaseError) -> SQLFailure.Kind {
+        switch error.extendedResultCode {
+        case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY: return .uniqueViolation
+        case .SQLITE_CONSTRAINT_FOREIGNKEY: return .foreignKeyViolation
+        default: break
+        }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .conflict
+        case .SQLITE_IOERR, .SQLITE_CORRUPT, .SQLITE_FULL, .SQLITE_CANTOPEN, .SQLITE_NOTADB, .SQLITE_NOMEM, .SQLITE_READONLY,
+             .SQLITE_PERM, .SQLITE_PROTOCOL, .SQLITE_INTERNAL:
+            return .fault
+        default: return .other
+        }
+    }
+
     /// An SQLite error's code and message (SQLite's messages name no bound values).
     static func describe(_ error: DatabaseError) -> String {
         "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")"
@@ -228,13 +245,7 @@ struct GRDBDatabase: SQLDatabase {
         do {
             return try body()
         } catch let error as DatabaseError {
-            let kind: SQLFailure.Kind = switch error.extendedResultCode {
-            case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY: .uniqueViolation
-            case .SQLITE_CONSTRAINT_FOREIGNKEY: .foreignKeyViolation
-            case .SQLITE_BUSY, .SQLITE_LOCKED: .conflict
-            default: .other
-            }
-            throw SQLFailure(kind, SQLiteEngine.describe(error))
+            throw SQLFailure(SQLiteEngine.kind(of: error), SQLiteEngine.describe(error))
         }
     }
 }

@@ -130,8 +130,8 @@ public final class OCKStore: Sendable {
             }
         } catch let error as OCKStoreError {
             throw error
-        } catch let error as SQLFailure where error.kind == .unavailable {
-            throw StorageUnavailableError(reason: error.description)
+        } catch let error as SQLFailure {
+            throw Self.serverSide(error)
         } catch {
             throw OCKStoreError.resetFailed(reason: engine.describe(error))
         }
@@ -161,9 +161,11 @@ public final class OCKStore: Sendable {
             result = try await engine.write { db in try body(db, now) }
         } catch let error as OCKStoreError {
             throw error
-        } catch let error as SQLFailure where error.kind == .unavailable {
-            throw StorageUnavailableError(reason: error.description)
+        } catch let error as SQLFailure where error.kind != .uniqueViolation && error.kind != .foreignKeyViolation {
+            // The database's trouble, not the call's: unreachable or contended (try again), or failing.
+            throw Self.serverSide(error)
         } catch {
+            // What the call asked for cannot be: an id that exists, a row it names that does not, an invalid value.
             throw failure(engine.describe(error))
         }
         changes.publish(kinds)
@@ -177,10 +179,20 @@ public final class OCKStore: Sendable {
             return try await engine.read(body)
         } catch let error as OCKStoreError {
             throw error
-        } catch let error as SQLFailure where error.kind == .unavailable {
-            throw StorageUnavailableError(reason: error.description)
+        } catch let error as SQLFailure {
+            throw Self.serverSide(error)
         } catch {
-            throw OCKStoreError.fetchFailed(reason: engine.describe(error))
+            // A read fails only when what is stored cannot be read back: the server's fault, never "not found".
+            throw StorageFaultError(reason: engine.describe(error))
+        }
+    }
+
+    /// A database failure as the caller sees it: `StorageUnavailableError` when it may pass (unreachable, contended),
+    /// else `StorageFaultError`.
+    static func serverSide(_ error: SQLFailure) -> any Error {
+        switch error.kind {
+        case .unavailable, .conflict: StorageUnavailableError(reason: error.description)
+        default: StorageFaultError(reason: error.description)
         }
     }
 }
