@@ -29,13 +29,7 @@ import Testing
     }
 
     @Test func aFailingStoreIsAServerFaultWithAnIdInTheLogAndAMistakeStaysTheClients() async throws {
-        let engine = Mutex<FaultyEngine?>(nil)
-        let store = OCKStore.inMemory(name: "faulty-\(UUID().uuidString)") { base in
-            let faulty = FaultyEngine(base)
-            engine.withLock { $0 = faulty }
-            return faulty
-        }
-        let faulty = try #require(engine.withLock { $0 })
+        let (store, faulty) = try FaultyEngine.store()
         let fixture = ServerFixture(store: store)
         try await fixture.seed()
         let hosted = fixture.hosted()

@@ -95,6 +95,17 @@ final class FaultyEngine: OCKStoreEngine {
 
     init(_ base: any OCKStoreEngine) { self.base = base }
 
+    /// A store in memory behind a faulty engine, and the engine to set its faults.
+    static func store() throws -> (OCKStore, FaultyEngine) {
+        let engine = Mutex<FaultyEngine?>(nil)
+        let store = OCKStore.inMemory(name: "faulty-\(UUID().uuidString)") { base in
+            let faulty = FaultyEngine(base)
+            engine.withLock { $0 = faulty }
+            return faulty
+        }
+        return (store, try #require(engine.withLock { $0 }))
+    }
+
     static func unavailable() -> SQLFailure { SQLFailure(.unavailable, "the test's database is down") }
 
     var dialect: SQLDialect { base.dialect }
@@ -264,13 +275,7 @@ final class FaultyEngine: OCKStoreEngine {
     }
 
     @Test func finishingASurveyWhoseSaveFailsLosesNoAnswer() async throws {
-        let engine = Mutex<FaultyEngine?>(nil)
-        let store = OCKStore.inMemory(name: "faulty-\(UUID().uuidString)") { base in
-            let faulty = FaultyEngine(base)
-            engine.withLock { $0 = faulty }
-            return faulty
-        }
-        let faulty = try #require(engine.withLock { $0 })
+        let (store, faulty) = try FaultyEngine.store()
         let fixture = ServerFixture(surveys: true, store: store)
         let clock = Mutex(fixture.now)
         var configuration = fixture.configuration
