@@ -54,7 +54,7 @@ public struct FHIRImport: Sendable {
         guard entries.count <= Self.maximumEntries else {
             throw Problem(code: "too-costly", message: "A Bundle holds at most \(Self.maximumEntries) entries.", expression: "Bundle.entry")
         }
-        var reader = Reader()
+        let reader = Reader()
         var resources: [(String, FHIRJSON)] = []
         for (index, entry) in entries.enumerated() {
             let path = "Bundle.entry[\(index)].resource"
@@ -120,12 +120,7 @@ public struct FHIRImport: Sendable {
 /// Reads resources, refusing the first thing wrong with where it is.
 private struct Reader {
     typealias Problem = FHIRImport.Problem
-    let isoFractional: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
-    let iso = ISO8601DateFormatter()
+    let instants = FHIRInstants()
 
     func string(_ resource: FHIRJSON, _ key: String, at path: String, required: Bool = true) throws(Problem) -> String? {
         guard let value = resource[key] else {
@@ -140,7 +135,7 @@ private struct Reader {
 
     func date(_ text: String?, at path: String) throws(Problem) -> Date? {
         guard let text else { return nil }
-        guard let date = isoFractional.date(from: text) ?? iso.date(from: text) else {
+        guard let date = instants.date(text) else {
             throw Problem(code: "value", message: "A date and time with its zone, as 2026-11-24T09:00:00Z.", expression: path)
         }
         return date
@@ -239,7 +234,7 @@ private struct Reader {
             tasks[taskID]?.elements.append(element)
         }
         for taskID in order {
-            guard var (task, elements) = tasks[taskID] else { continue }
+            guard case (var task, let elements)? = tasks[taskID] else { continue }
             task.schedule = OCKSchedule(composing: elements)
             task.effectiveDate = elements.map(\.start).min() ?? task.effectiveDate
             if record.tasks.contains(where: { $0.id == taskID }) {

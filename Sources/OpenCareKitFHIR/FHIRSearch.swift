@@ -74,11 +74,24 @@ public enum FHIRSearch {
                 guard let end = calendar.date(byAdding: unit, value: 1, to: start) else { return nil }
                 return (start, end)
             }
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            let plain = ISO8601DateFormatter()
-            guard let date = formatter.date(from: text) ?? plain.date(from: text) else { return nil }
+            guard let date = FHIRInstants().date(text) else { return nil }
             return (date, date.addingTimeInterval(text.contains(".") ? 0.001 : 1))
         }
+    }
+}
+
+/// Reads FHIR instants and dateTimes with their zone, with or without fractional seconds. Made once for many dates:
+/// its formatters are costly to make.
+public final class FHIRInstants {
+    private let fractional = ISO8601DateFormatter()
+    private let whole = ISO8601DateFormatter()
+
+    public init() {
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    }
+
+    /// The moment `text` names, or nil if it is not a date and time with its zone.
+    public func date(_ text: String) -> Date? {
+        fractional.date(from: text) ?? whole.date(from: text)
     }
 }

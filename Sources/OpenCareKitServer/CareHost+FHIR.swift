@@ -70,12 +70,11 @@ extension CareHost {
               let offset = number("_offset", default: 0, in: 0...1_000_000) else {
             return (.badRequest, FHIRSearch.outcome("invalid", "_count is from 1 to \(Self.fhirPageLimit), _offset from 0 to 1000000."))
         }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let instants = FHIRInstants()
         let matches = resources.filter { resource in
             guard resource["resourceType"]?.string == type else { return false }
             guard !filters.isEmpty else { return true }
-            guard let text = resource["effectiveDateTime"]?.string, let date = formatter.date(from: text) else { return false }
+            guard let text = resource["effectiveDateTime"]?.string, let date = instants.date(text) else { return false }
             return filters.allSatisfy { $0.matches(date) }
         }
         let origin = configuration.publicOrigin ?? "http://\(request.head.authority ?? "localhost")"
@@ -95,14 +94,9 @@ extension CareHost {
                 response.headers[.wwwAuthenticate] = refusal.response.headers[.wwwAuthenticate]
                 return response
             case let .success(access):
-                guard let server = try await records.server(for: access.record, load: { try await directory.record(access.record) }) else {
+                guard let (server, export) = try await fhirSource(access.record) else {
                     return Self.fhirResponse(.notFound, Self.fhirRefusal(.notFound))
                 }
-                try await server.store.catchUp()
-                let stored = try await directory.record(access.record)
-                let export = FHIRExport(patientID: access.record.description, surveys: server.configuration.surveys,
-                                        consentTaskID: server.configuration.onboardingTaskID, timeZone: stored?.timeZoneIdentifier,
-                                        carePlanName: stored?.carePlan, now: configuration.now())
                 let (status, resource) = try await body(try await export.resources(of: server.store), server.calendar)
                 return Self.fhirResponse(status, resource)
             }
@@ -197,19 +191,25 @@ extension CareHost {
         }
     }
 
-    /// The record as a FHIR R4 Bundle.
-    func fhirExport(_ access: RecordAccess) async throws -> Response {
-        guard let server = try await records.server(for: access.record, load: { try await directory.record(access.record) }) else {
-            return APIError(status: .notFound, field: nil, message: "There is no such record.").response
+    /// The record's server, its store caught up, and how its resources are exported (nil: no such record).
+    func fhirSource(_ record: CareRecordID, members: [FHIRExport.Member] = []) async throws -> (CareServer, FHIRExport)? {
+        guard let stored = try await directory.record(record), let server = try await records.server(for: record, load: { stored }) else {
+            return nil
         }
         try await server.store.catchUp()
+        return (server, FHIRExport(patientID: record.description, members: members, surveys: server.configuration.surveys,
+                                   consentTaskID: server.configuration.onboardingTaskID, timeZone: stored.timeZoneIdentifier,
+                                   carePlanName: stored.carePlan, now: configuration.now()))
+    }
+
+    /// The record as a FHIR R4 Bundle.
+    func fhirExport(_ access: RecordAccess) async throws -> Response {
         let members = try await directory.members(of: access.record).map { member in
             FHIRExport.Member(name: member.account.name, role: member.membership.role.rawValue)
         }
-        let stored = try await directory.record(access.record)
-        let export = FHIRExport(patientID: access.record.description, members: members, surveys: server.configuration.surveys,
-                                consentTaskID: server.configuration.onboardingTaskID, timeZone: stored?.timeZoneIdentifier,
-                                carePlanName: stored?.carePlan, now: configuration.now())
+        guard let (server, export) = try await fhirSource(access.record, members: members) else {
+            return APIError(status: .notFound, field: nil, message: "There is no such record.").response
+        }
         let bundle = try await export.bundle(of: server.store)
         return Response(status: .ok, headers: [.contentType: "application/fhir+json", .cacheControl: "no-store",
                                                .contentDisposition: "attachment; filename=\"care-record-fhir.json\""],

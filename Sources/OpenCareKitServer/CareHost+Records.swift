@@ -103,6 +103,11 @@ extension CareHost {
         return .success(RecordAccess(identity: identity, record: recordID, membership: membership))
     }
 
+    /// The open server of `record` (opened if it is not, from the directory's entry), or nil if there is no such record.
+    func server(of record: CareRecordID) async throws -> CareServer? {
+        try await records.server(for: record, load: { try await directory.record(record) })
+    }
+
     /// A refusal to answer with.
     struct Refusal: Error {
         let response: Response
@@ -113,7 +118,7 @@ extension CareHost {
         case let .failure(refusal):
             return refusal.response
         case let .success(access):
-            guard let server = try await records.server(for: access.record, load: { try await directory.record(access.record) }),
+            guard let server = try await server(of: access.record),
                   let handler = server.routeTable.handlers[route.key] else {
                 return noSuchRecord(request, isAPI: route.policy.tokenAccess != nil)
             }

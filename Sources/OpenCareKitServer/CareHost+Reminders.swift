@@ -99,7 +99,7 @@ extension CareHost {
 
     /// The tasks a person can be reminded of: each task's newest version, if it has events to come.
     func remindableTasks(of record: CareRecordID) async throws -> [OCKTask] {
-        guard let server = try await records.server(for: record, load: { try await directory.record(record) }) else { return [] }
+        guard let server = try await server(of: record) else { return [] }
         try await server.store.catchUp()
         let now = configuration.now()
         return try await OCKCalendarFeed(title: "", now: now).tasks(of: server.store).compactMap(\.first)

@@ -220,7 +220,7 @@ public actor ReminderService: Service {
         let events: [String: OCKEvent<OCKTask, OCKOutcome>]
         var messages: [(Delivery, ReminderMessage)] = []
         do {
-            guard let server = try await Self.server(of: record, in: host) else {
+            guard let server = try await host.server(of: record) else {
                 report.skipped += deliveries.count
                 return
             }
@@ -356,7 +356,7 @@ public actor ReminderService: Service {
         do {
             let wanted = try await host.directory.reminderSettings(of: record)
             guard !wanted.isEmpty, let stored = try await host.directory.record(record),
-                  let server = try await Self.server(of: record, in: host) else {
+                  let server = try await host.server(of: record) else {
                 forget(record)
                 return
             }
@@ -371,12 +371,6 @@ public actor ReminderService: Service {
             logger.error("reminders: a record could not be read", metadata: ["error": "\(type(of: error))"])
             host.reminderSignals.changed(record)
         }
-    }
-
-    /// The record's server (its store), opened if it is not.
-    private static func server(of record: CareRecordID, in host: CareHost) async throws -> CareServer? {
-        let directory = host.directory
-        return try await host.records.server(for: record, load: { try await directory.record(record) })
     }
 
     private func forget(_ record: CareRecordID) {

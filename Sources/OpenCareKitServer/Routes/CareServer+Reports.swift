@@ -68,17 +68,21 @@ extension CareServer {
     package func reportPageHTML(firstDay: Date, lastDay: Date, language: OCKLanguage, preparedBy: String) async throws -> String {
         let render = renderContexts[language] ?? OCKRenderContext(localization: OCKLocalization(language: language, timeZone: configuration.timeZone))
         let asked = ReportRequest(firstDay: firstDay, lastDay: lastDay, paper: .a4, query: "")
-        let report = try await CareReport.make(store: store, firstDay: firstDay, lastDay: lastDay, calendar: calendar,
-                                               onboardingTaskID: configuration.onboardingTaskID, preparedBy: preparedBy, now: configuration.now())
+        let report = try await report(firstDay: firstDay, lastDay: lastDay, preparedBy: preparedBy, maximumRows: CareReport.maximumRows)
         return try await reportPage(report, asked, render).render(in: render)
     }
 
     /// The report's CSV for the same days (for the benchmark).
     package func reportCSV(firstDay: Date, lastDay: Date, preparedBy: String) async throws -> String {
-        let report = try await CareReport.make(store: store, firstDay: firstDay, lastDay: lastDay, calendar: calendar,
-                                               onboardingTaskID: configuration.onboardingTaskID, preparedBy: preparedBy, now: configuration.now(),
-                                               maximumRows: CareReport.maximumCSVRows)
+        let report = try await report(firstDay: firstDay, lastDay: lastDay, preparedBy: preparedBy, maximumRows: CareReport.maximumCSVRows)
         return Self.csv(report, language: .english)
+    }
+
+    /// The record's report of the days from `firstDay` through `lastDay`.
+    func report(firstDay: Date, lastDay: Date, preparedBy: String, maximumRows: Int) async throws -> CareReport {
+        try await CareReport.make(store: store, firstDay: firstDay, lastDay: lastDay, calendar: calendar,
+                                  onboardingTaskID: configuration.onboardingTaskID, preparedBy: preparedBy, now: configuration.now(),
+                                  maximumRows: maximumRows)
     }
 
     /// Reads the report the request asks for and answers with `body`, or with a page naming what is wrong.
@@ -93,10 +97,8 @@ extension CareServer {
         }
         let report: CareReport
         do {
-            report = try await CareReport.make(store: store, firstDay: asked.firstDay, lastDay: asked.lastDay, calendar: calendar,
-                                               onboardingTaskID: configuration.onboardingTaskID,
-                                               preparedBy: context.auditTrail?.askerName ?? "", now: configuration.now(),
-                                               maximumRows: maximumRows)
+            report = try await self.report(firstDay: asked.firstDay, lastDay: asked.lastDay, preparedBy: context.auditTrail?.askerName ?? "",
+                                           maximumRows: maximumRows)
         } catch OCKStoreError.invalidValue {
             return errorPage(ReportText.tooManyEvents.text(language), status: .unprocessableContent, context: render)
         }
