@@ -5,6 +5,7 @@ import HummingbirdAuth
 import OpenCareKitStore
 import OpenCareKitSurveys
 import OpenCareKitUI
+import Logging
 import Synchronization
 
 /// A care server for a family or a clinic: many care records, people who sign in, their roles in each record, and
@@ -55,6 +56,14 @@ public struct CareHost: Sendable {
         public var reminders: ReminderConfiguration?
         /// The Chromium that prints reports to PDF; nil: the first of `ReportPrinter.executableNames` on `PATH`.
         public var chromium: String?
+        /// Where the host logs what is not a request's (the stores' slow calls, reminders); requests are logged with
+        /// the application's logger.
+        public var logger = Logger(label: "opencarekit")
+        /// The operator's token: with it (`Authorization: Bearer …`), `/metrics` answers from any address; without,
+        /// only to loopback clients not behind a proxy.
+        public var operatorToken: String?
+        /// A store call slower than this is logged (warning).
+        public var slowStoreCall: Duration = .milliseconds(250)
 
         public init(stores: (any CareRecordStores)? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
                     idleTimeout: Duration = .seconds(15 * 60), passwordCost: UInt8 = 12, openRecordLimit: Int = 64,
@@ -78,7 +87,7 @@ public struct CareHost: Sendable {
     public let configuration: Configuration
     let records: CareRecordPool
     let audit: AuditLog
-    let signInLimiter = SignInLimiter()
+    let signInLimiter: SignInLimiter
     /// A bcrypt hash to check unknown emails against (`dummyPasswordHash()`), made on first use.
     let dummyHash = DummyHash()
     let sessionDriver: DirectorySessionDriver
@@ -92,11 +101,15 @@ public struct CareHost: Sendable {
     let summaryAudits: SummaryViewAudits
     let zoneContexts = ZoneRenderContexts()
     /// Live streams per client address, shared by every record and the homes.
-    let liveSlots = LiveStreamSlots()
+    let liveSlots: LiveStreamSlots
     /// Records whose reminders changed, and open pages' reminder streams.
     let reminderSignals = ReminderSignals()
     /// The Web Push signing key, once read from the directory.
-    let vapidKey = VAPIDKeyCache()
+    let vapidKey = SharedValueCache.webPushKey()
+    /// The key of records' pseudonyms in logs, once read from the directory.
+    let logKey = SharedValueCache.logKey()
+    /// Requests, live streams, store calls, sign-in failures and reminders, for `/metrics`.
+    public let metrics = ServerMetrics()
 
     /// A host over `directory`.
     ///
@@ -110,6 +123,8 @@ public struct CareHost: Sendable {
         self.directory = directory
         self.configuration = configuration
         audit = AuditLog(directory: directory)
+        signInLimiter = SignInLimiter(counting: metrics.signInFailures)
+        liveSlots = LiveStreamSlots(gauge: metrics.liveStreams)
         sessionDriver = DirectorySessionDriver(directory: directory, now: configuration.now)
         stylesheet = OCKStylesheet.css(configuration.styler) + OCKSurveyAssets.stylesheet + HostStyles.css
         renderContexts = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
@@ -118,6 +133,12 @@ public struct CareHost: Sendable {
         let liveSlots = self.liveSlots
         let openStore = openStore ?? { [stores = configuration.stores] record in
             try stores?.store(for: record) ?? OCKStore(name: "record-\(record.id)", type: .inMemory)
+        }
+        let diagnostics = { @Sendable [logKey, metrics, configuration] (record: CareRecord) in
+            var logger = configuration.logger
+            if let key = logKey.cached { logger[metadataKey: "record"] = "\(RecordLogID.pseudonym(of: record.id.description, key: key))" }
+            return OCKStoreDiagnostics(logger: logger, slowCallThreshold: configuration.slowStoreCall,
+                                       readTimer: metrics.storeReads, writeTimer: metrics.storeWrites)
         }
         let printer = ReportPrinter(chromium: configuration.chromium, stylesheet: stylesheet)
         let recordConfiguration = recordConfiguration ?? { [configuration] record in
@@ -132,7 +153,9 @@ public struct CareHost: Sendable {
         }
         records = CareRecordPool(capacity: configuration.openRecordLimit) { [changeFeed] record in
             let settings = recordConfiguration(record)
-            return CareServer(store: try openStore(record), configuration: settings, basePath: "/records/\(record.id)",
+            let store = try openStore(record)
+            store.diagnostics = diagnostics(record)
+            return CareServer(store: store, configuration: settings, basePath: "/records/\(record.id)",
                               directory: directory, record: record.id, liveSlots: liveSlots, onChange: { changeFeed.publish(record.id) })
         }
         summaryAudits = SummaryViewAudits(interval: TimeInterval(configuration.idleTimeout.components.seconds))
@@ -148,6 +171,9 @@ public struct CareHost: Sendable {
     /// that no route is outside this catalog.
     func makeRouter() -> (router: Router<CareRequestContext>, catalog: [String: RouteAccess]) {
         let router = Router(context: CareRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.middlewares.add(RequestLogMiddleware(metrics: metrics) { [logKey, directory, configuration] in
+            try? await logKey.value(in: directory, now: configuration.now())
+        })
         router.middlewares.add(SecurityHeadersMiddleware())
         router.middlewares.add(SameOriginMiddleware(allowedHosts: configuration.allowedHosts, publicOrigin: configuration.publicOrigin))
         router.middlewares.add(SessionLoadFailureMiddleware())
@@ -168,6 +194,7 @@ public struct CareHost: Sendable {
         addFHIRRoutes(to: &routes)
         addTwoStepRoutes(to: &routes)
         addClinicianRoutes(to: &routes)
+        addOperatorRoutes(to: &routes)
         return (router, routes.catalog)
     }
 
@@ -223,6 +250,9 @@ enum RouteAccess: Equatable, Sendable {
     /// A FHIR read of the record that the Patient id (in the path, or the `patient` parameter) names: checked as a
     /// record's route with the policy, a token within its SMART scope.
     case fhir(RecordRoutePolicy)
+    /// The server's operator: a client on this machine not behind a proxy, or the holder of the operator's token.
+    /// Touches no record.
+    case `operator`
 }
 
 /// Registers the host's routes, each with who may reach it; there is no way here to add a route without saying so.
@@ -271,6 +301,16 @@ struct HostRoutes {
     /// A FHIR endpoint's route: the handler authorizes the record it names (`CareHost.fhirRead`).
     mutating func fhir(_ method: HTTPRequest.Method, _ path: String, _ policy: RecordRoutePolicy, _ handler: @escaping Handler) {
         add(method, path, .fhir(policy), handler)
+    }
+
+    /// A route for the server's operator (`CareHost.isOperator`); anyone else gets 404, as if it were not there.
+    mutating func `operator`(_ method: HTTPRequest.Method, _ path: String, host: CareHost, _ handler: @escaping Handler) {
+        add(method, path, .operator) { request, context in
+            guard host.isOperator(request, context) else {
+                return APIError(status: .notFound, field: nil, message: "Not found.").response
+            }
+            return try await handler(request, context)
+        }
     }
 
     mutating func record(_ method: HTTPRequest.Method, _ path: String, _ policy: RecordRoutePolicy, _ handler: @escaping Handler) {

@@ -74,6 +74,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Send no reminders from this server (with several app servers on one database, exactly one sends them).")
     var noReminders = false
 
+    @Option(help: "The least important log messages written: trace, debug, info (every request), notice, warning, error or critical (default info).")
+    var logLevel: String = "info"
+
+    @Option(help: "How the log is written to standard error: text, or json (one JSON object a line).")
+    var logFormat: String = "text"
+
+    @Option(help: "A store call slower than this many milliseconds is logged as a warning (default 250).")
+    var slowStoreCall: Int = 250
+
+    @Option(help: "The operator's token for /metrics from other machines (Authorization: Bearer TOKEN); without it, /metrics answers only on this machine, not through a proxy. Also read from OPENCAREKIT_METRICS_TOKEN.")
+    var metricsToken: String?
+
     @Option(help: .hidden)
     var now: String?
 
@@ -142,11 +154,24 @@ struct ServeCommand: AsyncParsableCommand {
         guard flagPainScore.isFinite, (0...10).contains(flagPainScore) else { throw ValidationError("--flag-pain-score: must be from 0 to 10") }
         let publicOrigin = try publicOrigin()
         let clock = try clock()
-        var logger = Logger(label: "opencarekit")
-        logger.logLevel = .warning
+        guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
+            throw ValidationError("--log-level: must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard let format = LogFormat(rawValue: logFormat.lowercased()) else {
+            throw ValidationError("--log-format: must be text or json")
+        }
+        guard (1...600_000).contains(slowStoreCall) else { throw ValidationError("--slow-store-call: must be from 1 to 600000 milliseconds") }
+        let operatorToken = metricsToken ?? ProcessInfo.processInfo.environment["OPENCAREKIT_METRICS_TOKEN"]
+        if let operatorToken, operatorToken.utf8.count < 16 {
+            throw ValidationError("--metrics-token: must be at least 16 characters")
+        }
+        let logger = format.logger(label: "opencarekit", level: level)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let data = try storage.open(logger: logger)
+        // PostgresNIO's debug and trace lines carry queries: never below notice.
+        var databaseLogger = logger
+        databaseLogger.logLevel = max(level, .notice)
+        let data = try storage.open(logger: databaseLogger)
         let directory = data.directory, stores = data.stores
         var services: [any Service] = []
         // What must be done before the first request is answered, while the services run.
@@ -176,6 +201,9 @@ struct ServeCommand: AsyncParsableCommand {
             stores: stores, allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin,
             idleTimeout: .milliseconds(Int64(signOutAfter * 60_000)), demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock)
         settings.requiresTwoStepForClinicians = requireTwoStepForClinicians
+        settings.logger = logger
+        settings.operatorToken = operatorToken
+        settings.slowStoreCall = .milliseconds(slowStoreCall)
         let contact = pushContact ?? (publicOrigin?.origin.hasPrefix("https://") == true ? publicOrigin?.origin : nil) ?? "mailto:admin@localhost"
         guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://"), contact.utf8.count <= 200 else {
             throw ValidationError("--push-contact: must be a mailto: or https: address")

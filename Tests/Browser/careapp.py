@@ -3,9 +3,11 @@ that are about the care feed rather than about onboarding."""
 import contextlib
 import http.cookiejar
 import os
+import pathlib
 import re
 import signal
 import subprocess
+import tempfile
 import urllib.parse
 import urllib.request
 
@@ -25,16 +27,28 @@ def serve(directory, port=0, args=()):
     return serve_on(["--data", directory], port, args)
 
 
+# The log (standard error) of every app the tests served, in JSON lines at the debug level unless a test says
+# otherwise: the suite's end scans them all for patient data (conftest's `logs_hold_no_patient_data`).
+LOGS = []
+
+
 def serve_on(data, port=0, args=()):
     """Starts the demo app on `port` (0: a free one) with its records where `data` says (`--data DIR` or
-    `--database URL`); returns the process and its URL."""
+    `--database URL`); returns the process (its log's path in `log_path`) and its URL."""
     clock = (["--now", NOW] if NOW and "--now" not in args else []) + (["--zone", ZONE] if ZONE else [])
-    process = subprocess.Popen([BINARY, "serve", "--demo", *data, "--port", str(port), *clock, *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    logging = [] if "--log-level" in args else ["--log-level", "debug", "--log-format", "json"]
+    # A file, not a pipe: a pipe nobody reads fills up and stops the server mid-request.
+    log = tempfile.NamedTemporaryFile(prefix="opencarekit-serve-", suffix=".log", delete=False)
+    LOGS.append(log.name)
+    process = subprocess.Popen([BINARY, "serve", "--demo", *data, "--port", str(port), *clock, *logging, *args],
+                               stdout=subprocess.PIPE, stderr=log, text=True)
+    log.close()
+    process.log_path = log.name
     for line in process.stdout:
         if "running at" in line:
             return process, next(word for word in line.split() if word.startswith("http://")).rstrip("/")
-    raise AssertionError(process.stderr.read())
+    process.wait(timeout=10)
+    raise AssertionError(pathlib.Path(log.name).read_text())
 
 
 @contextlib.contextmanager
@@ -48,7 +62,7 @@ def served(directory, args=(), log=None):
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=10) == 0
         if log is not None:
-            log.append(process.stderr.read())
+            log.append(pathlib.Path(process.log_path).read_text())
 
 
 DEMO_PATIENT = "alex@example.org"
@@ -131,16 +145,18 @@ def onboard(url, name="Alex Rivera"):
 CAREKIT_EPOCH = 978307200
 
 
-def complete_event(base, event):
+def complete_event(base, event, values=None, notes=None):
     """Records `event` (as the JSON API lists it) done through the JSON API of the record at `base`, as a phone app
-    would."""
+    would: with `values` (CareKit's outcome values; by default one `true`) and `notes` (CareKit's notes), if given."""
     import datetime
     import json
     import uuid
     now = datetime.datetime.now(datetime.timezone.utc).timestamp() - CAREKIT_EPOCH
     outcome = {"id": str(uuid.uuid4()), "uuid": str(uuid.uuid4()), "previousVersionUUIDs": [], "nextVersionUUIDs": [],
                "taskUUID": event["task"]["uuid"], "taskOccurrenceIndex": event["scheduleEvent"]["occurrence"],
-               "values": [{"type": "boolean", "createdDate": now, "value": True}],
+               "values": values or [{"type": "boolean", "createdDate": now, "value": True}],
                "effectiveDate": now, "createdDate": now, "timezone": {"identifier": "UTC"}}
+    if notes:
+        outcome["notes"] = notes
     with urlopen(base + "/api/v1/outcomes", data=json.dumps(outcome).encode(), headers={"Content-Type": "application/json"}) as response:
         assert response.status == 201

@@ -42,6 +42,34 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+# What the demo holds that is a person's, and that no log line may carry: the demo people's names and email
+# addresses, the clinic's patients' family names, the care plan's tasks (a medication says a condition).
+PATIENT_DATA = ["Alex Rivera", "Sam Rivera", "Jordan Lee", "alex@example.org", "sam@example.org", "jordan.lee@example.org",
+                "Santos", "Becker", "Williams", "Haddad", "Okafor", "Ibuprofen", "Enoxaparin", "Omeprazole", "Knee Exercises",
+                "Track Nausea", "Weekly Weigh-in", "Knee Recovery"]
+
+
+def patient_data_in(path, extra=()):
+    """The lines of the log at `path` holding any of `PATIENT_DATA` or `extra`, with what they hold."""
+    found = []
+    with open(path, errors="replace") as log:
+        for line in log:
+            found += [(word, line.strip()[:300]) for word in [*PATIENT_DATA, *extra] if word in line]
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def logs_hold_no_patient_data():
+    """After every test, the logs of every app the suite served (at the debug level): none holds patient data."""
+    yield
+    import careapp
+    findings = [(path, *finding) for path in careapp.LOGS if os.path.exists(path) for finding in patient_data_in(path)]
+    for path in careapp.LOGS:
+        if os.path.exists(path):
+            os.remove(path)
+    assert not findings, f"patient data in the logs: {findings[:5]}"
+
+
 @pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as playwright:

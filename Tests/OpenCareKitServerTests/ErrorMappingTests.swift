@@ -13,21 +13,6 @@ import Testing
 /// an error id that is also in the log — one that cannot be reached or is busy is 503 with Retry-After, and a
 /// client's mistake stays a 4xx naming it. Never a 4xx for a server fault.
 @Suite struct ErrorMappingTests {
-    /// Keeps every log line (message and metadata) of the app, for the test to find an error id in.
-    final class LogLines: LogHandler, @unchecked Sendable {
-        let lines = Mutex<[(message: String, metadata: [String: String])]>([])
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .debug
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            lines.withLock { $0.append(("\(event.message)", all.mapValues { "\($0)" })) }
-        }
-    }
-
     @Test func aFailingStoreIsAServerFaultWithAnIdInTheLogAndAMistakeStaysTheClients() async throws {
         let (store, faulty) = try FaultyEngine.store()
         let fixture = ServerFixture(store: store)
@@ -35,7 +20,7 @@ import Testing
         let hosted = fixture.hosted()
         let host = hosted.host(on: try await hosted.preparedDirectory())
         let log = LogLines()
-        let logger = Logger(label: "test") { _ in log }
+        let logger = log.logger
         let (base, session) = (hosted.base, hosted.session)
         try await Application(router: host.router(), logger: logger).test(.router) { raw in
             let client = RecordClient(client: raw, base: base, session: session)

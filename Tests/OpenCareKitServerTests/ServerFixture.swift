@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import Logging
 import Hummingbird
 import HummingbirdTesting
 import HTTPTypes
@@ -160,4 +162,32 @@ struct RecordClient: TestClientProtocol {
 extension TestClientProtocol {
     /// The record's base path when this is a `RecordClient`.
     var recordBase: String { (self as? RecordClient)?.base ?? "" }
+}
+
+/// Keeps every log line (message and metadata) of the app, for a test to find an error id in, or to scan.
+final class LogLines: Sendable {
+    let lines = Mutex<[(message: String, metadata: [String: String])]>([])
+
+    /// One logger's handler: its own metadata, lines kept by `lines`.
+    struct Handler: LogHandler {
+        let log: LogLines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .debug
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            log.lines.withLock { $0.append(("\(event.message)", all.mapValues { "\($0)" })) }
+        }
+    }
+
+    /// A logger whose lines this keeps.
+    var logger: Logger { Logger(label: "test") { [self] _ in Handler(log: self) } }
+
+    /// The lines with `message`.
+    func lines(_ message: String) -> [[String: String]] {
+        lines.withLock { $0.filter { $0.message == message }.map(\.metadata) }
+    }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Synchronization
 
@@ -15,6 +16,12 @@ final class SignInLimiter: Sendable {
     static let maximumKeys = 10_000
 
     private let failures = Mutex<[String: [Date]]>([:])
+    /// Counts every failure, for the metrics.
+    private let failureCount: CoreMetrics.Counter?
+
+    init(counting failureCount: CoreMetrics.Counter? = nil) {
+        self.failureCount = failureCount
+    }
 
     /// Seconds until sign-in may be tried again for `email` from `address`, or nil if it may be tried now.
     func retryAfter(email: String, address: String, now: Date) -> TimeInterval? {
@@ -30,6 +37,7 @@ final class SignInLimiter: Sendable {
     }
 
     func noteFailure(email: String, address: String, now: Date) {
+        failureCount?.increment()
         failures.withLock { failures in
             for key in ["email:" + email, "address:" + address] {
                 if failures[key] == nil, failures.count >= Self.maximumKeys,

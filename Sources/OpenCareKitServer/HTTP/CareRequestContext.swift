@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import HummingbirdAuth
 import NIOCore
@@ -22,11 +23,35 @@ public struct CareRequestContext: RequestContext, AuthRequestContext, SessionReq
     /// The connected client, as per-client limits count it: its IPv4 address, or the /64 network of its IPv6 address
     /// (one host usually holds a whole /64); "unknown" when there is none, as in in-process tests.
     public let clientAddress: String
+    /// Whether the client connected from this machine (127.0.0.0/8 or ::1) — which a reverse proxy on the same
+    /// machine also does, so `isLoopbackClient` also asks that the request not be forwarded.
+    let isLoopbackConnection: Bool
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         identity = nil
         clientAddress = Self.client(source.channel.remoteAddress)
+        isLoopbackConnection = Self.isLoopback(source.channel.remoteAddress)
+    }
+
+    static func isLoopback(_ address: SocketAddress?) -> Bool {
+        switch address {
+        case let .v4(v4): withUnsafeBytes(of: v4.address.sin_addr) { $0.first == 127 }
+        case let .v6(v6): withUnsafeBytes(of: v6.address.sin6_addr) { bytes in
+            // ::1, or 127.x.y.z mapped into IPv6 (::ffff:127.x.y.z).
+            (bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1)
+                || (bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127)
+        }
+        default: false
+        }
+    }
+
+    /// Whether the request came from this machine itself, not through a proxy (which adds `Forwarded`,
+    /// `X-Forwarded-For` or `X-Real-IP`).
+    func isLoopbackClient(_ request: Request) -> Bool {
+        isLoopbackConnection && ["Forwarded", "X-Forwarded-For", "X-Real-IP"].allSatisfy { name in
+            request.headers[HTTPField.Name(name)!] == nil
+        }
     }
 
     public var maxUploadSize: Int { 64 * 1024 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Synchronization
 
@@ -11,9 +12,17 @@ public final class LiveStreamSlots: Sendable {
 
     private let open = Mutex<[String: Int]>([:])
     let limit: Int
+    /// Follows the streams open now, for the metrics.
+    private let gauge: Meter?
 
     public init(limit: Int = LiveStreamSlots.perClient) {
         self.limit = limit
+        gauge = nil
+    }
+
+    init(limit: Int = LiveStreamSlots.perClient, gauge: Meter) {
+        self.limit = limit
+        self.gauge = gauge
     }
 
     /// A slot for `client`, or nil when it has `limit` streams open. The slot frees itself when released.
@@ -23,10 +32,13 @@ public final class LiveStreamSlots: Sendable {
             counts[client, default: 0] += 1
             return true
         }
-        return taken ? Slot(client: client, slots: self) : nil
+        guard taken else { return nil }
+        gauge?.increment()
+        return Slot(client: client, slots: self)
     }
 
     fileprivate func release(_ client: String) {
+        gauge?.decrement()
         open.withLock { counts in
             counts[client, default: 1] -= 1
             if counts[client] == 0 { counts[client] = nil }

@@ -212,6 +212,13 @@ public actor ReminderService: Service {
         for (record, group) in Dictionary(grouping: ready, by: { $0.0.record }) {
             await send(group, of: record, now: now, report: &report)
         }
+        let metrics = host.metrics
+        metrics.remindersWaiting.set(waiting.count)
+        metrics.remindersFollowed.set(index.count)
+        for (result, count) in [("pushed", report.pushed), ("failed", report.failed), ("expired", report.expired),
+                                ("dropped", report.dropped), ("skipped", report.skipped), ("done", report.done)] {
+            metrics.reminders(result, count)
+        }
         return report
     }
 

@@ -45,35 +45,16 @@ final class ReminderSignals: Sendable {
     }
 }
 
-/// The server's VAPID key, read once from the directory, where every app server finds the same one (the first server
-/// to start makes it). Browsers subscribe with its public half, so it must outlive restarts.
-final class VAPIDKeyCache: Sendable {
-    private let key = Mutex<P256.Signing.PrivateKey?>(nil)
-
-    static let name = "web-push-key"
-
-    func key(in directory: any CareDirectory, now: Date) async throws -> P256.Signing.PrivateKey {
-        if let known = key.withLock({ $0 }) { return known }
-        let made = P256.Signing.PrivateKey()
-        let kept = try await directory.sharedValue(named: Self.name, orKeep: Base64URL.encode(made.rawRepresentation), now: now)
-        guard let raw = Base64URL.decode(kept), let stored = try? P256.Signing.PrivateKey(rawRepresentation: raw) else {
-            throw WebPushError("The directory's Web Push key is not a P-256 key.")
-        }
-        key.withLock { $0 = stored }
-        return stored
-    }
-}
-
 extension CareHost {
     /// The server's VAPID identity for Web Push.
     func vapid() async throws -> WebPush.VAPID {
         let contact = configuration.reminders?.contact ?? "mailto:admin@localhost"
-        return WebPush.VAPID(key: try await vapidKey.key(in: directory, now: configuration.now()), subject: contact)
+        return WebPush.VAPID(key: try await vapidKey.value(in: directory, now: configuration.now()), subject: contact)
     }
 
     /// The service that sends this host's reminders (add it to the application's services; one app server of a
     /// database runs it).
     public func reminderService(transport: any PushTransport = HTTPPushTransport()) -> ReminderService {
-        ReminderService(host: self, transport: transport)
+        ReminderService(host: self, transport: transport, logger: configuration.logger)
     }
 }

@@ -43,6 +43,13 @@ public final class OCKStore: Sendable {
     /// Where `synchronize()` sends and gets versions.
     public let remote: (any OCKRemoteSynchronizable)?
     let synchronization = SynchronizationRuns()
+    private let reporting = Mutex<OCKStoreDiagnostics?>(nil)
+
+    /// Where the store reports each call's duration and its slow calls; nil (the default) reports nothing.
+    public var diagnostics: OCKStoreDiagnostics? {
+        get { reporting.withLock { $0 } }
+        set { reporting.withLock { $0 = newValue } }
+    }
 
     /// CareKit's initializer. The store opens on first use; errors (a file from a newer OpenCareKit, a file that is
     /// not a store) are thrown by the first call.
@@ -154,11 +161,12 @@ public final class OCKStore: Sendable {
     /// the app's writes (`synchronizes`), starts a synchronization if the remote synchronizes automatically.
     func write<T: Sendable>(_ kinds: StoreChanges.Kinds, failure: @escaping @Sendable (String) -> OCKStoreError,
                             synchronizes: Bool = true,
+                            function: String = #function,
                             _ body: @escaping @Sendable (any SQLDatabase, Date) throws -> T) async throws -> T {
         let now = clock()
         let result: T
         do {
-            result = try await engine.write { db in try body(db, now) }
+            result = try await measured(function, isWrite: true) { try await engine.write { db in try body(db, now) } }
         } catch let error as OCKStoreError {
             throw error
         } catch let error as SQLFailure where error.kind != .uniqueViolation && error.kind != .foreignKeyViolation {
@@ -174,9 +182,9 @@ public final class OCKStore: Sendable {
     }
 
     /// Runs `body` in a read transaction.
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    func read<T: Sendable>(function: String = #function, _ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
         do {
-            return try await engine.read(body)
+            return try await measured(function, isWrite: false) { try await engine.read(body) }
         } catch let error as OCKStoreError {
             throw error
         } catch let error as SQLFailure {
@@ -185,6 +193,14 @@ public final class OCKStore: Sendable {
             // A read fails only when what is stored cannot be read back: the server's fault, never "not found".
             throw StorageFaultError(reason: engine.describe(error))
         }
+    }
+
+    /// Runs `call`, reporting its duration to the diagnostics, if any (failed calls too: a slow failure is slow).
+    private func measured<T>(_ function: String, isWrite: Bool, _ call: () async throws -> T) async throws -> T {
+        guard let diagnostics else { return try await call() }
+        let start = ContinuousClock.now
+        defer { diagnostics.record(function, isWrite: isWrite, duration: ContinuousClock.now - start) }
+        return try await call()
     }
 
     /// A database failure as the caller sees it: `StorageUnavailableError` when it may pass (unreachable, contended),
