@@ -8,7 +8,7 @@ struct OpenCareKitCommand: AsyncParsableCommand {
         commandName: "opencarekit",
         abstract: "OpenCareKit: CareKit's care plans, schedules and stores for Linux and the web.",
         subcommands: [ServeCommand.self, AccountCommand.self, RecordCommand.self, AuditCommand.self, ScheduleCommand.self,
-                      StoreCommand.self, SyncCommand.self, MigrateCommand.self, GalleryCommand.self])
+                      StoreCommand.self, SyncCommand.self, MigrateCommand.self, BackupCommand.self, RestoreCommand.self, GalleryCommand.self])
 
     /// Runs the command; errors print as one line on standard error with a non-zero exit status.
     static func main() async {

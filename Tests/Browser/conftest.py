@@ -2,12 +2,14 @@
 `opencarekit` executable and served over HTTP from a temporary directory."""
 import contextlib
 import functools
+import glob
 import http.server
 import os
 import pathlib
 import subprocess
 import tempfile
 import threading
+import uuid
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -117,3 +119,28 @@ def opened_page(browser, url, viewport=PHONE, failed_requests=False, **options):
         yield page, errors
     finally:
         context.close()
+
+
+def psql():
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))
+    assert found, "PostgreSQL's psql was not found (install Debian's postgresql-15)"
+    return found[-1]
+
+
+@pytest.fixture()
+def database_url():
+    """A new database on the test run's cluster ($OPENCAREKIT_TEST_DATABASE_URL, which scripts/test starts), or on a
+    cluster of its own when run alone."""
+    url = os.environ.get("OPENCAREKIT_TEST_DATABASE_URL")
+    cluster = None
+    if not url:
+        lines = subprocess.run([str(ROOT / "scripts" / "pg-test-cluster"), "start"], check=True, capture_output=True,
+                               text=True).stdout.split()
+        cluster, url = lines[0], lines[-1]
+    name = "browser_" + uuid.uuid4().hex
+    subprocess.run([psql(), url, "-q", "-v", "ON_ERROR_STOP=1", "-c", f"CREATE DATABASE {name}"], check=True)
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        if cluster:
+            subprocess.run([str(ROOT / "scripts" / "pg-test-cluster"), "stop", cluster], check=True)

@@ -10,33 +10,8 @@ import uuid
 import pytest
 
 from careapp import BINARY, ZONE, onboard, record_base, serve_on
-from conftest import ROOT, open_page
+from conftest import ROOT, open_page, psql
 from test_care_app import ENOXAPARIN, server_day, wait_live
-
-
-def psql():
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))
-    assert found, "PostgreSQL's psql was not found (install Debian's postgresql-15)"
-    return found[-1]
-
-
-@pytest.fixture()
-def database_url():
-    """A new database on the test run's cluster ($OPENCAREKIT_TEST_DATABASE_URL, which scripts/test starts), or on a
-    cluster of its own when run alone."""
-    url = os.environ.get("OPENCAREKIT_TEST_DATABASE_URL")
-    cluster = None
-    if not url:
-        lines = subprocess.run([str(ROOT / "scripts" / "pg-test-cluster"), "start"], check=True, capture_output=True,
-                               text=True).stdout.split()
-        cluster, url = lines[0], lines[-1]
-    name = "browser_" + uuid.uuid4().hex
-    subprocess.run([psql(), url, "-q", "-v", "ON_ERROR_STOP=1", "-c", f"CREATE DATABASE {name}"], check=True)
-    try:
-        yield url.rsplit("/", 1)[0] + "/" + name
-    finally:
-        if cluster:
-            subprocess.run([str(ROOT / "scripts" / "pg-test-cluster"), "stop", cluster], check=True)
 
 
 def live_streams(port):

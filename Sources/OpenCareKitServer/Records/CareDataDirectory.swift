@@ -61,8 +61,14 @@ public struct CareDataDirectory: CareRecordStores {
     }
 
     private func location(of record: CareRecord) throws -> (folder: URL, name: String) {
-        let parts = record.storeName.split(separator: "/").map(String.init)
-        guard let name = parts.last, !parts.contains(".."), !parts.contains("."), !record.storeName.hasPrefix("/") else {
+        try location(ofStore: record.storeName)
+    }
+
+    /// The folder and file name (without `.sqlite`) of the store a record's `storeName` names, inside the data
+    /// directory; a name that would lead outside it is refused.
+    func location(ofStore storeName: String) throws -> (folder: URL, name: String) {
+        let parts = storeName.split(separator: "/").map(String.init)
+        guard let name = parts.last, !parts.contains(".."), !parts.contains("."), !storeName.hasPrefix("/") else {
             throw CareDirectoryError(.storage, "The record's store name is not a path inside the data directory.")
         }
         return (parts.dropLast().reduce(url) { $0.appending(path: $1, directoryHint: .isDirectory) }, name)
