@@ -37,21 +37,21 @@ struct MigrateCommand: AsyncParsableCommand {
         let target = try DataOptions.postgres(url, option: "--to", logger: DataOptions.quietLogger)
         let directory = try DataOptions.openDirectory(of: source)
         if let adopted = try await source.adoptLegacyStore(into: directory, timeZone: .current, now: Date()) {
-            ServeCommand.say("Adopted the store from before records existed as record \(adopted.id).")
+            ServeRun.say("Adopted the store from before records existed as record \(adopted.id).")
         }
-        ServeCommand.say("Copying the data directory \(source.url.path) into \(target.address).")
+        ServeRun.say("Copying the data directory \(source.url.path) into \(target.address).")
         let copy = CareDataImport(directory: directory, stores: source, into: target, rowsPerTransaction: rowsPerTransaction)
         let summary = try await target.withRunning {
             try await DataOptions.migrate(target)
             do {
-                return try await copy.run { ServeCommand.say(Self.describe($0)) }
+                return try await copy.run { ServeRun.say(Self.describe($0)) }
             } catch let error as CareDataImportError {
                 throw ValidationError(error.description)
             } catch {
                 throw ValidationError("cannot copy into the database \(target.address): \(PostgresCareRecords.describe(error))")
             }
         }
-        ServeCommand.say("Done: \(Self.count(summary.copied.count, "record")) copied, \(summary.alreadyThere.count) already there, "
+        ServeRun.say("Done: \(Self.count(summary.copied.count, "record")) copied, \(summary.alreadyThere.count) already there, "
                          + "\(summary.refused.count) refused.")
         if !summary.refused.isEmpty {
             let refused = summary.refused.map(\.record.description).joined(separator: ", ")

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Configuration
 import Hummingbird
 import Logging
 import OpenCareKit
@@ -19,48 +20,52 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the care app: the daily tasks page in a browser, on this machine only by default.")
 
     @Option(help: "The address to listen on (default: 127.0.0.1, this machine only).")
-    var host: String = "127.0.0.1"
+    var host: String?
 
-    @Option(help: "The port to listen on (0 picks a free one).")
-    var port: Int = 8080
+    @Option(help: "The port to listen on (default 8080; 0 picks a free one).")
+    var port: Int?
 
-    @OptionGroup var storage: DataOptions
+    @Option(help: "The data directory (default: $OPENCAREKIT_DATA_DIR, else $XDG_DATA_HOME/opencarekit, else ~/.local/share/opencarekit).")
+    var data: String?
 
-    @Flag(help: "Add the demo people (a patient, her caregiver daughter, a clinician) and the patient's record with the demo care plan, if they are missing; on loopback the sign-in page offers one-click sign-in as each.")
-    var demo = false
+    @Option(help: "A PostgreSQL database holding the directory and every care record instead of a data directory, as postgres://user[:password]@host[:port]/database (default: $DATABASE_URL). Give a password in $DATABASE_URL rather than here: other users of the machine can see a command's arguments.")
+    var database: String?
+
+    @Flag(inversion: .prefixedNo, help: "Add the demo people (a patient, her caregiver daughter, a clinician) and the patient's record with the demo care plan, if they are missing; on loopback the sign-in page offers one-click sign-in as each.")
+    var demo: Bool?
 
     @Option(help: "With --demo: how many patients the demo clinician follows besides the demo patient, each with a few weeks of history (default 12, at most 1000).")
-    var demoPatients: Int = DemoPeople.defaultClinicSize
+    var demoPatients: Int?
 
     @Option(help: "Flag a patient on the clinician's home after missed doses on this many of the last days (default 2; 0 turns the rule off).")
-    var flagMissedDoseDays: Int = 2
+    var flagMissedDoseDays: Int?
 
     @Option(help: "Flag a patient on the clinician's home after a check-in pain score at or above this in the last 7 days (default 7; 0 turns the rule off).")
-    var flagPainScore: Double = 7
+    var flagPainScore: Double?
 
     @Option(help: "The time zone of new records and of a record adopted from before records (default: this machine's).")
-    var zone: String = TimeZone.current.identifier
+    var zone: String?
 
     @Option(help: "The address people use to reach the app, such as https://care.example.org; required with a --host other than loopback. Its host becomes the only Host the app answers to, and its origin the only one allowed to write.")
     var publicURL: String?
 
     @Option(help: "The most open connections (default 1000); more are answered 503 and closed.")
-    var maxConnections: Int = ConnectionLimits().maximumConnections
+    var maxConnections: Int?
 
     @Option(help: "Seconds a new connection has to send a request's head (default 10).")
-    var headerTimeout: Double = 10
+    var headerTimeout: Double?
 
     @Option(help: "Seconds a request has to send its body after its head (default 30).")
-    var bodyTimeout: Double = 30
+    var bodyTimeout: Double?
 
     @Option(help: "Seconds a kept-alive connection may wait for its next request (default 60).")
-    var idleTimeout: Double = 60
+    var idleTimeout: Double?
 
     @Option(help: "Minutes without activity after which a person is signed out, with a warning in the page a minute before (default 15, HIPAA's automatic logoff).")
-    var signOutAfter: Double = 15
+    var signOutAfter: Double?
 
-    @Flag(help: "Require every clinician to turn on two-step sign-in (an authenticator app) before anything else.")
-    var requireTwoStepForClinicians = false
+    @Flag(inversion: .prefixedNo, help: "Require every clinician to turn on two-step sign-in (an authenticator app) before anything else.")
+    var requireTwoStepForClinicians: Bool?
 
     @Option(help: "Who runs this server, for browsers' push services to reach about its reminders: a mailto: or https: address (default: the public URL when it is https, else mailto:admin@localhost).")
     var pushContact: String?
@@ -71,36 +76,151 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The Chromium (or Chrome) that prints reports to PDF (default: chromium, chromium-browser, google-chrome or google-chrome-stable on PATH; without one, reports print from the browser only).")
     var chromium: String?
 
-    @Flag(help: "Send no reminders from this server (with several app servers on one database, exactly one sends them).")
-    var noReminders = false
+    @Flag(inversion: .prefixedNo, help: "Send reminders from this server (default; with several app servers on one database, exactly one sends them: --no-reminders on the others).")
+    var reminders: Bool?
 
     @Option(help: "The least important log messages written: trace, debug, info (every request), notice, warning, error or critical (default info).")
-    var logLevel: String = "info"
+    var logLevel: String?
 
-    @Option(help: "How the log is written to standard error: text, or json (one JSON object a line).")
-    var logFormat: String = "text"
+    @Option(help: "How the log is written to standard error: text (default), or json (one JSON object a line).")
+    var logFormat: String?
 
     @Option(help: "A store call slower than this many milliseconds is logged as a warning (default 250).")
-    var slowStoreCall: Int = 250
+    var slowStoreCall: Int?
 
-    @Option(help: "The operator's token for /metrics from other machines (Authorization: Bearer TOKEN); without it, /metrics answers only on this machine, not through a proxy. Also read from OPENCAREKIT_METRICS_TOKEN.")
+    @Option(help: "The operator's token for /metrics from other machines (Authorization: Bearer TOKEN); without it, /metrics answers only on this machine, not through a proxy. Better given as $OPENCAREKIT_METRICS_TOKEN.")
     var metricsToken: String?
+
+    @Option(help: "A JSON file of settings (see the README's \"Configuration\"); the command line, then the environment, take precedence over it (default: $OPENCAREKIT_CONFIG).")
+    var config: String?
+
+    @Flag(help: "Print the settings in effect, and where each came from (secrets hidden), and exit.")
+    var printConfig = false
 
     @Option(help: .hidden)
     var now: String?
+
+    /// The settings given on the command line, by key.
+    var commandLine: [String: ConfigContent] {
+        var given: [String: ConfigContent] = [:]
+        func put(_ key: String, _ value: ConfigContent?) { if let value { given[key] = value } }
+        put("http.host", host.map { .string($0) })
+        put("http.port", port.map { .int($0) })
+        put("http.publicURL", publicURL.map { .string($0) })
+        put("http.maxConnections", maxConnections.map { .int($0) })
+        put("http.headerTimeout", headerTimeout.map { .double($0) })
+        put("http.bodyTimeout", bodyTimeout.map { .double($0) })
+        put("http.idleTimeout", idleTimeout.map { .double($0) })
+        put("data", data.map { .string($0) })
+        put("database", database.map { .string($0) })
+        put("records.zone", zone.map { .string($0) })
+        put("sessions.signOutAfter", signOutAfter.map { .double($0) })
+        put("sessions.requireTwoStepForClinicians", requireTwoStepForClinicians.map { .bool($0) })
+        put("clinician.flagMissedDoseDays", flagMissedDoseDays.map { .int($0) })
+        put("clinician.flagPainScore", flagPainScore.map { .double($0) })
+        put("reminders.send", reminders.map { .bool($0) })
+        put("reminders.pushContact", pushContact.map { .string($0) })
+        put("reports.chromium", chromium.map { .string($0) })
+        put("log.level", logLevel.map { .string($0) })
+        put("log.format", logFormat.map { .string($0) })
+        put("log.slowStoreCall", slowStoreCall.map { .int($0) })
+        put("metrics.token", metricsToken.map { .string($0) })
+        put("demo.enabled", demo.map { .bool($0) })
+        put("demo.patients", demoPatients.map { .int($0) })
+        return given
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let file = config ?? environment["OPENCAREKIT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        let settings = try await ResolvedSettings.resolve(commandLine: commandLine, environment: environment, configFile: file)
+        if printConfig {
+            print(settings.printed())
+            return
+        }
+        try await ServeRun(settings: settings, pushServiceForTests: pushServiceForTests, now: now).run()
+    }
+}
+
+/// `serve` with its settings resolved (`ResolvedSettings`): the command line, the environment, the config file.
+struct ServeRun {
+    let settings: ResolvedSettings
+    let host: String
+    let port: Int
+    let storage: DataOptions
+    let demo: Bool
+    let demoPatients: Int
+    let flagMissedDoseDays: Int
+    let flagPainScore: Double
+    let zone: String
+    let publicURL: String?
+    let maxConnections: Int
+    let headerTimeout: Double
+    let bodyTimeout: Double
+    let idleTimeout: Double
+    let signOutAfter: Double
+    let requireTwoStepForClinicians: Bool
+    let pushContact: String?
+    let pushServiceForTests: String?
+    let chromium: String?
+    let noReminders: Bool
+    let logLevel: String
+    let logFormat: String
+    let slowStoreCall: Int
+    let metricsToken: String?
+    let now: String?
+
+    init(settings: ResolvedSettings, pushServiceForTests: String?, now: String?) throws {
+        self.settings = settings
+        host = settings.string("http.host") ?? "127.0.0.1"
+        port = settings.int("http.port", default: 8080)
+        var storage = DataOptions()
+        storage.data = settings.string("data")
+        storage.database = settings.string("database")
+        if storage.data != nil, storage.database != nil {
+            // The one given with the higher precedence (--data over $DATABASE_URL); both at once are a mistake.
+            switch settings.precedence("data", over: "database") {
+            case true?: storage.database = nil
+            case false?: storage.data = nil
+            case nil: throw ValidationError("\(settings.label("data")) and \(settings.label("database")): give one of them")
+            }
+        }
+        self.storage = storage
+        demo = settings.bool("demo.enabled", default: false)
+        demoPatients = settings.int("demo.patients", default: DemoPeople.defaultClinicSize)
+        flagMissedDoseDays = settings.int("clinician.flagMissedDoseDays", default: 2)
+        flagPainScore = settings.double("clinician.flagPainScore", default: 7)
+        zone = settings.string("records.zone") ?? TimeZone.current.identifier
+        publicURL = settings.string("http.publicURL")
+        maxConnections = settings.int("http.maxConnections", default: ConnectionLimits().maximumConnections)
+        headerTimeout = settings.double("http.headerTimeout", default: 10)
+        bodyTimeout = settings.double("http.bodyTimeout", default: 30)
+        idleTimeout = settings.double("http.idleTimeout", default: 60)
+        signOutAfter = settings.double("sessions.signOutAfter", default: 15)
+        requireTwoStepForClinicians = settings.bool("sessions.requireTwoStepForClinicians", default: false)
+        pushContact = settings.string("reminders.pushContact")
+        self.pushServiceForTests = pushServiceForTests
+        chromium = settings.string("reports.chromium")
+        noReminders = !settings.bool("reminders.send", default: true)
+        logLevel = settings.string("log.level") ?? "info"
+        logFormat = settings.string("log.format") ?? "text"
+        slowStoreCall = settings.int("log.slowStoreCall", default: 250)
+        metricsToken = settings.string("metrics.token")
+        self.now = now
+    }
 
     static let loopback: Set<String> = ["127.0.0.1", "localhost", "::1"]
 
     /// The connection limits from the options.
     func connectionLimits() throws -> ConnectionLimits {
-        guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections: must be from 1 to 1000000") }
-        func duration(_ seconds: Double, _ option: String) throws -> Duration {
-            guard seconds.isFinite, (0.1...3_600).contains(seconds) else { throw ValidationError("\(option): must be from 0.1 to 3600 seconds") }
+        guard (1...1_000_000).contains(maxConnections) else { throw settings.invalid("http.maxConnections", "must be from 1 to 1000000") }
+        func duration(_ seconds: Double, _ key: String) throws -> Duration {
+            guard seconds.isFinite, (0.1...3_600).contains(seconds) else { throw settings.invalid(key, "must be from 0.1 to 3600 seconds") }
             return .milliseconds(Int64(seconds * 1_000))
         }
-        return ConnectionLimits(headerTimeout: try duration(headerTimeout, "--header-timeout"),
-                                bodyTimeout: try duration(bodyTimeout, "--body-timeout"),
-                                idleTimeout: try duration(idleTimeout, "--idle-timeout"),
+        return ConnectionLimits(headerTimeout: try duration(headerTimeout, "http.headerTimeout"),
+                                bodyTimeout: try duration(bodyTimeout, "http.bodyTimeout"),
+                                idleTimeout: try duration(idleTimeout, "http.idleTimeout"),
                                 maximumConnections: maxConnections)
     }
 
@@ -108,14 +228,14 @@ struct ServeCommand: AsyncParsableCommand {
     func publicOrigin() throws -> (origin: String, host: String)? {
         guard let publicURL else {
             guard Self.loopback.contains(host.lowercased()) else {
-                throw ValidationError("--public-url: required when --host is not a loopback address (the address people use to reach the app, such as https://care.example.org)")
+                throw settings.invalid("http.publicURL", "required when \(settings.label("http.host")) is not a loopback address (the address people use to reach the app, such as https://care.example.org)")
             }
             return nil
         }
         guard let origin = SameOriginMiddleware<CareRequestContext>.origin(of: publicURL),
               let components = URLComponents(string: publicURL), let host = components.host, !host.isEmpty,
               components.user == nil, components.password == nil else {
-            throw ValidationError("--public-url: must be an http or https address such as https://care.example.org")
+            throw settings.invalid("http.publicURL", "must be an http or https address such as https://care.example.org")
         }
         return (origin, host.lowercased())
     }
@@ -133,8 +253,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port: must be from 0 to 65535") }
-        guard let timeZone = TimeZone(identifier: zone) else { throw ValidationError("--zone: not a known time zone identifier") }
+        guard (0...65_535).contains(port) else { throw settings.invalid("http.port", "must be from 0 to 65535") }
+        guard let timeZone = TimeZone(identifier: zone) else { throw settings.invalid("records.zone", "not a known time zone identifier") }
         let wanted = try connectionLimits()
         let fileDescriptors = Self.raiseFileDescriptorLimit(to: wanted.maximumConnections + wanted.refusalReserve
                                                             + ConnectionLimits.otherFileDescriptors)
@@ -145,25 +265,25 @@ struct ServeCommand: AsyncParsableCommand {
             Self.warn("warning: this process may open only \(fileDescriptors) files, so at most \(limits.maximumConnections) connections are served (raise ulimit -n for more)")
         }
         guard signOutAfter.isFinite, (1...720).contains(signOutAfter) else {
-            throw ValidationError("--sign-out-after: must be from 1 to 720 minutes")
+            throw settings.invalid("sessions.signOutAfter", "must be from 1 to 720 minutes")
         }
         guard (0...DemoPeople.maximumClinicSize).contains(demoPatients) else {
-            throw ValidationError("--demo-patients: must be from 0 to \(DemoPeople.maximumClinicSize)")
+            throw settings.invalid("demo.patients", "must be from 0 to \(DemoPeople.maximumClinicSize)")
         }
-        guard (0...7).contains(flagMissedDoseDays) else { throw ValidationError("--flag-missed-dose-days: must be from 0 to 7") }
-        guard flagPainScore.isFinite, (0...10).contains(flagPainScore) else { throw ValidationError("--flag-pain-score: must be from 0 to 10") }
+        guard (0...7).contains(flagMissedDoseDays) else { throw settings.invalid("clinician.flagMissedDoseDays", "must be from 0 to 7") }
+        guard flagPainScore.isFinite, (0...10).contains(flagPainScore) else { throw settings.invalid("clinician.flagPainScore", "must be from 0 to 10") }
         let publicOrigin = try publicOrigin()
         let clock = try clock()
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
-            throw ValidationError("--log-level: must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw settings.invalid("log.level", "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard let format = LogFormat(rawValue: logFormat.lowercased()) else {
-            throw ValidationError("--log-format: must be text or json")
+            throw settings.invalid("log.format", "must be text or json")
         }
-        guard (1...600_000).contains(slowStoreCall) else { throw ValidationError("--slow-store-call: must be from 1 to 600000 milliseconds") }
-        let operatorToken = metricsToken ?? ProcessInfo.processInfo.environment["OPENCAREKIT_METRICS_TOKEN"]
+        guard (1...600_000).contains(slowStoreCall) else { throw settings.invalid("log.slowStoreCall", "must be from 1 to 600000 milliseconds") }
+        let operatorToken = metricsToken
         if let operatorToken, operatorToken.utf8.count < 16 {
-            throw ValidationError("--metrics-token: must be at least 16 characters")
+            throw settings.invalid("metrics.token", "must be at least 16 characters")
         }
         let logger = format.logger(label: "opencarekit", level: level)
         var calendar = Calendar(identifier: .gregorian)
@@ -197,30 +317,30 @@ struct ServeCommand: AsyncParsableCommand {
         let isLoopback = Self.loopback.contains(host.lowercased())
         // Answer only to the names people use: loopback names on loopback, else the public URL's host, so that a
         // rebinding DNS name cannot reach the app.
-        var settings = CareHost.Configuration(
+        var configuration = CareHost.Configuration(
             stores: stores, allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin,
             idleTimeout: .milliseconds(Int64(signOutAfter * 60_000)), demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock)
-        settings.requiresTwoStepForClinicians = requireTwoStepForClinicians
-        settings.logger = logger
-        settings.operatorToken = operatorToken
-        settings.slowStoreCall = .milliseconds(slowStoreCall)
+        configuration.requiresTwoStepForClinicians = requireTwoStepForClinicians
+        configuration.logger = logger
+        configuration.operatorToken = operatorToken
+        configuration.slowStoreCall = .milliseconds(slowStoreCall)
         let contact = pushContact ?? (publicOrigin?.origin.hasPrefix("https://") == true ? publicOrigin?.origin : nil) ?? "mailto:admin@localhost"
         guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://"), contact.utf8.count <= 200 else {
-            throw ValidationError("--push-contact: must be a mailto: or https: address")
+            throw settings.invalid("reminders.pushContact", "must be a mailto: or https: address")
         }
-        settings.reminders = ReminderConfiguration(contact: contact)
+        configuration.reminders = ReminderConfiguration(contact: contact)
         // Tests: a local push service (plain http on loopback) as the only one.
         if let pushServiceForTests {
-            settings.reminders?.pushHosts = [pushServiceForTests]
-            settings.reminders?.allowsLoopbackHTTP = true
+            configuration.reminders?.pushHosts = [pushServiceForTests]
+            configuration.reminders?.allowsLoopbackHTTP = true
         }
         if let chromium, !FileManager.default.isExecutableFile(atPath: chromium) {
-            throw ValidationError("--chromium: \(chromium) is not an executable file")
+            throw settings.invalid("reports.chromium", "\(chromium) is not an executable file")
         }
-        settings.chromium = chromium
-        settings.flagRules = ClinicianFlagRules(missedDoseDays: flagMissedDoseDays == 0 ? nil : flagMissedDoseDays,
+        configuration.chromium = chromium
+        configuration.flagRules = ClinicianFlagRules(missedDoseDays: flagMissedDoseDays == 0 ? nil : flagMissedDoseDays,
                                                 painScore: flagPainScore == 0 ? nil : flagPainScore)
-        let careHost = CareHost(directory: CachingCareDirectory(directory), configuration: settings)
+        let careHost = CareHost(directory: CachingCareDirectory(directory), configuration: configuration)
         if !noReminders { services.append(careHost.reminderService()) }
         let host = self.host
         let demo = self.demo

@@ -192,8 +192,13 @@ def test_a_postgresql_dump_restores_into_a_new_database(database_url):
         before = stored_outcomes(base)
         with tempfile.TemporaryDirectory() as directory:
             dump = os.path.join(directory, "care.dump")
-            # As a role that bypasses row-level security (here the cluster's superuser): the app's own role sees none.
-            subprocess.run([os.path.join(tools, "pg_dump"), "--format=custom", "--file", dump, superuser], check=True, timeout=120)
+            # As the README's backup role, which bypasses row-level security and can only read (the app's own role,
+            # bound by its tables' policies, could dump nothing).
+            role = "care_backup_" + uuid.uuid4().hex[:8]
+            subprocess.run([psql(), superuser, "-q", "-v", "ON_ERROR_STOP=1", "-c", f"CREATE ROLE {role} LOGIN BYPASSRLS",
+                            "-c", f"GRANT pg_read_all_data TO {role}"], check=True)
+            backup_url = re.sub(r"^postgres://[^@]+@", f"postgres://{role}@", database_url)
+            subprocess.run([os.path.join(tools, "pg_dump"), "--format=custom", "--file", dump, backup_url], check=True, timeout=120)
             copy = "restored_" + uuid.uuid4().hex[:12]
             subprocess.run([psql(), superuser, "-q", "-v", "ON_ERROR_STOP=1", "-c", f"CREATE DATABASE {copy} OWNER opencarekit"], check=True)
             subprocess.run([os.path.join(tools, "pg_restore"), "--exit-on-error", "--dbname", superuser.rsplit("/", 1)[0] + "/" + copy, dump],
