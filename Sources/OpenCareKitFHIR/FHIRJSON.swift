@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 /// A FHIR resource as JSON, with its object members in the order they were made (`resourceType` first, as FHIR's
 /// examples write it), so that an export is the same text every time.
@@ -97,20 +98,7 @@ public indirect enum FHIRJSON: Sendable, Hashable {
     }
 
     private static func writeString(_ text: String, into output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case let control where control.value < 0x20:
-                output += String(format: "\\u%04x", control.value)
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
+        JSONStringLiteral.append(text, to: &output)
     }
 }
 

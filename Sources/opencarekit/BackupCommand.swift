@@ -20,9 +20,7 @@ struct BackupCommand: ParsableCommand {
     var to: String
 
     func run() throws {
-        guard storage.databaseURL == nil else {
-            throw ValidationError("--database: the records are on PostgreSQL; back them up with pg_dump (see the README's \"Operating OpenCareKit\")")
-        }
+        try BackupError.requireDataDirectory(storage, tool: "back them up with pg_dump")
         let manifest = try BackupError.asValidation {
             try DataBackup.backUp(storage.dataDirectory, to: URL(fileURLWithPath: to, isDirectory: true))
         }
@@ -44,9 +42,7 @@ struct RestoreCommand: ParsableCommand {
     var from: String
 
     func run() throws {
-        guard storage.databaseURL == nil else {
-            throw ValidationError("--database: the records are on PostgreSQL; restore them with pg_restore (see the README's \"Operating OpenCareKit\")")
-        }
+        try BackupError.requireDataDirectory(storage, tool: "restore them with pg_restore")
         let manifest = try BackupError.asValidation {
             try DataBackup.restore(from: URL(fileURLWithPath: from, isDirectory: true), into: storage.dataDirectory)
         }
@@ -55,6 +51,13 @@ struct RestoreCommand: ParsableCommand {
 }
 
 extension BackupError {
+    /// Refuses records on PostgreSQL, whose own tools (`tool`) back them up.
+    static func requireDataDirectory(_ storage: DataOptions, tool: String) throws {
+        guard storage.databaseURL == nil else {
+            throw ValidationError("--database: the records are on PostgreSQL; \(tool) (see the README's \"Operating OpenCareKit\")")
+        }
+    }
+
     /// Runs `body`, its refusal as the command's one-line error.
     static func asValidation<T>(_ body: () throws -> T) throws -> T {
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OpenCareKitStore
 import Synchronization
 
 /// How the server writes its log to standard error: `text` (swift-log's stream format, for people) or `json` (one
@@ -60,22 +61,8 @@ public struct JSONLinesLogHandler: LogHandler {
         }
     }
 
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped, so a line stays one line.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONStringLiteral.quoted(text)
     }
 
     static func timestamp(_ date: Date) -> String {
