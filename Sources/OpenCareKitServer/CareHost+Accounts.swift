@@ -82,7 +82,7 @@ extension CareHost {
         let html = AppPage(title: title, idleSeconds: signedIn ? Int(configuration.idleTimeout.components.seconds) : nil, tab: nil,
                            main: main(token), metadata: metadata.merging(["ock-csrf": token]) { $1 }).render(in: renderContext(for: request))
         var response = AppPage.response(html, status: status)
-        if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
+        if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token, publicOrigin: configuration.publicOrigin)) }
         return response
     }
 

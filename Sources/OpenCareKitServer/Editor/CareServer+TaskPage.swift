@@ -10,7 +10,7 @@ extension CareServer {
         let context = renderContext(for: request)
         var response = AppPage.response(AppPage(title: title, base: basePath, idleSeconds: idleSeconds, tab: nil, main: main,
                                                 metadata: ["ock-csrf": token]).render(in: context), status: status)
-        if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
+        if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token, publicOrigin: configuration.publicOrigin)) }
         return response
     }
 

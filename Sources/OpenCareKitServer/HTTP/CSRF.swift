@@ -25,8 +25,10 @@ enum CSRF {
         SecureRandom.bytes(32).hexEncoded
     }
 
-    static func cookie(_ token: String) -> Cookie {
-        Cookie(name: cookieName, value: token, path: "/", httpOnly: true, sameSite: .lax)
+    /// The cookie holding `token`: `Secure` when people reach the app at `publicOrigin` over https, so that the
+    /// browser never sends it over plain http.
+    static func cookie(_ token: String, publicOrigin: String?) -> Cookie {
+        Cookie(name: cookieName, value: token, path: "/", secure: publicOrigin?.hasPrefix("https://") == true, httpOnly: true, sameSite: .lax)
     }
 
     /// Whether the form's token matches the cookie's, compared in constant time.

@@ -172,7 +172,7 @@ extension CareServer {
             return AppPage(title: context.string(.careTab), base: basePath, idleSeconds: idleSeconds, tab: .care, main: main, metadata: metadata).render(in: context)
         }
         var response = AppPage.response(html)
-        if readerToken == nil { response.setCookie(CSRF.cookie(token)) }
+        if readerToken == nil { response.setCookie(CSRF.cookie(token, publicOrigin: configuration.publicOrigin)) }
         return response
     }
 

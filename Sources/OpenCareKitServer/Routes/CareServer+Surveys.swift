@@ -318,7 +318,7 @@ extension CareServer {
             ]),
         ])
         var response = AppPage.response(page.render(in: render))
-        if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token)) }
+        if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token, publicOrigin: configuration.publicOrigin)) }
         return response
     }
 
