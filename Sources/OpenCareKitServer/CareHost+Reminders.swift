@@ -82,7 +82,7 @@ extension CareHost {
     /// `GET /account/reminders/live`: a `reminder` event for each reminder of the person while the page is open, worded
     /// in the page's language; it ends when the person signs out.
     func liveReminders(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity) async throws -> Response {
-        guard let slot = liveSlots.take(for: context.clientAddress) else { return CareServer.tooManyStreams }
+        guard let slot = liveSlots.take(for: context.liveStreamOwner) else { return CareServer.tooManyStreams }
         let account = identity.account.id, language = renderContext(for: request).localization.language
         let events = reminderSignals.listen(account).map { message in
             let when = message.isAllDay ? ReminderText.today.text(language) : message.time

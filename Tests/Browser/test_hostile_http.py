@@ -86,7 +86,7 @@ def open_stream(url, day, record, source="127.0.0.1"):
     return sock, status(sock.recv(65536))
 
 
-def test_live_streams_are_bounded_per_client_and_freed_when_it_leaves():
+def test_live_streams_are_bounded_per_client_and_per_person_and_freed_when_they_leave():
     with tempfile.TemporaryDirectory() as directory, served(directory) as url:
         record = signed_in(url)
         streams = [open_stream(url, day, record) for day in range(1, 17)]
@@ -107,7 +107,15 @@ def test_live_streams_are_bounded_per_client_and_freed_when_it_leaves():
             if answer == 200:
                 break
             assert time.monotonic() - start < 2, "the closed stream still holds its slot"
-        for sock, _ in streams[1:]:
+        # One person over several addresses (a phone, a laptop, a tablet): 32 in all (15 are open from the first),
+        # then refused from anywhere.
+        more = [open_stream(url, day, record, source="127.0.0.2") for day in range(1, 17)]
+        more.append(open_stream(url, 20, record, source="127.0.0.3"))
+        assert [answer for _, answer in more] == [200] * 17
+        sock, answer = open_stream(url, 21, record, source="127.0.0.3")
+        assert answer == 429
+        sock.close()
+        for sock, _ in streams[1:] + more:
             sock.close()
 
 

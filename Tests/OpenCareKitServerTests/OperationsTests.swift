@@ -118,15 +118,26 @@ import Testing
         }
     }
 
-    @Test func liveStreamsAreCountedWhileOpen() {
+    @Test func liveStreamsAreCountedWhileOpenAndCappedPerAddressAndPerPerson() {
         let metrics = ServerMetrics()
-        let slots = LiveStreamSlots(limit: 2, gauge: metrics.liveStreams)
+        let slots = LiveStreamSlots(limit: 2, personLimit: 3, gauge: metrics.liveStreams)
         func open() -> Double? { Self.sample(String(decoding: metrics.exposition(), as: UTF8.self), "opencarekit_live_streams") }
-        var first = slots.take(for: "a")
-        let second = slots.take(for: "a")
-        #expect(open() == 2 && slots.take(for: "a") == nil && open() == 2)
+        func ana(_ address: String) -> LiveStreamSlots.Owner { .init(address: address, person: "ana") }
+        var first = slots.take(for: ana("10.0.0.1"))
+        let second = slots.take(for: ana("10.0.0.1"))
+        // Her address is full; her laptop elsewhere is not, until she has three in all.
+        #expect(open() == 2 && slots.take(for: ana("10.0.0.1")) == nil)
+        let laptop = slots.take(for: ana("10.0.0.2"))
+        #expect(laptop != nil && slots.take(for: ana("10.0.0.3")) == nil && open() == 3)
+        // Another person, and a page nobody signed in to, at another address: theirs are counted apart.
+        let ben = slots.take(for: .init(address: "10.0.0.3", person: "ben"))
+        let anonymous = slots.take(for: .init(address: "10.0.0.3", person: nil))
+        #expect(ben != nil && anonymous != nil && open() == 5)
+        // A closed stream frees its place for its address and its person.
         first = nil
-        #expect(open() == 1 && first == nil && second != nil)
+        #expect(open() == 4 && first == nil && second != nil)
+        let again = slots.take(for: ana("10.0.0.1"))
+        #expect(again != nil && open() == 5)
     }
 
     @Test func jsonLinesAreOneObjectALineWithEveryField() throws {

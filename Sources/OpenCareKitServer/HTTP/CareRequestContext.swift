@@ -34,6 +34,11 @@ public struct CareRequestContext: RequestContext, AuthRequestContext, SessionReq
         isLoopbackConnection = Self.isLoopback(source.channel.remoteAddress)
     }
 
+    /// Who a live stream opened by this request belongs to, as `LiveStreamSlots` counts them.
+    var liveStreamOwner: LiveStreamSlots.Owner {
+        LiveStreamSlots.Owner(address: clientAddress, person: identity?.account.id.description)
+    }
+
     static func isLoopback(_ address: SocketAddress?) -> Bool {
         switch address {
         case let .v4(v4): withUnsafeBytes(of: v4.address.sin_addr) { $0.first == 127 }

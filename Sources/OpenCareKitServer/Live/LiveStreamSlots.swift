@@ -2,61 +2,86 @@ import CoreMetrics
 import Foundation
 import Synchronization
 
-/// Live streams per client: at most `perClient` open at once from one address, so that one client cannot hold every
-/// stream (or, through the days it follows, every one of `LiveCareHub`'s channels) and starve the others. A
-/// stream's slot is freed when its response ends — at once when the client goes, since streams end on the
-/// connection's close rather than at the next keep-alive.
+/// Live streams per client address and per person: at most `perClient` open at once from one address and
+/// `perPerson` for one account (over all their addresses: a phone, a laptop, a tablet), so that no one can hold every
+/// stream (or, through the days it follows, every one of `LiveCareHub`'s channels) and starve the others. A stream's
+/// slot is freed when its response ends — at once when the client goes, since streams end on the connection's close
+/// rather than at the next keep-alive.
 public final class LiveStreamSlots: Sendable {
     /// The most live streams one client address may have open: a person's tabs and windows, with room to spare.
     public static let perClient = 16
+    /// The most live streams one person may have open, from every address together.
+    public static let perPerson = 32
+
+    /// Who holds a stream: the client's address and the signed-in person, if any.
+    public struct Owner: Sendable, Hashable {
+        public let address: String
+        public let person: String?
+
+        public init(address: String, person: String?) {
+            self.address = address
+            self.person = person
+        }
+
+        /// What the slots count for this owner.
+        var keys: [String] { ["address:" + address] + (person.map { ["person:" + $0] } ?? []) }
+    }
 
     private let open = Mutex<[String: Int]>([:])
     let limit: Int
+    let personLimit: Int
     /// Follows the streams open now, for the metrics.
     private let gauge: Meter?
 
-    public init(limit: Int = LiveStreamSlots.perClient) {
+    public init(limit: Int = LiveStreamSlots.perClient, personLimit: Int = LiveStreamSlots.perPerson) {
         self.limit = limit
+        self.personLimit = personLimit
         gauge = nil
     }
 
-    init(limit: Int = LiveStreamSlots.perClient, gauge: Meter) {
+    init(limit: Int = LiveStreamSlots.perClient, personLimit: Int = LiveStreamSlots.perPerson, gauge: Meter) {
         self.limit = limit
+        self.personLimit = personLimit
         self.gauge = gauge
     }
 
-    /// A slot for `client`, or nil when it has `limit` streams open. The slot frees itself when released.
-    func take(for client: String) -> Slot? {
+    /// A slot for `owner`, or nil when its address has `limit` streams open or its person `personLimit`. The slot
+    /// frees itself when released.
+    func take(for owner: Owner) -> Slot? {
+        let keys = owner.keys
         let taken = open.withLock { counts -> Bool in
-            guard counts[client, default: 0] < limit else { return false }
-            counts[client, default: 0] += 1
+            guard counts["address:" + owner.address, default: 0] < limit,
+                  owner.person.map({ counts["person:" + $0, default: 0] < personLimit }) ?? true else { return false }
+            for key in keys { counts[key, default: 0] += 1 }
             return true
         }
         guard taken else { return nil }
         gauge?.increment()
-        return Slot(client: client, slots: self)
+        return Slot(keys: keys, slots: self)
     }
 
-    fileprivate func release(_ client: String) {
+    fileprivate func release(_ keys: [String]) {
         gauge?.decrement()
         open.withLock { counts in
-            counts[client, default: 1] -= 1
-            if counts[client] == 0 { counts[client] = nil }
+            for key in keys {
+                counts[key, default: 1] -= 1
+                if counts[key] == 0 { counts[key] = nil }
+            }
         }
     }
 
     /// One stream's place: released when the stream ends, or when the response holding it is dropped unsent.
     final class Slot: Sendable {
-        private let client: String
+        private let keys: [String]
         private let slots: LiveStreamSlots
 
-        fileprivate init(client: String, slots: LiveStreamSlots) {
-            self.client = client
+        fileprivate init(keys: [String], slots: LiveStreamSlots) {
+            self.keys = keys
             self.slots = slots
         }
 
         deinit {
-            slots.release(client)
+            slots.release(keys)
         }
     }
 }

@@ -77,9 +77,9 @@ extension CareServer {
     func addCareRoutes(to routes: inout RecordRouteTable) {
         routes.get("", .page("care-page")) { _, _ in Response.redirect(to: url("/care"), type: .normal) }
         routes.get("/care", .page("care-page")) { request, _ in try await carePage(request) }
-        routes.get("/care/live", .page("care-page")) { request, context in try await liveCare(request, client: context.clientAddress, accessCheck: context.accessCheck)
+        routes.get("/care/live", .page("care-page")) { request, context in try await liveCare(request, owner: context.liveStreamOwner, accessCheck: context.accessCheck)
         }
-        routes.get("/live/changes", .page("live-changes")) { request, context in try await liveChanges(request, client: context.clientAddress, accessCheck: context.accessCheck)
+        routes.get("/live/changes", .page("live-changes")) { request, context in try await liveChanges(request, owner: context.liveStreamOwner, accessCheck: context.accessCheck)
         }
         routes.post("/care/events/toggle", .page("outcome", .completeTasks, action: .update)) { request, context in
             try await handleForm(request, context) { fields, event in

@@ -58,9 +58,9 @@ extension CareServer {
 
     /// `GET /care/live?date=YYYY-MM-DD`: server-sent events with the day's cards and week after every change to
     /// the store, from this server, the JSON API or another process writing the same file.
-    func liveCare(_ request: Request, client: String, accessCheck: AccessCheck? = nil) async throws -> Response {
+    func liveCare(_ request: Request, owner: LiveStreamSlots.Owner, accessCheck: AccessCheck? = nil) async throws -> Response {
         let context = renderContext(for: request)
-        guard let slot = liveSlots.take(for: client) else { return Self.tooManyStreams }
+        guard let slot = liveSlots.take(for: owner) else { return Self.tooManyStreams }
         let text = request.uri.queryParameters.get("date") ?? dayString(configuration.now())
         guard let day = day(from: text) else {
             return errorPage("The date must be a day written as YYYY-MM-DD.", status: .badRequest, context: context)
@@ -94,10 +94,11 @@ extension CareServer {
         return Self.eventStream(request, slot: slot, first: "retry: 1000\n\n", updates.map(\.serverSentEvent), accessCheck: accessCheck)
     }
 
-    /// The answer to a client that has `LiveStreamSlots.perClient` live streams open already.
+    /// The answer to a client whose address has `LiveStreamSlots.perClient` live streams open already, or whose person
+    /// has `LiveStreamSlots.perPerson`.
     static var tooManyStreams: Response {
         var response = APIError(status: .tooManyRequests, field: nil,
-                                message: "Too many live pages are open from this address (at most \(LiveStreamSlots.perClient)). Close some and reload.").response
+                                message: "Too many live pages are open (at most \(LiveStreamSlots.perClient) from one address, \(LiveStreamSlots.perPerson) for one person). Close some and reload.").response
         response.headers[.retryAfter] = "5"
         return response
     }
@@ -158,8 +159,8 @@ extension CareServer {
 extension CareServer {
     /// `GET /live/changes`: a server-sent event after each change to the store, for pages that refresh themselves
     /// as a whole (Insights, Contacts). Bursts collapse into one event.
-    func liveChanges(_ request: Request, client: String, accessCheck: AccessCheck? = nil) async throws -> Response {
-        guard let slot = liveSlots.take(for: client) else { return Self.tooManyStreams }
+    func liveChanges(_ request: Request, owner: LiveStreamSlots.Owner, accessCheck: AccessCheck? = nil) async throws -> Response {
+        guard let slot = liveSlots.take(for: owner) else { return Self.tooManyStreams }
         return Self.eventStream(request, slot: slot, first: "retry: 1000\n\nevent: ready\ndata: {}\n\n",
                                 store.changeSignals().map { "event: changed\ndata: {}\n\n" }, accessCheck: accessCheck)
     }
