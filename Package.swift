@@ -1,5 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
+import Foundation
+
+// `scripts/fuzz` builds with OPENCAREKIT_FUZZ=1 (into its own build folder): the code the fuzzers reach is instrumented
+// for libFuzzer, and `opencarekit-fuzz` becomes libFuzzer's program instead of the replayer of saved inputs.
+let fuzzing = ProcessInfo.processInfo.environment["OPENCAREKIT_FUZZ"] == "1"
+let fuzzed: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
 
 let package = Package(
     name: "OpenCareKit",
@@ -44,7 +50,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6)] + fuzzed
         ),
         // The same stores and directory on PostgreSQL: every care record in one database, row-level security by record.
         .target(
@@ -69,7 +75,7 @@ let package = Package(
         // HTML/SVG components; knows no store.
         .target(
             name: "OpenCareKitUI",
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6)] + fuzzed
         ),
         // The glue, as in CareKit: view synchronizers, synchronized views, the daily tasks page, contacts, insights.
         .target(
@@ -81,7 +87,7 @@ let package = Package(
         .target(
             name: "OpenCareKitSurveys",
             dependencies: ["OpenCareKitStore", "OpenCareKitUI", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6)] + fuzzed
         ),
         // FHIR R4: a care record as a Bundle of Patient, CarePlan, Observation, QuestionnaireResponse, Consent, CareTeam.
         .target(
@@ -112,6 +118,20 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // What the fuzzers feed with arbitrary bytes, and the regression tests replay (Tests/Fuzz).
+        .target(
+            name: "OpenCareKitFuzzTargets",
+            dependencies: ["OpenCareKitStore", "OpenCareKitSurveys", "OpenCareKitUI"],
+            swiftSettings: [.swiftLanguageMode(.v6)] + fuzzed
+        ),
+        // libFuzzer's program (scripts/fuzz), or without OPENCAREKIT_FUZZ a replayer of saved inputs.
+        // libFuzzer's driver, declared for Swift (scripts/fuzz links libFuzzer without its main).
+        .target(name: "CLibFuzzer"),
+        .executableTarget(
+            name: "opencarekit-fuzz",
+            dependencies: ["OpenCareKitFuzzTargets", "CLibFuzzer"],
+            swiftSettings: [.swiftLanguageMode(.v6)] + (fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"]), .define("FUZZING")] : [])
         ),
         // The store conformance suite, shared by every backend's tests.
         .target(
@@ -172,7 +192,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenCareKitSurveysTests",
-            dependencies: ["OpenCareKitSurveys", "OpenCareKitStore", "OpenCareKitUI"],
+            dependencies: ["OpenCareKitSurveys", "OpenCareKitStore", "OpenCareKitUI", "OpenCareKitFuzzTargets"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -11,15 +11,7 @@ struct FormFields: Sendable {
     let all: [String: [String]]
 
     init(_ body: String) {
-        var all: [String: [String]] = [:]
-        for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) in
-                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-            }
-            all[decode(parts[0]), default: []].append(parts.count > 1 ? decode(parts[1]) : "")
-        }
-        self.all = all
+        all = OCKFormBody.fields(body)
         values = all.compactMapValues(\.first)
     }
 

@@ -1,0 +1,2 @@
+// Declarations only (include/CLibFuzzer.h): libFuzzer itself is linked by scripts/fuzz.
+#include "CLibFuzzer.h"
