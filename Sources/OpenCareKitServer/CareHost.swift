@@ -64,6 +64,8 @@ public struct CareHost: Sendable {
         public var operatorToken: String?
         /// A store call slower than this is logged (warning).
         public var slowStoreCall: Duration = .milliseconds(250)
+        /// The most live streams one person may have open over all their addresses (`LiveStreamSlots.perPerson`).
+        public var liveStreamsPerPerson = LiveStreamSlots.perPerson
 
         public init(stores: (any CareRecordStores)? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
                     idleTimeout: Duration = .seconds(15 * 60), passwordCost: UInt8 = 12, openRecordLimit: Int = 64,
@@ -124,7 +126,7 @@ public struct CareHost: Sendable {
         self.configuration = configuration
         audit = AuditLog(directory: directory)
         signInLimiter = SignInLimiter(counting: metrics.signInFailures)
-        liveSlots = LiveStreamSlots(gauge: metrics.liveStreams)
+        liveSlots = LiveStreamSlots(personLimit: configuration.liveStreamsPerPerson, gauge: metrics.liveStreams)
         sessionDriver = DirectorySessionDriver(directory: directory, now: configuration.now)
         stylesheet = OCKStylesheet.css(configuration.styler) + OCKSurveyAssets.stylesheet + HostStyles.css
         renderContexts = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in

@@ -61,6 +61,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a kept-alive connection may wait for its next request (default 60).")
     var idleTimeout: Double?
 
+    @Option(help: "The most live pages one person may have open over all their addresses (default 32; one address may have 16).")
+    var liveStreamsPerPerson: Int?
+
     @Option(help: "Minutes without activity after which a person is signed out, with a warning in the page a minute before (default 15, HIPAA's automatic logoff).")
     var signOutAfter: Double?
 
@@ -111,6 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
         put("http.headerTimeout", headerTimeout.map { .double($0) })
         put("http.bodyTimeout", bodyTimeout.map { .double($0) })
         put("http.idleTimeout", idleTimeout.map { .double($0) })
+        put("http.liveStreamsPerPerson", liveStreamsPerPerson.map { .int($0) })
         put("data", data.map { .string($0) })
         put("database", database.map { .string($0) })
         put("records.zone", zone.map { .string($0) })
@@ -158,6 +162,7 @@ struct ServeRun {
     let headerTimeout: Double
     let bodyTimeout: Double
     let idleTimeout: Double
+    let liveStreamsPerPerson: Int
     let signOutAfter: Double
     let requireTwoStepForClinicians: Bool
     let pushContact: String?
@@ -196,6 +201,7 @@ struct ServeRun {
         headerTimeout = settings.double("http.headerTimeout", default: 10)
         bodyTimeout = settings.double("http.bodyTimeout", default: 30)
         idleTimeout = settings.double("http.idleTimeout", default: 60)
+        liveStreamsPerPerson = settings.int("http.liveStreamsPerPerson", default: LiveStreamSlots.perPerson)
         signOutAfter = settings.double("sessions.signOutAfter", default: 15)
         requireTwoStepForClinicians = settings.bool("sessions.requireTwoStepForClinicians", default: false)
         pushContact = settings.string("reminders.pushContact")
@@ -324,6 +330,10 @@ struct ServeRun {
         configuration.logger = logger
         configuration.operatorToken = operatorToken
         configuration.slowStoreCall = .milliseconds(slowStoreCall)
+        guard (1...100_000).contains(liveStreamsPerPerson) else {
+            throw settings.invalid("http.liveStreamsPerPerson", "must be from 1 to 100000")
+        }
+        configuration.liveStreamsPerPerson = liveStreamsPerPerson
         let contact = pushContact ?? (publicOrigin?.origin.hasPrefix("https://") == true ? publicOrigin?.origin : nil) ?? "mailto:admin@localhost"
         guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://"), contact.utf8.count <= 200 else {
             throw settings.invalid("reminders.pushContact", "must be a mailto: or https: address")

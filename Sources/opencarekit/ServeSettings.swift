@@ -65,6 +65,8 @@ struct ServeSetting: Sendable {
         ServeSetting("http.maxConnections", "--max-connections", .int, default: "1000", "The most open connections; more are answered 503 and closed."),
         ServeSetting("http.headerTimeout", "--header-timeout", .double, default: "10", "Seconds a new connection has to send a request's head."),
         ServeSetting("http.bodyTimeout", "--body-timeout", .double, default: "30", "Seconds a request has to send its body after its head."),
+        ServeSetting("http.liveStreamsPerPerson", "--live-streams-per-person", .int, default: "32",
+                     "The most live pages (server-sent event streams) one person may have open over all their addresses; one address may have 16."),
         ServeSetting("http.idleTimeout", "--idle-timeout", .double, default: "60", "Seconds a kept-alive connection may wait for its next request."),
         ServeSetting("data", "--data", .string, default: "$XDG_DATA_HOME/opencarekit, else ~/.local/share/opencarekit",
                      environment: "OPENCAREKIT_DATA_DIR", "The data directory (the directory and the records' stores)."),

@@ -161,6 +161,59 @@ def test_insights_follow_the_store_and_read_with_the_keyboard(browser, app):
         assert errors == []
 
 
+def test_on_a_phone_a_touch_anywhere_on_a_chart_selects_the_nearest_column_and_a_drag_moves_it(browser, app):
+    """Columns are narrower than a finger (34–39 px on a 390 px phone): as with Swift Charts' selection, the plot is
+    the target. A touch between two columns selects the nearer; a drag across selects each column it passes."""
+    context = new_context(browser, app["url"], viewport=PHONE, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(app["url"] + "/insights")
+        chart = "#insight-hydration"
+        page.wait_for_selector(chart + " svg[data-ock-chart]")
+        page.locator(chart).scroll_into_view_if_needed()
+        boxes = page.eval_on_selector_all(chart + " .ock-chart-column", """columns => columns.map(column => {
+            const box = column.getBoundingClientRect();
+            return {left: box.left, right: box.right, top: box.top, bottom: box.bottom, label: column.getAttribute('aria-label')};
+        })""")
+        assert len(boxes) == 7 and all(box["right"] - box["left"] < 44 for box in boxes), boxes
+        touch = context.new_cdp_session(page)
+        middle = (boxes[0]["top"] + boxes[0]["bottom"]) / 2
+
+        def readout():
+            return page.text_content(chart + " .ock-chart-readout")
+
+        def send(kind, x):
+            points = [] if kind == "touchEnd" else [{"x": x, "y": middle}]
+            touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        # Between the third and fourth columns, nearer the fourth.
+        gap = boxes[2]["right"] + 0.7 * (boxes[3]["left"] - boxes[2]["right"]) + 0.4 * (boxes[3]["right"] - boxes[3]["left"])
+        send("touchStart", gap)
+        send("touchEnd", gap)
+        page.wait_for_function("(label) => document.querySelector('#insight-hydration .ock-chart-readout').textContent === label",
+                               arg=boxes[3]["label"], timeout=2000)
+        # A drag from the first column to past the last: each on the way, and the last at the end, is selected (the
+        # browser delivers moves with its frames: each is waited for).
+        def selected(label):
+            page.wait_for_function("(label) => document.querySelector('#insight-hydration .ock-chart-readout').textContent === label",
+                                   arg=label, timeout=2000)
+
+        send("touchStart", boxes[0]["left"] + 1)
+        selected(boxes[0]["label"])
+        for box in boxes[1:]:
+            send("touchMove", (box["left"] + box["right"]) / 2)
+            selected(box["label"])
+        send("touchMove", boxes[-1]["right"] + 6)
+        send("touchEnd", 0)
+        selected(boxes[-1]["label"])
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == boxes[-1]["label"]
+        # The keyboard still moves the selection.
+        page.keyboard.press("Home")
+        assert readout() == boxes[0]["label"]
+    finally:
+        context.close()
+
+
 def test_app_screenshots(browser, app):
     from conftest import SCREENSHOTS
     SCREENSHOTS.mkdir(exist_ok=True)

@@ -19,6 +19,32 @@ public enum OCKScript {
       if (moveFocus) { columns[index].focus(); }
       if (readout) { readout.textContent = columns[index].getAttribute("aria-label"); }
     }
+    // Touch and pen, as Swift Charts' selection: a finger anywhere on the plot selects the column nearest it, and
+    // dragging across moves the selection, so the whole plot is the target however narrow a column is. Vertical
+    // drags still scroll the page (touch-action: pan-y in the stylesheet).
+    function nearest(clientX) {
+      var best = 0, distance = Infinity;
+      columns.forEach(function (column, position) {
+        var box = column.getBoundingClientRect();
+        var gap = Math.abs(box.left + box.width / 2 - clientX);
+        if (gap < distance) { best = position; distance = gap; }
+      });
+      return best;
+    }
+    var dragging = null;
+    svg.addEventListener("pointerdown", function (event) {
+      if (event.pointerType === "mouse") { return; }
+      dragging = event.pointerId;
+      if (svg.setPointerCapture) { svg.setPointerCapture(event.pointerId); }
+      activate(nearest(event.clientX), true);
+    });
+    svg.addEventListener("pointermove", function (event) {
+      if (event.pointerId !== dragging) { return; }
+      activate(nearest(event.clientX), true);
+    });
+    function endDrag(event) { if (event.pointerId === dragging) { dragging = null; } }
+    svg.addEventListener("pointerup", endDrag);
+    svg.addEventListener("pointercancel", endDrag);
     columns.forEach(function (column, index) {
       column.addEventListener("focus", function () { activate(index, false); });
       column.addEventListener("click", function () { activate(index, true); });

@@ -107,6 +107,7 @@ span.ock-checkmark:empty { display: none; }
 .ock-point { stroke: var(--ock-color-card); stroke-width: 1; }
 .ock-chart-focus { fill: transparent; stroke: none; }
 .ock-chart-column { outline: none; cursor: pointer; }
+svg[data-ock-chart] { touch-action: pan-y; }
 .ock-chart-column:focus .ock-chart-focus { fill: var(--ock-color-tint-fill); stroke: var(--ock-color-focus); stroke-width: 2; }
 .ock-chart-readout { margin: 0; min-height: 1.35em; font-size: 0.9375rem; font-weight: 600; }
 .ock-chart-legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; font-size: 0.875rem; }
