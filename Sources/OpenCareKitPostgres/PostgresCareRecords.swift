@@ -60,7 +60,12 @@ public final class PostgresCareRecords: Service, CareRecordStores, Sendable {
         configuration.options.maximumConnections = max(2, maximumConnections)
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.additionalStartupParameters = limits.startupParameters
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // PostgresNIO's own lines below error are not the operator's: queries at debug, and at warning a lease that
+        // races the pool's start or stop (a server that cannot reach its database would print them before its one
+        // line saying so). This type's own warnings still use `logger`.
+        var background = logger
+        background.logLevel = max(logger.logLevel, .error)
+        client = PostgresClient(configuration: configuration, backgroundLogger: background)
     }
 
     /// Runs the connection pool and the listening connection until the task is cancelled (or the service group
