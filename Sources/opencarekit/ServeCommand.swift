@@ -351,7 +351,10 @@ struct ServeRun {
         configuration.flagRules = ClinicianFlagRules(missedDoseDays: flagMissedDoseDays == 0 ? nil : flagMissedDoseDays,
                                                 painScore: flagPainScore == 0 ? nil : flagPainScore)
         let careHost = CareHost(directory: CachingCareDirectory(directory), configuration: configuration)
-        if !noReminders { services.append(careHost.reminderService()) }
+        // Reminders begin once the server has started (the database reached, migrated): a server that cannot start
+        // says so in one line, with no reminder's failure before it.
+        let (started, serverStarted) = AsyncStream<Void>.makeStream()
+        if !noReminders { services.append(AfterStartup(started: started, service: careHost.reminderService())) }
         let host = self.host
         let demo = self.demo
         var app = Application(
@@ -366,6 +369,7 @@ struct ServeRun {
                 if let publicOrigin, publicOrigin.origin.hasPrefix("http://"), !isLoopback {
                     Self.warn("warning: \(publicOrigin.origin) is plain http: passwords and sessions cross the network unencrypted (serve behind an https proxy and give its https address)")
                 }
+                serverStarted.finish()
                 Self.say("OpenCareKit is running at http://\(shown):\(bound)/ (Ctrl-C to stop)")
                 if demo {
                     Self.say("Sign in as \(DemoPeople.patientEmail) (patient), \(DemoPeople.caregiverEmail) (caregiver) or "
@@ -414,5 +418,19 @@ struct ServeRun {
         if text.contains("Permission denied") || text.contains("EACCES") { return "permission denied" }
         if text.contains("Cannot assign requested address") || text.contains("EADDRNOTAVAIL") { return "no such address here" }
         return text.split(separator: "\n").first.map(String.init) ?? "\(type(of: error))"
+    }
+}
+
+/// Runs `service` once the server has started; ends without running it on a shutdown before then.
+struct AfterStartup: Service {
+    let started: AsyncStream<Void>
+    let service: any Service
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            for await _ in started {}
+        }
+        guard !Task.isCancelled, !Task.isShuttingDownGracefully else { return }
+        try await service.run()
     }
 }
