@@ -112,7 +112,46 @@ import Testing
         var readOnly = Configuration()
         readOnly.readonly = true
         let version = try await DatabaseQueue(path: url.path, configuration: readOnly).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
-        #expect(version == 5)
+        #expect(version == 6)
+    }
+
+    @Test func aStoreOfSchema5KeepsItsDataAndItsUnsealedVersionsAwayFromThePullIndex() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = OCKStore(name: "five", type: .onDisk(), directory: directory)
+        let walk = try await store.addTask(task("walk"))
+        let done = try await store.addOutcome(OCKOutcome(taskUUID: walk.uuid, taskOccurrenceIndex: 0, values: [OCKOutcomeValue(true)]))
+        let url = try #require(store.fileURL)
+        // As OpenCareKit wrote it before migration v6: schema 5's indexes.
+        let tables = ["patients", "care_plans", "contacts", "tasks", "healthkit_tasks", "outcomes"]
+        try await rewrite(url, tables.map { table in
+            """
+            DROP INDEX \(table)_unsealed; DROP INDEX \(table)_by_knowledge_uuid;
+            CREATE INDEX \(table)_by_knowledge_uuid ON \(table)(knowledge_id, uuid);
+            """
+        }.joined() + """
+            CREATE INDEX outcomes_by_task ON outcomes(task_uuid, occurrence);
+            CREATE INDEX outcomes_by_effective_date ON outcomes(effective_date);
+            DELETE FROM grdb_migrations WHERE identifier = 'v6'; PRAGMA user_version = 5
+            """)
+        let upgraded = OCKStore(name: "five", type: .onDisk(), directory: directory)
+        #expect(try await upgraded.fetchOutcomes(query: OCKOutcomeQuery()) == [done])
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let queue = try DatabaseQueue(path: url.path, configuration: readOnly)
+        func plan(_ sql: String) async throws -> String {
+            try await queue.read { try Row.fetchAll($0, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }.joined(separator: "; ") }
+        }
+        // Versions written since the last synchronization are found in write order, not among the sealed ones.
+        #expect(try await plan("SELECT 1 FROM outcomes WHERE knowledge_id IS NULL LIMIT 1").contains("outcomes_unsealed"))
+        #expect(try await plan("SELECT knowledge_id, uuid FROM outcomes WHERE knowledge_id IN (1, 2) ORDER BY knowledge_id, uuid LIMIT 9")
+            .contains("outcomes_by_knowledge_uuid"))
+        let indexes = try await queue.read { try String.fetchSet($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index'") }
+        #expect(indexes.isDisjoint(with: ["outcomes_by_task", "outcomes_by_effective_date"]))
+        #expect(try await queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 6)
+        try queue.close()
+        // Sealing and pulling go through the new indexes.
+        #expect(Set(try await upgraded.revisions(since: .init()).revisions.flatMap(\.entities).map(\.uuid)) == [walk.uuid, done.uuid])
+        #expect(try upgraded.checkIntegrity() == ["ok"])
     }
 
     @Test func storeNamesCannotLeaveTheDirectory() async {
