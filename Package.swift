@@ -73,8 +73,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // HTML/SVG components; knows no store.
+        // Its stylesheet and script are files in Resources/, compiled into the library (`embedInCode`): a deployed
+        // binary needs no resource bundle beside it.
         .target(
             name: "OpenCareKitUI",
+            resources: [.embedInCode("Resources/opencarekit.css"), .embedInCode("Resources/opencarekit.js")],
             swiftSettings: [.swiftLanguageMode(.v6)] + fuzzed
         ),
         // The glue, as in CareKit: view synchronizers, synchronized views, the daily tasks page, contacts, insights.
@@ -87,6 +90,7 @@ let package = Package(
         .target(
             name: "OpenCareKitSurveys",
             dependencies: ["OpenCareKitStore", "OpenCareKitUI", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.embedInCode("Resources/surveys.css"), .embedInCode("Resources/surveys.js")],
             swiftSettings: [.swiftLanguageMode(.v6)] + fuzzed
         ),
         // FHIR R4: a care record as a Bundle of Patient, CarePlan, Observation, QuestionnaireResponse, Consent, CareTeam.
@@ -117,6 +121,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            resources: [.embedInCode("Resources/app.js"), .embedInCode("Resources/host.css")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // What the fuzzers feed with arbitrary bytes, and the regression tests replay (Tests/Fuzz).

@@ -1,0 +1,445 @@
+"use strict";
+(function () {
+  function meta(name) {
+    var element = document.querySelector('meta[name="' + name + '"]');
+    return element ? element.getAttribute("content") : null;
+  }
+  var token = meta("ock-csrf");
+  var source = null;
+
+  function fillTokens(root) {
+    Array.prototype.forEach.call(root.querySelectorAll('input[name="csrf"]'), function (input) { input.value = token; });
+  }
+
+  // A description of the focused control that survives its card being replaced.
+  function focusKey(element) {
+    if (!element || element === document.body) { return null; }
+    var form = element.closest("form");
+    if (form) {
+      var fields = Array.prototype.map.call(form.querySelectorAll('input[type="hidden"]:not([name="csrf"])'), function (input) {
+        return input.name + "=" + input.value;
+      }).filter(function (field) { return field.indexOf("complete=") !== 0; }).sort().join("&");
+      return { action: form.getAttribute("action"), fields: fields, tag: element.tagName };
+    }
+    return element.id ? { id: element.id } : null;
+  }
+
+  function findByKey(key) {
+    if (!key) { return null; }
+    if (key.id) { return document.getElementById(key.id); }
+    var forms = document.querySelectorAll('form[action="' + key.action + '"]');
+    for (var index = 0; index < forms.length; index += 1) {
+      var candidate = focusKey(forms[index].querySelector(key.tag.toLowerCase()) || forms[index]);
+      if (candidate && candidate.fields === key.fields) { return forms[index].querySelector(key.tag.toLowerCase()); }
+    }
+    return null;
+  }
+
+  function parse(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var node = template.content.firstElementChild;
+    if (node) { fillTokens(node); }
+    return node;
+  }
+
+  function applyUpdate(update) {
+    var key = focusKey(document.activeElement);
+    var week = document.getElementById("week");
+    var calendar = parse(update.calendar);
+    if (week && calendar && week.outerHTML !== calendar.outerHTML) { week.replaceWith(calendar); }
+    var container = document.getElementById("care-cards");
+    if (container) {
+      var existing = {};
+      Array.prototype.forEach.call(container.children, function (child) { existing[child.id] = child; });
+      update.cards.forEach(function (card, index) {
+        var node = parse(card.html);
+        var old = existing[card.id];
+        delete existing[card.id];
+        // A card whose content did not change stays as it is, with the error a refused form left on it.
+        if (old && withoutError(old) === node.outerHTML) { node = old; }
+        if (container.children[index] !== node) { container.insertBefore(node, container.children[index] || null); }
+        if (old && old !== node) { old.remove(); }
+        if (window.OpenCareKitUI) { window.OpenCareKitUI.setUp(node); }
+      });
+      Object.keys(existing).forEach(function (id) { existing[id].remove(); });
+    }
+    var notice = document.getElementById("care-notice");
+    if (notice) {
+      notice.textContent = update.notice || "";
+      notice.hidden = !update.notice;
+    }
+    var focus = findByKey(key);
+    if (focus && document.activeElement !== focus) { focus.focus(); }
+    document.documentElement.setAttribute("data-ock-updates", String(Number(document.documentElement.getAttribute("data-ock-updates") || "0") + 1));
+  }
+
+  // Pages that show many kinds of data (Insights, Contacts) fetch themselves again after a change and swap their
+  // main content, keeping focus where it was.
+  function refreshOnChange() {
+    var address = meta("ock-refresh");
+    var changes = meta("ock-changes");
+    if (!address || !changes || !window.EventSource || !window.fetch) { return; }
+    source = new EventSource(changes);
+    var connected = false;
+    function refresh() {
+      // A refresh after a change is not the person doing something: it does not keep the session alive.
+      fetch(address, { credentials: "same-origin", headers: { "X-OCK-Background": "1" } }).then(function (response) { return response.text(); }).then(function (html) {
+        var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+        var main = document.querySelector("main");
+        if (!next || !main || next.innerHTML === main.innerHTML) { return; }
+        var focusedID = document.activeElement && document.activeElement.id;
+        main.innerHTML = next.innerHTML;
+        if (window.OpenCareKitUI) { window.OpenCareKitUI.setUp(main); }
+        if (focusedID && document.getElementById(focusedID)) { document.getElementById(focusedID).focus(); }
+        document.documentElement.setAttribute("data-ock-updates", String(Number(document.documentElement.getAttribute("data-ock-updates") || "0") + 1));
+      });
+    }
+    source.addEventListener("ready", function () {
+      // After a reconnection, catch up with what changed while the connection was down.
+      if (connected) { refresh(); }
+      connected = true;
+      document.documentElement.setAttribute("data-ock-live", "open");
+    });
+    source.addEventListener("error", function () { document.documentElement.setAttribute("data-ock-live", "reconnecting"); });
+    source.addEventListener("changed", refresh);
+  }
+
+  function listen() {
+    refreshOnChange();
+    var address = meta("ock-live");
+    if (!address || !window.EventSource) { return; }
+    source = new EventSource(address);
+    source.addEventListener("update", function (event) { applyUpdate(JSON.parse(event.data)); });
+    source.addEventListener("open", function () { document.documentElement.setAttribute("data-ock-live", "open"); });
+    source.addEventListener("error", function () { document.documentElement.setAttribute("data-ock-live", "reconnecting"); });
+  }
+
+  function withoutError(card) {
+    if (!card.querySelector(".ock-form-error")) { return card.outerHTML; }
+    var copy = card.cloneNode(true);
+    copy.querySelectorAll(".ock-form-error").forEach(function (alert) { alert.remove(); });
+    return copy.outerHTML;
+  }
+
+  function showError(form, message) {
+    var card = form.closest(".ock-card") || form;
+    var alert = card.querySelector(".ock-form-error");
+    if (!alert) {
+      alert = document.createElement("p");
+      alert.className = "ock-form-error";
+      alert.setAttribute("role", "alert");
+      card.appendChild(alert);
+    }
+    alert.textContent = message;
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var action = form.getAttribute("action") || "";
+    // Only the cards' forms post in place; others (confirming a deletion) navigate.
+    if (form.method.toLowerCase() !== "post" || action.indexOf("/care/events/") < 0 || !form.closest("#care-cards") || !window.fetch) { return; }
+    event.preventDefault();
+    fillTokens(form);
+    var body = new URLSearchParams(new FormData(form));
+    fetch(action, { method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (response) {
+        if (response.ok) {
+          // Live updates redraw the card; without them, reload to show the change.
+          if (!source || source.readyState !== 1) { window.location.reload(); }
+          return null;
+        }
+        // The form's token is stale (the cookie was renewed): reload for a fresh one.
+        if (response.status === 403) { window.location.reload(); return null; }
+        return response.json().then(function (problem) { showError(form, problem.error.message); },
+                                    function () { showError(form, response.status + " " + response.statusText); });
+      }, function () {
+        // The request never reached the server: send the form the ordinary way.
+        form.submit();
+      });
+  });
+
+  // A horizontal swipe moves to the previous or next day.
+  var start = null;
+  document.addEventListener("touchstart", function (event) {
+    if (event.touches.length === 1) { start = { x: event.touches[0].clientX, y: event.touches[0].clientY }; }
+  }, { passive: true });
+  document.addEventListener("touchend", function (event) {
+    if (!start || event.changedTouches.length !== 1) { return; }
+    var dx = event.changedTouches[0].clientX - start.x, dy = event.changedTouches[0].clientY - start.y;
+    start = null;
+    if (Math.abs(dx) < 60 || Math.abs(dy) > 40) { return; }
+    var steps = document.querySelectorAll(".ock-day-nav .ock-day-step");
+    var target = steps[dx < 0 ? 2 : 1];
+    if (target) { window.location.href = target.href; }
+  }, { passive: true });
+
+  // "Today" moves at the patient's local midnight.
+  var midnight = Number(meta("ock-next-midnight"));
+  // A browser clock ahead of the server's would see that moment as past: then try once a minute rather than reload
+  // again and again. One behind it waits at most a day (timers of more than 24.8 days fire at once).
+  if (midnight > 0) {
+    var wait = midnight - Date.now();
+    window.setTimeout(function () { window.location.reload(); }, wait >= 0 ? Math.min(wait + 1000, 86400000) : 60000);
+  }
+
+  // Automatic sign-out after a while without activity in any of the app's tabs (they share the last moment of
+  // activity through localStorage), with a warning and a "Stay signed in" button a minute before.
+  var idle = Number(meta("ock-idle-seconds")) * 1000;
+  if (idle > 0 && window.fetch) {
+    var warnFor = Math.min(60000, idle / 2);
+    var warning = null;
+    var lastPing = Date.now();
+    var post = function (address) {
+      return fetch(address, { method: "POST", credentials: "same-origin", body: new URLSearchParams({ csrf: token || "" }) });
+    };
+    var lastActive = function () {
+      var shared = 0;
+      try { shared = Number(window.localStorage.getItem("ock-last-active") || 0); } catch (error) { shared = 0; }
+      return Math.max(shared, lastPing);
+    };
+    var hideWarning = function () {
+      if (warning) { warning.remove(); warning = null; }
+    };
+    var markActive = function () {
+      var now = Date.now();
+      try { window.localStorage.setItem("ock-last-active", String(now)); } catch (error) { /* private mode */ }
+      // Activity that sends nothing to the server (reading a chart) still keeps the session, once a minute.
+      if (now - lastPing > 60000) { lastPing = now; post("/session/keep-alive"); }
+      hideWarning();
+    };
+    var showWarning = function () {
+      if (warning) { return; }
+      warning = document.createElement("div");
+      warning.className = "ock-idle-warning";
+      warning.setAttribute("role", "alert");
+      var text = document.createElement("p");
+      text.textContent = meta("ock-idle-warning");
+      var stay = document.createElement("button");
+      stay.type = "button";
+      stay.className = "ock-button";
+      stay.textContent = meta("ock-idle-stay");
+      stay.addEventListener("click", function () {
+        lastPing = Date.now();
+        post("/session/keep-alive");
+        markActive();
+      });
+      warning.appendChild(text);
+      warning.appendChild(stay);
+      document.body.appendChild(warning);
+      stay.focus();
+    };
+    var check = function () {
+      var quiet = Date.now() - lastActive();
+      if (quiet >= idle) {
+        var here = window.location.pathname + window.location.search;
+        pushEndpoint().then(function (endpoint) {
+          return fetch("/sign-out", { method: "POST", credentials: "same-origin",
+                                      body: new URLSearchParams({ csrf: token || "", "push-endpoint": endpoint }) });
+        }).finally(function () {
+          window.location.href = "/sign-in?expired=1&next=" + encodeURIComponent(here);
+        });
+        return;
+      }
+      if (quiet >= idle - warnFor) { showWarning(); } else { hideWarning(); }
+      window.setTimeout(check, 1000);
+    };
+    ["click", "keydown", "submit", "touchstart"].forEach(function (name) {
+      document.addEventListener(name, function (event) {
+        if (!warning || !warning.contains(event.target)) { markActive(); }
+      }, true);
+    });
+    markActive();
+    window.setTimeout(check, 1000);
+  }
+
+  // Signing out ends this browser's reminders: its push subscription is dropped here and named to the server, which
+  // forgets it, so a shared or lost device shows no more task titles.
+  function pushEndpoint() {
+    if (!("serviceWorker" in navigator)) { return Promise.resolve(""); }
+    return navigator.serviceWorker.getRegistration().then(function (registration) {
+      return registration ? registration.pushManager.getSubscription() : null;
+    }).then(function (subscription) {
+      if (!subscription) { return ""; }
+      var endpoint = subscription.endpoint;
+      return subscription.unsubscribe().then(function () { return endpoint; }, function () { return endpoint; });
+    }).catch(function () { return ""; });
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.getAttribute("action") !== "/sign-out" || form.hasAttribute("data-push-checked")) { return; }
+    event.preventDefault();
+    pushEndpoint().then(function (endpoint) {
+      var field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "push-endpoint";
+      field.value = endpoint;
+      form.appendChild(field);
+      form.setAttribute("data-push-checked", "");
+      form.submit();
+    });
+  }, true);
+
+  // The report for clinicians: Print, and Share with the Web Share API where the browser has it (the share sheet of
+  // iOS and Android), else a download of the same file.
+  var printButton = document.querySelector('[data-action="print"]');
+  if (printButton) { printButton.addEventListener("click", function () { window.print(); }); }
+  var shareButton = document.querySelector('[data-action="share"]');
+  if (shareButton && window.fetch) {
+    shareButton.addEventListener("click", function () {
+      var address = shareButton.getAttribute("data-share-url");
+      var name = shareButton.getAttribute("data-share-name");
+      var download = function () {
+        var link = document.createElement("a");
+        link.href = address;
+        link.download = name;
+        document.body.appendChild(link);
+        link.click();
+        link.remove();
+      };
+      if (!navigator.share || !navigator.canShare || !window.File) { download(); return; }
+      shareButton.disabled = true;
+      fetch(address, { credentials: "same-origin" }).then(function (response) {
+        if (!response.ok) { throw new Error("status " + response.status); }
+        return response.blob();
+      }).then(function (blob) {
+        var file = new File([blob], name, { type: blob.type });
+        if (!navigator.canShare({ files: [file] })) { download(); return null; }
+        return navigator.share({ files: [file], title: shareButton.getAttribute("data-share-title") });
+      }).catch(function (error) {
+        // Cancelling the share sheet is no failure; anything else falls back to the download.
+        if (!error || error.name !== "AbortError") { download(); }
+      }).finally(function () { shareButton.disabled = false; });
+    });
+  }
+
+  // Reminders. On the reminders page, "Turn on notifications" asks for permission, registers the service worker,
+  // subscribes with the server's VAPID key and sends the subscription to the server. On every signed-in page of a
+  // browser where the person keeps reminders on, reminders also show in the page while it is open.
+  var device = document.querySelector("[data-reminder-device]");
+  if (device) {
+    var deviceStatus = device.querySelector(".ock-device-status");
+    var subscribe = device.querySelector('[data-action="subscribe"]');
+    var say = function (text) { deviceStatus.textContent = text; };
+    var keyBytes = function (text) {
+      var base64 = text.replace(/-/g, "+").replace(/_/g, "/");
+      var binary = window.atob(base64 + "===".slice((base64.length + 3) % 4));
+      return Uint8Array.from(binary, function (character) { return character.charCodeAt(0); });
+    };
+    if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+      say(device.getAttribute("data-unsupported"));
+      subscribe.disabled = true;
+    } else {
+      subscribe.addEventListener("click", function () {
+        Notification.requestPermission().then(function (permission) {
+          if (permission !== "granted") { say(device.getAttribute("data-denied")); return null; }
+          return navigator.serviceWorker.register("/service-worker.js").then(function () {
+            return navigator.serviceWorker.ready;
+          }).then(function (registration) {
+            return registration.pushManager.getSubscription().then(function (existing) {
+              return existing || registration.pushManager.subscribe({
+                userVisibleOnly: true, applicationServerKey: keyBytes(device.getAttribute("data-vapid-key"))
+              });
+            });
+          }).then(function (subscription) {
+            var json = subscription.toJSON();
+            return fetch("/account/push-subscriptions", {
+              method: "POST", credentials: "same-origin", headers: { Accept: "application/json" },
+              body: new URLSearchParams({ csrf: token || "", endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth })
+            });
+          }).then(function (response) {
+            return response.json().catch(function () { return {}; }).then(function (answer) {
+              say(response.ok ? device.getAttribute("data-on") : (answer.message || device.getAttribute("data-failed")));
+            });
+          });
+        }).catch(function (error) {
+          say(device.getAttribute("data-failed") + " (" + (error && error.name || "Error") + ")");
+        });
+      });
+    }
+  }
+  var remindersForm = document.querySelector("[data-reminders-on]");
+  try {
+    if (remindersForm) { window.localStorage.setItem("ock-reminders", remindersForm.getAttribute("data-reminders-on")); }
+  } catch (error) { /* private mode */ }
+  var remindersOn = false;
+  try { remindersOn = window.localStorage.getItem("ock-reminders") === "true"; } catch (error) { remindersOn = false; }
+  if (remindersOn && idle > 0 && window.EventSource) {
+    var reminders = new EventSource("/account/reminders/live");
+    var notices = null;
+    reminders.addEventListener("reminder", function (event) {
+      var notice = JSON.parse(event.data);
+      if (!notices) {
+        notices = document.createElement("div");
+        notices.className = "ock-reminder-notices";
+        notices.setAttribute("role", "status");
+        notices.setAttribute("aria-live", "polite");
+        document.body.appendChild(notices);
+      }
+      var item = document.createElement("div");
+      item.className = "ock-reminder-notice";
+      var text = document.createElement("p");
+      text.textContent = notice.text;
+      var open = document.createElement("a");
+      open.className = "ock-button";
+      open.href = notice.url.indexOf("/records/") === 0 ? notice.url : "/";
+      open.textContent = notice.open;
+      var dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.className = "ock-button";
+      dismiss.textContent = notice.dismiss;
+      dismiss.addEventListener("click", function () { item.remove(); });
+      item.appendChild(text);
+      item.appendChild(open);
+      item.appendChild(dismiss);
+      notices.appendChild(item);
+    });
+  }
+
+  // The plan editor: a moment after the person stops typing, the server previews the form (its preview address
+  // answers the preview section only, and writes nothing) and the section is replaced; the fields being typed into
+  // are left alone, so focus stays.
+  function enhanceEditor() {
+    var form = document.querySelector('form[data-ock-editor="preview"]');
+    if (form && window.fetch) {
+      var timer = null, sent = 0;
+      var preview = function () {
+        fillTokens(form);
+        var data = new FormData(form);
+        data.set("intent", "preview");
+        var number = ++sent;
+        fetch(form.getAttribute("data-ock-preview"), { method: "POST", body: new URLSearchParams(data), credentials: "same-origin" })
+          .then(function (response) { return response.ok ? response.text() : null; })
+          .then(function (html) {
+            if (!html || number !== sent) { return; }
+            var section = parse(html), old = form.querySelector("#plan-preview");
+            if (section && section.id === "plan-preview" && old) {
+              old.replaceWith(section);
+              document.documentElement.setAttribute("data-ock-previews", String(number));
+            }
+          }, function () { /* offline: the Preview button still works */ });
+      };
+      var later = function () { window.clearTimeout(timer); timer = window.setTimeout(preview, 400); };
+      form.addEventListener("input", later);
+      form.addEventListener("change", later);
+    }
+    // A template file is read into the JSON field, and the JSON choice selected.
+    var file = document.getElementById("template-file");
+    if (file && window.FileReader) {
+      var row = file.closest(".ock-script-only");
+      if (row) { row.hidden = false; }
+      file.addEventListener("change", function () {
+        if (!file.files || !file.files[0]) { return; }
+        var reader = new FileReader();
+        reader.onload = function () {
+          document.getElementById("template-json").value = String(reader.result);
+          document.getElementById("template").value = "json";
+        };
+        reader.readAsText(file.files[0]);
+      });
+    }
+  }
+
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", listen); } else { listen(); }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", enhanceEditor); } else { enhanceEditor(); }
+})();
