@@ -67,12 +67,16 @@ struct StoreBenchmark {
         // CareKit's rule needs (one current outcome per task occurrence), in a file of its own.
         let minimalSeconds = try RawInserter(path: directory.appendingPathComponent("minimal.sqlite").path, table: .minimal).insert(
             count: taskCount * perTask, batch: batch, tasks: rawTasks.map(\.uuid), start: start, created: created)
+        // And the same with the two lookups every CareKit store answers: by uuid and by id.
+        let lookupsSeconds = try RawInserter(path: directory.appendingPathComponent("lookups.sqlite").path, table: .minimalWithLookups)
+            .insert(count: taskCount * perTask, batch: batch, tasks: rawTasks.map(\.uuid), start: start, created: created)
 
         let total = Double(taskCount * perTask)
         print("                                        seconds   outcomes/s")
         print(String(format: "  OCKStore.addOutcomes                 %8.2f %12.0f", storeSeconds, total / storeSeconds))
         print(String(format: "  raw SQLite C API, the store's schema %8.2f %12.0f", rawSeconds, total / rawSeconds))
         print(String(format: "  raw SQLite C API, minimal table      %8.2f %12.0f", minimalSeconds, total / minimalSeconds))
+        print(String(format: "    the same + uuid and id indexes     %8.2f %12.0f", lookupsSeconds, total / lookupsSeconds))
         print(String(format: "  OCKStore reaches %.0f%% of raw into its schema, %.0f%% of the minimal raw insert (target ≥ 60%%)",
                      rawSeconds / storeSeconds * 100, minimalSeconds / storeSeconds * 100))
     }
@@ -185,6 +189,8 @@ struct RawInserter {
         case store
         /// One table of the outcome's columns and its value's, with only the index CareKit's rule needs; created here.
         case minimal
+        /// `minimal` with a unique index on `uuid` and one on `(id, effective_date)`.
+        case minimalWithLookups
     }
 
     let path: String
@@ -208,7 +214,11 @@ struct RawInserter {
                 INSERT INTO outcome_values (outcome_uuid, position, type, value, kind, units, created_date, end_date)
                 VALUES (?, 0, 1, 400.0, NULL, 'mg', ?, NULL)
                 """, -1, &value, nil)
-        case .minimal:
+        case .minimal, .minimalWithLookups:
+            let lookups = table == .minimal ? "" : """
+                CREATE UNIQUE INDEX outcomes_by_uuid ON outcomes(uuid);
+                CREATE INDEX outcomes_by_id ON outcomes(id, effective_date);
+                """
             guard sqlite3_exec(db, """
                 CREATE TABLE outcomes (uuid BLOB NOT NULL, id TEXT NOT NULL, effective_date REAL NOT NULL, deleted_date REAL,
                     created_date REAL, updated_date REAL, previous_uuids BLOB NOT NULL, next_uuids BLOB NOT NULL,
@@ -219,6 +229,7 @@ struct RawInserter {
                     value_end_date REAL);
                 CREATE UNIQUE INDEX outcomes_one_live_per_occurrence ON outcomes(task_uuid, occurrence)
                     WHERE next_effective_date IS NULL AND deleted_date IS NULL;
+                \(lookups)
                 """, nil, nil, nil) == SQLITE_OK else { throw MissingValue() }
             sqlite3_prepare_v2(db, """
                 INSERT INTO outcomes (uuid, id, effective_date, deleted_date, created_date, updated_date, previous_uuids, next_uuids,
@@ -229,7 +240,7 @@ struct RawInserter {
                     1, 400.0, NULL, 'mg', ?11, NULL)
                 """, -1, &outcome, nil)
         }
-        guard outcome != nil, table == .minimal || value != nil else { throw MissingValue() }
+        guard outcome != nil, table != .store || value != nil else { throw MissingValue() }
         defer {
             sqlite3_finalize(outcome)
             sqlite3_finalize(value)
@@ -257,7 +268,7 @@ struct RawInserter {
                 sqlite3_bind_double(outcome, 8, eventStart)
                 sqlite3_bind_double(outcome, 9, eventStart + 3_600)
                 sqlite3_bind_text(outcome, 10, "America/New_York", -1, transient)
-                if table == .minimal { sqlite3_bind_double(outcome, 11, created.timeIntervalSinceReferenceDate) }
+                if table != .store { sqlite3_bind_double(outcome, 11, created.timeIntervalSinceReferenceDate) }
                 guard sqlite3_step(outcome) == SQLITE_DONE else { throw MissingValue() }
                 sqlite3_reset(outcome)
                 guard table == .store else { continue }
