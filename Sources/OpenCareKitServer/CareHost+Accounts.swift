@@ -193,7 +193,7 @@ extension CareHost {
         try await checkedForm(request, context) { fields in
             guard let email = fields.values["email"], configuration.demoAccounts.contains(email),
                   let account = try await directory.account(email: email) else {
-                return AppPage.error("There is no such demo person.", status: .notFound, context: renderContext(for: request))
+                return AppPage.error(PageMessage(ErrorText.noSuchDemoPerson), status: .notFound, context: renderContext(for: request))
             }
             return try await startSession(for: account, request, context, next: fields.values["next"])
         }
@@ -293,7 +293,7 @@ extension CareHost {
                 try await auditSession("password-change", account: identity.account.id, outcome: .denied, context: context)
                 return accountPage(request, identity, message: HostText.wrongPassword.text(language), isError: true, status: .unprocessableContent)
             }
-            if let problem = Passwords.problem(with: new) {
+            if let problem = Passwords.problemMessage(with: new)?.text(language) {
                 return accountPage(request, identity, message: problem, isError: true, status: .unprocessableContent)
             }
             guard new == repeated else {

@@ -94,9 +94,10 @@ extension CareHost {
         let record = policy.permission.dependsOnRecord ? try await directory.record(recordID) : nil
         guard policy.permission.isGranted(to: membership, in: record) else {
             try await audit(.denied)
-            let message = policy.permission == .editPlan ? EditorText.notAllowedToEdit.text(request.preferredLanguage)
-                : "Your role in this record (\(membership.role.rawValue)) does not allow this."
-            return .failure(Refusal(response: isAPI || request.wantsJSON ? APIError(status: .forbidden, field: nil, message: message).response
+            let message = policy.permission == .editPlan ? PageMessage(EditorText.notAllowedToEdit)
+                : PageMessage(ErrorText.roleDoesNotAllow, membership.role.rawValue)
+            return .failure(Refusal(response: isAPI || request.wantsJSON
+                ? APIError(status: .forbidden, field: nil, message: message.text(request.preferredLanguage)).response
                 : AppPage.error(message, status: .forbidden, context: renderContext(for: request), back: "/records/\(recordID)/care")))
         }
         try await audit(.allowed)
@@ -184,8 +185,8 @@ extension CareHost {
 
     /// The answer for a record that does not exist or that the person has no access to: the same for both.
     func noSuchRecord(_ request: Request, isAPI: Bool) -> Response {
-        let message = "There is no such care record, or you have no access to it."
-        if isAPI || request.wantsJSON { return APIError(status: .notFound, field: nil, message: message).response }
+        let message = PageMessage(ErrorText.noSuchRecord)
+        if isAPI || request.wantsJSON { return APIError(status: .notFound, field: nil, message: message.text(request.preferredLanguage)).response }
         return AppPage.error(message, status: .notFound, context: renderContext(for: request))
     }
 

@@ -34,7 +34,7 @@ extension CareHost {
         routes.account(.post, "/account/push-subscriptions") { request, context, identity in
             let fields = try await FormFields.read(request, context: context, limit: Self.subscriptionFormLimit)
             guard CSRF.isValid(fields, request: request) else {
-                return APIError(status: .forbidden, field: nil, message: CSRF.expiredMessage).response
+                return APIError(status: .forbidden, field: nil, message: CSRF.expiredMessage.text(request.preferredLanguage)).response
             }
             let language = host.renderContext(for: request).localization.language
             guard let configuration = host.configuration.reminders else {
@@ -62,7 +62,7 @@ extension CareHost {
         routes.account(.post, "/account/push-subscriptions/remove") { request, context, identity in
             let fields = try await FormFields.read(request, context: context, limit: Self.subscriptionFormLimit)
             guard CSRF.isValid(fields, request: request) else {
-                return APIError(status: .forbidden, field: nil, message: CSRF.expiredMessage).response
+                return APIError(status: .forbidden, field: nil, message: CSRF.expiredMessage.text(request.preferredLanguage)).response
             }
             try await host.removePushSubscription(fields.values["endpoint"] ?? "", of: identity.account.id)
             return Response(status: .noContent)

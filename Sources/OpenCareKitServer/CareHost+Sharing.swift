@@ -31,7 +31,7 @@ extension CareHost {
                 let members = try await host.directory.members(of: access.record)
                 guard let role = fields.values["role"].flatMap(CareRole.init(rawValue:)),
                       role != .patient || !members.contains(where: { $0.membership.role == .patient }) else {
-                    return try await host.sharingPage(request, access, message: "Choose caregiver or clinician (a record has one patient).",
+                    return try await host.sharingPage(request, access, message: PageMessage(ErrorText.chooseCaregiverOrClinician),
                                                       status: .unprocessableContent)
                 }
                 let secret = "\(RandomIdentifier.random())\(RandomIdentifier.random())"
@@ -57,10 +57,10 @@ extension CareHost {
                 guard let account = fields.values["account"].flatMap(CareAccountID.init),
                       let role = fields.values["role"].flatMap(CareRole.init(rawValue:)),
                       var membership = try await host.directory.membership(record: access.record, account: account) else {
-                    return try await host.sharingPage(request, access, message: "Choose a person and a role.", status: .unprocessableContent)
+                    return try await host.sharingPage(request, access, message: PageMessage(ErrorText.choosePersonAndRole), status: .unprocessableContent)
                 }
                 guard !membership.isOwner else {
-                    return try await host.sharingPage(request, access, message: "The owner's role stays as it is.", status: .conflict)
+                    return try await host.sharingPage(request, access, message: PageMessage(ErrorText.ownerRoleStays), status: .conflict)
                 }
                 membership.role = role
                 try await host.directory.setMembership(membership)
@@ -71,10 +71,10 @@ extension CareHost {
             try await host.checkedForm(request, context) { fields in
                 guard let account = fields.values["account"].flatMap(CareAccountID.init),
                       let membership = try await host.directory.membership(record: access.record, account: account) else {
-                    return try await host.sharingPage(request, access, message: "That person has no access to this record.", status: .notFound)
+                    return try await host.sharingPage(request, access, message: PageMessage(ErrorText.personHasNoAccess), status: .notFound)
                 }
                 guard !membership.isOwner else {
-                    return try await host.sharingPage(request, access, message: "The record's owner cannot be removed.", status: .conflict)
+                    return try await host.sharingPage(request, access, message: PageMessage(ErrorText.ownerCannotBeRemoved), status: .conflict)
                 }
                 try await host.directory.removeMembership(record: access.record, account: account)
                 return Response.redirect(to: "/records/\(access.record)/sharing", type: .normal)
@@ -84,7 +84,7 @@ extension CareHost {
             try await host.checkedForm(request, context) { fields in
                 guard let choice = fields.values["plan-editing"], ["on", "off"].contains(choice),
                       var record = try await host.directory.record(access.record) else {
-                    return try await host.sharingPage(request, access, message: EditorText.chooseOption.text(request.preferredLanguage),
+                    return try await host.sharingPage(request, access, message: PageMessage(EditorText.chooseOption),
                                                       status: .unprocessableContent)
                 }
                 record.patientEditsPlan = choice == "on"
@@ -100,7 +100,7 @@ extension CareHost {
 
     func roleName(_ role: CareRole, _ language: OCKLanguage) -> String { HostText.role(role).text(language) }
 
-    func sharingPage(_ request: Request, _ access: RecordAccess, message: String? = nil, newLink: String? = nil,
+    func sharingPage(_ request: Request, _ access: RecordAccess, message: PageMessage? = nil, newLink: String? = nil,
                      status: HTTPResponse.Status = .ok) async throws -> Response {
         let language = renderContext(for: request).localization.language
         let members = try await directory.members(of: access.record)
@@ -113,7 +113,7 @@ extension CareHost {
         return hostPage(request, title: HostText.sharingTitle.text(language), status: status) { token in
             var main: [HTML] = [
                 .element("h1", [:], [.text(HostText.sharingTitle.text(language) + " – " + (record?.patientName ?? ""))]),
-                Self.notice(message),
+                Self.notice(message?.text(language)),
             ]
             if let newLink {
                 main.append(.element("section", ["class": "ock-invitation-link", "aria-labelledby": "new-link"], [
@@ -223,11 +223,10 @@ extension CareHost {
 
     func invitationGone(_ request: Request, _ context: CareRequestContext) async throws -> Response {
         try await auditSession("invitation", account: context.identity?.account.id, outcome: .denied, context: context)
-        let language = renderContext(for: request).localization.language
-        return AppPage.error(HostText.invitationGone.text(language), status: .gone, context: renderContext(for: request))
+        return AppPage.error(PageMessage(HostText.invitationGone), status: .gone, context: renderContext(for: request))
     }
 
-    func invitationPage(_ request: Request, _ context: CareRequestContext, message: String? = nil,
+    func invitationPage(_ request: Request, _ context: CareRequestContext, message: PageMessage? = nil,
                         status: HTTPResponse.Status = .ok) async throws -> Response {
         let secret = context.parameters.get("secret") ?? ""
         guard let (invitation, record, inviter) = try await openInvitation(secret) else { return try await invitationGone(request, context) }
@@ -240,7 +239,7 @@ extension CareHost {
                 .element("p", [:], [.text(HostText.invitationBody.text(language).replacingOccurrences(of: "{0}", with: inviter)
                     .replacingOccurrences(of: "{1}", with: record.patientName)
                     .replacingOccurrences(of: "{2}", with: roleName(invitation.role, language)))]),
-                Self.notice(message),
+                Self.notice(message?.text(language)),
             ]
             if signedIn {
                 main.append(.element("form", ["method": "post", "action": path], [
@@ -270,7 +269,6 @@ extension CareHost {
         try await checkedForm(request, context) { fields in
             let secret = context.parameters.get("secret") ?? ""
             guard try await openInvitation(secret) != nil else { return try await invitationGone(request, context) }
-            let language = renderContext(for: request).localization.language
             var account: CareAccount
             if let identity = context.identity, identity.token == nil {
                 account = identity.account
@@ -278,12 +276,12 @@ extension CareHost {
                 let name = (fields.values["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
                 let password = fields.values["password"] ?? ""
                 guard !name.isEmpty, name.count <= 200 else {
-                    return try await invitationPage(request, context, message: "Give your name (at most 200 characters).", status: .unprocessableContent)
+                    return try await invitationPage(request, context, message: PageMessage(ErrorText.giveYourName), status: .unprocessableContent)
                 }
                 guard let email = CareAccount.normalizedEmail(fields.values["email"] ?? "") else {
-                    return try await invitationPage(request, context, message: "Give an email address.", status: .unprocessableContent)
+                    return try await invitationPage(request, context, message: PageMessage(ErrorText.giveEmail), status: .unprocessableContent)
                 }
-                if let problem = Passwords.problem(with: password) {
+                if let problem = Passwords.problemMessage(with: password) {
                     return try await invitationPage(request, context, message: problem, status: .unprocessableContent)
                 }
                 account = CareAccount(email: email, name: name, passwordHash: try await Passwords.hash(password, cost: configuration.passwordCost),
@@ -291,7 +289,7 @@ extension CareHost {
                 do {
                     try await directory.addAccount(account)
                 } catch let error as CareDirectoryError where error.kind == .emailTaken {
-                    return try await invitationPage(request, context, message: HostText.emailTaken.text(language), status: .conflict)
+                    return try await invitationPage(request, context, message: PageMessage(HostText.emailTaken), status: .conflict)
                 }
             }
             guard let membership = try await directory.acceptInvitation(secretHash: AccessTokens.hash(secret), account: account.id,

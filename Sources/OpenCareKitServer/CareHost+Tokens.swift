@@ -25,7 +25,7 @@ extension CareHost {
                 do {
                     scopes = try SMARTScope.parseList(scopeText)
                 } catch let error as SMARTScope.ParseError {
-                    return try await host.tokensPage(request, identity, message: AccountText.tokenScopeProblem.text(language, error.message), status: .unprocessableContent)
+                    return try await host.tokensPage(request, identity, message: AccountText.tokenScopeProblem.text(language, error.pageMessage.text(language)), status: .unprocessableContent)
                 }
                 guard let record = fields.values["record"].flatMap(CareRecordID.init),
                       try await host.directory.membership(record: record, account: identity.account.id) != nil else {

@@ -142,7 +142,7 @@ public struct CareServer: Sendable {
     func url(_ path: String) -> String { basePath + path }
 
     /// A page that explains what went wrong, with the way back to the record's Care page.
-    func errorPage(_ message: String, status: HTTPResponse.Status, context: OCKRenderContext) -> Response {
+    func errorPage(_ message: PageMessage, status: HTTPResponse.Status, context: OCKRenderContext) -> Response {
         AppPage.error(message, status: status, context: context, back: url("/care"))
     }
 

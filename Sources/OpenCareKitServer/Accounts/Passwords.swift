@@ -11,8 +11,13 @@ public enum Passwords {
 
     /// Why `password` cannot be used, or nil if it can.
     public static func problem(with password: String) -> String? {
-        if password.count < minimumLength { return "The password must have at least \(minimumLength) characters." }
-        if password.utf8.count > maximumBytes { return "The password must be at most \(maximumBytes) bytes long." }
+        problemMessage(with: password)?.text(.english)
+    }
+
+    /// `problem(with:)` in every language.
+    static func problemMessage(with password: String) -> PageMessage? {
+        if password.count < minimumLength { return PageMessage(ErrorText.passwordTooShort, String(minimumLength)) }
+        if password.utf8.count > maximumBytes { return PageMessage(ErrorText.passwordTooLong, String(maximumBytes)) }
         return nil
     }
 

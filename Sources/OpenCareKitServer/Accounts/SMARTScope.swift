@@ -12,7 +12,19 @@ public struct SMARTScope: Sendable, Hashable, CustomStringConvertible {
     public static let resourceTypes = ["Patient", "CarePlan", "CareTeam", "Observation"]
 
     public struct ParseError: Error, Equatable, Sendable {
+        /// What is wrong, in English.
         public let message: String
+        let problem: ErrorText
+        let arguments: [String]
+
+        init(_ problem: ErrorText, _ arguments: String...) {
+            self.problem = problem
+            self.arguments = arguments
+            message = problem.text(.english, arguments: arguments)
+        }
+
+        /// What is wrong, in every language.
+        var pageMessage: PageMessage { PageMessage(problem, arguments: arguments) }
     }
 
     /// Parses one scope.
@@ -20,13 +32,13 @@ public struct SMARTScope: Sendable, Hashable, CustomStringConvertible {
     public init(_ text: String) throws {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0] == "patient" else {
-            throw ParseError(message: "A scope starts with patient/ (a token opens one record).")
+            throw ParseError(.scopePrefix)
         }
         let rest = parts[1].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard rest.count == 2, !rest[0].isEmpty else { throw ParseError(message: "A scope has the form patient/Resource.cruds.") }
+        guard rest.count == 2, !rest[0].isEmpty else { throw ParseError(.scopeForm) }
         let type = String(rest[0])
         guard type == "*" || Self.resourceTypes.contains(type) else {
-            throw ParseError(message: "A scope names * or one of \(Self.resourceTypes.joined(separator: ", ")).")
+            throw ParseError(.scopeResource, Self.resourceTypes.joined(separator: ", "))
         }
         var letters = String(rest[1])
         if letters == "read" { letters = "rs" } else if letters == "write" { letters = "cud" }
@@ -34,11 +46,11 @@ public struct SMARTScope: Sendable, Hashable, CustomStringConvertible {
         var last = -1
         for letter in letters {
             guard let position = order.firstIndex(of: letter), position > last else {
-                throw ParseError(message: "A scope's operations are letters of cruds, in that order, each at most once.")
+                throw ParseError(.scopeOperations)
             }
             last = position
         }
-        guard !letters.isEmpty else { throw ParseError(message: "A scope names at least one of c, r, u, d, s.") }
+        guard !letters.isEmpty else { throw ParseError(.scopeNoOperation) }
         resourceType = type
         operations = letters
     }
@@ -48,7 +60,7 @@ public struct SMARTScope: Sendable, Hashable, CustomStringConvertible {
     /// Parses space-separated scopes.
     public static func parseList(_ text: String) throws -> [SMARTScope] {
         let scopes = try text.split(separator: " ").map { try SMARTScope(String($0)) }
-        guard !scopes.isEmpty, scopes.count <= 16 else { throw ParseError(message: "Give from 1 to 16 scopes.") }
+        guard !scopes.isEmpty, scopes.count <= 16 else { throw ParseError(.scopeCount) }
         return scopes
     }
 

@@ -10,7 +10,7 @@ enum CSRF {
     static let cookieName = "ock_csrf"
     static let fieldName = "csrf"
     /// What a person whose form's token does not match is told.
-    static let expiredMessage = "The form has expired or did not come from this app. Reload the page and try again."
+    static let expiredMessage = PageMessage(ErrorText.formExpired)
 
     /// The token of the request's cookie, if it has a well-formed one.
     static func token(of request: Request) -> String? {

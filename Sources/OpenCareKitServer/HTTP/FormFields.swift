@@ -23,18 +23,18 @@ struct FormFields: Sendable {
     }
 
     func string(_ name: String) throws -> String {
-        guard let value = values[name], !value.isEmpty else { throw FormError(field: name, reason: "is required") }
+        guard let value = values[name], !value.isEmpty else { throw FormError(field: name, reason: .fieldRequired) }
         return value
     }
 
     func uuid(_ name: String) throws -> UUID {
-        guard let value = UUID(uuidString: try string(name)) else { throw FormError(field: name, reason: "must be a UUID") }
+        guard let value = UUID(uuidString: try string(name)) else { throw FormError(field: name, reason: .fieldNotUUID) }
         return value
     }
 
     func integer(_ name: String, in range: ClosedRange<Int> = 0...Int(Int32.max)) throws -> Int {
         guard let value = Int(try string(name)), range.contains(value) else {
-            throw FormError(field: name, reason: "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw FormError(field: name, reason: .fieldWholeNumber, arguments: [String(range.lowerBound), String(range.upperBound)])
         }
         return value
     }
@@ -43,7 +43,7 @@ struct FormFields: Sendable {
         switch try string(name) {
         case "true": true
         case "false": false
-        default: throw FormError(field: name, reason: "must be true or false")
+        default: throw FormError(field: name, reason: .fieldTrueOrFalse)
         }
     }
 
@@ -51,11 +51,11 @@ struct FormFields: Sendable {
         let text = try string(name).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
         // Decimal numbers only: `Double("0x10")` is 16, and "1e3", "inf" and "nan" are not what a person types.
         guard Self.isDecimal(text), let value = Double(text), value.isFinite else {
-            throw FormError(field: name, reason: "must be a number")
+            throw FormError(field: name, reason: .fieldNumber)
         }
         guard range.contains(value) else {
-            throw FormError(field: name, reason: "must be from \(HTML.fieldNumber(range.lowerBound)) to \(HTML.fieldNumber(range.upperBound))",
-                            status: .unprocessableContent)
+            throw FormError(field: name, reason: .fieldNumberRange,
+                            arguments: [HTML.fieldNumber(range.lowerBound), HTML.fieldNumber(range.upperBound)], status: .unprocessableContent)
         }
         return value
     }
@@ -76,8 +76,10 @@ extension FormFields {
 /// A form field that is missing or wrong: 400, or 422 for a well-formed value out of range.
 struct FormError: Error, Sendable {
     let field: String
-    let reason: String
+    /// A sentence of `ErrorText` taking the field's name as `{0}`, then `arguments`.
+    let reason: ErrorText
+    var arguments: [String] = []
     var status: HTTPResponse.Status = .badRequest
 
-    var message: String { "The field \"\(field)\" \(reason)." }
+    var message: PageMessage { PageMessage(reason, arguments: [field] + arguments) }
 }

@@ -63,9 +63,9 @@ extension SecurityHeadersMiddleware {
     /// 503 with Retry-After: a page for a browser, JSON for a script.
     static func unavailable(_ request: Request) -> Response {
         let language = request.preferredLanguage
-        let message = HostText.storageUnavailable.text(language)
+        let message = PageMessage(HostText.storageUnavailable)
         var response = request.wantsJSON || !(request.headers[.accept]?.contains("text/html") ?? false)
-            ? APIError(status: .serviceUnavailable, field: nil, message: message).response
+            ? APIError(status: .serviceUnavailable, field: nil, message: message.text(language)).response
             : AppPage.error(message, status: .serviceUnavailable,
                             context: OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)),
                             back: request.uri.path)
@@ -82,9 +82,9 @@ extension SecurityHeadersMiddleware {
     /// 500 naming the fault's id (also in the log, with the reason): a page for a browser, JSON for a script.
     static func serverFault(_ request: Request, id: String) -> Response {
         let language = request.preferredLanguage
-        let message = HostText.serverFault.text(language, id)
+        let message = PageMessage(HostText.serverFault, id)
         var response = request.wantsJSON || !(request.headers[.accept]?.contains("text/html") ?? false)
-            ? APIError(status: .internalServerError, field: nil, message: message).response
+            ? APIError(status: .internalServerError, field: nil, message: message.text(language)).response
             : AppPage.error(message, status: .internalServerError,
                             context: OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)),
                             back: request.uri.path)

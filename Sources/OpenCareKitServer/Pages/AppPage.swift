@@ -82,10 +82,10 @@ struct AppPage {
     }
 
     /// A page that explains what went wrong, with the way back.
-    static func error(_ message: String, status: HTTPResponse.Status, context: OCKRenderContext, back: String = "/") -> Response {
+    static func error(_ message: PageMessage, status: HTTPResponse.Status, context: OCKRenderContext, back: String = "/") -> Response {
         let page = AppPage(title: context.string(.errorTitle), tab: nil, main: [
             .element("h1", [:], [.text(context.string(.errorTitle))]),
-            .element("p", ["class": "ock-notice", "role": "alert"], [.text(message)]),
+            .element("p", ["class": "ock-notice", "role": "alert"], [.text(message.text(context.localization.language))]),
             .element("p", [:], [.element("a", ["href": back, "class": "ock-link-row"], [.text(context.string(.backToCare))])]),
         ])
         return response(page.render(in: context), status: status)

@@ -18,6 +18,10 @@ extension HostWords {
     /// The text with `{0}`, `{1}` … replaced by the arguments, in one pass: an argument's own text (a task's title
     /// holding "{1}") is never read as a placeholder.
     func text(_ language: OCKLanguage, _ arguments: String...) -> String {
+        text(language, arguments: arguments)
+    }
+
+    func text(_ language: OCKLanguage, arguments: [String]) -> String {
         let template = text(language)
         guard !arguments.isEmpty else { return template }
         var output = ""

@@ -92,8 +92,7 @@ extension CareServer {
             try await handleForm(request, context) { _, event in
                 // Only log cards log; a checklist's or grid's event is completed, not appended to.
                 guard isLogCard(event.task) else {
-                    throw FormError(field: "task", reason: "has no log card: its events are completed, not logged",
-                                    status: .unprocessableContent)
+                    throw FormError(field: "task", reason: .fieldNoLogCard, status: .unprocessableContent)
                 }
                 var value = OCKOutcomeValue(true)
                 value.createdDate = configuration.now()
@@ -140,7 +139,7 @@ extension CareServer {
         var day = today
         if let text = request.uri.queryParameters.get("date") {
             guard let parsed = self.day(from: text) else {
-                return errorPage("The date must be a day written as YYYY-MM-DD.", status: .badRequest, context: context)
+                return errorPage(PageMessage(ErrorText.badDay), status: .badRequest, context: context)
             }
             day = parsed
         }
@@ -205,8 +204,8 @@ extension CareServer {
                     change: @Sendable (FormFields, OCKEvent<OCKTask, OCKOutcome>) async throws -> Response?) async throws -> Response {
         let render = renderContext(for: request)
         let wantsJSON = request.headers[.accept]?.contains("application/json") == true
-        func failure(_ message: String, _ status: HTTPResponse.Status, field: String? = nil) -> Response {
-            wantsJSON ? APIError(status: status, field: field, message: message).response
+        func failure(_ message: PageMessage, _ status: HTTPResponse.Status, field: String? = nil) -> Response {
+            wantsJSON ? APIError(status: status, field: field, message: message.text(render.localization.language)).response
                 : errorPage(message, status: status, context: render)
         }
         let fields = try await FormFields.read(request, context: context)
@@ -217,23 +216,21 @@ extension CareServer {
             let task = try fields.uuid("task")
             let occurrence = try fields.integer("occurrence")
             let date = try fields.string("date")
-            guard let day = day(from: date) else { throw FormError(field: "date", reason: "must be a day written as YYYY-MM-DD") }
+            guard let day = day(from: date) else { throw FormError(field: "date", reason: .fieldDay) }
             // Events after today are read-only, whatever day the form names.
             let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: configuration.now())) ?? .distantFuture
             let event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
             guard event.scheduleEvent.start < tomorrow else {
-                throw FormError(field: "occurrence", reason: "is still to come: future events cannot change yet",
-                                status: .unprocessableContent)
+                throw FormError(field: "occurrence", reason: .fieldFutureEvent, status: .unprocessableContent)
             }
             // The onboarding task counts as a survey task even if misconfigured without one: it is never toggled.
             let isSurveyTask = survey(for: event.task) != nil || event.task.id == configuration.onboardingTaskID
             guard forSurvey == isSurveyTask else {
-                throw FormError(field: "task", reason: forSurvey ? "has no survey" : "is done by answering its survey",
-                                status: .unprocessableContent)
+                throw FormError(field: "task", reason: forSurvey ? .fieldHasNoSurvey : .fieldDoneBySurvey, status: .unprocessableContent)
             }
             if let onboarding = configuration.onboardingTaskID, event.task.id != onboarding,
                try await !page.hasCompletedOnboarding(in: store) {
-                return failure("Finish onboarding first: the care plan opens after it.", .conflict)
+                return failure(PageMessage(ErrorText.finishOnboardingFirst), .conflict)
             }
             if let response = try await change(fields, event) { return response }
             if wantsJSON { return Response(status: .noContent) }
@@ -244,11 +241,11 @@ extension CareServer {
             guard let status = error.clientStatus else { throw error }
             // A conflict here is another tab or device that changed the event meanwhile.
             let message = switch status {
-            case .notFound: "That event does not exist."
-            case .conflict: "The event changed in the meantime. Reload the page and try again."
-            default: error.reason
+            case .notFound: ErrorText.noSuchEvent
+            case .conflict: ErrorText.eventChanged
+            default: ErrorText.changeRefused
             }
-            return failure(message, status)
+            return failure(PageMessage(message), status)
         }
     }
 }

@@ -49,7 +49,7 @@ extension CareServer {
         var query = OCKContactQuery(for: configuration.now(), calendar: calendar)
         query.ids = [id]
         guard let contact = try await store.fetchContacts(query: query).first else {
-            return errorPage("There is no such contact.", status: .notFound, context: context)
+            return errorPage(PageMessage(ErrorText.noSuchContact), status: .notFound, context: context)
         }
         let view = OCKDetailedContactViewSynchronizer().view(for: contact, environment: OCKSynchronizationEnvironment(render: context, actions: nil))
         let main: [HTML] = [

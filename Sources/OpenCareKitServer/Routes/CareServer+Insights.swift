@@ -70,7 +70,7 @@ extension CareServer {
         let context = renderContext(for: request)
         let text = request.uri.queryParameters.get("period") ?? "week"
         guard let period = InsightsPeriod(rawValue: text) else {
-            return errorPage("The period must be week, month or year.", status: .badRequest, context: context)
+            return errorPage(PageMessage(ErrorText.badPeriod), status: .badRequest, context: context)
         }
         let charts = try await insightCharts(period: period, context: context)
         let periods = HTML.element("nav", ["class": "ock-day-nav", "aria-label": context.string(.period)], [

@@ -63,7 +63,7 @@ extension CareServer {
         guard let slot = liveSlots.take(for: owner) else { return Self.tooManyStreams }
         let text = request.uri.queryParameters.get("date") ?? dayString(configuration.now())
         guard let day = day(from: text) else {
-            return errorPage("The date must be a day written as YYYY-MM-DD.", status: .badRequest, context: context)
+            return errorPage(PageMessage(ErrorText.badDay), status: .badRequest, context: context)
         }
         let key = LiveCareHub.Key(day: dayString(day), language: context.localization.language,
                                   today: dayString(configuration.now()))

@@ -61,7 +61,7 @@ extension CareServer {
     }
 
     func notFound(_ request: Request, _ words: EditorText) -> Response {
-        errorPage(words.text(request.preferredLanguage), status: .notFound, context: renderContext(for: request))
+        errorPage(PageMessage(words), status: .notFound, context: renderContext(for: request))
     }
 
     /// The form of a stored task, with its style and survey as the page shows them.
@@ -112,7 +112,9 @@ extension CareServer {
             return try await refusal(failure, request, context, form: form, current: current)
         } catch let error as OCKStoreError {
             guard let status = error.clientStatus else { throw error }
-            return errorPage(error.reason, status: status, context: renderContext(for: request))
+            // The store's reasons are English sentences for developers; the page says what happened.
+            let message = status == .unprocessableContent ? ErrorText.changeRefused : ErrorText.planChanged
+            return errorPage(PageMessage(message), status: status, context: renderContext(for: request))
         }
         try await auditTask(saved, action: current == nil ? .create : .update, context)
         return Response.redirect(to: taskURL(saved.id) + "?saved=1", type: .normal)

@@ -32,7 +32,7 @@ extension CareServer {
         routes.get("/reports/report.csv", .page("report", action: .execute)) { request, context in
             try await reportResponse(request, context, maximumRows: CareReport.maximumCSVRows) { report, asked, render in
                 guard report.rowsLeftOut == 0 else {
-                    return errorPage(ReportText.tooManyEvents.text(render.localization.language), status: .unprocessableContent, context: render)
+                    return errorPage(PageMessage(ReportText.tooManyEvents), status: .unprocessableContent, context: render)
                 }
                 return Response(status: .ok, headers: [
                     .contentType: "text/csv; charset=utf-8; header=present", .cacheControl: "no-store",
@@ -42,9 +42,8 @@ extension CareServer {
         }
         routes.get("/reports/report.pdf", .page("report", action: .execute)) { request, context in
             try await reportResponse(request, context) { report, asked, render in
-                let language = render.localization.language
                 guard let printer = configuration.reportPrinter, printer.chromium != nil else {
-                    return errorPage(ReportText.pdfMissing.text(language, ReportPrinter.executableNames[0]), status: .notImplemented, context: render)
+                    return errorPage(PageMessage(ReportText.pdfMissing, ReportPrinter.executableNames[0]), status: .notImplemented, context: render)
                 }
                 do {
                     let pdf = try await printer.pdf(of: reportDocument(report, asked, render))
@@ -53,11 +52,11 @@ extension CareServer {
                         .contentDisposition: "attachment; filename=\"\(reportFileName(asked, extension: "pdf"))\"",
                     ], body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
                 } catch ReportPrinter.Failure.busy {
-                    var response = errorPage(ReportText.pdfBusy.text(language), status: .serviceUnavailable, context: render)
+                    var response = errorPage(PageMessage(ReportText.pdfBusy), status: .serviceUnavailable, context: render)
                     response.headers[.retryAfter] = "5"
                     return response
                 } catch {
-                    return errorPage(ReportText.pdfFailed.text(language), status: .internalServerError, context: render)
+                    return errorPage(PageMessage(ReportText.pdfFailed), status: .internalServerError, context: render)
                 }
             }
         }
@@ -89,18 +88,17 @@ extension CareServer {
     private func reportResponse(_ request: Request, _ context: CareRequestContext, maximumRows: Int = CareReport.maximumRows,
                                 _ body: (CareReport, ReportRequest, OCKRenderContext) async throws -> Response) async throws -> Response {
         let render = renderContext(for: request)
-        let language = render.localization.language
         let asked: ReportRequest
         switch reportRequest(request) {
         case let .success(value): asked = value
-        case let .failure(message): return errorPage(message.text(language, String(CareReport.maximumDays)), status: .badRequest, context: render)
+        case let .failure(message): return errorPage(PageMessage(message.text, String(CareReport.maximumDays)), status: .badRequest, context: render)
         }
         let report: CareReport
         do {
             report = try await self.report(firstDay: asked.firstDay, lastDay: asked.lastDay, preparedBy: context.auditTrail?.askerName ?? "",
                                            maximumRows: maximumRows)
         } catch OCKStoreError.invalidValue {
-            return errorPage(ReportText.tooManyEvents.text(language), status: .unprocessableContent, context: render)
+            return errorPage(PageMessage(ReportText.tooManyEvents), status: .unprocessableContent, context: render)
         }
         return try await body(report, asked, render)
     }
@@ -123,7 +121,6 @@ extension CareServer {
     struct ReportRangeProblem: Error {
         let text: ReportText
         init(_ text: ReportText) { self.text = text }
-        func text(_ language: OCKLanguage, _ argument: String) -> String { text.text(language, argument) }
     }
 
     func reportFileName(_ asked: ReportRequest, extension suffix: String) -> String {

@@ -35,7 +35,7 @@ extension CareServer {
         routes.post("/care/events/survey/delete", .page("survey", .completeTasks, action: .delete)) { request, context in
             try await handleForm(request, context, forSurvey: true) { _, event in
                 guard event.task.id != configuration.onboardingTaskID else {
-                    throw FormError(field: "task", reason: "keeps a signed consent, which is never deleted", status: .unprocessableContent)
+                    throw FormError(field: "task", reason: .fieldKeepsConsent, status: .unprocessableContent)
                 }
                 if let outcome = event.outcome { try await store.deleteOutcome(outcome) }
                 return nil
@@ -44,7 +44,7 @@ extension CareServer {
         routes.get("/consent", .page("consent")) { request, _ in try await consentPage(request) }
         routes.get("/consent/:outcome/signature.png", .page("consent")) { request, context in
             guard let consent = try await signedConsent(context.parameters.get("outcome")), let image = consent.signatureImage else {
-                return errorPage("There is no such signature.", status: .notFound, context: renderContext(for: request))
+                return errorPage(PageMessage(ErrorText.noSuchSignature), status: .notFound, context: renderContext(for: request))
             }
             return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(bytes: image)))
@@ -52,7 +52,7 @@ extension CareServer {
         routes.get("/consent/:outcome/download", .page("consent", action: .execute)) { request, context in
             let render = renderContext(for: request)
             guard let consent = try await signedConsent(context.parameters.get("outcome")) else {
-                return errorPage("There is no such consent.", status: .notFound, context: render)
+                return errorPage(PageMessage(ErrorText.noSuchConsent), status: .notFound, context: render)
             }
             let document = OCKSignedConsentView(consent: consent, signatureImage: nil).document(in: render)
             let version = consent.documentVersion.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
@@ -67,14 +67,14 @@ extension CareServer {
     /// Opens a session for the event's survey and sends the browser to its first step.
     func startSurvey(_ event: OCKEvent<OCKTask, OCKOutcome>, fields: FormFields, request: Request) async throws -> Response {
         guard let survey = survey(for: event.task), let owner = CSRF.token(of: request) else {
-            throw FormError(field: "task", reason: "has no survey", status: .unprocessableContent)
+            throw FormError(field: "task", reason: .fieldHasNoSurvey, status: .unprocessableContent)
         }
         guard event.outcome == nil else {
-            throw FormError(field: "occurrence", reason: "is already done: delete its answers first to answer again", status: .conflict)
+            throw FormError(field: "occurrence", reason: .fieldAlreadyAnswered, status: .conflict)
         }
         // One onboarding, one consent: once done, it is not run again for another day.
         if event.task.id == configuration.onboardingTaskID, try await page.hasCompletedOnboarding(in: store) {
-            throw FormError(field: "task", reason: "is done: onboarding happens once", status: .conflict)
+            throw FormError(field: "task", reason: .fieldOnboardingOnce, status: .conflict)
         }
         let entry = SurveySessions.Entry(session: OCKSurveySession(survey: survey), taskID: event.task.id, taskUUID: event.task.uuid,
                                          occurrence: event.scheduleEvent.occurrence, day: try fields.string("date"))
@@ -84,13 +84,13 @@ extension CareServer {
 
     /// The survey's current step, with its result so far, or with `showing`: a refused submission, shown again
     /// beside its error so nothing typed or drawn is lost.
-    func surveyPage(_ entry: SurveySessions.Entry, id: String, owner: String, error: String? = nil, status: HTTPResponse.Status = .ok,
+    func surveyPage(_ entry: SurveySessions.Entry, id: String, owner: String, error: PageMessage? = nil, status: HTTPResponse.Status = .ok,
                     render: OCKRenderContext, showing: OCKStepResult? = nil) -> Response {
         let session = entry.session
         let step = session.currentStep
         let view = OCKSurveyStepView(survey: session.survey, step: step, progress: session.progress,
                                      result: showing ?? session.results[step.id],
-                                     error: error, action: OCKFormAction(url: SafeURL(url("/surveys/\(id)"))!,
+                                     error: error?.text(render.localization.language), action: OCKFormAction(url: SafeURL(url("/surveys/\(id)"))!,
                                                                          fields: [CSRF.fieldName: owner]))
         let progress = render.string(.stepProgress, String(session.progress.step), String(session.progress.of))
         let page = AppPage(title: "\(progress) – \(session.survey.title)", base: basePath, idleSeconds: idleSeconds, tab: nil, main: [view.render(in: render)],
@@ -121,7 +121,7 @@ extension CareServer {
             let limit = if case .signature = step.kind { Self.surveyFormLimit } else { context.maxUploadSize }
             fields = try await FormFields.read(request, context: context, limit: limit)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            return errorPage("The form is too large. A signature drawing may be at most 256 KiB.", status: .contentTooLarge,
+            return errorPage(PageMessage(ErrorText.signatureFormTooLarge, String(OCKSignature.maximumImageBytes / 1024)), status: .contentTooLarge,
                                  context: render)
         }
         guard CSRF.isValid(fields, request: request) else {
@@ -129,10 +129,10 @@ extension CareServer {
                                  status: .forbidden, context: render)
         }
         guard let stepID = fields.values["step"], session.survey.step(stepID) != nil else {
-            return surveyPage(entry, id: id, owner: owner, error: OCKSurveyError.unknownStep("").message, status: .badRequest, render: render)
+            return surveyPage(entry, id: id, owner: owner, error: PageMessage(OCKSurveyError.unknownStep("")), status: .badRequest, render: render)
         }
         guard stepID == step.id else {
-            return surveyPage(entry, id: id, owner: owner, error: "That page was out of date: the survey had moved on. This is the current step.",
+            return surveyPage(entry, id: id, owner: owner, error: PageMessage(ErrorText.surveyPageStale),
                               status: .conflict, render: render)
         }
         // What was submitted, shown again with the error when it is refused.
@@ -156,7 +156,7 @@ extension CareServer {
                 try session.next()
                 if wasLast { return try await finishSurvey(id: id, entry: entry, session: session, owner: owner, render: render) }
             default:
-                return surveyPage(entry, id: id, owner: owner, error: "The form's action must be next, back, skip or cancel.", status: .badRequest,
+                return surveyPage(entry, id: id, owner: owner, error: PageMessage(ErrorText.surveyBadAction), status: .badRequest,
                                   render: render)
             }
         } catch let error as OCKSurveyError {
@@ -164,7 +164,7 @@ extension CareServer {
             var current = entry
             current.session = session
             try await surveySessions.update(id, current, now: now)
-            let message = if case .missingAnswer = error { render.string(.answerRequired) } else { error.message }
+            let message = PageMessage(error)
             return surveyPage(current, id: id, owner: owner, error: message, status: .unprocessableContent, render: render, showing: submitted)
         }
         var current = entry
@@ -217,7 +217,7 @@ extension CareServer {
     /// looked at again.
     func settle(_ id: String, _ entry: SurveySessions.Entry, owner: String, render: OCKRenderContext) async throws -> Response {
         let now = configuration.now()
-        let notSaved = "This survey was already answered for that day (in another tab or device), or its task changed, so these answers were not saved."
+        let notSaved = PageMessage(ErrorText.surveyAnsweredElsewhere)
         let outcome: OCKOutcome?
         do {
             var taskQuery = OCKTaskQuery()
@@ -231,7 +231,7 @@ extension CareServer {
             outcome = try await store.fetchEvent(forTask: task, occurrence: entry.occurrence).outcome
         } catch let error where !(error is StorageUnavailableError) {
             // Any other failure to read says nothing of the answers: they stay kept, to be settled later.
-            return errorPage("Your answers are kept, but whether they were saved cannot be told just now. Open this survey again in a minute.",
+            return errorPage(PageMessage(ErrorText.surveySaveUnknown),
                              status: .serviceUnavailable, context: render)
         }
         switch outcome {
@@ -243,7 +243,7 @@ extension CareServer {
             return errorPage(notSaved, status: .conflict, context: render)
         case nil:
             try await surveySessions.reopen(id, entry, now: now)
-            return surveyPage(entry, id: id, owner: owner, error: "The answers could not be saved. Nothing was lost: try again.",
+            return surveyPage(entry, id: id, owner: owner, error: PageMessage(ErrorText.surveyNotSavedRetry),
                               status: .serviceUnavailable, render: render)
         }
     }
@@ -264,22 +264,22 @@ extension CareServer {
     static func closedSurvey(_ how: SurveySessions.Closed, render: OCKRenderContext) -> Response {
         switch how {
         case .saving:
-            AppPage.error("This survey's answers are being saved. Open this page again in a minute (or start the survey from its card, which comes back here).",
+            AppPage.error(PageMessage(ErrorText.surveySaving),
                           status: .conflict, context: render)
         case .finished:
-            AppPage.error("This survey was already submitted. Its answers were saved once; submitting again changed nothing.",
+            AppPage.error(PageMessage(ErrorText.surveySubmitted),
                           status: .conflict, context: render)
         case .cancelled:
-            AppPage.error("This survey was cancelled, so nothing was saved. Start it again from its card.", status: .conflict,
+            AppPage.error(PageMessage(ErrorText.surveyCancelled), status: .conflict,
                           context: render)
         case .discarded:
-            AppPage.error("This survey's answers were not saved: that day's survey had been answered elsewhere, or its task changed.",
+            AppPage.error(PageMessage(ErrorText.surveyDiscarded),
                           status: .conflict, context: render)
         }
     }
 
     static func unknownSurvey(render: OCKRenderContext) -> Response {
-        AppPage.error("This survey is not open: it may have expired, or it was started in another browser. Start it again from its card.",
+        AppPage.error(PageMessage(ErrorText.surveyNotOpen),
                       status: .notFound, context: render)
     }
 
@@ -291,17 +291,17 @@ extension CareServer {
         guard let taskText = query.get("task"), let task = UUID(uuidString: taskText),
               let occurrenceText = query.get("occurrence"), let occurrence = Int(occurrenceText), occurrence >= 0,
               let date = query.get("date"), day(from: date) != nil else {
-            return errorPage("The address must name a task, an occurrence and a day.", status: .badRequest, context: render)
+            return errorPage(PageMessage(ErrorText.badSurveyAddress), status: .badRequest, context: render)
         }
         let event: OCKEvent<OCKTask, OCKOutcome>
         do {
             event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
         } catch OCKStoreError.fetchFailed {
-            return errorPage("That event does not exist.", status: .notFound, context: render)
+            return errorPage(PageMessage(ErrorText.noSuchEvent), status: .notFound, context: render)
         }
         let back = url("/care?date=\(date)#\(cardIdentifier(forTaskID: event.task.id))")
         guard survey(for: event.task) != nil, event.task.id != configuration.onboardingTaskID, event.outcome != nil else {
-            return errorPage("That event has no survey answers that can be deleted.", status: .notFound, context: render)
+            return errorPage(PageMessage(ErrorText.noDeletableAnswers), status: .notFound, context: render)
         }
         let token = CSRF.token(of: request) ?? CSRF.newToken()
         let form = OCKFormAction(url: SafeURL(url("/care/events/survey/delete"))!, fields: [

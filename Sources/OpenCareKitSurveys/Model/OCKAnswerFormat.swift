@@ -55,33 +55,35 @@ extension OCKAnswerFormat {
 
     /// Throws unless `answer` fits this format: the right kind, in range, a known choice, not too long.
     func validate(_ answer: OCKAnswer, stepID: String) throws(OCKSurveyError) {
-        func invalid(_ reason: String) -> OCKSurveyError { .invalidAnswer(stepID: stepID, reason: "The answer \(reason).") }
+        func invalid(_ key: OCKStringKey, _ arguments: String...) -> OCKSurveyError {
+            .invalidAnswer(stepID: stepID, reason: .init(key: key, arguments: arguments))
+        }
         switch (self, answer) {
         case let (.scale(minimum, maximum, _, _), .scale(value)):
-            guard (minimum...maximum).contains(value) else { throw invalid("must be from \(minimum) to \(maximum)") }
+            guard (minimum...maximum).contains(value) else { throw invalid(.answerScaleRange, String(minimum), String(maximum)) }
         case let (.numeric(_, minimum, maximum), .number(value)):
             guard value.isFinite, value >= minimum, value <= maximum else {
-                throw invalid("must be a number from \(HTML.fieldNumber(minimum)) to \(HTML.fieldNumber(maximum))")
+                throw invalid(.answerNumberRange, HTML.fieldNumber(minimum), HTML.fieldNumber(maximum))
             }
         case let (.singleChoice(choices), .choice(id)):
-            guard choices.contains(where: { $0.id == id }) else { throw invalid("must be one of the choices") }
+            guard choices.contains(where: { $0.id == id }) else { throw invalid(.answerOneOfChoices) }
         case let (.multipleChoice(choices), .choices(ids)):
             guard ids.allSatisfy({ id in choices.contains { $0.id == id } }), Set(ids).count == ids.count else {
-                throw invalid("must be choices offered, each once")
+                throw invalid(.answerChoicesOffered)
             }
         case let (.text(maximumLength), .text(value)):
             // Characters for the reader, bytes for the server: combining marks cannot make a short answer huge.
             guard value.count <= maximumLength, value.utf8.count <= maximumLength * 4 else {
-                throw invalid("must be at most \(maximumLength) characters")
+                throw invalid(.answerTooLong, String(maximumLength))
             }
         case let (.dateTime, .date(value)):
             guard value.timeIntervalSince1970.isFinite, (-2_208_988_800...32_503_680_000).contains(value.timeIntervalSince1970) else {
-                throw invalid("must be a date between 1900 and 3000")
+                throw invalid(.answerDateRange)
             }
         case (.yesNo, .yesNo):
             break
         default:
-            throw invalid("is not the kind of answer the question asks for")
+            throw invalid(.answerWrongKind)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitUI
 
 /// An ordered survey, as ResearchKit's ordered task: onboarding, informed consent, or a daily check-in. Steps have
 /// identifiers that results and outcome values are keyed by.
@@ -154,20 +155,44 @@ public struct OCKPermission: Sendable, Hashable, Identifiable {
 
 /// Why a survey, a step or an answer is not acceptable. Reasons are whole sentences that never repeat the answer
 /// (it may be health data).
+///
+/// What a participant can cause (`unknownStep`, `missingAnswer`, `invalidAnswer`, `notFinished`) reads in their language
+/// (`message(_:)`, from OpenCareKitUI's string table); `invalidSurvey` is for the survey's author, in English.
 public enum OCKSurveyError: Error, Hashable, Sendable {
     case invalidSurvey(reason: String)
     case unknownStep(String)
     case missingAnswer(stepID: String)
-    case invalidAnswer(stepID: String, reason: String)
+    case invalidAnswer(stepID: String, reason: Reason)
     case notFinished
 
-    /// A sentence for the participant.
+    /// Why an answer was refused: a sentence of the string table, with its arguments.
+    public struct Reason: Hashable, Sendable {
+        public let key: OCKStringKey
+        public let arguments: [String]
+
+        public init(_ key: OCKStringKey, _ arguments: String...) {
+            self.init(key: key, arguments: arguments)
+        }
+
+        public init(key: OCKStringKey, arguments: [String]) {
+            self.key = key
+            self.arguments = arguments
+        }
+    }
+
+    /// The sentence for the participant, in English.
     public var message: String {
+        message(OCKLocalization(language: .english))
+    }
+
+    /// The sentence for the participant, in `localization`'s language.
+    public func message(_ localization: OCKLocalization) -> String {
         switch self {
-        case let .invalidSurvey(reason), let .invalidAnswer(_, reason): reason
-        case .unknownStep: "The form names a step this survey does not have."
-        case .missingAnswer: "This step needs an answer."
-        case .notFinished: "Some required steps have no answer yet."
+        case let .invalidSurvey(reason): reason
+        case let .invalidAnswer(_, reason): localization.string(reason.key, arguments: reason.arguments)
+        case .unknownStep: localization.string(.surveyUnknownStep)
+        case .missingAnswer: localization.string(.answerRequired)
+        case .notFinished: localization.string(.surveyNotFinished)
         }
     }
 }

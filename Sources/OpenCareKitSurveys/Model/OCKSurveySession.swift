@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitUI
 
 /// A signature: the signer's full name, and either a drawn image (PNG) or the typed-name alternative with an
 /// explicit "I agree".
@@ -95,29 +96,31 @@ public struct OCKSurveySession: Sendable, Hashable {
     ///   the wrong kind, out of range, an unsigned or oversized signature, or a consent of another version.
     public mutating func record(_ result: OCKStepResult, for stepID: String) throws(OCKSurveyError) {
         guard let step = survey.step(stepID) else { throw .unknownStep(stepID) }
-        func invalid(_ reason: String) -> OCKSurveyError { .invalidAnswer(stepID: stepID, reason: reason) }
+        func invalid(_ key: OCKStringKey, _ arguments: String...) -> OCKSurveyError {
+            .invalidAnswer(stepID: stepID, reason: .init(key: key, arguments: arguments))
+        }
         switch (step.kind, result) {
         case (_, .skipped):
             guard step.isOptional else { throw .missingAnswer(stepID: stepID) }
         case let (.question(_, format), .answer(answer)):
             try format.validate(answer, stepID: stepID)
         case let (.consentReview(document), .consentReviewed(version)):
-            guard version == document.version else { throw invalid("The consent reviewed must be the current version of the document.") }
+            guard version == document.version else { throw invalid(.consentVersionStale) }
         case let (.signature, .signature(signature)):
             let name = signature.fullName.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !name.isEmpty else { throw invalid("The signature needs the signer's full name.") }
+            guard !name.isEmpty else { throw invalid(.signatureNameMissing) }
             guard name.count <= OCKSignature.maximumNameLength, name.utf8.count <= OCKSignature.maximumNameLength * 4 else {
-                throw invalid("The name must be at most \(OCKSignature.maximumNameLength) characters.")
+                throw invalid(.signatureNameTooLong, String(OCKSignature.maximumNameLength))
             }
-            guard signature.agreed else { throw invalid("The signature needs the box \"I agree\" ticked.") }
+            guard signature.agreed else { throw invalid(.signatureNotAgreed) }
             if let image = signature.image {
-                guard image.count <= OCKSignature.maximumImageBytes else { throw invalid("The signature drawing is too large: at most \(OCKSignature.maximumImageBytes / 1024) KiB.") }
-                guard OCKSignature.isPNG(image) else { throw invalid("The signature drawing must be a PNG image.") }
+                guard image.count <= OCKSignature.maximumImageBytes else { throw invalid(.signatureTooLarge, String(OCKSignature.maximumImageBytes / 1024)) }
+                guard OCKSignature.isPNG(image) else { throw invalid(.signatureNotPNG) }
             }
         case let (.permissions(permissions), .permissions(granted)):
-            guard Set(granted.keys).isSubset(of: Set(permissions.map(\.id))) else { throw invalid("The form names a permission this step does not ask for.") }
+            guard Set(granted.keys).isSubset(of: Set(permissions.map(\.id))) else { throw invalid(.permissionUnknown) }
         default:
-            throw invalid("The form does not hold the kind of answer this step takes.")
+            throw invalid(.stepWrongKind)
         }
         results[stepID] = result
     }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitUI
 
 /// Reads a step's result back from the fields `OCKSurveyStepView` posts. Every field is untrusted: values that do
 /// not parse are refused with an error naming the step, never echoing the value.
@@ -15,7 +16,7 @@ public enum OCKSurveyForm {
             guard let text = fields[name]?.first?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
             return text
         }
-        func invalid(_ reason: String) -> OCKSurveyError { .invalidAnswer(stepID: step.id, reason: reason) }
+        func invalid(_ key: OCKStringKey) -> OCKSurveyError { .invalidAnswer(stepID: step.id, reason: .init(key)) }
         switch step.kind {
         case .instruction, .completion:
             return nil
@@ -28,7 +29,7 @@ public enum OCKSurveyForm {
             if let drawn = value("signature") {
                 let prefix = "data:image/png;base64,"
                 guard drawn.hasPrefix(prefix), let data = Data(base64Encoded: String(drawn.dropFirst(prefix.count))) else {
-                    throw invalid("The signature drawing must be a PNG image.")
+                    throw invalid(.signatureNotPNG)
                 }
                 image = data
             }
@@ -43,14 +44,14 @@ public enum OCKSurveyForm {
                 return answers.isEmpty ? nil : .answer(.choices(answers))
             }
             guard let text = answers.first else { return nil }
-            guard answers.count == 1 else { throw invalid("The question takes one answer.") }
+            guard answers.count == 1 else { throw invalid(.answerOneOnly) }
             switch format {
             case .scale:
-                guard let number = Int(text) else { throw invalid("The answer must be a whole number.") }
+                guard let number = Int(text) else { throw invalid(.answerWholeNumber) }
                 return .answer(.scale(number))
             case .numeric:
                 guard let number = Double(text.replacingOccurrences(of: ",", with: ".")), number.isFinite else {
-                    throw invalid("The answer must be a number.")
+                    throw invalid(.answerNumber)
                 }
                 return .answer(.number(number))
             case .singleChoice:
@@ -60,13 +61,13 @@ public enum OCKSurveyForm {
             case .text:
                 return .answer(.text(text))
             case .dateTime:
-                guard let date = date(fromLocal: text, timeZone: timeZone) else { throw invalid("The answer must be a date and time.") }
+                guard let date = date(fromLocal: text, timeZone: timeZone) else { throw invalid(.answerDateTime) }
                 return .answer(.date(date))
             case .yesNo:
                 switch text {
                 case "true": return .answer(.yesNo(true))
                 case "false": return .answer(.yesNo(false))
-                default: throw invalid("The answer must be yes or no.")
+                default: throw invalid(.answerYesNo)
                 }
             }
         }

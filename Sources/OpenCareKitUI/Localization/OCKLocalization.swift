@@ -42,7 +42,7 @@ public struct OCKLocalization: Sendable {
     }
 
     /// Fills the placeholders in one pass, so an argument that itself contains "{1}" stays as written.
-    func string(_ key: OCKStringKey, arguments: [String]) -> String {
+    public func string(_ key: OCKStringKey, arguments: [String]) -> String {
         let template = Array(language.template(key))
         var text = ""
         var index = 0

@@ -29,6 +29,11 @@ public enum OCKStringKey: String, Sendable, CaseIterable {
          confirmDeleteBody, keepAnswers, consentTitle, viewConsent, downloadConsent, signedBy, signedOn,
          documentVersion, textHash, signatureOf, typedSignature, noConsent, consentAltered, finishOnboarding,
          answerRequired, signConsentTitle, permissionsTitle, consentDocumentVersion
+    // Survey answers refused (`OCKSurveyError`)
+    case surveyUnknownStep, surveyNotFinished, answerScaleRange, answerNumberRange, answerOneOfChoices, answerChoicesOffered,
+         answerTooLong, answerDateRange, answerWrongKind, answerOneOnly, answerWholeNumber, answerNumber, answerDateTime,
+         answerYesNo, consentVersionStale, signatureNameMissing, signatureNameTooLong, signatureNotAgreed,
+         signatureTooLarge, signatureNotPNG, permissionUnknown, stepWrongKind
 }
 
 extension OCKLanguage {
@@ -151,6 +156,28 @@ extension OCKLanguage {
         case .signConsentTitle: "Sign the consent"
         case .permissionsTitle: "Reminders"
         case .consentDocumentVersion: "{0}, version {1}"
+        case .surveyUnknownStep: "The form names a step this survey does not have."
+        case .surveyNotFinished: "Some required steps have no answer yet."
+        case .answerScaleRange: "The answer must be from {0} to {1}."
+        case .answerNumberRange: "The answer must be a number from {0} to {1}."
+        case .answerOneOfChoices: "The answer must be one of the choices."
+        case .answerChoicesOffered: "The answer must be choices offered, each once."
+        case .answerTooLong: "The answer must be at most {0} characters."
+        case .answerDateRange: "The answer must be a date between 1900 and 3000."
+        case .answerWrongKind: "The answer is not the kind of answer the question asks for."
+        case .answerOneOnly: "The question takes one answer."
+        case .answerWholeNumber: "The answer must be a whole number."
+        case .answerNumber: "The answer must be a number."
+        case .answerDateTime: "The answer must be a date and time."
+        case .answerYesNo: "The answer must be yes or no."
+        case .consentVersionStale: "The consent reviewed must be the current version of the document."
+        case .signatureNameMissing: "The signature needs the signer's full name."
+        case .signatureNameTooLong: "The name must be at most {0} characters."
+        case .signatureNotAgreed: "The signature needs the box \"I agree\" ticked."
+        case .signatureTooLarge: "The signature drawing is too large: at most {0} KiB."
+        case .signatureNotPNG: "The signature drawing must be a PNG image."
+        case .permissionUnknown: "The form names a permission this step does not ask for."
+        case .stepWrongKind: "The form does not hold the kind of answer this step takes."
         }
     }
 
@@ -265,6 +292,28 @@ extension OCKLanguage {
         case .signConsentTitle: "동의서에 서명"
         case .permissionsTitle: "알림"
         case .consentDocumentVersion: "{0}, 버전 {1}"
+        case .surveyUnknownStep: "양식에 이 설문에 없는 단계가 있습니다."
+        case .surveyNotFinished: "아직 응답하지 않은 필수 단계가 있습니다."
+        case .answerScaleRange: "응답은 {0}부터 {1}까지여야 합니다."
+        case .answerNumberRange: "응답은 {0}부터 {1}까지의 숫자여야 합니다."
+        case .answerOneOfChoices: "응답은 선택지 중 하나여야 합니다."
+        case .answerChoicesOffered: "응답은 제시된 선택지여야 하며, 각 선택지는 한 번만 고를 수 있습니다."
+        case .answerTooLong: "응답은 최대 {0}자까지 쓸 수 있습니다."
+        case .answerDateRange: "응답은 1900년에서 3000년 사이의 날짜여야 합니다."
+        case .answerWrongKind: "질문이 묻는 종류의 응답이 아닙니다."
+        case .answerOneOnly: "이 질문에는 응답을 하나만 할 수 있습니다."
+        case .answerWholeNumber: "응답은 정수여야 합니다."
+        case .answerNumber: "응답은 숫자여야 합니다."
+        case .answerDateTime: "응답은 날짜와 시간이어야 합니다."
+        case .answerYesNo: "응답은 예 또는 아니요여야 합니다."
+        case .consentVersionStale: "검토한 동의서가 문서의 현재 버전이어야 합니다."
+        case .signatureNameMissing: "서명에는 서명하는 사람의 이름 전체가 필요합니다."
+        case .signatureNameTooLong: "이름은 최대 {0}자까지 쓸 수 있습니다."
+        case .signatureNotAgreed: "서명하려면 참여 동의 상자에 표시해야 합니다."
+        case .signatureTooLarge: "서명 그림이 너무 큽니다. 최대 {0} KiB까지 가능합니다."
+        case .signatureNotPNG: "서명 그림은 PNG 이미지여야 합니다."
+        case .permissionUnknown: "양식에 이 단계에서 묻지 않는 권한이 있습니다."
+        case .stepWrongKind: "양식에 이 단계가 받는 종류의 응답이 없습니다."
         }
     }
 }
