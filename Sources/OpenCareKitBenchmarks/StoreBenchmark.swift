@@ -246,8 +246,8 @@ struct RawInserter {
             sqlite3_finalize(value)
         }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        // The same values the store writes (time-ordered uuids, as `OCKOutcome` makes), prepared before timing starts.
-        let uuids = (0..<count).map { _ in UUID.timeOrdered() }
+        // The same values the store writes, prepared before timing starts.
+        let uuids = (0..<count).map { _ in UUID() }
         let ids = uuids.map(\.uuidString)
         var seconds = 0.0
         for first in stride(from: 0, to: count, by: batch) {

@@ -107,7 +107,7 @@ enum VersionedWrites {
         var version = deleting ? current : entity
         if !deleting { try validate(version) }
         try check(current, version)
-        if !afterTombstone { version.uuid = .timeOrdered() }
+        if !afterTombstone { version.uuid = UUID() }
         version.schemaVersion = .stamped
         version.previousVersionUUIDs = [current.uuid]
         version.nextVersionUUIDs = []

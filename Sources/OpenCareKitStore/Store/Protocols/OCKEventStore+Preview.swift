@@ -34,7 +34,7 @@ extension OCKReadOnlyEventStore where Task == OCKTask {
         let interval = query.dateInterval
         let tip = try await newestVersion(ofTaskWithID: proposed.id)
         var version = proposed
-        version.uuid = .timeOrdered()
+        version.uuid = UUID()
         version.previousVersionUUIDs = tip.map { [$0.uuid] } ?? []
         version.nextVersionUUIDs = []
         version.deletedDate = nil
