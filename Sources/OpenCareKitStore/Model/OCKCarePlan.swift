@@ -8,7 +8,7 @@ public struct OCKCarePlan: Codable, Hashable, Sendable, Identifiable, OCKAnyCare
     public var title: String
     public var effectiveDate: Date
     public var deletedDate: Date?
-    public var uuid = UUID()
+    public var uuid = UUID.timeOrdered()
     public var nextVersionUUIDs: [UUID] = []
     public var previousVersionUUIDs: [UUID] = []
     public var createdDate: Date?

@@ -17,7 +17,7 @@ public struct OCKContact: Codable, Hashable, Sendable, Identifiable, OCKAnyConta
     public var category: OCKContactCategory?
     public var effectiveDate: Date
     public var deletedDate: Date?
-    public var uuid = UUID()
+    public var uuid = UUID.timeOrdered()
     public var nextVersionUUIDs: [UUID] = []
     public var previousVersionUUIDs: [UUID] = []
     public var createdDate: Date?

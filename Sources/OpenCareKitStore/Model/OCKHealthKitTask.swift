@@ -20,7 +20,7 @@ public struct OCKHealthKitTask: Codable, Hashable, Sendable, OCKAnyVersionableTa
     public var tags: [String]?
     public var effectiveDate: Date
     public var deletedDate: Date?
-    public var uuid = UUID()
+    public var uuid = UUID.timeOrdered()
     public var nextVersionUUIDs: [UUID] = []
     public var previousVersionUUIDs: [UUID] = []
     public var createdDate: Date?

@@ -6,13 +6,13 @@ import Foundation
 public struct OCKOutcome: Codable, Hashable, Sendable, Identifiable, OCKAnyOutcome, OCKVersionedObjectCompatible {
     /// The version of the task the outcome records.
     public var taskUUID: UUID
-    public var id: String = UUID().uuidString
+    public var id: String = UUID.timeOrdered().uuidString
     /// Which occurrence of the task's schedule the outcome records (0 is the first).
     public var taskOccurrenceIndex: Int
     public var values: [OCKOutcomeValue]
     public var effectiveDate: Date
     public var deletedDate: Date?
-    public var uuid = UUID()
+    public var uuid = UUID.timeOrdered()
     public var nextVersionUUIDs: [UUID] = []
     public var previousVersionUUIDs: [UUID] = []
     public var createdDate: Date?

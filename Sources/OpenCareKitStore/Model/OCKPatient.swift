@@ -9,7 +9,7 @@ public struct OCKPatient: Codable, Hashable, Sendable, Identifiable, OCKAnyPatie
     public var allergies: [String]?
     public var effectiveDate: Date
     public var deletedDate: Date?
-    public var uuid = UUID()
+    public var uuid = UUID.timeOrdered()
     public var nextVersionUUIDs: [UUID] = []
     public var previousVersionUUIDs: [UUID] = []
     public var createdDate: Date?

@@ -23,7 +23,7 @@ public struct OCKTask: Codable, Hashable, Sendable, OCKAnyVersionableTask, OCKVe
     public var tags: [String]?
     public var effectiveDate: Date
     public var deletedDate: Date?
-    public var uuid = UUID()
+    public var uuid = UUID.timeOrdered()
     public var nextVersionUUIDs: [UUID] = []
     public var previousVersionUUIDs: [UUID] = []
     public var createdDate: Date?

@@ -53,7 +53,7 @@ enum VersionedWrites {
         var rows = VersionRows()
         let added = try entities.map { entity in
             if deletedIDs.contains(entity.id), let cache {
-                return try appendVersion(entity, deleting: false, now: now, db, cache: cache, afterTombstone: true, event: event)
+                return try appendVersion(entity, deleting: false, now: now, newUUID: { entity.uuid }, db, cache: cache, afterTombstone: true, event: event)
             }
             var added = entity
             added.schemaVersion = .stamped
@@ -83,7 +83,7 @@ enum VersionedWrites {
     ///
     /// `afterTombstone` starts a deleted id again (see `add`): the new version follows the tombstone, keeps its own
     /// uuid, and is created now.
-    static func appendVersion<E: StoredEntity>(_ entity: E, deleting: Bool, now: Date, _ db: any SQLDatabase,
+    static func appendVersion<E: StoredEntity>(_ entity: E, deleting: Bool, now: Date, newUUID: () -> UUID, _ db: any SQLDatabase,
                                                cache: DecodedEntityCache, afterTombstone: Bool = false,
                                                check: (E, E) throws -> Void = { _, _ in },
                                                event: (E) throws -> DateInterval? = { _ in nil }) throws -> E {
@@ -107,7 +107,7 @@ enum VersionedWrites {
         var version = deleting ? current : entity
         if !deleting { try validate(version) }
         try check(current, version)
-        if !afterTombstone { version.uuid = UUID() }
+        if !afterTombstone { version.uuid = newUUID() }
         version.schemaVersion = .stamped
         version.previousVersionUUIDs = [current.uuid]
         version.nextVersionUUIDs = []
@@ -129,21 +129,21 @@ enum VersionedWrites {
         return version
     }
 
-    static func update<E: StoredEntity>(_ entities: [E], now: Date, _ db: any SQLDatabase, cache: DecodedEntityCache,
+    static func update<E: StoredEntity>(_ entities: [E], now: Date, newUUID: () -> UUID, _ db: any SQLDatabase, cache: DecodedEntityCache,
                                         check: (E, E) throws -> Void = { _, _ in },
                                         event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
         try requireDistinctIDs(entities)
         return try entities.map {
-            try appendVersion($0, deleting: false, now: now, db, cache: cache, check: check, event: event)
+            try appendVersion($0, deleting: false, now: now, newUUID: newUUID, db, cache: cache, check: check, event: event)
         }
     }
 
-    static func delete<E: StoredEntity>(_ entities: [E], now: Date, _ db: any SQLDatabase, cache: DecodedEntityCache,
+    static func delete<E: StoredEntity>(_ entities: [E], now: Date, newUUID: () -> UUID, _ db: any SQLDatabase, cache: DecodedEntityCache,
                                         check: (E) throws -> Void = { _ in },
                                         event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
         try requireDistinctIDs(entities)
         return try entities.map {
-            try appendVersion($0, deleting: true, now: now, db, cache: cache, check: { current, _ in try check(current) }, event: event)
+            try appendVersion($0, deleting: true, now: now, newUUID: newUUID, db, cache: cache, check: { current, _ in try check(current) }, event: event)
         }
     }
 }

@@ -55,12 +55,12 @@ extension OCKStore: OCKOutcomeStore {
     /// events show (here, by appending a copy of that version after it, so the newest version is always the shown one).
     @discardableResult
     public func updateOutcomes(_ outcomes: [OCKOutcome]) async throws -> [OCKOutcome] {
-        let (cache, rules) = (self.cache, self.rules)
+        let (cache, rules, newUUID) = (self.cache, self.rules, self.newUUID)
         return try await write(.outcomes, failure: OCKStoreError.updateFailed) { db, now in
             let events = OutcomeEvents(db, cache: cache)
             return try Self.uniqueOutcomes {
                 var prevailing: [OCKOutcome] = []
-                let updated = try VersionedWrites.update(outcomes, now: now, db, cache: cache, check: { current, proposed in
+                let updated = try VersionedWrites.update(outcomes, now: now, newUUID: newUUID, db, cache: cache, check: { current, proposed in
                     try rules.check(.updateOutcome(current: current, proposed: proposed, task: try events.task(current.taskUUID)))
                     // A version that moves the outcome to another event is also a new outcome there.
                     if proposed.taskUUID != current.taskUUID || proposed.taskOccurrenceIndex != current.taskOccurrenceIndex {
@@ -71,7 +71,7 @@ extension OCKStore: OCKOutcomeStore {
                 // The versions read for the update carry no values; the copies need them.
                 try OCKOutcome.attachValues(to: &prevailing, db)
                 for version in prevailing {
-                    _ = try VersionedWrites.appendVersion(version, deleting: false, now: now, db, cache: cache,
+                    _ = try VersionedWrites.appendVersion(version, deleting: false, now: now, newUUID: newUUID, db, cache: cache,
                                                           event: events.event)
                 }
                 return updated
@@ -81,11 +81,11 @@ extension OCKStore: OCKOutcomeStore {
 
     @discardableResult
     public func deleteOutcomes(_ outcomes: [OCKOutcome]) async throws -> [OCKOutcome] {
-        let (cache, rules) = (self.cache, self.rules)
+        let (cache, rules, newUUID) = (self.cache, self.rules, self.newUUID)
         return try await write(.outcomes, failure: OCKStoreError.deleteFailed) { db, now in
             // A tombstone keeps its outcome's event; CareKit's placement rules apply to recording, not to deleting.
             let events = OutcomeEvents(db, cache: cache)
-            return try VersionedWrites.delete(outcomes, now: now, db, cache: cache, check: { current in
+            return try VersionedWrites.delete(outcomes, now: now, newUUID: newUUID, db, cache: cache, check: { current in
                 try rules.check(.deleteOutcome(current, task: try events.task(current.taskUUID)))
             }) { try events.event($0, checkingPlacement: false) }
         }

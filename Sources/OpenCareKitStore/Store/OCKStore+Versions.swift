@@ -35,17 +35,17 @@ extension OCKStore {
     func updateVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds,
                                          check: @escaping @Sendable (any SQLDatabase, E, E) throws -> Void = { _, _, _ in })
         async throws -> [E] {
-        let cache = self.cache
+        let (cache, newUUID) = (self.cache, self.newUUID)
         return try await write(kinds, failure: OCKStoreError.updateFailed) { db, now in
-            try VersionedWrites.update(entities, now: now, db, cache: cache) { try check(db, $0, $1) }
+            try VersionedWrites.update(entities, now: now, newUUID: newUUID, db, cache: cache) { try check(db, $0, $1) }
         }
     }
 
     func deleteVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds,
                                          check: @escaping @Sendable (E) throws -> Void = { _ in }) async throws -> [E] {
-        let cache = self.cache
+        let (cache, newUUID) = (self.cache, self.newUUID)
         return try await write(kinds, failure: OCKStoreError.deleteFailed) { db, now in
-            try VersionedWrites.delete(entities, now: now, db, cache: cache, check: check)
+            try VersionedWrites.delete(entities, now: now, newUUID: newUUID, db, cache: cache, check: check)
         }
     }
 }

@@ -34,6 +34,8 @@ public final class OCKStore: Sendable {
     public let securityApplicationGroupIdentifier: String?
 
     let clock: @Sendable () -> Date
+    /// Where the uuids of the versions the store appends come from (time-ordered by default).
+    let newUUID: @Sendable () -> UUID
     let cache = DecodedEntityCache()
     let changes = StoreChanges()
     /// The app's rules every write passes (`addRule(_:)`).
@@ -58,10 +60,12 @@ public final class OCKStore: Sendable {
     }
 
     /// A store in `directory` (the default data directory when nil), with an injectable clock for the dates the
-    /// store stamps (created, updated, deleted).
+    /// store stamps (created, updated, deleted) and an injectable source of the uuids of the versions it appends
+    /// (time-ordered, version 7, when nil; sync converges whatever their order, which the tests check).
     public convenience init(name: String, type: StoreType = .onDisk(), directory: URL?,
                             securityApplicationGroupIdentifier: String? = nil, remote: (any OCKRemoteSynchronizable)? = nil,
-                            clock: @escaping @Sendable () -> Date = { Date() }) {
+                            clock: @escaping @Sendable () -> Date = { Date() },
+                            uuids: (@Sendable () -> UUID)? = nil) {
         let engine: SQLiteEngine
         switch type {
         case .inMemory:
@@ -74,7 +78,7 @@ public final class OCKStore: Sendable {
             }
         }
         self.init(name: name, type: type, engine: engine, securityApplicationGroupIdentifier: securityApplicationGroupIdentifier,
-                  remote: remote, clock: clock)
+                  remote: remote, clock: clock, uuids: uuids)
     }
 
     /// A store in memory whose SQLite engine is seen through `wrap` (the tests put faults in front of it).
@@ -84,11 +88,13 @@ public final class OCKStore: Sendable {
 
     /// A store kept by `engine` (OpenCareKitPostgres makes its stores this way).
     package init(name: String, type: StoreType, engine: any OCKStoreEngine, securityApplicationGroupIdentifier: String? = nil,
-                 remote: (any OCKRemoteSynchronizable)? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+                 remote: (any OCKRemoteSynchronizable)? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+                 uuids: (@Sendable () -> UUID)? = nil) {
         self.name = name
         storeType = type
         self.securityApplicationGroupIdentifier = securityApplicationGroupIdentifier
         self.clock = clock
+        newUUID = uuids ?? { UUID.timeOrdered() }
         self.engine = engine
         self.remote = remote
         remote?.delegate = self

@@ -142,7 +142,7 @@ extension OCKStore {
             for vector in [deviceKnowledge].compactMap({ $0 }) + revisions.map(\.knowledgeVector) {
                 try SyncKnowledge.requireNotAhead(vector, of: clock)
             }
-            for revision in revisions { _ = try SyncMerge.merge(revision, db, cache: cache) }
+            _ = try SyncMerge.merge(revisions, db, cache: cache)
             if let deviceKnowledge { try SyncKnowledge.learn(deviceKnowledge, db) }
         }
     }
@@ -226,7 +226,7 @@ extension OCKStore {
         let kinds = StoreChanges.Kinds(records.flatMap(\.entities).map(\.changeKind))
         let cache = self.cache
         return try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
-            try records.flatMap { try SyncMerge.merge($0, db, cache: cache).conflicts }
+            try SyncMerge.merge(records, db, cache: cache).conflicts
         }
     }
 }

@@ -10,10 +10,10 @@ package struct SyncConflict: Sendable, Hashable {
     package let resolution: OCKEntity
 }
 
-/// Merging a remote's revision record into the store, inside the caller's transaction.
+/// Merging a remote's revision records into the store, inside the caller's transaction.
 ///
 /// Versions the store has (by uuid) are skipped, so merging is idempotent. The others are inserted as they were
-/// written (uuid, dates, links to previous versions), under the record's knowledge vector, kinds in dependency order
+/// written (uuid, dates, links to previous versions), each under its record's knowledge vector, kinds in dependency order
 /// (patients, care plans, contacts, tasks, HealthKit tasks, outcomes). Each id's versions form a graph: a version's next versions are
 /// those that name it as previous — also when they arrived first — so graphs join whatever order versions come in.
 ///
@@ -23,33 +23,42 @@ package struct SyncConflict: Sendable, Hashable {
 /// version, and stores that resolved it apart agree when they meet. Outcomes of different ids for the same event
 /// (recorded on two devices) are resolved the same way: the older is deleted by a tombstone derived from it.
 /// Nothing is ever written with two current versions of an id, or two current outcomes of an event.
+///
+/// The records of one call are merged as one: forks are resolved once, over every version they bring. Resolving
+/// record by record would resolve forks in graphs known to be partial (a pull's pages split an id's versions over
+/// records, in uuid order), and each store would append resolutions of tips no other store meets, which the next
+/// synchronization resolves again: how many rounds that took depended on the order of the uuids.
 enum SyncMerge {
-    /// Merges `record`; returns the conflicts it resolved and the kinds of entity it changed.
-    static func merge(_ record: OCKRevisionRecord, _ db: any SQLDatabase, cache: DecodedEntityCache) throws
+    /// Merges `records`, in order (a version in several is merged from the first); returns the conflicts resolved
+    /// and the kinds of entity changed.
+    static func merge(_ records: [OCKRevisionRecord], _ db: any SQLDatabase, cache: DecodedEntityCache) throws
         -> (conflicts: [SyncConflict], changed: StoreChanges.Kinds) {
-        var patients: [OCKPatient] = [], plans: [OCKCarePlan] = [], contacts: [OCKContact] = [], tasks: [OCKTask] = []
-        var healthKitTasks: [OCKHealthKitTask] = [], outcomes: [OCKOutcome] = []
-        for entity in record.entities {
-            switch entity {
-            case let .patient(value): patients.append(value)
-            case let .carePlan(value): plans.append(value)
-            case let .contact(value): contacts.append(value)
-            case let .task(value): tasks.append(value)
-            case let .healthKitTask(value): healthKitTasks.append(value)
-            case let .outcome(value): outcomes.append(value)
+        var patients: [Incoming<OCKPatient>] = [], plans: [Incoming<OCKCarePlan>] = [], contacts: [Incoming<OCKContact>] = []
+        var tasks: [Incoming<OCKTask>] = [], healthKitTasks: [Incoming<OCKHealthKitTask>] = [], outcomes: [Incoming<OCKOutcome>] = []
+        var knowledge = KnowledgeSlots()
+        for (index, record) in records.enumerated() {
+            let slot = knowledge.slot(for: record.knowledgeVector)
+            for entity in record.entities {
+                switch entity {
+                case let .patient(value): patients.append(Incoming(version: value, record: index, slot: slot))
+                case let .carePlan(value): plans.append(Incoming(version: value, record: index, slot: slot))
+                case let .contact(value): contacts.append(Incoming(version: value, record: index, slot: slot))
+                case let .task(value): tasks.append(Incoming(version: value, record: index, slot: slot))
+                case let .healthKitTask(value): healthKitTasks.append(Incoming(version: value, record: index, slot: slot))
+                case let .outcome(value): outcomes.append(Incoming(version: value, record: index, slot: slot))
+                }
             }
         }
-        var knowledge = KnowledgeSlot(vector: record.knowledgeVector)
         var conflicts: [SyncConflict] = []
         var changed: StoreChanges.Kinds = []
-        func run<E: StoredEntity>(_ versions: [E], _ kind: StoreChanges.Kinds, event: (E) throws -> DateInterval? = { _ in nil },
+        func run<E: StoredEntity>(_ versions: [Incoming<E>], _ kind: StoreChanges.Kinds, event: (E) throws -> DateInterval? = { _ in nil },
                                   settle: ((inout KindMerge<E>) throws -> Void)? = nil) throws {
             guard !versions.isEmpty else { return }
             var merge = KindMerge<E>(db: db, cache: cache)
             guard try merge.prepare(versions) else { return }
             conflicts += try merge.resolveForks()
             if let settle { try settle(&merge) }
-            try merge.write(knowledge: try knowledge.id(db), event: event)
+            try merge.write(knowledge: { try knowledge.id($0, db) }, event: event)
             changed.formUnion(kind)
         }
         try run(patients, .patients)
@@ -107,16 +116,34 @@ enum SyncMerge {
     }
 }
 
-/// The id of the record's vector in `sync_knowledge`, made when the first version is written under it (a record
-/// whose versions are all known adds nothing).
-private struct KnowledgeSlot {
-    let vector: OCKRevisionRecord.KnowledgeVector
-    var known: Int64?
+/// A version a merge was given: from which record, under which of the merge's vectors.
+private struct Incoming<E: StoredEntity> {
+    let version: E
+    let record: Int
+    let slot: Int
+}
 
-    mutating func id(_ db: any SQLDatabase) throws -> Int64 {
-        if let known { return known }
-        let id = try SyncKnowledge.id(of: vector, db)
-        known = id
+/// The distinct vectors of a merge's records, each with its id in `sync_knowledge`, made when the first version is
+/// written under it (a vector whose versions are all known adds nothing).
+private struct KnowledgeSlots {
+    private var vectors: [OCKRevisionRecord.KnowledgeVector] = []
+    private var ids: [Int64?] = []
+    private var slots: [Data: Int] = [:]
+
+    /// The slot of `vector`, the same for equal vectors.
+    mutating func slot(for vector: OCKRevisionRecord.KnowledgeVector) -> Int {
+        let packed = vector.packed
+        if let slot = slots[packed] { return slot }
+        vectors.append(vector)
+        ids.append(nil)
+        slots[packed] = vectors.count - 1
+        return vectors.count - 1
+    }
+
+    mutating func id(_ slot: Int, _ db: any SQLDatabase) throws -> Int64 {
+        if let id = ids[slot] { return id }
+        let id = try SyncKnowledge.id(of: vectors[slot], db)
+        ids[slot] = id
         return id
     }
 }
@@ -187,21 +214,26 @@ fileprivate struct KindMerge<E: StoredEntity> {
     let cache: DecodedEntityCache
     var graphs: [String: VersionGraph<E>] = [:]
     var ids: [String] = []
+    /// The knowledge slot of each version being merged.
+    var slots: [UUID: Int] = [:]
 
     /// Reads the stored versions of the ids `versions` bring new versions of, and checks the new ones. False when
     /// every version is known.
-    mutating func prepare(_ versions: [E]) throws -> Bool {
-        // Known uuids are skipped; a uuid twice in one record must be the same version.
-        var incoming: [UUID: E] = [:]
+    mutating func prepare(_ versions: [Incoming<E>]) throws -> Bool {
+        // Known uuids are skipped; a uuid twice in one record must be the same version (in a later record, the first
+        // is kept, as if the records were merged one after the other).
+        var incoming: [UUID: Incoming<E>] = [:]
         var order: [E] = []
-        for version in versions {
+        for given in versions {
+            let version = given.version
             if let seen = incoming[version.uuid] {
-                guard seen == version else {
+                guard seen.record != given.record || seen.version == version else {
                     throw OCKStoreError.invalidValue(reason: "A revision holds two different \(E.kind) versions with one uuid")
                 }
                 continue
             }
-            incoming[version.uuid] = version
+            incoming[version.uuid] = given
+            slots[version.uuid] = given.slot
             order.append(version)
         }
         var known = Set<UUID>()
@@ -291,9 +323,9 @@ fileprivate struct KindMerge<E: StoredEntity> {
         }
     }
 
-    /// Writes the links of stored versions that gained next versions, then the new versions, with `knowledge` for
-    /// those from the record (resolutions are this store's own writes).
-    func write(knowledge: Int64, event: (E) throws -> DateInterval?) throws {
+    /// Writes the links of stored versions that gained next versions, then the new versions, with the knowledge of
+    /// their records (`knowledge` of their slots; resolutions are this store's own writes, sealed later).
+    func write(knowledge: (Int) throws -> Int64, event: (E) throws -> DateInterval?) throws {
         var rows = VersionRows()
         for id in ids {
             let graph = graphs[id]!
@@ -313,7 +345,8 @@ fileprivate struct KindMerge<E: StoredEntity> {
             for uuid in graph.added {
                 guard var version = graph.nodes[uuid]?.entity else { continue }
                 version.nextVersionUUIDs = next[uuid] ?? []
-                try rows.add(version, nextEffectiveDate: nextEffective(uuid), knowledge: graph.derived.contains(uuid) ? nil : knowledge,
+                let knowledgeID = graph.derived.contains(uuid) ? nil : try knowledge(slots[uuid]!)
+                try rows.add(version, nextEffectiveDate: nextEffective(uuid), knowledge: knowledgeID,
                              event: try event(version), db.dialect)
             }
         }

@@ -34,7 +34,7 @@ extension OCKReadOnlyEventStore where Task == OCKTask {
         let interval = query.dateInterval
         let tip = try await newestVersion(ofTaskWithID: proposed.id)
         var version = proposed
-        version.uuid = UUID()
+        version.uuid = UUID.timeOrdered()
         version.previousVersionUUIDs = tip.map { [$0.uuid] } ?? []
         version.nextVersionUUIDs = []
         version.deletedDate = nil
