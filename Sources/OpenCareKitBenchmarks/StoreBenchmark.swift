@@ -51,6 +51,12 @@ struct StoreBenchmark {
         let tasks = try await store.addTasks(Self.insertionTasks(taskCount))
         let created = Self.created
         let storeSeconds = try await Self.addOutcomes(taskCount * perTask, batch: batch, tasks: tasks, to: store)
+        // The same with random (version 4) uuids, as CareKit makes them and this store did before: what time-ordered
+        // uuids save.
+        let randomStore = OCKStore(name: "insert-random", type: .onDisk(), directory: directory)
+        let randomTasks = try await randomStore.addTasks(Self.insertionTasks(taskCount))
+        let randomSeconds = try await Self.addOutcomes(taskCount * perTask, batch: batch, tasks: randomTasks, to: randomStore,
+                                                       randomUUIDs: true)
 
         // Raw SQLite: the same rows into an identical, empty store file, with prepared statements.
         let raw = OCKStore(name: "raw", type: .onDisk(), directory: directory)
@@ -74,6 +80,7 @@ struct StoreBenchmark {
         let total = Double(taskCount * perTask)
         print("                                        seconds   outcomes/s")
         print(String(format: "  OCKStore.addOutcomes                 %8.2f %12.0f", storeSeconds, total / storeSeconds))
+        print(String(format: "    the same with random uuids         %8.2f %12.0f", randomSeconds, total / randomSeconds))
         print(String(format: "  raw SQLite C API, the store's schema %8.2f %12.0f", rawSeconds, total / rawSeconds))
         print(String(format: "  raw SQLite C API, minimal table      %8.2f %12.0f", minimalSeconds, total / minimalSeconds))
         print(String(format: "    the same + uuid and id indexes     %8.2f %12.0f", lookupsSeconds, total / lookupsSeconds))
@@ -83,22 +90,27 @@ struct StoreBenchmark {
 
     static let created = Date(timeIntervalSinceReferenceDate: 8e8)
 
-    /// The outcomes of part (a): one value each, task after task, occurrence after occurrence.
-    static func outcomes(_ range: Range<Int>, tasks: [OCKTask]) -> [OCKOutcome] {
+    /// The outcomes of part (a): one value each, task after task, occurrence after occurrence; with time-ordered
+    /// uuids and ids as `OCKOutcome` makes them, or random ones.
+    static func outcomes(_ range: Range<Int>, tasks: [OCKTask], randomUUIDs: Bool = false) -> [OCKOutcome] {
         range.map { index in
             var outcome = OCKOutcome(taskUUID: tasks[index % tasks.count].uuid, taskOccurrenceIndex: index / tasks.count,
                                      values: [OCKOutcomeValue(400.0, units: "mg", createdDate: created)])
             outcome.effectiveDate = created
             outcome.timezone = calendar.timeZone
+            if randomUUIDs {
+                outcome.uuid = UUID()
+                outcome.id = UUID().uuidString
+            }
             return outcome
         }
     }
 
     /// Adds `count` outcomes of part (a) through the batch API, `batch` per call; returns the seconds the calls took.
-    static func addOutcomes(_ count: Int, batch: Int, tasks: [OCKTask], to store: OCKStore) async throws -> Double {
+    static func addOutcomes(_ count: Int, batch: Int, tasks: [OCKTask], to store: OCKStore, randomUUIDs: Bool = false) async throws -> Double {
         var seconds = 0.0
         for first in stride(from: 0, to: count, by: batch) {
-            let chunk = outcomes(first..<min(first + batch, count), tasks: tasks)
+            let chunk = outcomes(first..<min(first + batch, count), tasks: tasks, randomUUIDs: randomUUIDs)
             let began = DispatchTime.now().uptimeNanoseconds
             try await store.addOutcomes(chunk)
             seconds += Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
@@ -246,8 +258,8 @@ struct RawInserter {
             sqlite3_finalize(value)
         }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        // The same values the store writes, prepared before timing starts.
-        let uuids = (0..<count).map { _ in UUID() }
+        // The same values the store writes (time-ordered uuids, as `OCKOutcome` makes), prepared before timing starts.
+        let uuids = (0..<count).map { _ in UUID.timeOrdered() }
         let ids = uuids.map(\.uuidString)
         var seconds = 0.0
         for first in stride(from: 0, to: count, by: batch) {

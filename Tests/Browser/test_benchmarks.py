@@ -57,6 +57,7 @@ def run(script):
 def test_the_store_benchmark_compares_with_raw_sqlite_and_with_a_young_store():
     output = run("bench-store")
     assert re.search(r"OCKStore\.addOutcomes\s+[0-9.]+\s+\d+", output)
+    assert re.search(r"the same with random uuids\s+[0-9.]+\s+\d+", output), output
     # Both baselines, timed in the same run: the store's own schema and the minimal table CareKit's rule needs.
     assert re.search(r"raw SQLite C API, the store's schema\s+[0-9.]+\s+\d+", output), output
     assert re.search(r"raw SQLite C API, minimal table\s+[0-9.]+\s+\d+", output), output
