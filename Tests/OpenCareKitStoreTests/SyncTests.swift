@@ -139,6 +139,25 @@ final class ClosureRemote: OCKRemoteSynchronizable {
         #expect(try await b.fetchOutcomes(query: OCKOutcomeQuery()).count == 1)
     }
 
+    /// A pull serves vectors in the order a merge wrote them, so the records of one merge go out in their own order: a
+    /// record's outcomes never come before the earlier record that holds their task (a merge that numbered vectors
+    /// kind by kind put the later record first, for its patient, and a device pulling it in two transactions could
+    /// not merge the outcomes).
+    @Test func theRecordsOfOneMergeAreServedInTheirOrder() async throws {
+        let device = UUID()
+        let task = Self.task("med")
+        let outcome = OCKOutcome(taskUUID: task.uuid, taskOccurrenceIndex: 0, values: [OCKOutcomeValue(true)])
+        let first = OCKRevisionRecord(entities: [.task(task)], knowledgeVector: .init([device: 1]))
+        let second = OCKRevisionRecord(entities: [.patient(OCKPatient(id: "alex", givenName: "Alex", familyName: "Rivera")),
+                                                  .outcome(outcome)],
+                                       knowledgeVector: .init([device: 2]))
+        let server = OCKStore(name: "server", type: .inMemory)
+        try await server.mergeRevisions([first, second], deviceKnowledge: .init([device: 2]))
+        let served = try await server.revisions(since: .init(), limit: 100)
+        #expect(served.revisions.map(\.knowledgeVector) == [first.knowledgeVector, second.knowledgeVector])
+        #expect(served.revisions.map { $0.entities.map(\.uuid) } == [[task.uuid], [second.entities[0].uuid, outcome.uuid]])
+    }
+
     /// A pull cut off after a record was merged keeps that record (merging is idempotent) but not the remote's
     /// knowledge, so the next pull sends the rest.
     @Test func aPullCutOffMidwayIsCompletedByTheNextOne() async throws {

@@ -49,25 +49,43 @@ enum SyncMerge {
                 }
             }
         }
+        // Every kind's graphs and resolutions first (reads only), then the vectors' ids in record order, then the
+        // writes. Ids in record order keep a pull's order (it serves vectors by id) that of the records: a record's
+        // outcomes never come before the earlier record that holds their task.
         var conflicts: [SyncConflict] = []
-        var changed: StoreChanges.Kinds = []
-        func run<E: StoredEntity>(_ versions: [Incoming<E>], _ kind: StoreChanges.Kinds, event: (E) throws -> DateInterval? = { _ in nil },
-                                  settle: ((inout KindMerge<E>) throws -> Void)? = nil) throws {
-            guard !versions.isEmpty else { return }
+        func prepared<E: StoredEntity>(_ versions: [Incoming<E>], settle: ((inout KindMerge<E>) throws -> Void)? = nil) throws
+            -> KindMerge<E>? {
+            guard !versions.isEmpty else { return nil }
             var merge = KindMerge<E>(db: db, cache: cache)
-            guard try merge.prepare(versions) else { return }
+            guard try merge.prepare(versions) else { return nil }
             conflicts += try merge.resolveForks()
             if let settle { try settle(&merge) }
-            try merge.write(knowledge: { try knowledge.id($0, db) }, event: event)
+            return merge
+        }
+        let merges = (patients: try prepared(patients), plans: try prepared(plans), contacts: try prepared(contacts),
+                      tasks: try prepared(tasks), healthKitTasks: try prepared(healthKitTasks),
+                      outcomes: try prepared(outcomes, settle: { try $0.settleOccupiedEvents() }))
+        var used = Set<Int>()
+        for slots in [merges.patients?.usedSlots, merges.plans?.usedSlots, merges.contacts?.usedSlots, merges.tasks?.usedSlots,
+                      merges.healthKitTasks?.usedSlots, merges.outcomes?.usedSlots] {
+            used.formUnion(slots ?? [])
+        }
+        var ids: [Int: Int64] = [:]
+        for slot in used.sorted() { ids[slot] = try knowledge.id(slot, db) }
+        var changed: StoreChanges.Kinds = []
+        func write<E: StoredEntity>(_ merge: KindMerge<E>?, _ kind: StoreChanges.Kinds,
+                                    event: (E) throws -> DateInterval? = { _ in nil }) throws {
+            guard let merge else { return }
+            try merge.write(knowledge: { ids[$0]! }, event: event)
             changed.formUnion(kind)
         }
-        try run(patients, .patients)
-        try run(plans, .carePlans)
-        try run(contacts, .contacts)
-        try run(tasks, .tasks)
-        try run(healthKitTasks, .healthKitTasks)
+        try write(merges.patients, .patients)
+        try write(merges.plans, .carePlans)
+        try write(merges.contacts, .contacts)
+        try write(merges.tasks, .tasks)
+        try write(merges.healthKitTasks, .healthKitTasks)
         let events = OutcomeEvents(db, cache: cache)
-        try run(outcomes, .outcomes, event: { try events.event($0, checkingPlacement: false) }, settle: { try $0.settleOccupiedEvents() })
+        try write(merges.outcomes, .outcomes, event: { try events.event($0, checkingPlacement: false) })
         return (conflicts, changed)
     }
 
@@ -321,6 +339,11 @@ fileprivate struct KindMerge<E: StoredEntity> {
             }
             return entity
         }
+    }
+
+    /// The knowledge slots of the versions to write from the records (not those the store made).
+    var usedSlots: Set<Int> {
+        Set(graphs.values.flatMap { graph in graph.added.filter { !graph.derived.contains($0) }.compactMap { slots[$0] } })
     }
 
     /// Writes the links of stored versions that gained next versions, then the new versions, with the knowledge of
