@@ -158,6 +158,24 @@ final class ClosureRemote: OCKRemoteSynchronizable {
         #expect(served.revisions.map { $0.entities.map(\.uuid) } == [[task.uuid], [second.entities[0].uuid, outcome.uuid]])
     }
 
+    /// A push in parts (`OCKHTTPRemote` splits a large one, a record's versions over several parts under its vector)
+    /// merged on the server while another device pulls between the parts: that device learns the vector from the
+    /// first part, so the versions the later parts bring under it must reach it under a vector it does not know.
+    @Test func versionsALaterPartOfAPushBringsReachADeviceThatPulledBetweenTheParts() async throws {
+        let server = OCKStore(name: "server", type: .inMemory)
+        let device = UUID()
+        let vector = OCKRevisionRecord.KnowledgeVector([device: 1])
+        let (a, b) = (Self.task("a"), Self.task("b"))
+        try await server.mergeRevisions([OCKRevisionRecord(entities: [.task(a)], knowledgeVector: vector)], deviceKnowledge: nil)
+        let other = OCKStore(name: "other", type: .inMemory, directory: nil, remote: StoreRemote(server: server))
+        try await other.synchronize()
+        #expect(try await other.fetchTasks(query: OCKTaskQuery()).map(\.id) == ["a"])
+        try await server.mergeRevisions([OCKRevisionRecord(entities: [.task(b)], knowledgeVector: vector)], deviceKnowledge: vector)
+        try await other.synchronize()
+        #expect(try await other.fetchTasks(query: OCKTaskQuery()).map(\.id).sorted() == ["a", "b"])
+        #expect(try await allVersions(of: other) == (try await allVersions(of: server)))
+    }
+
     /// A pull cut off after a record was merged keeps that record (merging is idempotent) but not the remote's
     /// knowledge, so the next pull sends the rest.
     @Test func aPullCutOffMidwayIsCompletedByTheNextOne() async throws {

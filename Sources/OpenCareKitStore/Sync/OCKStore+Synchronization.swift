@@ -124,7 +124,9 @@ extension OCKStore {
 
     /// Merges the revisions a device pushed, and the device's knowledge, in one transaction: what a server does with
     /// a device's push. Conflicts are resolved the default way (`OCKEntity.newest(of:)`). A push in parts sends the
-    /// knowledge with the last part only (nil before): the store learns it once it holds every version.
+    /// knowledge with the last part only (nil before): the store learns it once it holds every version. Versions a
+    /// later part brings under a vector an earlier part brought are kept under that vector with this store's clock
+    /// moved on, so that a device that pulled between the parts, and learned the vector, gets them too.
     ///
     /// - Throws: `OCKStoreError.invalidValue`, with nothing merged, for a revision that fails validation, links
     ///   versions of different ids, or claims knowledge the device's knowledge does not include, or when the device
@@ -142,7 +144,7 @@ extension OCKStore {
             for vector in [deviceKnowledge].compactMap({ $0 }) + revisions.map(\.knowledgeVector) {
                 try SyncKnowledge.requireNotAhead(vector, of: clock)
             }
-            _ = try SyncMerge.merge(revisions, db, cache: cache)
+            _ = try SyncMerge.merge(revisions, renewingKnownVectors: true, db, cache: cache)
             if let deviceKnowledge { try SyncKnowledge.learn(deviceKnowledge, db) }
         }
     }

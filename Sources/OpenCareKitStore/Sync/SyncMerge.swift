@@ -31,8 +31,13 @@ package struct SyncConflict: Sendable, Hashable {
 enum SyncMerge {
     /// Merges `records`, in order (a version in several is merged from the first); returns the conflicts resolved
     /// and the kinds of entity changed.
-    static func merge(_ records: [OCKRevisionRecord], _ db: any SQLDatabase, cache: DecodedEntityCache) throws
-        -> (conflicts: [SyncConflict], changed: StoreChanges.Kinds) {
+    ///
+    /// With `renewingKnownVectors` (a store that serves others, merging a push), versions that come under a vector the
+    /// store already holds versions of are written under that vector with the store's clock moved on: whoever
+    /// learned the vector from the versions sent before (the earlier parts of a push in parts) does not know the new
+    /// one, so they reach it too; and a pull paging through the old vector misses nothing.
+    static func merge(_ records: [OCKRevisionRecord], renewingKnownVectors: Bool = false, _ db: any SQLDatabase,
+                      cache: DecodedEntityCache) throws -> (conflicts: [SyncConflict], changed: StoreChanges.Kinds) {
         var patients: [Incoming<OCKPatient>] = [], plans: [Incoming<OCKCarePlan>] = [], contacts: [Incoming<OCKContact>] = []
         var tasks: [Incoming<OCKTask>] = [], healthKitTasks: [Incoming<OCKHealthKitTask>] = [], outcomes: [Incoming<OCKOutcome>] = []
         var knowledge = KnowledgeSlots()
@@ -71,7 +76,7 @@ enum SyncMerge {
             used.formUnion(slots ?? [])
         }
         var ids: [Int: Int64] = [:]
-        for slot in used.sorted() { ids[slot] = try knowledge.id(slot, db) }
+        for slot in used.sorted() { ids[slot] = try knowledge.id(slot, renewingIfKnown: renewingKnownVectors, db) }
         var changed: StoreChanges.Kinds = []
         func write<E: StoredEntity>(_ merge: KindMerge<E>?, _ kind: StoreChanges.Kinds,
                                     event: (E) throws -> DateInterval? = { _ in nil }) throws {
@@ -147,6 +152,8 @@ private struct KnowledgeSlots {
     private var vectors: [OCKRevisionRecord.KnowledgeVector] = []
     private var ids: [Int64?] = []
     private var slots: [Data: Int] = [:]
+    /// The store's own process at its clock moved on once for the merge, when a vector was renewed.
+    private var renewal: OCKRevisionRecord.KnowledgeVector?
 
     /// The slot of `vector`, the same for equal vectors.
     mutating func slot(for vector: OCKRevisionRecord.KnowledgeVector) -> Int {
@@ -158,9 +165,21 @@ private struct KnowledgeSlots {
         return vectors.count - 1
     }
 
-    mutating func id(_ slot: Int, _ db: any SQLDatabase) throws -> Int64 {
+    /// The id of the vector of `slot` for the versions about to be written under it; `renewingIfKnown`, the vector
+    /// merged with the store's moved-on clock when the store already holds versions under it.
+    mutating func id(_ slot: Int, renewingIfKnown: Bool, _ db: any SQLDatabase) throws -> Int64 {
         if let id = ids[slot] { return id }
-        let id = try SyncKnowledge.id(of: vectors[slot], db)
+        var vector = vectors[slot]
+        if renewingIfKnown, try db.scalar("SELECT 1 FROM sync_knowledge WHERE vector = ?", [vector.packed]).isTrue {
+            if renewal == nil {
+                var clock = try SyncKnowledge.clock(db)
+                clock.vector.increment(clockFor: clock.process)
+                try SyncKnowledge.save(clock, db)
+                renewal = .init([clock.process: clock.vector.clock(for: clock.process)])
+            }
+            vector.merge(with: renewal!)
+        }
+        let id = try SyncKnowledge.id(of: vector, db)
         ids[slot] = id
         return id
     }
