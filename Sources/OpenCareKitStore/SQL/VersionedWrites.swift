@@ -81,8 +81,8 @@ enum VersionedWrites {
 
     /// Appends a new version after the newest one of the same id. `deleting` makes it a tombstone.
     ///
-    /// `afterTombstone` starts a deleted id again (see `add`): the new version follows the tombstone, keeps its own
-    /// uuid, and is created now.
+    /// The new version's uuid comes from `newUUID`. `afterTombstone` starts a deleted id again (see `add`, which
+    /// passes the entity's own uuid): the new version follows the tombstone and is created now.
     static func appendVersion<E: StoredEntity>(_ entity: E, deleting: Bool, now: Date, newUUID: () -> UUID, _ db: any SQLDatabase,
                                                cache: DecodedEntityCache, afterTombstone: Bool = false,
                                                check: (E, E) throws -> Void = { _, _ in },
@@ -107,7 +107,7 @@ enum VersionedWrites {
         var version = deleting ? current : entity
         if !deleting { try validate(version) }
         try check(current, version)
-        if !afterTombstone { version.uuid = newUUID() }
+        version.uuid = newUUID()
         version.schemaVersion = .stamped
         version.previousVersionUUIDs = [current.uuid]
         version.nextVersionUUIDs = []

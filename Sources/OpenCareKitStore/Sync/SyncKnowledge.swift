@@ -87,10 +87,9 @@ enum SyncKnowledge {
     /// only grow with what is written, so a pull that reads in id order and resumes after an id (`revisions(since:
     /// after:)`) misses nothing written meanwhile; moving a vector sends its versions again, and a merge skips them.
     static func id(of vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) throws -> Int64 {
-        let packed = vector.packed
         let newest = Int64(try db.scalar("SELECT MAX(id) FROM sync_knowledge").int ?? 0)
-        guard let existing = try db.scalar("SELECT id FROM sync_knowledge WHERE vector = ?", [packed]).int.map(Int64.init) else {
-            try db.execute("INSERT INTO sync_knowledge (id, vector) VALUES (?, ?)", [newest + 1, packed])
+        guard let existing = try existingID(of: vector, db) else {
+            try db.execute("INSERT INTO sync_knowledge (id, vector) VALUES (?, ?)", [newest + 1, vector.packed])
             return newest + 1
         }
         guard existing != newest else { return existing }
@@ -99,6 +98,19 @@ enum SyncKnowledge {
             try db.execute("UPDATE \(table) SET knowledge_id = ? WHERE knowledge_id = ?", [newest + 1, existing])
         }
         return newest + 1
+    }
+
+    /// The id of `vector` in `sync_knowledge`, if versions were written under it.
+    static func existingID(of vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) throws -> Int64? {
+        try db.scalar("SELECT id FROM sync_knowledge WHERE vector = ?", [vector.packed]).int.map(Int64.init)
+    }
+
+    /// Moves the store's own clock on by one and saves it; returns the clock.
+    static func advance(_ db: any SQLDatabase) throws -> Clock {
+        var clock = try clock(db)
+        clock.vector.increment(clockFor: clock.process)
+        try save(clock, db)
+        return clock
     }
 
     /// Whether versions were written here since the last seal.
@@ -119,10 +131,8 @@ enum SyncKnowledge {
     /// (a record written before sync existed) is sealed in several transactions, each under a vector of its own.
     @discardableResult
     static func seal(_ db: any SQLDatabase, limit: Int? = nil) throws -> Clock {
-        var clock = try clock(db)
-        guard try hasUnsealed(db) else { return clock }
-        clock.vector.increment(clockFor: clock.process)
-        try save(clock, db)
+        guard try hasUnsealed(db) else { return try clock(db) }
+        let clock = try advance(db)
         let id = try id(of: clock.vector, db)
         var budget = limit ?? .max
         for table in SyncSchema.versionedTables where budget > 0 {

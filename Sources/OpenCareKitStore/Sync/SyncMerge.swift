@@ -146,11 +146,10 @@ private struct Incoming<E: StoredEntity> {
     let slot: Int
 }
 
-/// The distinct vectors of a merge's records, each with its id in `sync_knowledge`, made when the first version is
-/// written under it (a vector whose versions are all known adds nothing).
+/// The distinct vectors of a merge's records; a vector gets its id in `sync_knowledge` only if versions are written
+/// under it (a vector whose versions are all known adds nothing).
 private struct KnowledgeSlots {
     private var vectors: [OCKRevisionRecord.KnowledgeVector] = []
-    private var ids: [Int64?] = []
     private var slots: [Data: Int] = [:]
     /// The store's own process at its clock moved on once for the merge, when a vector was renewed.
     private var renewal: OCKRevisionRecord.KnowledgeVector?
@@ -160,28 +159,22 @@ private struct KnowledgeSlots {
         let packed = vector.packed
         if let slot = slots[packed] { return slot }
         vectors.append(vector)
-        ids.append(nil)
         slots[packed] = vectors.count - 1
         return vectors.count - 1
     }
 
-    /// The id of the vector of `slot` for the versions about to be written under it; `renewingIfKnown`, the vector
-    /// merged with the store's moved-on clock when the store already holds versions under it.
+    /// The id for the versions about to be written under the vector of `slot` (asked once a slot); `renewingIfKnown`,
+    /// the vector merged with the store's moved-on clock when the store already holds versions under it.
     mutating func id(_ slot: Int, renewingIfKnown: Bool, _ db: any SQLDatabase) throws -> Int64 {
-        if let id = ids[slot] { return id }
         var vector = vectors[slot]
-        if renewingIfKnown, try db.scalar("SELECT 1 FROM sync_knowledge WHERE vector = ?", [vector.packed]).isTrue {
+        if renewingIfKnown, try SyncKnowledge.existingID(of: vector, db) != nil {
             if renewal == nil {
-                var clock = try SyncKnowledge.clock(db)
-                clock.vector.increment(clockFor: clock.process)
-                try SyncKnowledge.save(clock, db)
+                let clock = try SyncKnowledge.advance(db)
                 renewal = .init([clock.process: clock.vector.clock(for: clock.process)])
             }
             vector.merge(with: renewal!)
         }
-        let id = try SyncKnowledge.id(of: vector, db)
-        ids[slot] = id
-        return id
+        return try SyncKnowledge.id(of: vector, db)
     }
 }
 
