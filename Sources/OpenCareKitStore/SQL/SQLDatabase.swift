@@ -125,6 +125,10 @@ package protocol SQLDatabase {
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
     /// Runs a query, calling `body` with each row. A row is valid only during its call.
     func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws
+    /// Inserts rows into `table`: `values` holds `columns.count` values a row, row after row. With
+    /// `ignoringConflicts`, a row that a uniqueness constraint refuses is left out. By default, several rows to a
+    /// statement, for engines where each statement is a round trip.
+    func insertRows(into table: String, columns: [String], values: [SQLValue], ignoringConflicts: Bool) throws
 }
 
 extension SQLDatabase {

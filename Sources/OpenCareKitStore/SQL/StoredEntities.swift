@@ -61,23 +61,36 @@ extension OCKOutcome: StoredEntity {
     static let extraColumns = ["task_uuid", "occurrence", "event_start", "event_end", "source", "asset", "schema_version",
                                "timezone", "user_info", "notes", "tags"]
 
-    /// The start of the outcome's event, set by the store before inserting (it needs the task's schedule).
-    func extraValues(event: DateInterval?, _ dialect: SQLDialect) throws -> [any SQLBindable] {
-        func json<T: Encodable>(_ value: T?) throws -> Data? {
-            try value.map { try StoreJSON.encoder.encode($0) }
+    /// The span of the outcome's event is set by the store before inserting (it needs the task's schedule).
+    func appendExtraValues(to values: inout [SQLValue], event: DateInterval?, _ dialect: SQLDialect) throws {
+        func json<T: Encodable>(_ value: T?) throws -> SQLValue {
+            try value.map { .blob(try StoreJSON.encoder.encode($0)) } ?? .null
         }
-        return [
-            taskUUID, taskOccurrenceIndex, (event?.start ?? effectiveDate).storeValue,
-            (event?.end ?? event?.start ?? effectiveDate).storeValue, source, asset, schemaVersion?.description,
-            timezone.identifier, try json(userInfo), try json(notes), try json(tags),
-        ]
+        values.append(.uuid(taskUUID))
+        values.append(.integer(Int64(taskOccurrenceIndex)))
+        values.append(.real((event?.start ?? effectiveDate).storeValue))
+        values.append(.real((event?.end ?? event?.start ?? effectiveDate).storeValue))
+        values.append(source?.sqlValue ?? .null)
+        values.append(asset?.sqlValue ?? .null)
+        values.append(schemaVersion.map { $0 == .stamped ? Self.stampedText : .text($0.description) } ?? .null)
+        values.append(.text(timezone.identifier))
+        values.append(try json(userInfo))
+        values.append(try json(notes))
+        values.append(try json(tags))
     }
+
+    private static let stampedText = SQLValue.text(OCKSemanticVersion.stamped.description)
 
     func addDependentRows(to rows: inout VersionRows, _ dialect: SQLDialect) {
         for (position, value) in values.enumerated() {
-            let row: [any SQLBindable] = [uuid, position, value.type.storeCode, value.storeValue(dialect), value.kind, value.units,
-                                          value.createdDate.storeValue, value.endDate?.storeValue]
-            rows.outcomeValues.append(row.map(\.sqlValue))
+            rows.outcomeValues.append(.uuid(uuid))
+            rows.outcomeValues.append(.integer(Int64(position)))
+            rows.outcomeValues.append(.integer(Int64(value.type.storeCode)))
+            rows.outcomeValues.append(value.storeValue(dialect))
+            rows.outcomeValues.append(value.kind?.sqlValue ?? .null)
+            rows.outcomeValues.append(value.units?.sqlValue ?? .null)
+            rows.outcomeValues.append(.real(value.createdDate.storeValue))
+            rows.outcomeValues.append(value.endDate?.storeValue.sqlValue ?? .null)
         }
         addTagRows(to: &rows)
     }

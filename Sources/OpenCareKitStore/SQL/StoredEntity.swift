@@ -9,8 +9,8 @@ protocol StoredEntity: OCKVersionedObjectCompatible, OCKValidatable, Equatable, 
     static var kind: String { get }
     /// The columns after the version columns, in insert order.
     static var extraColumns: [String] { get }
-    /// This entity's values for `extraColumns`; `event` is the span of an outcome's event.
-    func extraValues(event: DateInterval?, _ dialect: SQLDialect) throws -> [any SQLBindable]
+    /// Appends this entity's values for `extraColumns`; `event` is the span of an outcome's event.
+    func appendExtraValues(to values: inout [SQLValue], event: DateInterval?, _ dialect: SQLDialect) throws
     /// Adds the rows in other tables that belong to this version (outcome values, tags).
     func addDependentRows(to rows: inout VersionRows, _ dialect: SQLDialect)
     /// Reads a version from a row of `table` (selected with `*`).
@@ -29,16 +29,28 @@ extension StoredEntity {
          "next_uuids", "next_effective_date", "group_identifier", "remote_id", "knowledge_id"]
     }
 
-    /// The values of this version's row, for `versionColumns + extraColumns` (with `nextEffectiveDate` for versions
-    /// that already have successors, as sync may bring, `knowledge` for a version merged from a remote (`SyncSchema`),
-    /// and, for outcomes, the span of their event).
-    func rowValues(nextEffectiveDate: Date? = nil, knowledge: Int64? = nil, event: DateInterval?, _ dialect: SQLDialect) throws -> [SQLValue] {
-        let values: [any SQLBindable] = [
-            uuid, id, effectiveDate.storeValue, deletedDate?.storeValue, createdDate?.storeValue,
-            updatedDate?.storeValue, PackedUUIDs.data(previousVersionUUIDs), PackedUUIDs.data(nextVersionUUIDs),
-            nextEffectiveDate?.storeValue, groupIdentifier, remoteID, knowledge,
-        ] + (try extraValues(event: event, dialect))
-        return values.map(\.sqlValue)
+    /// The columns a version's row is written with (`appendRow`).
+    static var allColumns: [String] { versionColumns + extraColumns }
+
+    /// Appends the values of this version's row, for `versionColumns + extraColumns` (with `nextEffectiveDate` for
+    /// versions that already have successors, as sync may bring, `knowledge` for a version merged from a remote
+    /// (`SyncSchema`), and, for outcomes, the span of their event). Appended one by one, with no array of the row's
+    /// own: a batch of outcomes is written at a few microseconds each (`scripts/bench-store`).
+    func appendRow(to values: inout [SQLValue], nextEffectiveDate: Date? = nil, knowledge: Int64? = nil, event: DateInterval?,
+                   _ dialect: SQLDialect) throws {
+        values.append(.uuid(uuid))
+        values.append(.text(id))
+        values.append(.real(effectiveDate.storeValue))
+        values.append(deletedDate?.storeValue.sqlValue ?? .null)
+        values.append(createdDate?.storeValue.sqlValue ?? .null)
+        values.append(updatedDate?.storeValue.sqlValue ?? .null)
+        values.append(.blob(PackedUUIDs.data(previousVersionUUIDs)))
+        values.append(.blob(PackedUUIDs.data(nextVersionUUIDs)))
+        values.append(nextEffectiveDate?.storeValue.sqlValue ?? .null)
+        values.append(groupIdentifier?.sqlValue ?? .null)
+        values.append(remoteID?.sqlValue ?? .null)
+        values.append(knowledge?.sqlValue ?? .null)
+        try appendExtraValues(to: &values, event: event, dialect)
     }
 
     /// Inserts this version and its dependent rows.
@@ -50,7 +62,7 @@ extension StoredEntity {
 
     /// One row per tag, so "any of these tags" queries use an index.
     func addTagRows(to rows: inout VersionRows) {
-        for tag in Set(tags ?? []) { rows.tags.append([.uuid(uuid), .text(tag)]) }
+        for tag in Set(tags ?? []) { rows.tags += [.uuid(uuid), .text(tag)] }
     }
 
     /// Copies the version links from the row over whatever the payload said (links change after a version is
@@ -73,8 +85,9 @@ protocol PayloadStoredEntity: StoredEntity, Codable {
 extension PayloadStoredEntity {
     static var extraColumns: [String] { ["payload"] + queryColumns }
 
-    func extraValues(event: DateInterval?, _ dialect: SQLDialect) throws -> [any SQLBindable] {
-        [try StoreJSON.encoder.encode(self)] + queryValues
+    func appendExtraValues(to values: inout [SQLValue], event: DateInterval?, _ dialect: SQLDialect) throws {
+        values.append(.blob(try StoreJSON.encoder.encode(self)))
+        values += queryValues.map(\.sqlValue)
     }
 
     func addDependentRows(to rows: inout VersionRows, _ dialect: SQLDialect) {
@@ -155,22 +168,23 @@ final class DecodedEntityCache: Sendable {
 }
 
 /// The rows of versions to insert, gathered so that many versions go in a few statements (`insertRows`): a batch of
-/// 10,000 outcomes is then some thirty statements instead of 20,000, which matters most where each statement is a
-/// round trip (PostgreSQL).
+/// 10,000 outcomes is then some thirty statements instead of 20,000 where each statement is a round trip
+/// (PostgreSQL). Each table's rows are kept flat, value after value.
 struct VersionRows {
-    var versions: [[SQLValue]] = []
-    var outcomeValues: [[SQLValue]] = []
-    var tags: [[SQLValue]] = []
+    var versions: [SQLValue] = []
+    var outcomeValues: [SQLValue] = []
+    var tags: [SQLValue] = []
 
     mutating func add<E: StoredEntity>(_ version: E, nextEffectiveDate: Date? = nil, knowledge: Int64? = nil, event: DateInterval?,
                                        _ dialect: SQLDialect) throws {
-        versions.append(try version.rowValues(nextEffectiveDate: nextEffectiveDate, knowledge: knowledge, event: event, dialect))
+        try version.appendRow(to: &versions, nextEffectiveDate: nextEffectiveDate, knowledge: knowledge, event: event, dialect)
         version.addDependentRows(to: &self, dialect)
     }
 
     func insert<E: StoredEntity>(_ type: E.Type, into db: any SQLDatabase) throws {
-        try db.insertRows(into: E.table, columns: E.versionColumns + E.extraColumns, rows: versions)
-        try StoredTable.outcomeValues.insert(outcomeValues, into: db)
-        try StoredTable.entityTags.insert(tags, into: db, ignoringConflicts: true)
+        try db.insertRows(into: E.table, columns: E.allColumns, values: versions, ignoringConflicts: false)
+        let (values, tags) = (StoredTable.outcomeValues, StoredTable.entityTags)
+        try db.insertRows(into: values.name, columns: values.columns, values: outcomeValues, ignoringConflicts: false)
+        try db.insertRows(into: tags.name, columns: tags.columns, values: self.tags, ignoringConflicts: true)
     }
 }

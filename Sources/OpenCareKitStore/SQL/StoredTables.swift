@@ -131,19 +131,25 @@ private struct OneValueRow: SQLRow {
 }
 
 extension SQLDatabase {
-    /// Inserts `rows` (each with a value per column) into `table`, as many to a statement as the engines' limits on
-    /// arguments allow; with `ignoringConflicts`, a row that a uniqueness constraint refuses is left out.
+    /// Inserts `rows` (each with a value per column) into `table`; with `ignoringConflicts`, a row that a uniqueness
+    /// constraint refuses is left out.
     package func insertRows(into table: String, columns: [String], rows: [[SQLValue]], ignoringConflicts: Bool = false) throws {
-        guard !columns.isEmpty else { return }
+        try insertRows(into: table, columns: columns, values: Array(rows.joined()), ignoringConflicts: ignoringConflicts)
+    }
+
+    /// As many rows to a statement as the engines' limits on arguments allow.
+    package func insertRows(into table: String, columns: [String], values: [SQLValue], ignoringConflicts: Bool) throws {
+        guard !columns.isEmpty, !values.isEmpty else { return }
+        guard values.count % columns.count == 0 else { throw SQLFailure(.other, "Rows for \(table) have missing values") }
         // SQLite allows 32,766 arguments to a statement, PostgreSQL 65,535.
-        let perStatement = max(1, min(1_000, 30_000 / columns.count))
+        let perStatement = max(1, min(1_000, 30_000 / columns.count)) * columns.count
         let row = "(" + QuerySQL.placeholders(columns.count) + ")"
         var first = 0
-        while first < rows.count {
-            let chunk = rows[first..<min(first + perStatement, rows.count)]
+        while first < values.count {
+            let chunk = values[first..<min(first + perStatement, values.count)]
             try execute("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-                        + Array(repeating: row, count: chunk.count).joined(separator: ", ")
-                        + (ignoringConflicts ? " ON CONFLICT DO NOTHING" : ""), Array(chunk.joined()))
+                        + Array(repeating: row, count: chunk.count / columns.count).joined(separator: ", ")
+                        + (ignoringConflicts ? " ON CONFLICT DO NOTHING" : ""), Array(chunk))
             first += chunk.count
         }
     }

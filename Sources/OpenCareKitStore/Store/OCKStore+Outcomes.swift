@@ -106,15 +106,26 @@ extension OCKStore: OCKOutcomeStore {
 final class OutcomeEvents {
     private let db: any SQLDatabase
     private let cache: DecodedEntityCache
-    private var tasks: [UUID: (task: OCKTask, laterVersionStarts: [Date])] = [:]
+    /// The task versions looked up, by uuid: a batch's outcomes cost one dictionary lookup each, no copy of the task.
+    private var versions: [UUID: TaskVersion] = [:]
+
+    /// A task version, the effective dates of the versions that follow it, and the last event looked up in it (so a
+    /// batch of consecutive occurrences steps instead of searching).
+    private final class TaskVersion {
+        let task: OCKTask
+        let laterVersionStarts: [Date]
+        var lastEvent: OCKScheduleEvent?
+
+        init(task: OCKTask, laterVersionStarts: [Date]) {
+            self.task = task
+            self.laterVersionStarts = laterVersionStarts
+        }
+    }
 
     init(_ db: any SQLDatabase, cache: DecodedEntityCache) {
         self.db = db
         self.cache = cache
     }
-
-    /// The last event looked up per task version, so a batch of consecutive occurrences steps instead of searching.
-    private var lastEvents: [UUID: OCKScheduleEvent] = [:]
 
     func event(_ outcome: OCKOutcome) throws -> DateInterval? {
         try event(outcome, checkingPlacement: true)
@@ -123,19 +134,20 @@ final class OutcomeEvents {
     /// The span of the outcome's event; with `checkingPlacement`, also CareKit's rule that no newer task version may
     /// take effect at or before it.
     func event(_ outcome: OCKOutcome, checkingPlacement: Bool) throws -> DateInterval? {
-        let (task, laterStarts) = try version(outcome.taskUUID)
+        let version = try version(outcome.taskUUID)
         let occurrence = outcome.taskOccurrenceIndex
         let found: OCKScheduleEvent?
-        if let last = lastEvents[outcome.taskUUID], last.occurrence == occurrence - 1 {
-            found = task.schedule.event(after: last)
+        if let last = version.lastEvent, last.occurrence == occurrence - 1 {
+            found = version.task.schedule.event(after: last)
         } else {
-            found = occurrence >= 0 ? task.schedule.event(forOccurrenceIndex: occurrence) : nil
+            found = occurrence >= 0 ? version.task.schedule.event(forOccurrenceIndex: occurrence) : nil
         }
-        lastEvents[outcome.taskUUID] = found
+        version.lastEvent = found
         guard let event = found else {
             throw OCKStoreError.invalidValue(reason: "Invalid outcome occurrence: the task's schedule has no such occurrence")
         }
-        if checkingPlacement, laterStarts.contains(where: { $0 >= task.effectiveDate && $0 <= event.start }) {
+        if checkingPlacement, !version.laterVersionStarts.isEmpty,
+           version.laterVersionStarts.contains(where: { $0 >= version.task.effectiveDate && $0 <= event.start }) {
             throw OCKStoreError.invalidValue(reason: "Tried to place an outcome in a date range overshadowed by a newer "
                                              + "version of the task: the outcome's event starts after the newer version takes effect.")
         }
@@ -147,9 +159,9 @@ final class OutcomeEvents {
         try version(uuid).task
     }
 
-    /// The task version and the effective dates of the versions that follow it.
-    private func version(_ uuid: UUID) throws -> (task: OCKTask, laterVersionStarts: [Date]) {
-        if let known = tasks[uuid] { return known }
+    /// The task version with `uuid` and the effective dates of the versions that follow it.
+    private func version(_ uuid: UUID) throws -> TaskVersion {
+        if let known = versions[uuid] { return known }
         guard let task = try db.firstRow("SELECT * FROM tasks WHERE uuid = ?", [uuid], { try OCKTask.decode($0, cache: cache) }) else {
             throw OCKStoreError.invalidValue(reason: "Failed to find the outcome's task (no task version with that UUID)")
         }
@@ -163,7 +175,8 @@ final class OutcomeEvents {
             if let start { starts.append(start) }
             frontier += PackedUUIDs.uuids(nextUUIDs)
         }
-        tasks[uuid] = (task, starts)
-        return (task, starts)
+        let version = TaskVersion(task: task, laterVersionStarts: starts)
+        versions[uuid] = version
+        return version
     }
 }
