@@ -112,7 +112,7 @@ import Testing
         var readOnly = Configuration()
         readOnly.readonly = true
         let version = try await DatabaseQueue(path: url.path, configuration: readOnly).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
-        #expect(version == 6)
+        #expect(version == 7)
     }
 
     @Test func aStoreOfSchema5KeepsItsDataAndItsUnsealedVersionsAwayFromThePullIndex() async throws {
@@ -121,7 +121,7 @@ import Testing
         let walk = try await store.addTask(task("walk"))
         let done = try await store.addOutcome(OCKOutcome(taskUUID: walk.uuid, taskOccurrenceIndex: 0, values: [OCKOutcomeValue(true)]))
         let url = try #require(store.fileURL)
-        // As OpenCareKit wrote it before migration v6: schema 5's indexes.
+        // As OpenCareKit wrote it before migration v6: schema 5's indexes (v7 then drops the event-time ones).
         let tables = ["patients", "care_plans", "contacts", "tasks", "healthkit_tasks", "outcomes"]
         try await rewrite(url, tables.map { table in
             """
@@ -131,10 +131,15 @@ import Testing
         }.joined() + """
             CREATE INDEX outcomes_by_task ON outcomes(task_uuid, occurrence);
             CREATE INDEX outcomes_by_effective_date ON outcomes(effective_date);
-            DELETE FROM grdb_migrations WHERE identifier = 'v6'; PRAGMA user_version = 5
+            CREATE INDEX outcomes_by_event_end ON outcomes(event_end, event_start);
+            CREATE INDEX outcomes_by_task_event_end ON outcomes(task_uuid, event_end);
+            DELETE FROM grdb_migrations WHERE identifier IN ('v6', 'v7'); PRAGMA user_version = 5
             """)
         let upgraded = OCKStore(name: "five", type: .onDisk(), directory: directory)
         #expect(try await upgraded.fetchOutcomes(query: OCKOutcomeQuery()) == [done])
+        // An interval's outcomes come from the occurrence ranges of its task versions.
+        let firstDay = DateInterval(start: walk.schedule[0].start, duration: 86_400)
+        #expect(try await upgraded.fetchOutcomes(query: OCKOutcomeQuery(dateInterval: firstDay)) == [done])
         var readOnly = Configuration()
         readOnly.readonly = true
         let queue = try DatabaseQueue(path: url.path, configuration: readOnly)
@@ -146,8 +151,9 @@ import Testing
         #expect(try await plan("SELECT knowledge_id, uuid FROM outcomes WHERE knowledge_id IN (1, 2) ORDER BY knowledge_id, uuid LIMIT 9")
             .contains("outcomes_by_knowledge_uuid"))
         let indexes = try await queue.read { try String.fetchSet($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index'") }
-        #expect(indexes.isDisjoint(with: ["outcomes_by_task", "outcomes_by_effective_date"]))
-        #expect(try await queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 6)
+        #expect(indexes.isDisjoint(with: ["outcomes_by_task", "outcomes_by_effective_date", "outcomes_by_event_end",
+                                          "outcomes_by_task_event_end"]))
+        #expect(try await queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 7)
         try queue.close()
         // Sealing and pulling go through the new indexes.
         #expect(Set(try await upgraded.revisions(since: .init()).revisions.flatMap(\.entities).map(\.uuid)) == [walk.uuid, done.uuid])

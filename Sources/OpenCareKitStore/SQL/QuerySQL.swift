@@ -15,6 +15,9 @@ package struct QuerySQL {
     var index: String?
     /// Whether the SQL may carry SQLite's planner hints (`INDEXED BY`, `+column`).
     let plannerHints: Bool
+    /// A relation the table is joined with, as `WITH <with> SELECT table.* FROM <leading> table ON <on>`, and the
+    /// arguments of `with`, which come first (`OCKStore.fetchOutcomes`' occurrence ranges).
+    var join: (with: String, leading: String, on: String, arguments: [SQLValue])?
 
     mutating func require(_ condition: String, _ values: [any SQLBindable] = []) {
         conditions.append(condition)
@@ -78,7 +81,9 @@ package struct QuerySQL {
     }
 
     func sql(table: String, _ dialect: SQLDialect) -> String {
-        var sql = "SELECT * FROM \(table)" + (index.map { plannerHints ? " INDEXED BY \($0)" : "" } ?? "")
+        let hint = index.map { plannerHints ? " INDEXED BY \($0)" : "" } ?? ""
+        var sql = join.map { "WITH \($0.with) SELECT \(table).* FROM \($0.leading) \(table)\(hint) ON \($0.on)" }
+            ?? "SELECT * FROM \(table)\(hint)"
         var conditions = conditions
         if excludesDeletedEntities {
             conditions.append("id NOT IN (SELECT id FROM \(table) WHERE deleted_date IS NOT NULL AND next_effective_date IS NULL)")
@@ -104,7 +109,7 @@ package struct QuerySQL {
 
     /// The arguments, with LIMIT and OFFSET last when present.
     private var allArguments: [SQLValue] {
-        var values = arguments
+        var values = (join?.arguments ?? []) + arguments
         // No limit is the largest one (SQLite's -1 is refused by PostgreSQL).
         if pageLimit != nil || offset > 0 { values += [.integer(Int64(pageLimit ?? Int(Int64.max))), .integer(Int64(max(offset, 0)))] }
         return values

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One repeating part of a schedule: an event at `start`, then one every `interval`, until `end`.
 ///
@@ -93,6 +94,8 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
         var calendar: ScheduleCalendar
         /// How `interval` moves a date, derived from `interval` and the calendar.
         var plan: StepPlan
+        /// The element's engine once made (making one looks up the zone's transition table); emptied by `mutate`.
+        let engine = Mutex<OccurrenceEngine?>(nil)
 
         init(text: String?, duration: Duration, start: Date, end: Date?, interval: DateComponents,
              targetValues: [OCKOutcomeValue], calendar: ScheduleCalendar) {
@@ -117,6 +120,7 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
     private mutating func mutate(_ change: (Storage) -> Void) {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         change(storage)
+        storage.engine.withLock { $0 = nil }
     }
 
     /// Creates an element.
@@ -166,7 +170,14 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
                   duration: other.duration, storedCalendar: other.storage.calendar)
     }
 
-    var engine: OccurrenceEngine { engine(table: nil) }
+    var engine: OccurrenceEngine {
+        storage.engine.withLock { made in
+            if let made { return made }
+            let engine = engine(table: nil)
+            made = engine
+            return engine
+        }
+    }
 
     /// The engine, with the zone's transition table already fetched (`nil`: fetch it).
     func engine(table: ZoneTransitions?) -> OccurrenceEngine {

@@ -14,16 +14,19 @@ extension OCKStore: OCKOutcomeStore {
         let cache = self.cache
         return try await read { db in
             var sql = QuerySQL(query, db.dialect, dateIntervalApplies: false)
-            // With an interval, an index on the event's end finds the outcomes near it: per given task version
-            // when there are any, else across all outcomes. (SQLite would otherwise scan in created-date order, or
-            // read every outcome the tasks ever had, which grows with the schedules' age.)
-            let byTaskVersion = !query.taskUUIDs.isEmpty && query.taskIDs.isEmpty && query.taskRemoteIDs.isEmpty
             sql.matchRelated("task_uuid", table: "tasks", ids: query.taskIDs, uuids: query.taskUUIDs,
-                             remoteIDs: query.taskRemoteIDs, indexed: query.dateInterval == nil || byTaskVersion)
+                             remoteIDs: query.taskRemoteIDs, indexed: query.dateInterval == nil)
             if let interval = query.dateInterval {
                 sql.require("event_end >= ? AND event_start < ? AND next_effective_date IS NULL",
                             [interval.start.storeValue, interval.end.storeValue])
-                sql.index = byTaskVersion ? "outcomes_by_task_event_end" : "outcomes_by_event_end"
+                // The outcomes an interval holds are those of the occurrences its task versions' schedules have
+                // there: index ranges of the one current outcome per occurrence. (The store keeps no index on
+                // event times, which every insert would pay for.)
+                guard let ranges = try OutcomeOccurrences.ranges(for: query, in: interval, db, cache: cache) else { return [] }
+                if ranges.count <= OutcomeOccurrences.maximumRanges {
+                    sql.join = OutcomeOccurrences.join(ranges, db.dialect)
+                    sql.index = "outcomes_one_live_per_occurrence"
+                }
             }
             var outcomes = try sql.fetch(OCKOutcome.self, db, cache: cache)
             try OCKOutcome.attachValues(to: &outcomes, db)
@@ -178,5 +181,62 @@ final class OutcomeEvents {
         let version = TaskVersion(task: task, laterVersionStarts: starts)
         versions[uuid] = version
         return version
+    }
+}
+
+/// The occurrences an interval's outcomes can have, per task version (`OCKStore.fetchOutcomes`).
+enum OutcomeOccurrences {
+    /// Ranges joined in one statement at most (three arguments each, under SQLite's 32,766); a query over more task
+    /// versions reads the outcomes without them (every current outcome, filtered by the event's times).
+    static let maximumRanges = 9_000
+
+    /// For each task version the query can match (its `taskUUIDs`, else the versions of its task ids or remote ids,
+    /// else every version whose schedule starts before the interval ends), the occurrences whose events may overlap
+    /// `interval`; versions with none are left out. Nil when no version has any: nothing can match.
+    static func ranges(for query: OCKOutcomeQuery, in interval: DateInterval, _ db: any SQLDatabase,
+                       cache: DecodedEntityCache) throws -> [(task: UUID, occurrences: ClosedRange<Int>)]? {
+        var tasks: [OCKTask] = []
+        func read(_ condition: String, _ values: [SQLValue]) throws {
+            try db.forEachRow("SELECT * FROM tasks WHERE \(condition)", values) { tasks.append(try OCKTask.decode($0, cache: cache)) }
+        }
+        func read(_ column: String, in values: [SQLValue]) throws {
+            for chunk in values.chunks(of: 500) {
+                try read("\(column) IN (\(QuerySQL.placeholders(chunk.count)))", Array(chunk))
+            }
+        }
+        if !query.taskUUIDs.isEmpty {
+            // Task versions never change their schedules: those decoded before need no read (a day's events).
+            var missing: [SQLValue] = []
+            for uuid in query.taskUUIDs {
+                if let task = cache.entity(uuid, as: OCKTask.self) { tasks.append(task) } else { missing.append(uuid.sqlValue) }
+            }
+            try read("uuid", in: missing)
+        } else if !query.taskIDs.isEmpty {
+            try read("id", in: query.taskIDs.map(\.sqlValue))
+        } else if !query.taskRemoteIDs.isEmpty {
+            try read("remote_id", in: query.taskRemoteIDs.map(\.sqlValue))
+        } else {
+            try read("schedule_start < ?", [interval.end.storeValue.sqlValue])
+        }
+        var ranges: [(task: UUID, occurrences: ClosedRange<Int>)] = []
+        var seen = Set<UUID>()
+        for task in tasks where seen.insert(task.uuid).inserted {
+            if let occurrences = task.schedule.occurrences(overlapping: interval) { ranges.append((task.uuid, occurrences)) }
+        }
+        return ranges.isEmpty ? nil : ranges
+    }
+
+    /// The ranges as a relation `ranges(task, low, high)` joined to `outcomes` by task version and occurrence (on
+    /// SQLite, a `CROSS JOIN`: the ranges are the outer loop).
+    static func join(_ ranges: [(task: UUID, occurrences: ClosedRange<Int>)], _ dialect: SQLDialect)
+        -> (with: String, leading: String, on: String, arguments: [SQLValue]) {
+        var arguments: [SQLValue] = []
+        arguments.reserveCapacity(ranges.count * 3)
+        for range in ranges {
+            arguments += [.uuid(range.task), .integer(Int64(range.occurrences.lowerBound)), .integer(Int64(range.occurrences.upperBound))]
+        }
+        let rows = Array(repeating: "(?, ?, ?)", count: ranges.count).joined(separator: ", ")
+        return ("ranges(task, low, high) AS (VALUES \(rows))", dialect.plannerHints ? "ranges CROSS JOIN" : "ranges JOIN",
+                "outcomes.task_uuid = ranges.task AND outcomes.occurrence BETWEEN ranges.low AND ranges.high", arguments)
     }
 }

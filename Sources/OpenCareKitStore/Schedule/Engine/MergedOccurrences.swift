@@ -18,8 +18,9 @@ struct MergedOccurrences {
         totals = elements.map { $0.end == nil ? nil : $0.countOfEvents(startingBefore: .distantFuture) }
     }
 
-    /// The number of events of all elements that start strictly before `date`.
-    private func count(startingBefore date: Date) -> Int {
+    /// The number of events of all elements that start strictly before `date` (`Int.max` beyond what the engines
+    /// compute).
+    func count(startingBefore date: Date) -> Int {
         var total = 0
         for (engine, limit) in zip(engines, totals) {
             guard var index = engine.firstOccurrence(startingAtOrAfter: date)?.index else { return Int.max }
@@ -69,6 +70,27 @@ struct MergedOccurrences {
 }
 
 extension OCKSchedule {
+    /// The occurrences whose events may overlap `interval` — start before its end and end at or after its start —
+    /// without computing them: a range holding every such occurrence and at most a few before or after it (events of
+    /// the longest duration that end before the interval); nil when the schedule has none there. The store finds a
+    /// task version's outcomes in an interval with it, by the index of one current outcome per occurrence.
+    func occurrences(overlapping interval: DateInterval) -> ClosedRange<Int>? {
+        guard !elements.isEmpty else { return nil }
+        // An all-day event lasts to the end of its day: at most 25 hours where the clocks go back.
+        let longest = elements.map { element -> TimeInterval in
+            switch element.duration {
+            case .allDay: 2 * 86_400
+            case let .seconds(seconds): seconds.isFinite ? max(seconds, 0) : 0
+            }
+        }.max() ?? 0
+        let merged = MergedOccurrences(elements: elements)
+        // A second of margin on each side: the counts are of starts strictly before a moment.
+        let low = merged.count(startingBefore: interval.start.addingTimeInterval(-longest - 1))
+        let high = merged.count(startingBefore: interval.end.addingTimeInterval(1))
+        guard high > low else { return nil }
+        return low...(high - 1)
+    }
+
     /// The event after `event` in this schedule's merged order, or nil where the schedule ends. One lookup per
     /// element, where finding an occurrence by index needs a search.
     func event(after event: OCKScheduleEvent) -> OCKScheduleEvent? {
