@@ -28,8 +28,12 @@ public enum PythonReference {
         try process.run()
         // Written from another thread: a script that prints while the input is still arriving cannot block both.
         let body = try JSONSerialization.data(withJSONObject: input)
+        // A script that exits early (a package missing) closes its input: the write then fails (with SIGPIPE
+        // ignored, as the servers under test ignore it), and the exit status below reports it; the non-throwing
+        // `write(_:)`, or the signal, would stop the whole test process.
+        signal(SIGPIPE, SIG_IGN)
         let writer = Thread {
-            stdin.fileHandleForWriting.write(body)
+            try? stdin.fileHandleForWriting.write(contentsOf: body)
             try? stdin.fileHandleForWriting.close()
         }
         writer.start()
