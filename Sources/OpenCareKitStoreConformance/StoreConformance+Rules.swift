@@ -26,6 +26,27 @@ extension StoreConformance {
             }
             #expect(contactError == .addFailed(reason: OCKStoreLimits.tooMany("contact")))
         },
+        StoreCheck("aTakenUUIDIsRefusedAndTheCallAddsNothing") { store in
+            let task = try await store.addTask(Fixture.daily("med"))
+            var sameUUID = Fixture.daily("other")
+            sameUUID.uuid = task.uuid
+            #expect(await failure { try await store.addTask(sameUUID) } == .addFailed(reason: "A task with the same uuid already exists"))
+            let outcome = try await store.addOutcome(Fixture.done(task, 0))
+            var reused = Fixture.done(task, 2)
+            reused.uuid = outcome.uuid
+            let sameUUIDError = OCKStoreError.addFailed(reason: "A outcome with the same uuid already exists")
+            #expect(await failure { try await store.addOutcomes([Fixture.done(task, 1), reused]) } == sameUUIDError)
+            // Twice in one call.
+            let first = Fixture.done(task, 3)
+            var twin = Fixture.done(task, 4)
+            twin.uuid = first.uuid
+            #expect(await failure { try await store.addOutcomes([first, twin]) } == sameUUIDError)
+            #expect(try await store.fetchTasks(query: OCKTaskQuery()).map(\.id) == ["med"])
+            #expect(try await store.fetchOutcomes(query: OCKOutcomeQuery()).map(\.uuid) == [outcome.uuid])
+            // The one-outcome-per-occurrence rule still answers as CareKit does.
+            let again = await failure { try await store.addOutcome(Fixture.done(task, 0)) }
+            #expect(again?.isInvalidValue == true && again?.reason.contains("non-unique outcome") == true)
+        },
         StoreCheck("invalidEntitiesAreRejectedNamingTheField") { store in
             let error = await failure { try await store.addTask(OCKTask(id: "", title: nil, carePlanUUID: nil, schedule: Fixture.daily("x").schedule)) }
             #expect(error == .invalidValue(reason: "task: id: must not be empty"))

@@ -62,6 +62,7 @@ def test_the_store_benchmark_compares_with_raw_sqlite_and_with_a_young_store():
     assert re.search(r"raw SQLite C API, the store's schema\s+[0-9.]+\s+\d+", output), output
     assert re.search(r"raw SQLite C API, minimal table\s+[0-9.]+\s+\d+", output), output
     assert re.search(r"OCKStore reaches \d+% of raw into its schema, \d+% of the minimal raw insert", output), output
+    assert re.search(r"the C API with only the uuid and id indexes reaches \d+% of the minimal raw insert", output), output
     assert re.search(r"schedules began yesterday\s+\d+", output) and re.search(r"schedules began\s+1 years ago\s+\d+", output)
     # The same on PostgreSQL, against its own COPY of the same rows.
     postgres = output.split("on PostgreSQL", 1)[1]

@@ -77,10 +77,18 @@ package struct SQLDialect: Sendable {
     /// The database function that chains and appends audit entries given as a JSON array, in one statement that
     /// serializes itself (`SQLTransactionRunner.writeAlone`); nil: the directory chains them in a write transaction.
     package var auditAppendFunction: String? = nil
+    /// How the engine's messages name the uniqueness constraint a row broke: SQLite by its columns
+    /// ("UNIQUE constraint failed: outcomes.uuid"), PostgreSQL by the constraint's name ("… constraint "outcomes_pkey"").
+    package var namesConstraintsByColumn = false
 
-    package static let sqlite = SQLDialect(plannerHints: true, dynamicTyping: true, explicitNullOrder: false)
+    package static let sqlite = SQLDialect(plannerHints: true, dynamicTyping: true, explicitNullOrder: false, namesConstraintsByColumn: true)
     package static let postgres = SQLDialect(plannerHints: false, dynamicTyping: false, explicitNullOrder: true,
                                              auditAppendFunction: "opencarekit.append_audit")
+
+    /// What the engine's message says when a row of versions in `table` repeats a uuid (its primary key).
+    package func takenUUID(in table: String) -> String {
+        namesConstraintsByColumn ? "constraint failed: \(table).uuid" : "unique constraint \"\(table)_pkey\""
+    }
 
     /// An ORDER BY term that orders NULLs first when ascending, last when descending, on every engine.
     package func order(_ column: String, ascending: Bool) -> String {

@@ -28,13 +28,12 @@ enum VersionedWrites {
         try requireDistinctIDs(entities)
         for entity in entities { try validate(entity) }
         var deletedIDs: Set<String> = []
-        // One lookup per 500 entities for ids and uuids already taken.
+        let sameUUID = OCKStoreError.addFailed(reason: "A \(E.kind) with the same uuid already exists")
+        // One lookup per 500 entities for ids already taken. A taken uuid is refused by the table's primary key as
+        // the rows go in (a lookup first would cost an index probe per entity, `scripts/bench-store`).
         for first in stride(from: 0, to: entities.count, by: 500) {
             let chunk = entities[first..<min(first + 500, entities.count)]
             let placeholders = QuerySQL.placeholders(chunk.count)
-            if try db.scalar("SELECT 1 FROM \(E.table) WHERE uuid IN (\(placeholders)) LIMIT 1", chunk.map(\.uuid)).isTrue {
-                throw OCKStoreError.addFailed(reason: "A \(E.kind) with the same uuid already exists")
-            }
             let taken = try db.rows("SELECT DISTINCT id FROM \(E.table) WHERE id IN (\(placeholders))", chunk.map(\.id)) {
                 try $0.string("id")
             }
@@ -50,6 +49,17 @@ enum VersionedWrites {
             }
         }
         // New entities are inserted together, a few statements for the whole call.
+        do {
+            return try insert(entities, now: now, again: deletedIDs, db, cache: cache, event: event)
+        } catch let error as SQLFailure where error.kind == .uniqueViolation && error.description.contains(db.dialect.takenUUID(in: E.table)) {
+            // A uuid taken before, or twice in this call.
+            throw sameUUID
+        }
+    }
+
+    /// Inserts first versions, and versions after the tombstones of the ids in `again` (see `add`).
+    private static func insert<E: StoredEntity>(_ entities: [E], now: Date, again deletedIDs: Set<String>, _ db: any SQLDatabase,
+                                                cache: DecodedEntityCache?, event: (E) throws -> DateInterval?) throws -> [E] {
         var rows = VersionRows()
         let added = try entities.map { entity in
             if deletedIDs.contains(entity.id), let cache {

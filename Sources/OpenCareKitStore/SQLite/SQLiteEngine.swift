@@ -262,7 +262,14 @@ struct GRDBDatabase: SQLDatabase {
             case .null: sqlite3_bind_null(handle, position)
             case let .integer(number): sqlite3_bind_int64(handle, position, number)
             case let .real(number): sqlite3_bind_double(handle, position, number)
-            case let .text(text): sqlite3_bind_text(handle, position, text, -1, transient)
+            case var .text(text):
+                // From the string's own UTF-8 (no C string made for the call); an empty one from a non-null pointer,
+                // which SQLite would otherwise bind as NULL.
+                text.withUTF8 { bytes in
+                    guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(handle, position, "", 0, transient) }
+                    return sqlite3_bind_text(handle, position, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                                             Int32(bytes.count), transient)
+                }
             case let .blob(data) where data.isEmpty: sqlite3_bind_zeroblob(handle, position, 0)
             case let .blob(data):
                 data.withUnsafeBytes { sqlite3_bind_blob(handle, position, $0.baseAddress, Int32($0.count), transient) }
