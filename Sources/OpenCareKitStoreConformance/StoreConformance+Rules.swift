@@ -34,7 +34,7 @@ extension StoreConformance {
             let outcome = try await store.addOutcome(Fixture.done(task, 0))
             var reused = Fixture.done(task, 2)
             reused.uuid = outcome.uuid
-            let sameUUIDError = OCKStoreError.addFailed(reason: "A outcome with the same uuid already exists")
+            let sameUUIDError = OCKStoreError.addFailed(reason: "An outcome with the same uuid already exists")
             #expect(await failure { try await store.addOutcomes([Fixture.done(task, 1), reused]) } == sameUUIDError)
             // Twice in one call.
             let first = Fixture.done(task, 3)

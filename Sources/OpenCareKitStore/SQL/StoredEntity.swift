@@ -29,6 +29,11 @@ extension StoredEntity {
          "next_uuids", "next_effective_date", "group_identifier", "remote_id", "knowledge_id"]
     }
 
+    /// The kind with its article, to begin a sentence ("An outcome", "A task").
+    static var aKind: String {
+        ("aeiou".contains(kind.first ?? "x") ? "An " : "A ") + kind
+    }
+
     /// The columns a version's row is written with (`appendRow`).
     static var allColumns: [String] { versionColumns + extraColumns }
 

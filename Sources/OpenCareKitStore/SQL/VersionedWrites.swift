@@ -28,7 +28,7 @@ enum VersionedWrites {
         try requireDistinctIDs(entities)
         for entity in entities { try validate(entity) }
         var deletedIDs: Set<String> = []
-        let sameUUID = OCKStoreError.addFailed(reason: "A \(E.kind) with the same uuid already exists")
+        let sameUUID = OCKStoreError.addFailed(reason: "\(E.aKind) with the same uuid already exists")
         // One lookup per 500 entities for ids already taken. A taken uuid is refused by the table's primary key as
         // the rows go in (a lookup first would cost an index probe per entity, `scripts/bench-store`).
         for first in stride(from: 0, to: entities.count, by: 500) {
@@ -39,11 +39,11 @@ enum VersionedWrites {
             }
             guard !taken.isEmpty else { continue }
             guard reusingDeletedIDs, let cache else {
-                throw OCKStoreError.addFailed(reason: "A \(E.kind) with the same id already exists (ids stay taken after a delete)")
+                throw OCKStoreError.addFailed(reason: "\(E.aKind) with the same id already exists (ids stay taken after a delete)")
             }
             for id in taken {
                 guard let (_, tip) = try tip(of: id, E.self, db, cache: cache), tip.deletedDate != nil else {
-                    throw OCKStoreError.addFailed(reason: "A \(E.kind) with the same id already exists: update it, or delete it first")
+                    throw OCKStoreError.addFailed(reason: "\(E.aKind) with the same id already exists: update it, or delete it first")
                 }
                 deletedIDs.insert(id)
             }
@@ -104,13 +104,13 @@ enum VersionedWrites {
             throw failure("No previous version exists: there is no \(E.kind) with that id")
         }
         if (current.deletedDate != nil) != afterTombstone {
-            throw afterTombstone ? .addFailed(reason: "A \(E.kind) with the same id already exists")
+            throw afterTombstone ? .addFailed(reason: "\(E.aKind) with the same id already exists")
                 : failure("The \(E.kind) has been deleted already")
         }
         // Before the deleted id's last version took effect, its older versions still answer dated queries.
         if afterTombstone, entity.effectiveDate < current.effectiveDate {
             throw OCKStoreError.addFailed(reason: """
-                A \(E.kind) added again after a delete takes effect on or after the deleted one's last version: \
+                \(E.aKind) added again after a delete takes effect on or after the deleted one's last version: \
                 set its effectiveDate on or after that version's
                 """)
         }

@@ -347,7 +347,7 @@ fileprivate struct KindMerge<E: StoredEntity> {
         }
         return try uuids.map { uuid in
             guard let entity = graphs[id]!.nodes[uuid]?.entity else {
-                throw OCKStoreError.fetchFailed(reason: "A \(E.kind) version disappeared during a merge")
+                throw OCKStoreError.fetchFailed(reason: "\(E.aKind) version disappeared during a merge")
             }
             return entity
         }
