@@ -28,7 +28,6 @@ enum VersionedWrites {
         try requireDistinctIDs(entities)
         for entity in entities { try validate(entity) }
         var deletedIDs: Set<String> = []
-        let sameUUID = OCKStoreError.addFailed(reason: "\(E.aKind) with the same uuid already exists")
         // One lookup per 500 entities for ids already taken. A taken uuid is refused by the table's primary key as
         // the rows go in (a lookup first would cost an index probe per entity, `scripts/bench-store`).
         for first in stride(from: 0, to: entities.count, by: 500) {
@@ -50,32 +49,27 @@ enum VersionedWrites {
         }
         // New entities are inserted together, a few statements for the whole call.
         do {
-            return try insert(entities, now: now, again: deletedIDs, db, cache: cache, event: event)
+            var rows = VersionRows()
+            let added = try entities.map { entity in
+                if deletedIDs.contains(entity.id), let cache {
+                    return try appendVersion(entity, deleting: false, now: now, newUUID: { entity.uuid }, db, cache: cache,
+                                             afterTombstone: true, event: event)
+                }
+                var added = entity
+                added.schemaVersion = .stamped
+                added.previousVersionUUIDs = []
+                added.nextVersionUUIDs = []
+                added.createdDate = added.createdDate ?? now
+                added.updatedDate = now
+                try rows.add(added, event: try event(added), db.dialect)
+                return added
+            }
+            try rows.insert(E.self, into: db)
+            return added
         } catch let error as SQLFailure where error.kind == .uniqueViolation && error.description.contains(db.dialect.takenUUID(in: E.table)) {
             // A uuid taken before, or twice in this call.
-            throw sameUUID
+            throw OCKStoreError.addFailed(reason: "\(E.aKind) with the same uuid already exists")
         }
-    }
-
-    /// Inserts first versions, and versions after the tombstones of the ids in `again` (see `add`).
-    private static func insert<E: StoredEntity>(_ entities: [E], now: Date, again deletedIDs: Set<String>, _ db: any SQLDatabase,
-                                                cache: DecodedEntityCache?, event: (E) throws -> DateInterval?) throws -> [E] {
-        var rows = VersionRows()
-        let added = try entities.map { entity in
-            if deletedIDs.contains(entity.id), let cache {
-                return try appendVersion(entity, deleting: false, now: now, newUUID: { entity.uuid }, db, cache: cache, afterTombstone: true, event: event)
-            }
-            var added = entity
-            added.schemaVersion = .stamped
-            added.previousVersionUUIDs = []
-            added.nextVersionUUIDs = []
-            added.createdDate = added.createdDate ?? now
-            added.updatedDate = now
-            try rows.add(added, event: try event(added), db.dialect)
-            return added
-        }
-        try rows.insert(E.self, into: db)
-        return added
     }
 
     /// The newest version of `id`: the version no other version replaces (the one most recently effective if sync
