@@ -141,7 +141,7 @@ let package = Package(
         // The store conformance suite, shared by every backend's tests.
         .target(
             name: "OpenCareKitStoreConformance",
-            dependencies: ["OpenCareKitStore"],
+            dependencies: ["OpenCareKitStore", "OpenCareKitSurveys"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
@@ -185,7 +185,8 @@ let package = Package(
         .testTarget(
             name: "OpenCareKitPostgresTests",
             dependencies: [
-                "OpenCareKitPostgres", "OpenCareKitServer", "OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit", "OpenCareKitCommandTesting",
+                "OpenCareKitPostgres", "OpenCareKitServer", "OpenCareKitStore", "OpenCareKitStoreConformance", "OpenCareKitSurveys", "opencarekit",
+                "OpenCareKitCommandTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

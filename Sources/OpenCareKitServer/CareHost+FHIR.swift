@@ -156,7 +156,7 @@ extension CareHost {
             let record = draft
             // Checked first where a refusal leaves nothing behind.
             let check = OCKStore(name: "import-\(record.id)", type: .inMemory)
-            check.addRule(CareServer.surveyRule(settings))
+            CarePlanCatalog.installRules(on: check, for: record, now: configuration.now)
             do {
                 try await FHIRImport.write(imported, into: check)
             } catch {

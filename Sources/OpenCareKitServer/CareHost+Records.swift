@@ -82,7 +82,8 @@ extension CareHost {
             }
             guard let scope = try? SMARTScope.parseList(token.scope), SMARTScope.allows(scope, access) else {
                 try await audit(.denied)
-                let needed = access.resourceTypes.map { "patient/\($0).\(access.operation)" }.joined(separator: " and ")
+                let needed = access.operation == RecordRoutePolicy.TokenAccess.anyChange ? "a scope that creates, updates or deletes"
+                    : access.resourceTypes.map { "patient/\($0).\(access.operation)" }.joined(separator: " and ")
                 return .failure(Refusal(response: APIError(status: .forbidden, field: nil,
                                                            message: "The access token's scope does not allow this (it needs \(needed)).").response))
             }
@@ -131,12 +132,16 @@ extension CareHost {
                 await self.isStillAllowed(request, access: access, policy: route.policy)
             }
             context.auditTrail = auditTrail(access, request: request, context: context)
-            context.grants = { [directory] permission in
-                let record = permission.dependsOnRecord ? try await directory.record(access.record) : nil
-                return permission.isGranted(to: access.membership, in: record)
-            }
+            context.writeAccess = { try await self.writeAccess(access) }
             return try await handler(request, context)
         }
+    }
+
+    /// What the person of `access` may change in the record: their role's permissions, and their token's scopes.
+    func writeAccess(_ access: RecordAccess) async throws -> RecordWriteAccess {
+        let record = try await directory.record(access.record)
+        let granted = Set(RecordPermission.allCases.filter { $0.isGranted(to: access.membership, in: record) })
+        return RecordWriteAccess(granted: granted, scopes: try access.identity.token.map { try SMARTScope.parseList($0.scope) })
     }
 
     /// The audit trail of the record of `access`, writing as the person asking.

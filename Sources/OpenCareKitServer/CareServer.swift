@@ -77,9 +77,8 @@ public struct CareServer: Sendable {
     /// A render context per language, made once (locales and calendars are costly to make per request).
     let renderContexts: [OCKLanguage: OCKRenderContext]
 
-    /// A server for `store`. The store gets the surveys' rule (`OCKSurveyStoreRule`), so every writer — this app's
-    /// pages and API, and anything else writing through the same store — keeps the signed consent and records survey
-    /// tasks only from their surveys.
+    /// A server for `store`. The store gets the record's rules (`Configuration.recordRules`), so every writer — this
+    /// app's pages, API and sync, and anything else writing through the same store — passes them.
     ///
     /// - Parameters:
     ///   - basePath: Where the record's pages live, such as `/records/{id}`.
@@ -102,9 +101,7 @@ public struct CareServer: Sendable {
         self.configuration = configuration
         self.basePath = basePath
         lifetime = RecordLifetime(store: store, interval: watchesExternalChanges ? .milliseconds(250) : nil, onChange: onChange)
-        if !configuration.surveys.isEmpty || configuration.onboardingTaskID != nil || !configuration.surveyCatalog.isEmpty {
-            store.addRule(Self.surveyRule(configuration))
-        }
+        configuration.installRules(on: store)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = configuration.timeZone
         self.calendar = calendar

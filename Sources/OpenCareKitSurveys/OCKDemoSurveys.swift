@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 /// The surveys of the demo care plan: the onboarding of seed 004's WWDC21 app (welcome; "before you join"; informed
 /// consent with a signature; notifications; completion) and a daily check-in, keyed by the id of the task that
@@ -67,4 +68,28 @@ public enum OCKDemoSurveys {
             preconditionFailure("The demo check-in survey is well formed.")
         }
     }()
+
+    /// The onboarding survey's outcome values, finished at `time` and signed with the typed name `signerName` (no drawn
+    /// signature): what a patient who onboards gives, for seeding a demo store.
+    public static func signedOnboarding(signerName: String, at time: Date) throws -> [OCKOutcomeValue] {
+        var session = OCKSurveySession(survey: onboarding)
+        try session.record(.consentReviewed(version: consent.version), for: "consent-review")
+        try session.record(.signature(OCKSignature(fullName: signerName, image: nil, agreed: true, date: time)), for: "signature")
+        try session.record(.permissions(["notifications": true]), for: "notifications")
+        return try session.finish().outcomeValues(createdDate: time)
+    }
+
+    /// Finishes the demo plan's onboarding in `store` on `day` (its event that day, in `calendar`), the consent signed
+    /// with the typed name `signerName` at `now` or the event's end, whichever is earlier: a demo store whose plan's
+    /// outcomes can then be recorded (`OCKSurveyStoreRule`'s onboarding comes first).
+    public static func completeOnboarding(in store: OCKStore, on day: Date, calendar: Calendar, signerName: String,
+                                          now: Date = Date()) async throws {
+        var query = OCKEventQuery(for: day, calendar: calendar)
+        query.taskIDs = [onboardingTaskID]
+        guard let event = try await store.fetchEvents(query: query).first else {
+            throw OCKStoreError.fetchFailed(reason: "The store's plan has no onboarding that day")
+        }
+        try await store.addOutcome(OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence,
+                                              values: try signedOnboarding(signerName: signerName, at: min(now, event.scheduleEvent.end))))
+    }
 }

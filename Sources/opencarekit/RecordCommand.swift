@@ -3,6 +3,7 @@ import Foundation
 import OpenCareKit
 import OpenCareKitServer
 import OpenCareKitStore
+import OpenCareKitSurveys
 
 /// `opencarekit record …`: care records and who has access to them.
 struct RecordCommand: ParsableCommand {
@@ -21,6 +22,8 @@ struct RecordAdd: AsyncParsableCommand {
     @Option(help: "The owner's role: patient (the record is theirs), or caregiver (for a patient without an account).")
     var ownerRole: CareRole = .patient
     @Flag(help: "Seed the demo care plan, onboarding included.") var demoPlan = false
+    @Option(help: "With --demo-plan: finish its onboarding today, the consent signed with this typed name (until then the plan's outcomes cannot be recorded).")
+    var signedBy: String?
     @Option(help: "The patient's IANA time zone (default: this machine's).") var zone: String = TimeZone.current.identifier
 
     func run() async throws {
@@ -28,6 +31,8 @@ struct RecordAdd: AsyncParsableCommand {
         guard !name.isEmpty, name.count <= 200 else { throw ValidationError("--patient-name: from 1 to 200 characters") }
         guard let timeZone = TimeZone(identifier: zone) else { throw ValidationError("--zone: not a known time zone identifier") }
         guard ownerRole != .clinician else { throw ValidationError("--owner-role: patient or caregiver") }
+        let signer = try StoreSeedDemo.signer(signedBy)
+        if signer != nil, !demoPlan { throw ValidationError("--signed-by: only with --demo-plan") }
         let demoPlan = demoPlan, ownerRole = ownerRole, options = options
         let record = CareRecord(patientName: name, timeZoneIdentifier: timeZone.identifier,
                                 carePlan: demoPlan ? CarePlanCatalog.demo : nil, createdDate: Date())
@@ -35,10 +40,14 @@ struct RecordAdd: AsyncParsableCommand {
             let account = try await options.account(owner, in: data.directory)
             let store = try data.stores.store(for: record)
             try store.open()
+            CarePlanCatalog.installRules(on: store, for: record)
             if demoPlan {
                 var calendar = Calendar(identifier: .gregorian)
                 calendar.timeZone = timeZone
                 try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: record.createdDate)).seed(into: store)
+                if let signer {
+                    try await OCKDemoSurveys.completeOnboarding(in: store, on: record.createdDate, calendar: calendar, signerName: signer)
+                }
             }
             try await data.directory.addRecord(record, member: CareMembership(record: record.id, account: account.id, role: ownerRole,
                                                                               isOwner: true, createdDate: record.createdDate))

@@ -249,6 +249,11 @@ struct ServeRun {
     /// The clock: the real one, or for tests (`--now`, a hidden option) one that starts at the given ISO 8601 moment
     /// and runs on from there.
     func clock() throws -> @Sendable () -> Date {
+        try Self.clock(startingAt: now)
+    }
+
+    /// The real clock, or with `now` (ISO 8601) one that starts at that moment and runs on from there.
+    static func clock(startingAt now: String?) throws -> @Sendable () -> Date {
         guard let now else { return { Date() } }
         guard let start = ISO8601DateFormatter().date(from: now) else { throw ValidationError("--now: must be an ISO 8601 date and time") }
         let launched = ContinuousClock.now

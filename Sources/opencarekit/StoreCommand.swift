@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenCareKit
+import OpenCareKitServer
 import OpenCareKitStore
 import OpenCareKitSurveys
 
@@ -27,6 +28,16 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "The IANA time zone for dates and times (default: this machine's).")
     var zone: String = TimeZone.current.identifier
 
+    /// For tests, as `serve --now`: the current moment (ISO 8601), which decides today and which events are still to
+    /// come.
+    @Option(help: .hidden)
+    var now: String?
+
+    /// The clock the store's rules and "today" follow.
+    var clock: @Sendable () -> Date {
+        get throws { try ServeRun.clock(startingAt: now) }
+    }
+
     var calendar: Calendar {
         get throws {
             guard let timeZone = TimeZone(identifier: zone) else {
@@ -52,7 +63,8 @@ struct StoreOptions: ParsableArguments {
         return try await records.withData { data in
             guard let found = try await data.directory.record(id) else { throw ValidationError("--record: there is no such record") }
             let store = try data.stores.store(for: found)
-            try Self.prepare(store)
+            try store.open()
+            CarePlanCatalog.installRules(on: store, for: found, now: try clock)
             let result = try await body(store)
             try await data.audit(record: id, resource: "store", access, command: "store \(command)")
             return result
@@ -74,20 +86,17 @@ struct StoreOptions: ParsableArguments {
         } else {
             store = OCKStore(name: "opencarekit", type: .onDisk(), directory: records.dataDirectory.url)
         }
-        try Self.prepare(store)
-        return store
-    }
-
-    private static func prepare(_ store: OCKStore) throws {
         try store.open()
-        // The store `serve --demo` runs keeps its consent and survey answers whoever writes to it.
-        store.addRule(OCKSurveyStoreRule(surveys: OCKDemoSurveys.byTaskID, consentTaskID: OCKDemoSurveys.onboardingTaskID))
+        // A store file outside the records follows the demo's plan, in --zone: its rules are a demo record's.
+        CarePlanCatalog.installRules(on: store, for: CareRecord(patientName: "", timeZoneIdentifier: zone, carePlan: CarePlanCatalog.demo,
+                                                               createdDate: Date()), now: try clock)
+        return store
     }
 
     /// A day given as YYYY-MM-DD, or today.
     func day(_ text: String?) throws -> Date {
         let calendar = try self.calendar
-        guard let text else { return calendar.startOfDay(for: Date()) }
+        guard let text else { return calendar.startOfDay(for: try clock()) }
         return calendar.startOfDay(for: try CommandLineDates(calendar: calendar).date(text, option: "--date"))
     }
 }
@@ -109,8 +118,11 @@ struct StoreSeedDemo: AsyncParsableCommand {
         abstract: "Fill an empty store with the demo care plan: a patient, medications, exercises, logs and a care team.")
     @OptionGroup var options: StoreOptions
     @Option(help: "The first day of the plan, YYYY-MM-DD (default: today).") var start: String?
+    @Option(help: "Finish the demo's onboarding on the first day, the consent signed with this typed name (until then the plan's outcomes cannot be recorded).")
+    var signedBy: String?
 
     func run() async throws {
+        let signer = try Self.signer(signedBy)
         try await options.withStore(.create, command: "seed-demo") { store in
             guard try await store.fetchPatients(query: OCKPatientQuery()).isEmpty,
                   try await store.fetchTasks(query: OCKTaskQuery()).isEmpty else {
@@ -118,8 +130,22 @@ struct StoreSeedDemo: AsyncParsableCommand {
             }
             let plan = OCKDemoCarePlan(calendar: try options.calendar, start: try options.day(start))
             try await plan.seed(into: store) { print("Added \($0)") }
+            if let signer {
+                try await OCKDemoSurveys.completeOnboarding(in: store, on: plan.start, calendar: try options.calendar, signerName: signer,
+                                                            now: try options.clock())
+                print("Onboarding done, the consent signed")
+            }
             print("Demo care plan ready at \(options.describe(store))")
         }
+    }
+}
+
+extension StoreSeedDemo {
+    /// The typed name of `--signed-by`, checked.
+    static func signer(_ text: String?) throws -> String? {
+        let signer = text?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let signer, signer.isEmpty || signer.count > 200 { throw ValidationError("--signed-by: from 1 to 200 characters") }
+        return signer
     }
 }
 

@@ -20,6 +20,8 @@ BINARY = os.environ.get("OPENCAREKIT_BIN", str(ROOT / ".build" / "debug" / "open
 # OPENCAREKIT_TEST_NOW=2027-03-14T09:30:00Z (a Sunday, on the day clocks change in New York).
 NOW = os.environ.get("OPENCAREKIT_TEST_NOW")
 ZONE = os.environ.get("OPENCAREKIT_TEST_ZONE")
+# What `opencarekit store` is given so that its today, and the events still to come, are the server's.
+TOOL_CLOCK = (["--now", NOW] if NOW else []) + (["--zone", ZONE] if ZONE else [])
 
 
 def serve(directory, port=0, args=()):

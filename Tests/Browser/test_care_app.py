@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from careapp import BINARY, ZONE, complete_event, onboard, record_base, serve, served, urlopen
+from careapp import BINARY, TOOL_CLOCK, complete_event, onboard, record_base, serve, served, urlopen
 from conftest import DESKTOP, PHONE, new_context, open_page, opened_page
 
 @pytest.fixture()
@@ -37,8 +37,7 @@ def server_midnight(url):
 
 def log_with_the_tool(task, store, url, *extra):
     """`opencarekit store log` on the day and in the zone the server shows."""
-    zone = ["--zone", ZONE] if ZONE else []
-    return subprocess.run([BINARY, "store", "log", task, "--store", store, "--date", server_day(url), *zone, *extra],
+    return subprocess.run([BINARY, "store", "log", task, "--store", store, "--date", server_day(url), *TOOL_CLOCK, *extra],
                           capture_output=True, text=True)
 
 
@@ -307,7 +306,7 @@ def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
                 assert server.wait(timeout=10) == 0
                 page.wait_for_selector('html[data-ock-live="reconnecting"]', timeout=5000)
                 store = str(pathlib.Path(directory) / "records" / (url.rsplit("/", 1)[1] + ".sqlite"))
-                zone = ["--zone", ZONE] if ZONE else []
+                zone = TOOL_CLOCK
                 result = subprocess.run([BINARY, "store", "log", "enoxaparin", "--store", store, "--date", day, *zone],
                                         capture_output=True, text=True)
                 assert result.returncode == 0, result.stderr

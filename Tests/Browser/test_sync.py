@@ -6,7 +6,7 @@ import subprocess
 import tempfile
 import urllib.parse
 
-from careapp import BINARY, ZONE, opener_for
+from careapp import BINARY, TOOL_CLOCK, opener_for
 from conftest import open_page
 from test_care_app import ENOXAPARIN, app, server_day, wait_live  # noqa: F401 (the fixture)
 
@@ -33,7 +33,7 @@ def sync(store, url, token):
 def test_two_device_stores_sync_through_serve_and_an_open_page_shows_a_push_live(browser, app):
     url = app["url"]
     token = make_token(url)
-    zone = ["--zone", ZONE] if ZONE else []
+    zone = TOOL_CLOCK
     with tempfile.TemporaryDirectory() as directory:
         phone, tablet = os.path.join(directory, "phone.sqlite"), os.path.join(directory, "tablet.sqlite")
         # Both devices start empty and get the record.
@@ -75,7 +75,7 @@ def test_sync_refuses_a_bad_token_and_a_token_that_cannot_write(app):
         reader = make_token(url, scope="patient/*.rs")
         # A read-only token pulls, but a device with something to push is refused, and says why.
         assert sync(store, url, reader).returncode == 0
-        logged = subprocess.run([BINARY, "store", "log", "enoxaparin", "--store", store, "--date", server_day(url)],
+        logged = subprocess.run([BINARY, "store", "log", "enoxaparin", "--store", store, "--date", server_day(url), *TOOL_CLOCK],
                                 capture_output=True, text=True)
         assert logged.returncode == 0, logged.stderr
         refused = sync(store, url, reader)

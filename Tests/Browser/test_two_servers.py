@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from careapp import BINARY, ZONE, onboard, record_base, serve_on
+from careapp import BINARY, TOOL_CLOCK, onboard, record_base, serve_on
 from conftest import ROOT, open_page, psql
 from test_care_app import ENOXAPARIN, server_day, wait_live
 
@@ -88,7 +88,7 @@ def test_pages_on_a_killed_app_server_reconnect_through_the_other_and_catch_up(b
         assert settled_streams(ports[1:], len(pages)) == [len(pages)]
 
         # Logged by the command line on the database: every page shows it live.
-        zone = ["--zone", ZONE] if ZONE else []
+        zone = TOOL_CLOCK
         logged = subprocess.run([BINARY, "store", "log", "enoxaparin", "--record", record, "--database", database_url,
                                  "--date", server_day(url), *zone], capture_output=True, text=True)
         assert logged.returncode == 0, logged.stderr

@@ -1,6 +1,7 @@
 import Foundation
 import OpenCareKitCommandTesting
 import OpenCareKitStore
+import OpenCareKitSurveys
 import Testing
 
 /// `opencarekit serve --database` as real processes on one database: several app servers starting together, the
@@ -23,6 +24,16 @@ import Testing
         let path = try #require(URL(string: care)?.path)
         let (status, page) = try await two.get(path)
         #expect(status == 200 && page.contains("id=\"task-onboarding\""))
+
+        // The patient onboards (the plan's outcomes wait for the consent), through the JSON API as a phone would.
+        let onboarding = try #require(try await two.json(path.replacingOccurrences(of: "/care", with: "/api/v1/events?taskID=onboarding"))
+            as? [[String: Any]]).first
+        let onboardingTask = try #require((onboarding?["task"] as? [String: Any])?["uuid"] as? String)
+        let consent = OCKOutcome(taskUUID: try #require(UUID(uuidString: onboardingTask)),
+                                 taskOccurrenceIndex: try #require((onboarding?["scheduleEvent"] as? [String: Any])?["occurrence"] as? Int),
+                                 values: try OCKDemoSurveys.signedOnboarding(signerName: "Alex Rivera", at: Date()))
+        let signed = try await one.send("POST", path.replacingOccurrences(of: "/care", with: "/api/v1/outcomes"), json: try JSONEncoder().encode(consent))
+        #expect(signed.status == 201, "\(signed.body)")
 
         // An outcome recorded through one server is in the other's answers and on its page at once.
         let today = try await two.json(path.replacingOccurrences(of: "/care", with: "/api/v1/events?taskID=ibuprofen"))
@@ -85,7 +96,7 @@ import Testing
                                       input: "a long enough password\n")
         #expect(added.status == 0, "\(added.errors)")
         let record = try AppServer.run(["record", "add", "--patient-name", "Pat Lee", "--owner", "pat@example.org", "--demo-plan",
-                                        "--database", url])
+                                        "--signed-by", "Pat Lee", "--database", url])
         #expect(record.status == 0, "\(record.errors)")
         let id = record.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let listed = try AppServer.run(["record", "list"], environment: environment)

@@ -190,8 +190,8 @@ import Testing
                 #expect(response.status == .noContent)
             }
             #expect(try await fixture.event("enoxaparin").outcome == nil)
-            var orphan = outcome
-            orphan.taskUUID = UUID()
+            // An outcome of a task that does not exist (a new outcome: the deleted one's id stays taken).
+            let orphan = OCKOutcome(taskUUID: UUID(), taskOccurrenceIndex: outcome.taskOccurrenceIndex, values: outcome.values)
             try await client.execute(uri: "/api/v1/outcomes", method: .post, headers: Self.json, body: try body(orphan)) { response in
                 #expect([HTTPResponse.Status.unprocessableContent, .notFound].contains(response.status))
             }

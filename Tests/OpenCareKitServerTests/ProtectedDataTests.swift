@@ -70,6 +70,8 @@ import Testing
                                       values: signed.outcomeValues(createdDate: fixture.now))
             await #expect(throws: OCKStoreError.self) { try await fixture.store.addOutcome(tampered) }
             #expect(try await fixture.event("onboarding").outcome == nil)
+            // Onboarding comes first (yesterday's, to keep today's event free above).
+            try await fixture.onboard(daysFromToday: -1)
 
             // A check-in answer out of range, or for a question the survey does not ask, is refused; a real one is
             // kept, and, not being a consent, can be deleted.
@@ -103,6 +105,7 @@ import Testing
         try await fixture.test { client in
             // The record opens, and its store gets the app's rules, at its first request.
             try await client.execute(uri: "/care", method: .get) { #expect($0.status == .ok) }
+            try await fixture.onboard(daysFromToday: -1)
             // A plain Boolean on an ordinary task, then a version of it moved onto the onboarding's event.
             let added = try await done("enoxaparin", fixture)
             let onboarding = try await fixture.event("onboarding")

@@ -77,7 +77,10 @@ import Testing
             try await directory.setPushSubscription(CarePushSubscription(
                 account: ana.id, endpoint: device["endpoint"]!, publicKey: device["p256dh"]!, authSecret: device["auth"]!, createdDate: at(1, 0)))
         }
-        var configuration = CareHost.Configuration(passwordCost: 4, now: { Date(timeIntervalSince1970: 0) })
+        // The service is given each tick's moment; the host's clock is the test's last day (the record's rules read it:
+        // the doses done below are today's, not still to come).
+        let lastDay = at(10, 23)
+        var configuration = CareHost.Configuration(passwordCost: 4, now: { lastDay })
         configuration.reminders = ReminderConfiguration(contact: "mailto:care@example.org", pushHosts: ["127.0.0.1"])
         configuration.reminders?.allowsLoopbackHTTP = true
         let host = CareHost(directory: directory, configuration: configuration)

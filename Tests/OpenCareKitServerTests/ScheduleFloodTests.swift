@@ -98,8 +98,8 @@ import Testing
         }
     }
 
-    @Test func aDayWithMoreEventsThanAPageShowsIsRefusedClearly() async throws {
-        // 105 tasks at the limit of 48 a day: each valid, together 5,040 events on one page.
+    @Test func aPlanCannotPassTheEventsADayOfARecordWhoeverWritesIt() async throws {
+        // 105 tasks at the limit of 48 a day: each valid, together 5,040 events a day — refused where tasks are written.
         let fixture = ServerFixture()
         try await fixture.test { client in
             let start = fixture.calendar.startOfDay(for: fixture.now)
@@ -108,11 +108,55 @@ import Testing
                     OCKScheduleElement(start: start, end: nil, interval: DateComponents(minute: 30), calendar: fixture.calendar),
                 ]))
             }
-            try await fixture.store.addTasks(tasks)
-            try await client.execute(uri: "/care?date=2026-11-17", method: .get) { response in
+            await #expect(throws: OCKStoreError.invalidValue(reason: OCKStoreLimits.tooManyEventsPerDay)) {
+                try await fixture.store.addTasks(tasks)
+            }
+            #expect(try await fixture.store.fetchTasks(query: OCKTaskQuery()).allSatisfy { !$0.id.hasPrefix("busy-") })
+            // The JSON API is refused the same way, task by task once the plan is full.
+            var added = 0
+            for task in tasks {
+                let response = try await client.execute(uri: "/api/v1/tasks", method: .post,
+                                                        headers: [.contentType: "application/json", .accept: "application/json"],
+                                                        body: ByteBuffer(bytes: try JSONEncoder().encode(task)))
+                if response.status == .created { added += 1; continue }
                 #expect(response.status == .unprocessableContent)
-                #expect(String(buffer: response.body).contains("more than 5000 events"))
-                #expect(response.body.readableBytes < 1_000)
+                #expect(String(buffer: response.body).contains("at most \(OCKStoreLimits.maximumEventsPerDay) events a day"))
+                break
+            }
+            let planned = try await fixture.store.fetchTasks(query: OCKTaskQuery(dateInterval: DateInterval(start: start, duration: 86_400)))
+            let perDay = planned.compactMap(\.schedule.maximumEventsOnOneDay).reduce(0, +)
+            #expect(added > 0 && perDay <= OCKStoreLimits.maximumEventsPerDay && perDay + 48 > OCKStoreLimits.maximumEventsPerDay)
+        }
+    }
+
+    @Test func aPastDayOfOlderVersionsBeyondAPageIsAnHTMLPageInTheReadersLanguage() async throws {
+        // Each round adds 39 tasks of 48 events a day, then makes them daily from the 18th: the plan's current tasks
+        // stay within the store's limit, but the 17th keeps every older version — 5,616 events.
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let start = fixture.calendar.startOfDay(for: fixture.now)
+            let later = fixture.calendar.date(byAdding: .day, value: 2, to: start)!
+            for round in 0..<3 {
+                let tasks = (0..<39).map { index in
+                    OCKTask(id: "busy-\(round)-\(index)", title: "Busy", carePlanUUID: nil, schedule: OCKSchedule(composing: [
+                        OCKScheduleElement(start: start, end: nil, interval: DateComponents(minute: 30), calendar: fixture.calendar),
+                    ]))
+                }
+                let added = try await fixture.store.addTasks(tasks)
+                try await fixture.store.updateTasks(added.map { task in
+                    var sparse = task
+                    sparse.schedule = OCKSchedule(composing: [OCKScheduleElement(start: later, end: nil, interval: DateComponents(day: 1),
+                                                                                 calendar: fixture.calendar)])
+                    sparse.effectiveDate = later
+                    return sparse
+                })
+            }
+            for (language, words) in [("en", "more than 5000 events"), ("ko", "5000개를 넘어")] {
+                try await client.execute(uri: "/care?date=2026-11-17", method: .get, headers: [.acceptLanguage: language]) { response in
+                    #expect(response.status == .unprocessableContent)
+                    #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+                    #expect(String(buffer: response.body).contains(words), "\(language)")
+                }
             }
             // The API lists the same day in pages.
             try await client.execute(uri: "/api/v1/events?date=2026-11-17&limit=500", method: .get) { response in

@@ -63,6 +63,15 @@ struct ServerFixture {
         return events[index]
     }
 
+    /// Finishes the demo's onboarding on its event `daysFromToday` away, the consent signed as the demo's patient
+    /// signs it (the plan's other outcomes can be recorded after it).
+    @discardableResult
+    func onboard(daysFromToday: Int = 0) async throws -> OCKOutcome {
+        let event = try await event(OCKDemoSurveys.onboardingTaskID, daysFromToday: daysFromToday)
+        return try await store.addOutcome(OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence,
+                                                     values: try OCKDemoSurveys.signedOnboarding(signerName: "Alex Rivera", at: now)))
+    }
+
     static func form(_ fields: [String: String]) -> ByteBuffer {
         ByteBuffer(string: fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
             .joined(separator: "&"))

@@ -17,6 +17,15 @@ import Testing
         let seeded = try run(["seed-demo", "--start", "2026-11-20"])
         #expect(seeded.status == 0)
         #expect(seeded.output.contains("Added 9 tasks") && seeded.output.contains("Added 4 contacts"))
+        // The store keeps the demo plan's rules: nothing is logged before onboarding, nor for a day still to come.
+        let early = try run(["log", "ibuprofen", "--date", "2026-11-22"])
+        #expect(early.status != 0 && early.errors.contains("Onboarding comes first"), "\(early.errors)")
+        try FileManager.default.removeItem(at: directory)
+        #expect(try run(["seed-demo", "--start", "2026-11-20", "--signed-by", "Alex Rivera"]).output.contains("Onboarding done"))
+        let future = Calendar(identifier: .gregorian).date(byAdding: .day, value: 3, to: Date())!
+        let futureDay = ISO8601DateFormatter.string(from: future, timeZone: TimeZone(identifier: "America/New_York")!, formatOptions: [.withFullDate])
+        let tooEarly = try run(["log", "ibuprofen", "--date", futureDay])
+        #expect(tooEarly.status != 0 && tooEarly.errors.contains("Events still to come are read-only"), "\(tooEarly.errors)")
 
         let tasks = try run(["tasks", "--date", "2026-11-22"]).output.split(separator: "\n").map { $0.split(separator: "\t")[0] }
         #expect(Set(tasks) == ["onboarding", "check-in", "ibuprofen", "enoxaparin", "omeprazole", "knee-exercises", "nausea",
@@ -40,7 +49,7 @@ import Testing
         let entities = try JSONDecoder().decode([OCKEntity].self, from: Data(export.output.utf8))
         let kinds = Dictionary(grouping: entities, by: \.entityType).mapValues(\.count)
         #expect(kinds[.patient] == 1 && kinds[.carePlan] == 1 && kinds[.contact] == 4 && kinds[.task] == 9)
-        #expect(kinds[.outcome] == 3) // ibuprofen, and two versions of the nausea outcome
+        #expect(kinds[.outcome] == 4) // the onboarding, ibuprofen, and two versions of the nausea outcome
         let contacts = entities.compactMap { if case let .contact(contact) = $0 { contact } else { nil } }
         #expect(Set(contacts.compactMap(\.category)) == [.careProvider, .friendsAndFamily])
         #expect(contacts.allSatisfy { $0.phoneNumbers?.isEmpty == false && $0.emailAddresses?.isEmpty == false && $0.address != nil })

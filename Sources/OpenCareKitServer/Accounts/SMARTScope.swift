@@ -66,7 +66,12 @@ public struct SMARTScope: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `scopes` together allow `operation` on every resource type of `access`.
     static func allows(_ scopes: [SMARTScope], _ access: RecordRoutePolicy.TokenAccess) -> Bool {
-        access.resourceTypes.allSatisfy { type in
+        if access.operation == RecordRoutePolicy.TokenAccess.anyChange {
+            return scopes.contains { scope in
+                (scope.resourceType == "*" || access.resourceTypes.contains(scope.resourceType)) && scope.operations.contains { "cud".contains($0) }
+            }
+        }
+        return access.resourceTypes.allSatisfy { type in
             scopes.contains { ($0.resourceType == "*" || $0.resourceType == type) && $0.operations.contains(access.operation) }
         }
     }

@@ -17,9 +17,9 @@ public struct CareRequestContext: RequestContext, AuthRequestContext, SessionReq
     var accessCheck: AccessCheck?
     /// Set by `CareHost` for record routes: the record's audit trail, for the person asking.
     var auditTrail: RecordAuditTrail?
-    /// Set by `CareHost` for record routes: whether the person asking holds a permission in the record (for routes
-    /// whose input decides what they need, as a sync push of plan changes and outcomes).
-    var grants: (@Sendable (RecordPermission) async throws -> Bool)?
+    /// Set by `CareHost` for record routes: what the person asking may change (for routes whose input decides what
+    /// they need, as a sync push of plan changes and outcomes).
+    var writeAccess: (@Sendable () async throws -> RecordWriteAccess)?
     /// The connected client, as per-client limits count it: its IPv4 address, or the /64 network of its IPv6 address
     /// (one host usually holds a whole /64); "unknown" when there is none, as in in-process tests.
     public let clientAddress: String

@@ -11,14 +11,14 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
          fieldOnboardingOnce
     // Pages
     case formExpired, badDay, badPeriod, noSuchContact, noSuchSignature, noSuchConsent, signatureFormTooLarge,
-         noSuchEvent, noDeletableAnswers, badSurveyAddress, finishOnboardingFirst, eventChanged, changeRefused,
+         noSuchEvent, noDeletableAnswers, badSurveyAddress, finishOnboardingFirst, eventChanged, changeRefused, dayTooFull,
          planChanged, noSuchDemoPerson, noSuchRecord, roleDoesNotAllow
     // Surveys
     case surveyAnsweredElsewhere, surveySaveUnknown, surveySaving, surveySubmitted, surveyCancelled, surveyDiscarded,
          surveyNotOpen, surveyBadAction, surveyPageStale, surveyNotSavedRetry
     // Sharing and invitations
     case chooseCaregiverOrClinician, choosePersonAndRole, ownerRoleStays, personHasNoAccess, ownerCannotBeRemoved,
-         giveYourName, giveEmail, passwordTooShort, passwordTooLong
+         giveYourName, giveEmail, passwordTooShort, passwordTooLong, tooManyInvitations, invitationForSecondPatient
     // Access tokens' scopes (`SMARTScope`)
     case scopePrefix, scopeForm, scopeResource, scopeOperations, scopeNoOperation, scopeCount
 
@@ -51,6 +51,7 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .finishOnboardingFirst: "Finish onboarding first: the care plan opens after it."
         case .eventChanged: "The event changed in the meantime. Reload the page and try again."
         case .changeRefused: "This change cannot be saved: it breaks a rule of the care plan or of CareKit's store."
+        case .dayTooFull: "This day has more than {0} events, more than one page shows: remove tasks or make their schedules sparser."
         case .planChanged: "The care plan changed in the meantime, or this change conflicts with it. Reload the page and try again."
         case .noSuchDemoPerson: "There is no such demo person."
         case .noSuchRecord: "There is no such care record, or you have no access to it."
@@ -68,6 +69,8 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .surveyPageStale: "That page was out of date: the survey had moved on. This is the current step."
         case .surveyNotSavedRetry: "The answers could not be saved. Nothing was lost: try again."
         case .chooseCaregiverOrClinician: "Choose caregiver or clinician (a record has one patient)."
+        case .tooManyInvitations: "A record has at most {0} open invitations: revoke one first, or wait until one is accepted or expires."
+        case .invitationForSecondPatient: "This invitation is for the record's patient, and the record has its patient already."
         case .choosePersonAndRole: "Choose a person and a role."
         case .ownerRoleStays: "The owner's role stays as it is."
         case .personHasNoAccess: "That person has no access to this record."
@@ -114,6 +117,7 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .finishOnboardingFirst: "먼저 온보딩을 마치세요. 케어 플랜은 그다음에 열립니다."
         case .eventChanged: "그사이에 일정이 바뀌었습니다. 페이지를 새로 고친 뒤 다시 시도하세요."
         case .changeRefused: "이 변경은 저장할 수 없습니다. 케어 플랜이나 CareKit 저장소의 규칙에 어긋납니다."
+        case .dayTooFull: "이날은 일정이 {0}개를 넘어 한 페이지에 다 보여 줄 수 없습니다. 작업을 지우거나 일정 간격을 넓히세요."
         case .planChanged: "그사이에 케어 플랜이 바뀌었거나 이 변경과 충돌합니다. 페이지를 새로 고친 뒤 다시 시도하세요."
         case .noSuchDemoPerson: "그런 데모 사용자가 없습니다."
         case .noSuchRecord: "그런 케어 기록이 없거나 접근 권한이 없습니다."
@@ -129,6 +133,8 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .surveyPageStale: "페이지가 최신이 아니었습니다. 설문이 이미 다음으로 넘어갔습니다. 지금 단계는 이것입니다."
         case .surveyNotSavedRetry: "응답을 저장하지 못했습니다. 잃어버린 것은 없으니 다시 시도하세요."
         case .chooseCaregiverOrClinician: "보호자나 임상의를 고르세요(기록의 환자는 한 명입니다)."
+        case .tooManyInvitations: "한 기록의 열린 초대는 최대 {0}개입니다. 먼저 하나를 취소하거나, 수락되거나 만료될 때까지 기다리세요."
+        case .invitationForSecondPatient: "이 초대는 기록의 환자를 위한 것인데, 이 기록에는 이미 환자가 있습니다."
         case .choosePersonAndRole: "사람과 역할을 고르세요."
         case .ownerRoleStays: "소유자의 역할은 바꿀 수 없습니다."
         case .personHasNoAccess: "그 사람은 이 기록에 접근할 수 없습니다."

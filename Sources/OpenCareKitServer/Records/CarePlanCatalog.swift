@@ -24,6 +24,36 @@ public enum CarePlanCatalog {
     }
 }
 
+extension CarePlanCatalog {
+    /// Installs `record`'s rules on its `store` (`CareServer.Configuration.recordRules`, from the plan it follows and
+    /// its time zone): whoever opens a record's store to write — the server, an import, the command line, the demo's
+    /// seeding — calls this, so every writer passes the same rules.
+    public static func installRules(on store: OCKStore, for record: CareRecord, now: @escaping @Sendable () -> Date = Date.init) {
+        var configuration = configuration(for: record)
+        configuration.now = now
+        configuration.installRules(on: store)
+    }
+}
+
+extension CareServer.Configuration {
+    /// The rules of a record shown with this configuration, checked inside every write transaction of its store
+    /// (`OCKStoreRule`), whoever writes:
+    /// - the surveys' rule (`OCKSurveyStoreRule`): the signed consent is kept, a survey task's outcome comes from its
+    ///   survey with valid answers, and onboarding comes first;
+    /// - events still to come are read-only (`OCKFutureEventsRule`), in the record's time zone by `now`.
+    /// The store's own limits (entities of a kind, events a day, sync devices) hold for every store.
+    public var recordRules: [any OCKStoreRule] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return [CareServer.surveyRule(self), OCKFutureEventsRule(calendar: calendar, now: now)]
+    }
+
+    /// Adds `recordRules` to `store`.
+    public func installRules(on store: OCKStore) {
+        for rule in recordRules { store.addRule(rule) }
+    }
+}
+
 extension CareServer.Configuration {
     /// A record's app on the demo plan, as `serve --demo` sets it up (the benchmarks' record).
     package static func demo(timeZone: TimeZone, now: @escaping @Sendable () -> Date) -> Self {

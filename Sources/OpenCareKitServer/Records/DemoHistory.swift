@@ -85,11 +85,7 @@ package struct DemoHistory {
 
     /// The onboarding survey, finished and signed (with the typed name; the demo draws no signature).
     private func onboarding(at time: Date) throws -> [OCKOutcomeValue] {
-        var session = OCKSurveySession(survey: OCKDemoSurveys.onboarding)
-        try session.record(.consentReviewed(version: OCKDemoSurveys.consent.version), for: "consent-review")
-        try session.record(.signature(OCKSignature(fullName: signerName, image: nil, agreed: true, date: time)), for: "signature")
-        try session.record(.permissions(["notifications": true]), for: "notifications")
-        return try session.finish().outcomeValues(createdDate: time)
+        try OCKDemoSurveys.signedOnboarding(signerName: signerName, at: time)
     }
 
     private func checkIn(pain: Int, sleep: Double, exercises: Bool, at time: Date) throws -> [OCKOutcomeValue] {

@@ -83,6 +83,7 @@ public enum DemoPeople {
         try await directory.setMembership(CareMembership(record: record.id, account: jordan.id, role: .clinician, isOwner: false, createdDate: now))
         let store = try stores.store(for: record)
         try store.open()
+        CarePlanCatalog.installRules(on: store, for: record, now: { now })
         try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: now)).seed(into: store)
 
         // Two at a time: each is a store file, its plan and a few hundred outcomes.
@@ -118,6 +119,7 @@ public enum DemoPeople {
                                                          createdDate: start))
         let store = try stores.store(for: record)
         try store.open()
+        CarePlanCatalog.installRules(on: store, for: record, now: { now })
         try await DemoHistory.seed(into: store, calendar: calendar, days: patient.days, now: now, givenName: patient.given,
                                    familyName: patient.family, habits: patient.habits, seed: seed)
     }

@@ -45,7 +45,12 @@ public struct RecordRoutePolicy: Sendable, Equatable {
 
     public struct TokenAccess: Sendable, Equatable {
         public var resourceTypes: [String]
+        /// A SMART letter, or `anyChange`.
         public var operation: Character
+
+        /// For a route whose input decides what it changes (a sync push): any of c, u or d on any of the types; the
+        /// changes themselves are checked as the request makes them (`RecordWriteAccess`).
+        public static let anyChange: Character = "*"
     }
 
     public init(_ permission: RecordPermission, resource: String, action: AuditEntry.Action, tokenAccess: TokenAccess? = nil) {
@@ -64,7 +69,7 @@ public struct RecordRoutePolicy: Sendable, Equatable {
     static func api(_ permission: RecordPermission, _ types: [String], _ operation: Character) -> Self {
         let action: AuditEntry.Action = switch operation {
         case "c": .create
-        case "u": .update
+        case "u", TokenAccess.anyChange: .update
         case "d": .delete
         default: .read
         }

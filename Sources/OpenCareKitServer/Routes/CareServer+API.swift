@@ -93,12 +93,6 @@ extension CareServer {
         routes.post("/api/v1/outcomes", .api(.completeTasks, ["Observation"], "c")) { request, context in
             try await apiCall {
                 let outcome = try await decode(OCKOutcome.self, request, context)
-                let event = try await store.fetchEvent(taskUUID: outcome.taskUUID, occurrence: outcome.taskOccurrenceIndex)
-                let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: configuration.now())) ?? .distantFuture
-                guard event.scheduleEvent.start < tomorrow else {
-                    throw APIError(status: .unprocessableContent, field: "taskOccurrenceIndex",
-                                   message: "The field \"taskOccurrenceIndex\" names an event still to come.")
-                }
                 return json(try await store.addOutcome(outcome), status: .created)
             }
         }
@@ -149,20 +143,21 @@ extension CareServer {
                 return json(try await store.revisions(since: pull.knowledgeVector, after: pull.after, limit: limit))
             }
         }
-        routes.post("/api/v1/sync/push", .api(.read, Self.syncTypes, "u")) { request, context in
+        // A push needs a scope that changes something; what it changes decides the rest (`RecordWriteAccess`).
+        routes.post("/api/v1/sync/push", .api(.read, Self.syncTypes, RecordRoutePolicy.TokenAccess.anyChange)) { request, context in
             try await apiCall {
                 let push = try await decode(SyncPush.self, request, context, limit: Self.syncPushLimit)
                 let entities = push.revisions.lazy.flatMap(\.entities)
-                // What the versions change decides what the device's person must be allowed.
-                if entities.contains(where: { if case .outcome = $0 { false } else { true } }),
-                   try await context.grants?(.editPlan) != true {
-                    throw APIError(status: .forbidden, field: "revisions", message: "Your role in this record does not allow changing the care plan.")
+                guard let access = try await context.writeAccess?() else {
+                    throw APIError(status: .forbidden, field: "revisions", message: "This push cannot be authorized.")
                 }
-                if entities.contains(where: { if case .outcome = $0 { true } else { false } }),
-                   try await context.grants?(.completeTasks) != true {
-                    throw APIError(status: .forbidden, field: "revisions", message: "Your role in this record does not allow recording outcomes.")
+                do {
+                    try await store.mergeRevisions(push.revisions, deviceKnowledge: push.knowledgeVector) { changes in
+                        try access.authorize(changes)
+                    }
+                } catch let refusal as RecordWriteAccess.Refusal {
+                    throw APIError(status: .forbidden, field: "revisions", message: refusal.message)
                 }
-                try await store.mergeRevisions(push.revisions, deviceKnowledge: push.knowledgeVector)
                 try await context.auditTrail?.write("sync", .update, "\(push.revisions.count) revision records, \(entities.count) versions")
                 return json(SyncPushAnswer(knowledgeVector: try await store.knowledgeVector()))
             }

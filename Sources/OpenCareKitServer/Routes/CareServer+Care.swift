@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import OpenCareKit
 import OpenCareKitStore
+import OpenCareKitSurveys
 import OpenCareKitUI
 
 /// The forms of the Care page: every control is a POST with the event, the desired state, the page's day and the
@@ -147,6 +148,15 @@ extension CareServer {
         let token = readerToken ?? CSRF.newToken()
         let key = PageCache.Key(path: "/care?date=\(dayString(day))", language: context.localization.languageTag,
                                 today: dayString(today), generation: store.changeCount)
+        do {
+            return try await carePage(request, day: day, today: today, key: key, token: token, readerToken: readerToken, context: context)
+        } catch let error as DayTooFull {
+            return errorPage(error.message, status: .unprocessableContent, context: context)
+        }
+    }
+
+    private func carePage(_ request: Request, day: Date, today: Date, key: PageCache.Key, token: String, readerToken: String?,
+                          context: OCKRenderContext) async throws -> Response {
         let html = try await pageCache.page(key, token: token) { token in
             let parts = try await careParts(day: day, context: context, token: token)
             let main: [HTML] = [
@@ -198,8 +208,10 @@ extension CareServer {
     /// Checks the token, reads the event fields, makes the change and redirects back to the card's day; bad input
     /// gets a page that says which field is wrong. Scripts asking for JSON get 204, or the error as JSON.
     ///
-    /// Before onboarding, only the onboarding task's event may change. A survey task's outcome comes only from its
-    /// survey (`forSurvey`), never from a card's toggle or log, so a forged form cannot skip a consent.
+    /// The record's rules (`Configuration.recordRules`) are asked first, so a form the store would refuse — before
+    /// onboarding, or for an event still to come — is refused before anything starts, in the reader's language; the
+    /// store checks the change itself again. A survey task's outcome comes only from its survey (`forSurvey`), never
+    /// from a card's toggle or log, so a forged form cannot skip a consent.
     func handleForm(_ request: Request, _ context: CareRequestContext, forSurvey: Bool = false,
                     change: @Sendable (FormFields, OCKEvent<OCKTask, OCKOutcome>) async throws -> Response?) async throws -> Response {
         let render = renderContext(for: request)
@@ -217,27 +229,25 @@ extension CareServer {
             let occurrence = try fields.integer("occurrence")
             let date = try fields.string("date")
             guard let day = day(from: date) else { throw FormError(field: "date", reason: .fieldDay) }
-            // Events after today are read-only, whatever day the form names.
-            let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: configuration.now())) ?? .distantFuture
             let event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
-            guard event.scheduleEvent.start < tomorrow else {
-                throw FormError(field: "occurrence", reason: .fieldFutureEvent, status: .unprocessableContent)
-            }
             // The onboarding task counts as a survey task even if misconfigured without one: it is never toggled.
             let isSurveyTask = survey(for: event.task) != nil || event.task.id == configuration.onboardingTaskID
             guard forSurvey == isSurveyTask else {
                 throw FormError(field: "task", reason: forSurvey ? .fieldHasNoSurvey : .fieldDoneBySurvey, status: .unprocessableContent)
             }
-            if let onboarding = configuration.onboardingTaskID, event.task.id != onboarding,
-               try await !page.hasCompletedOnboarding(in: store) {
-                return failure(PageMessage(ErrorText.finishOnboardingFirst), .conflict)
-            }
+            try await store.checkRules(.addOutcome(event.outcome ?? OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: occurrence,
+                                                                                 values: []), task: event.task))
             if let response = try await change(fields, event) { return response }
             if wantsJSON { return Response(status: .noContent) }
             return Response.redirect(to: url("/care?date=\(dayString(day))#\(cardIdentifier(forTaskID: event.task.id))"), type: .normal)
         } catch let error as FormError {
             return failure(error.message, error.status, field: error.field)
         } catch let error as OCKStoreError {
+            if OCKSurveyStoreRule.onboardingFirst.refused(error) { return failure(PageMessage(ErrorText.finishOnboardingFirst), .conflict) }
+            if OCKFutureEventsRule.violation.refused(error) {
+                let refusal = FormError(field: "occurrence", reason: .fieldFutureEvent, status: .unprocessableContent)
+                return failure(refusal.message, refusal.status, field: refusal.field)
+            }
             guard let status = error.clientStatus else { throw error }
             // A conflict here is another tab or device that changed the event meanwhile.
             let message = switch status {

@@ -25,6 +25,12 @@ extension CareServer {
     /// more is refused with a clear error rather than rendered.
     static let maximumEventsPerPage = 5_000
 
+    /// A day with more than `maximumEventsPerPage` events. The store keeps a plan's current tasks within
+    /// `OCKStoreLimits.maximumEventsPerDay`, far fewer; a past day of older task versions can still hold more.
+    struct DayTooFull: Error {
+        var message: PageMessage { PageMessage(ErrorText.dayTooFull, String(CareServer.maximumEventsPerPage)) }
+    }
+
     /// The changing parts of the Care page for `day`. Forms carry `token`; live updates pass an empty one for the
     /// page's script to fill with its own.
     func careParts(day: Date, context: OCKRenderContext, token: String) async throws -> CareParts {
@@ -32,10 +38,7 @@ extension CareServer {
         let isFuture = day > today
         let page = self.page
         let feed = try await page.feedEvents(on: day, today: today, in: store)
-        guard feed.events.count <= Self.maximumEventsPerPage else {
-            throw OCKStoreError.invalidValue(reason: "This day has more than \(Self.maximumEventsPerPage) events, more than "
-                                             + "one page shows: remove tasks or make their schedules sparser.")
-        }
+        guard feed.events.count <= Self.maximumEventsPerPage else { throw DayTooFull() }
         // Before onboarding, the card shown is today's onboarding, whatever day the page is.
         let cardDay = feed.isOnboarded ? day : today
         let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(cardDay), base: basePath),

@@ -103,7 +103,7 @@ enum OpenAPIDocument {
                 responses["204"] = ["description": "Deleted"]
             }
             entry["responses"] = responses
-            entry["security"] = [["bearer": [scope(operation)]], ["session": []]]
+            entry["security"] = scope(operation).split(separator: " ").map { ["bearer": [String($0)]] } + [["session": []]]
             paths[Self.recordPrefix + operation.path, default: [:]][operation.method] = entry
         }
         let entity: [String: Any] = ["type": "object", "description": "CareKit's JSON for the entity.", "additionalProperties": true]
@@ -167,11 +167,15 @@ enum OpenAPIDocument {
     /// Where each record's API lives.
     static let recordPrefix = "/records/{record}"
 
-    /// The SMART scope an operation needs, as its route's policy says.
+    /// The SMART scopes an operation needs, as its route's policy says, space-separated: all of them, or for a
+    /// route whose input decides (a sync push), any one of them.
     static func scope(_ operation: (method: String, path: String, summary: String)) -> String {
         let path = operation.path.replacingOccurrences(of: "{id}", with: ":id").replacingOccurrences(of: "{uuid}", with: ":uuid")
         let route = CareHost.apiPolicies["\(operation.method.uppercased()) \(path)"]
-        return route.map { access in access.resourceTypes.map { "patient/\($0).\(access.operation)" }.joined(separator: " ") } ?? ""
+        return route.map { access in
+            access.operation == RecordRoutePolicy.TokenAccess.anyChange ? "patient/*.c patient/*.u patient/*.d"
+                : access.resourceTypes.map { "patient/\($0).\(access.operation)" }.joined(separator: " ")
+        } ?? ""
     }
 
     static func operationID(_ operation: (method: String, path: String, summary: String)) -> String {

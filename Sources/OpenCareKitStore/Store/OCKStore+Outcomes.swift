@@ -41,13 +41,17 @@ extension OCKStore: OCKOutcomeStore {
         let (cache, rules) = (self.cache, self.rules)
         return try await write(.outcomes, failure: OCKStoreError.addFailed) { db, now in
             let events = OutcomeEvents(db, cache: cache)
-            return try Self.uniqueOutcomes {
+            let checking = !rules.isEmpty
+            var writes: [OCKStoreWrite] = []
+            let added = try Self.uniqueOutcomes {
                 try VersionedWrites.add(outcomes, now: now, db) { outcome in
                     let span = try events.event(outcome)
-                    try rules.check(.addOutcome(outcome, task: try events.task(outcome.taskUUID)))
+                    if checking { writes.append(.addOutcome(outcome, task: try events.task(outcome.taskUUID))) }
                     return span
                 }
             }
+            try rules.check(writes, db, now: now, cache: cache)
+            return added
         }
     }
 
@@ -61,13 +65,14 @@ extension OCKStore: OCKOutcomeStore {
         let (cache, rules, newUUID) = (self.cache, self.rules, self.newUUID)
         return try await write(.outcomes, failure: OCKStoreError.updateFailed) { db, now in
             let events = OutcomeEvents(db, cache: cache)
-            return try Self.uniqueOutcomes {
+            var writes: [OCKStoreWrite] = []
+            let updated = try Self.uniqueOutcomes {
                 var prevailing: [OCKOutcome] = []
                 let updated = try VersionedWrites.update(outcomes, now: now, newUUID: newUUID, db, cache: cache, check: { current, proposed in
-                    try rules.check(.updateOutcome(current: current, proposed: proposed, task: try events.task(current.taskUUID)))
+                    writes.append(.updateOutcome(current: current, proposed: proposed, task: try events.task(current.taskUUID)))
                     // A version that moves the outcome to another event is also a new outcome there.
                     if proposed.taskUUID != current.taskUUID || proposed.taskOccurrenceIndex != current.taskOccurrenceIndex {
-                        try rules.check(.addOutcome(proposed, task: try events.task(proposed.taskUUID)))
+                        writes.append(.addOutcome(proposed, task: try events.task(proposed.taskUUID)))
                     }
                     if proposed.effectiveDate < current.effectiveDate { prevailing.append(current) }
                 }, event: events.event)
@@ -79,6 +84,8 @@ extension OCKStore: OCKOutcomeStore {
                 }
                 return updated
             }
+            try rules.check(writes, db, now: now, cache: cache)
+            return updated
         }
     }
 
@@ -88,9 +95,12 @@ extension OCKStore: OCKOutcomeStore {
         return try await write(.outcomes, failure: OCKStoreError.deleteFailed) { db, now in
             // A tombstone keeps its outcome's event; CareKit's placement rules apply to recording, not to deleting.
             let events = OutcomeEvents(db, cache: cache)
-            return try VersionedWrites.delete(outcomes, now: now, newUUID: newUUID, db, cache: cache, check: { current in
-                try rules.check(.deleteOutcome(current, task: try events.task(current.taskUUID)))
+            var writes: [OCKStoreWrite] = []
+            let deleted = try VersionedWrites.delete(outcomes, now: now, newUUID: newUUID, db, cache: cache, check: { current in
+                writes.append(.deleteOutcome(current, task: try events.task(current.taskUUID)))
             }) { try events.event($0, checkingPlacement: false) }
+            try rules.check(writes, db, now: now, cache: cache)
+            return deleted
         }
     }
 

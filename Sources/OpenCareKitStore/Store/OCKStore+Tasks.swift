@@ -38,7 +38,10 @@ extension OCKStore: OCKTaskStore {
     /// outcomes stay in the store.
     @discardableResult
     public func addTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
-        try await addVersions(tasks, .tasks, reusingDeletedIDs: true)
+        let (rules, cache) = (self.rules, self.cache)
+        return try await addVersions(tasks, .tasks, reusingDeletedIDs: true, after: { db, now, added in
+            try rules.check(added.map { .addTask($0) }, db, now: now, cache: cache)
+        })
     }
 
     /// Appends new task versions. Fails (CareKit's data-loss guard) when an outcome exists for an event of the task
@@ -54,10 +57,9 @@ extension OCKStore: OCKTaskStore {
     /// and it throws `OCKStoreError.updateFailed` with `OCKStore.changedMeanwhile` as the reason.
     @discardableResult
     public func updateTasks(_ tasks: [OCKTask], onlyIfNewest: Bool) async throws -> [OCKTask] {
-        let rules = self.rules
-        return try await updateVersions(tasks, .tasks) { db, current, proposed in
+        let (rules, cache) = (self.rules, self.cache)
+        return try await updateVersions(tasks, .tasks, check: { db, current, proposed in
             try Self.checkNewest(onlyIfNewest, current: current, proposed: proposed)
-            try rules.check(.updateTask(current: current, proposed: proposed))
             let latest = try db.scalar(Self.latestOutcomeSQL, [current.id]).double
             if let latest, proposed.effectiveDate.storeValue <= latest {
                 throw OCKStoreError.updateFailed(reason: """
@@ -67,7 +69,9 @@ extension OCKStore: OCKTaskStore {
                     past the latest outcome's date.
                     """)
             }
-        }
+        }, after: { db, now, changes in
+            try rules.check(changes.map { .updateTask(current: $0.current, proposed: $0.proposed) }, db, now: now, cache: cache)
+        })
     }
 
     /// The start of the latest event of any version of task `id` with an outcome, or nil if none has one. An update
@@ -86,8 +90,10 @@ extension OCKStore: OCKTaskStore {
 
     @discardableResult
     public func deleteTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
-        let rules = self.rules
-        return try await deleteVersions(tasks, .tasks) { try rules.check(.deleteTask($0)) }
+        let (rules, cache) = (self.rules, self.cache)
+        return try await deleteVersions(tasks, .tasks) { db, now, deleted in
+            try rules.check(deleted.map { .deleteTask($0) }, db, now: now, cache: cache)
+        }
     }
 }
 

@@ -9,20 +9,33 @@ extension OCKStore {
     }
 
     /// `reusingDeletedIDs`: an id whose newest version is a tombstone may be added again (see `VersionedWrites.add`).
+    /// `after` runs once the versions are in, inside the transaction (the store's rules).
     func addVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds, reusingDeletedIDs: Bool = false,
-                                      before: @escaping @Sendable (any SQLDatabase) throws -> Void = { _ in }) async throws -> [E] {
+                                      before: @escaping @Sendable (any SQLDatabase) throws -> Void = { _ in },
+                                      after: @escaping @Sendable (any SQLDatabase, Date, [E]) throws -> Void = { _, _, _ in })
+        async throws -> [E] {
         let cache = self.cache
         return try await write(kinds, failure: OCKStoreError.addFailed) { db, now in
             try before(db)
             let added = try VersionedWrites.add(entities, now: now, db, reusingDeletedIDs: reusingDeletedIDs, cache: cache)
             // Counted after the add, inside its transaction: a batch that goes past the limit adds nothing.
-            let live = try db.scalar("""
-                SELECT COUNT(DISTINCT id) FROM \(E.table) WHERE next_effective_date IS NULL AND deleted_date IS NULL
-                """).int ?? 0
-            if live > OCKStoreLimits.maximumEntitiesOfAKind {
-                throw OCKStoreError.addFailed(reason: OCKStoreLimits.tooMany(E.kind))
-            }
+            try Self.checkLimits(E.self, db, cache: cache)
+            try after(db, now, added)
             return added
+        }
+    }
+
+    /// Throws unless the store keeps its limits for entities of kind `E` (inside a write transaction, after the
+    /// write): entities of a kind, and for tasks, events a day.
+    static func checkLimits<E: StoredEntity>(_ type: E.Type, _ db: any SQLDatabase, cache: DecodedEntityCache) throws {
+        let live = try db.scalar("""
+            SELECT COUNT(DISTINCT id) FROM \(E.table) WHERE next_effective_date IS NULL AND deleted_date IS NULL
+            """).int ?? 0
+        if live > OCKStoreLimits.maximumEntitiesOfAKind {
+            throw OCKStoreError.addFailed(reason: OCKStoreLimits.tooMany(E.kind))
+        }
+        if E.self == OCKTask.self || E.self == OCKHealthKitTask.self {
+            try OCKStoreLimits.checkEventsPerDay(db, cache: cache)
         }
     }
 
@@ -32,20 +45,38 @@ extension OCKStore {
         if onlyIfNewest, current.uuid != proposed.uuid { throw OCKStoreError.updateFailed(reason: changedMeanwhile) }
     }
 
+    /// `check` sees each current version and its replacement before it is written; `after`, every pair once all
+    /// are in, inside the transaction (the store's rules).
     func updateVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds,
-                                         check: @escaping @Sendable (any SQLDatabase, E, E) throws -> Void = { _, _, _ in })
+                                         check: @escaping @Sendable (any SQLDatabase, E, E) throws -> Void = { _, _, _ in },
+                                         after: @escaping @Sendable (any SQLDatabase, Date, [(current: E, proposed: E)]) throws -> Void
+                                             = { _, _, _ in })
         async throws -> [E] {
         let (cache, newUUID) = (self.cache, self.newUUID)
         return try await write(kinds, failure: OCKStoreError.updateFailed) { db, now in
-            try VersionedWrites.update(entities, now: now, newUUID: newUUID, db, cache: cache) { try check(db, $0, $1) }
+            var changes: [(current: E, proposed: E)] = []
+            let updated = try VersionedWrites.update(entities, now: now, newUUID: newUUID, db, cache: cache) {
+                try check(db, $0, $1)
+                changes.append(($0, $1))
+            }
+            if E.self == OCKTask.self || E.self == OCKHealthKitTask.self {
+                try OCKStoreLimits.checkEventsPerDay(db, cache: cache)
+            }
+            try after(db, now, changes)
+            return updated
         }
     }
 
+    /// `after` gets the versions deleted (as they were before), inside the transaction (the store's rules).
     func deleteVersions<E: StoredEntity>(_ entities: [E], _ kinds: StoreChanges.Kinds,
-                                         check: @escaping @Sendable (E) throws -> Void = { _ in }) async throws -> [E] {
+                                         after: @escaping @Sendable (any SQLDatabase, Date, [E]) throws -> Void = { _, _, _ in })
+        async throws -> [E] {
         let (cache, newUUID) = (self.cache, self.newUUID)
         return try await write(kinds, failure: OCKStoreError.deleteFailed) { db, now in
-            try VersionedWrites.delete(entities, now: now, newUUID: newUUID, db, cache: cache, check: check)
+            var deleted: [E] = []
+            let tombstones = try VersionedWrites.delete(entities, now: now, newUUID: newUUID, db, cache: cache) { deleted.append($0) }
+            try after(db, now, deleted)
+            return tombstones
         }
     }
 }

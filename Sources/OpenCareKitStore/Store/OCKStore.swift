@@ -175,6 +175,9 @@ public final class OCKStore: Sendable {
             result = try await measured(function, isWrite: true) { try await engine.write { db in try body(db, now) } }
         } catch let error as OCKStoreError {
             throw error
+        } catch let refusal as AuthorizationRefusal {
+            // The caller's own check refused the write: its error, as it threw it.
+            throw refusal.error
         } catch let error as SQLFailure where error.kind != .uniqueViolation && error.kind != .foreignKeyViolation {
             // The database's trouble, not the call's: unreachable or contended (try again), or failing.
             throw Self.serverSide(error)

@@ -128,23 +128,36 @@ extension OCKStore {
     /// later part brings under a vector an earlier part brought are kept under that vector with this store's clock
     /// moved on, so that a device that pulled between the parts, and learned the vector, gets them too.
     ///
-    /// - Throws: `OCKStoreError.invalidValue`, with nothing merged, for a revision that fails validation, links
-    ///   versions of different ids, or claims knowledge the device's knowledge does not include, or when the device
-    ///   knows more of this store's own writes than it made.
-    public func mergeRevisions(_ revisions: [OCKRevisionRecord], deviceKnowledge: OCKRevisionRecord.KnowledgeVector?) async throws {
+    /// The merge passes the store's rules and limits as any other write does (`addRule(_:)`), over the net change of
+    /// each id it touches; `authorize` (the server's check of who pushes) gets the kinds of change it makes — outcomes
+    /// added, tasks deleted … — and throws to refuse them. Whatever refuses, nothing is merged.
+    ///
+    /// What a device may claim to know is bounded (`OCKStoreLimits.maximumSyncProcesses`): a push's vectors may be
+    /// ahead of this store's knowledge for one process only (the device's own; every other clock it knows, it learned
+    /// here), and the store's knowledge holds at most that many processes.
+    ///
+    /// - Throws: `OCKStoreError.invalidValue`, with nothing merged, for a revision that fails validation or a rule,
+    ///   links versions of different ids, or claims knowledge the device's knowledge does not include or this store
+    ///   cannot have given, or when the device knows more of this store's own writes than it made; whatever
+    ///   `authorize` throws.
+    public func mergeRevisions(_ revisions: [OCKRevisionRecord], deviceKnowledge: OCKRevisionRecord.KnowledgeVector?,
+                               authorizing authorize: (@Sendable (Set<OCKStoreChange>) throws -> Void)? = nil) async throws {
         if let deviceKnowledge {
             for revision in revisions where !revision.knowledgeVector.isKnown(by: deviceKnowledge) {
                 throw OCKStoreError.invalidValue(reason: "A revision's knowledge vector is ahead of the device's knowledge")
             }
         }
+        let vectors = [deviceKnowledge].compactMap({ $0 }) + revisions.map(\.knowledgeVector)
+        for vector in vectors { try SyncKnowledge.requireBounded(vector) }
         let kinds = StoreChanges.Kinds(revisions.flatMap(\.entities).map(\.changeKind))
-        let cache = self.cache
-        try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
+        let (cache, rules) = (self.cache, self.rules)
+        try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, now in
             let clock = try SyncKnowledge.clock(db)
-            for vector in [deviceKnowledge].compactMap({ $0 }) + revisions.map(\.knowledgeVector) {
+            for vector in vectors {
                 try SyncKnowledge.requireNotAhead(vector, of: clock)
+                try SyncKnowledge.requireOneNewProcess(vector, beyond: clock)
             }
-            _ = try SyncMerge.merge(revisions, renewingKnownVectors: true, db, cache: cache)
+            _ = try SyncMerge.merge(revisions, renewingKnownVectors: true, db, cache: cache, rules: rules, now: now, authorize: authorize)
             if let deviceKnowledge { try SyncKnowledge.learn(deviceKnowledge, db) }
         }
     }
@@ -224,6 +237,11 @@ extension OCKStore {
     }
 
     /// Merges pulled revision records, in order, in one transaction.
+    ///
+    /// A pull copies what the remote holds, which the remote's own rules decided: the store's rules are not asked
+    /// (a rule that depends on order, as onboarding first, could refuse a part of a pull for good — a large pull comes
+    /// in transactions, in the remote's order — and the device would never catch up). What the device writes itself,
+    /// and pushes, passes them.
     fileprivate func merge(_ records: [OCKRevisionRecord]) async throws -> [SyncConflict] {
         let kinds = StoreChanges.Kinds(records.flatMap(\.entities).map(\.changeKind))
         let cache = self.cache

@@ -70,11 +70,40 @@ enum SyncKnowledge {
         }
     }
 
-    /// Merges what a remote knows into the store's knowledge, once the store holds every version under it.
+    /// Refuses a vector of more processes than a store keeps (before any transaction: its size alone).
+    static func requireBounded(_ vector: OCKRevisionRecord.KnowledgeVector) throws {
+        guard vector.processes.count <= OCKStoreLimits.maximumSyncProcesses else { throw tooManyProcesses }
+    }
+
+    static let tooManyProcesses = OCKStoreError.invalidValue(reason: """
+        The knowledge vector names more devices than a store keeps (\(OCKStoreLimits.maximumSyncProcesses))
+        """)
+
+    /// Refuses a remote's vector that is ahead of the store's knowledge for more than one process. A device knows the
+    /// clocks of other devices only from this store (what it pulled), so the one clock it may know better than the
+    /// store is its own; a vector claiming more is made up, and its processes would be kept for good.
+    static func requireOneNewProcess(_ vector: OCKRevisionRecord.KnowledgeVector, beyond clock: Clock) throws {
+        let ahead = vector.processes.lazy.filter { $0.value > clock.vector.clock(for: $0.key) }.prefix(2).count
+        guard ahead <= 1 else {
+            throw OCKStoreError.invalidValue(reason: """
+                The knowledge vector claims clocks of other devices that this store never gave: a device knows other \
+                devices' writes only from the store it synchronizes with
+                """)
+        }
+    }
+
+    /// Merges what a remote knows into the store's knowledge, once the store holds every version under it. Refuses
+    /// (`OCKStoreLimits.maximumSyncProcesses`) knowledge of more processes than a store keeps.
     static func learn(_ vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) throws {
         var clock = try clock(db)
         let before = clock.vector
         clock.vector.merge(with: vector)
+        guard clock.vector.processes.count <= OCKStoreLimits.maximumSyncProcesses else {
+            throw OCKStoreError.invalidValue(reason: """
+                This store has synchronized with \(OCKStoreLimits.maximumSyncProcesses) devices, the most it keeps: a new \
+                device cannot join it
+                """)
+        }
         if clock.vector != before { try save(clock, db) }
     }
 

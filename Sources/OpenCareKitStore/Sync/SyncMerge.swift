@@ -36,8 +36,15 @@ enum SyncMerge {
     /// store already holds versions of are written under that vector with the store's clock moved on: whoever
     /// learned the vector from the versions sent before (the earlier parts of a push in parts) does not know the new
     /// one, so they reach it too; and a pull paging through the old vector misses nothing.
+    ///
+    /// With `rules` (a push), the merge's net change of each id (its current version before and after) passes them
+    /// and the store's limits once everything is written; without (a pull), neither. `authorize` sees the kinds of
+    /// change it makes, as the same changes made by the store's own calls would. A refusal rolls back the caller's
+    /// transaction.
     static func merge(_ records: [OCKRevisionRecord], renewingKnownVectors: Bool = false, _ db: any SQLDatabase,
-                      cache: DecodedEntityCache) throws -> (conflicts: [SyncConflict], changed: StoreChanges.Kinds) {
+                      cache: DecodedEntityCache, rules: StoreRules? = nil, now: Date = Date(),
+                      authorize: ((Set<OCKStoreChange>) throws -> Void)? = nil)
+        throws -> (conflicts: [SyncConflict], changed: StoreChanges.Kinds) {
         var patients: [Incoming<OCKPatient>] = [], plans: [Incoming<OCKCarePlan>] = [], contacts: [Incoming<OCKContact>] = []
         var tasks: [Incoming<OCKTask>] = [], healthKitTasks: [Incoming<OCKHealthKitTask>] = [], outcomes: [Incoming<OCKOutcome>] = []
         var knowledge = KnowledgeSlots()
@@ -67,7 +74,7 @@ enum SyncMerge {
             if let settle { try settle(&merge) }
             return merge
         }
-        let merges = (patients: try prepared(patients), plans: try prepared(plans), contacts: try prepared(contacts),
+        var merges = (patients: try prepared(patients), plans: try prepared(plans), contacts: try prepared(contacts),
                       tasks: try prepared(tasks), healthKitTasks: try prepared(healthKitTasks),
                       outcomes: try prepared(outcomes, settle: { try $0.settleOccupiedEvents() }))
         var used = Set<Int>()
@@ -75,6 +82,25 @@ enum SyncMerge {
                       merges.healthKitTasks?.usedSlots, merges.outcomes?.usedSlots] {
             used.formUnion(slots ?? [])
         }
+        // What each id becomes, read before the writes (the stored versions it had are still current then).
+        var net = MergeChanges()
+        func collect<E: StoredEntity>(_ merge: inout KindMerge<E>?, _ kind: OCKStoreChange.Kind) throws -> [NetChange<E>] {
+            guard var prepared = merge else { return [] }
+            let changes = try prepared.netChanges()
+            merge = prepared
+            for change in changes { net.changes.insert(OCKStoreChange(kind, change.action)) }
+            return changes
+        }
+        _ = try collect(&merges.patients, .patient)
+        _ = try collect(&merges.plans, .carePlan)
+        _ = try collect(&merges.contacts, .contact)
+        let taskChanges = try collect(&merges.tasks, .task)
+        _ = try collect(&merges.healthKitTasks, .healthKitTask)
+        let outcomeChanges = try collect(&merges.outcomes, .outcome)
+        if let authorize {
+            do { try authorize(net.changes) } catch { throw AuthorizationRefusal(error: error) }
+        }
+
         var ids: [Int: Int64] = [:]
         for slot in used.sorted() { ids[slot] = try knowledge.id(slot, renewingIfKnown: renewingKnownVectors, db) }
         var changed: StoreChanges.Kinds = []
@@ -91,6 +117,38 @@ enum SyncMerge {
         try write(merges.healthKitTasks, .healthKitTasks)
         let events = OutcomeEvents(db, cache: cache)
         try write(merges.outcomes, .outcomes, event: { try events.event($0, checkingPlacement: false) })
+
+        // The store's limits and rules, over the store as the merge leaves it (a merge given no rules copies a
+        // remote's decisions: a pull).
+        guard let rules else { return (conflicts, changed) }
+        if merges.plans != nil { try OCKStore.checkLimits(OCKCarePlan.self, db, cache: cache) }
+        if merges.contacts != nil { try OCKStore.checkLimits(OCKContact.self, db, cache: cache) }
+        if merges.tasks != nil { try OCKStore.checkLimits(OCKTask.self, db, cache: cache) }
+        if merges.healthKitTasks != nil { try OCKStore.checkLimits(OCKHealthKitTask.self, db, cache: cache) }
+        if !rules.isEmpty {
+            var writes: [OCKStoreWrite] = []
+            for change in taskChanges {
+                switch change {
+                case let .add(task): writes.append(.addTask(task))
+                case let .update(current, proposed): writes.append(.updateTask(current: current, proposed: proposed))
+                case let .delete(task): writes.append(.deleteTask(task))
+                case .other: break
+                }
+            }
+            for change in outcomeChanges {
+                switch change {
+                case let .add(outcome): writes.append(.addOutcome(outcome, task: try events.task(outcome.taskUUID)))
+                case let .update(current, proposed):
+                    writes.append(.updateOutcome(current: current, proposed: proposed, task: try events.task(current.taskUUID)))
+                    if proposed.taskUUID != current.taskUUID || proposed.taskOccurrenceIndex != current.taskOccurrenceIndex {
+                        writes.append(.addOutcome(proposed, task: try events.task(proposed.taskUUID)))
+                    }
+                case let .delete(outcome): writes.append(.deleteOutcome(outcome, task: try events.task(outcome.taskUUID)))
+                case .other: break
+                }
+            }
+            try rules.check(writes, db, now: now, cache: cache)
+        }
         return (conflicts, changed)
     }
 
@@ -137,6 +195,29 @@ enum SyncMerge {
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
     }
+}
+
+/// What a merge does to one id: its current version before (nil: none, or deleted) and after.
+enum NetChange<E: StoredEntity> {
+    case add(E)
+    case update(current: E, proposed: E)
+    case delete(E)
+    /// A version that changes nothing current: a new id that comes deleted, or a deleted one's new tombstone.
+    case other(OCKStoreChange.Action)
+
+    var action: OCKStoreChange.Action {
+        switch self {
+        case .add: .add
+        case .update: .update
+        case .delete: .delete
+        case let .other(action): action
+        }
+    }
+}
+
+/// The kinds of change of a merge.
+private struct MergeChanges {
+    var changes: Set<OCKStoreChange> = []
 }
 
 /// A version a merge was given: from which record, under which of the merge's vectors.
@@ -334,6 +415,30 @@ fileprivate struct KindMerge<E: StoredEntity> {
             conflicts.append(SyncConflict(tips: versions.map(\.entity), resolution: resolution.entity))
         }
         return conflicts
+    }
+
+    /// Each id's net change (before the writes, after the resolutions): the stored version that was current, and
+    /// the one the merge leaves current. Ids whose current version stays are left out.
+    mutating func netChanges() throws -> [NetChange<E>] {
+        var changes: [NetChange<E>] = []
+        for id in ids {
+            let graph = graphs[id]!
+            let storedTip = graph.nodes.first { $0.value.stored.map { $0.next.isEmpty } ?? false }?.key
+            guard let tip = graph.tips().first, tip != storedTip else { continue }
+            let after = try entities([tip], of: id)[0]
+            guard let storedTip else {
+                changes.append(after.deletedDate == nil ? .add(after) : .other(.add))
+                continue
+            }
+            let before = try entities([storedTip], of: id)[0]
+            switch (before.deletedDate == nil, after.deletedDate == nil) {
+            case (true, true): changes.append(.update(current: before, proposed: after))
+            case (true, false): changes.append(.delete(before))
+            case (false, true): changes.append(.add(after))
+            case (false, false): changes.append(.other(.update))
+            }
+        }
+        return changes
     }
 
     /// The versions `uuids` of `id`, read from the store where they are not being written.

@@ -7,7 +7,9 @@ import OpenCareKitStore
 ///   answer, its permission choices, and — for a survey with a signature step — the signed consent of the document
 ///   the survey shows, with the text's hash intact;
 /// - the consent task's outcome (the onboarding, holding the signed consent) is kept: it cannot be deleted or changed,
-///   and the task itself cannot be deleted.
+///   and the task itself cannot be deleted;
+/// - onboarding comes first: while the consent task exists without an outcome, no other task's outcome can be
+///   recorded or changed (the care plan opens after the consent is signed).
 ///
 /// For example:
 /// ```swift
@@ -32,27 +34,42 @@ public struct OCKSurveyStoreRule: OCKStoreRule {
         surveys[task.id] ?? task.userInfo?[OCKSurvey.taskUserInfoKey].flatMap { catalog[$0] }
     }
 
-    static let consentKept = "The signed consent is kept: the onboarding outcome that holds it cannot be deleted or changed."
+    /// The refusal of a change to the signed consent.
+    public static let consentKept = OCKStoreRuleViolation(
+        rule: "consent-kept", "The signed consent is kept: the onboarding outcome that holds it cannot be deleted or changed.")
+    /// The refusal of a care outcome before onboarding.
+    public static let onboardingFirst = OCKStoreRuleViolation(
+        rule: "onboarding-first", "Onboarding comes first: the care plan's outcomes can be recorded once the consent is signed.")
 
-    public func check(_ write: OCKStoreWrite) throws(OCKStoreRuleViolation) {
+    public func check(_ write: OCKStoreWrite, in context: OCKStoreRuleContext) throws {
         switch write {
         case let .deleteTask(task) where task.id == consentTaskID:
-            throw OCKStoreRuleViolation("The onboarding task keeps the signed consent: it cannot be deleted.")
+            throw OCKStoreRuleViolation(rule: "consent-kept", "The onboarding task keeps the signed consent: it cannot be deleted.")
         case let .updateOutcome(_, _, task) where task.id == consentTaskID,
              let .deleteOutcome(_, task) where task.id == consentTaskID:
-            throw OCKStoreRuleViolation(Self.consentKept)
+            throw Self.consentKept
         case let .updateTask(current, proposed) where current.id == consentTaskID
             && survey(for: current)?.id != survey(for: proposed)?.id:
-            throw OCKStoreRuleViolation("The onboarding task keeps the signed consent: its survey cannot change.")
+            throw OCKStoreRuleViolation(rule: "consent-kept", "The onboarding task keeps the signed consent: its survey cannot change.")
         case let .addOutcome(outcome, task):
-            guard let survey = survey(for: task) else { return }
+            try checkOnboarded(before: task, context)
+            guard let survey = survey(for: task), !context.isProposal else { return }
             try survey.checkOutcomeValues(outcome.values)
         case let .updateOutcome(_, proposed, task):
-            guard let survey = survey(for: task) else { return }
+            try checkOnboarded(before: task, context)
+            guard let survey = survey(for: task), !context.isProposal else { return }
             try survey.checkOutcomeValues(proposed.values)
-        case .updateTask, .deleteTask, .deleteOutcome:
+        case .addTask, .updateTask, .deleteTask, .deleteOutcome:
             return
         }
+    }
+
+    /// Throws unless an outcome of `task` may be recorded: it is the onboarding's own, or the onboarding is done (or
+    /// the plan has none).
+    private func checkOnboarded(before task: OCKTask, _ context: OCKStoreRuleContext) throws {
+        guard let consentTaskID, task.id != consentTaskID, try context.currentTask(id: consentTaskID) != nil,
+              try !context.hasCurrentOutcome(ofTaskID: consentTaskID) else { return }
+        throw Self.onboardingFirst
     }
 }
 
@@ -60,7 +77,7 @@ extension OCKSurvey {
     /// Throws unless `values` are outcome values this survey's results could give (`OCKSurveyResult.outcomeValues`).
     public func checkOutcomeValues(_ values: [OCKOutcomeValue]) throws(OCKStoreRuleViolation) {
         func refuse(_ reason: String) -> OCKStoreRuleViolation {
-            OCKStoreRuleViolation("A survey task's outcome comes from its survey: \(reason).")
+            OCKStoreRuleViolation(rule: "survey-answers", "A survey task's outcome comes from its survey: \(reason).")
         }
         guard !values.isEmpty else { throw refuse("it has no values") }
         if values.count == 1, values[0].kind == OCKSurveyResult.completedKind, values[0].dateValue != nil { return }

@@ -1,0 +1,276 @@
+import Foundation
+import OpenCareKitStore
+import OpenCareKitSurveys
+import Testing
+
+/// A care record's rules against every writer of the store: its own calls (what pages, the JSON API, imports and the
+/// command line use) and a sync merge (a device's push). Each rule refuses each writer with the same reason, and a
+/// refused call leaves the store as it was.
+extension StoreConformance {
+    /// The store's writers, as the matrix tries them.
+    enum Writer: CaseIterable {
+        case calls, merge
+    }
+
+    /// A record of the demo plan's rules, at noon on 16 November 2026 (America/New_York): the onboarding (a daily
+    /// all-day survey task), the daily check-in survey and a daily 08:00 medication, all from 1 November.
+    struct RuledRecord {
+        let store: OCKStore
+        let onboarding: OCKTask
+        let checkIn: OCKTask
+        let med: OCKTask
+        static let now = Fixture.date(16, 12)
+        /// The device whose pushes the merge writer makes.
+        let device = UUID()
+
+        init(_ store: any StoreUnderTest) async throws {
+            self.store = try #require(store as? OCKStore)
+            self.store.addRule(OCKSurveyStoreRule(surveys: OCKDemoSurveys.byTaskID, consentTaskID: OCKDemoSurveys.onboardingTaskID))
+            self.store.addRule(OCKFutureEventsRule(calendar: Fixture.calendar, now: { Self.now }))
+            func allDay(_ id: String) -> OCKTask {
+                let element = OCKScheduleElement(start: Fixture.date(1), end: nil, interval: DateComponents(day: 1), duration: .allDay,
+                                                 calendar: Fixture.calendar)
+                return OCKTask(id: id, title: id, carePlanUUID: nil, schedule: OCKSchedule(composing: [element]))
+            }
+            let tasks = try await self.store.addTasks([allDay(OCKDemoSurveys.onboardingTaskID), allDay(OCKDemoSurveys.checkInTaskID),
+                                                       Fixture.daily("med")])
+            (onboarding, checkIn, med) = (tasks[0], tasks[1], tasks[2])
+        }
+
+        /// The signed onboarding of day `day` (occurrence `day - 1`).
+        func consent(day: Int = 2) throws -> OCKOutcome {
+            OCKOutcome(taskUUID: onboarding.uuid, taskOccurrenceIndex: day - 1,
+                       values: try OCKDemoSurveys.signedOnboarding(signerName: "Alex Rivera", at: Fixture.date(day, 9)))
+        }
+
+        /// A check-in with answers `pain`, `sleep` and `exercises` on day `day`.
+        func checkIn(day: Int, pain: Int) throws -> OCKOutcome {
+            var session = OCKSurveySession(survey: OCKDemoSurveys.checkIn)
+            if (0...10).contains(pain) {
+                try session.record(.answer(.scale(pain)), for: "pain")
+                try session.record(.answer(.number(7)), for: "sleep")
+                try session.record(.answer(.yesNo(true)), for: "exercises")
+                return OCKOutcome(taskUUID: checkIn.uuid, taskOccurrenceIndex: day - 1,
+                                  values: try session.finish().outcomeValues(createdDate: Fixture.date(day, 9)))
+            }
+            var value = OCKOutcomeValue(pain)
+            value.kind = "pain"
+            var sleep = OCKOutcomeValue(7.0)
+            sleep.kind = "sleep"
+            var exercises = OCKOutcomeValue(true)
+            exercises.kind = "exercises"
+            return OCKOutcome(taskUUID: checkIn.uuid, taskOccurrenceIndex: day - 1, values: [value, sleep, exercises])
+        }
+
+        /// A medication dose on day `day`.
+        func dose(day: Int) -> OCKOutcome { Fixture.done(med, day - 1) }
+
+        /// The next version of `version`: changed by `change`, dated as a device dates it.
+        func nextVersion<E: OCKVersionedObjectCompatible>(of version: E, _ change: (inout E) -> Void) -> E {
+            var next = version
+            next.uuid = UUID()
+            next.previousVersionUUIDs = [version.uuid]
+            next.nextVersionUUIDs = []
+            next.updatedDate = Self.now
+            change(&next)
+            return next
+        }
+
+        /// Pushes `entities` as a device does, under a vector of the device's own process.
+        func push(_ entities: [OCKEntity]) async throws {
+            let clock = try await store.knowledgeVector()
+            var knowledge = clock
+            knowledge.merge(with: .init([device: clock.clock(for: device) + 1]))
+            try await store.mergeRevisions([OCKRevisionRecord(entities: entities, knowledgeVector: .init([device: knowledge.clock(for: device)]))],
+                                           deviceKnowledge: knowledge)
+        }
+
+        /// Writes outcomes with `writer`: as new, as updates of what is there (`current`), or as deletions.
+        func add(_ outcomes: [OCKOutcome], by writer: Writer) async throws {
+            switch writer {
+            case .calls: try await store.addOutcomes(outcomes)
+            case .merge: try await push(outcomes.map { .outcome($0) })
+            }
+        }
+
+        func update(_ current: OCKOutcome, by writer: Writer, _ change: (inout OCKOutcome) -> Void) async throws {
+            switch writer {
+            case .calls:
+                var changed = current
+                change(&changed)
+                try await store.updateOutcome(changed)
+            case .merge: try await push([.outcome(nextVersion(of: current, change))])
+            }
+        }
+
+        func delete(_ current: OCKOutcome, by writer: Writer) async throws {
+            switch writer {
+            case .calls: try await store.deleteOutcome(current)
+            case .merge: try await push([.outcome(nextVersion(of: current) { $0.deletedDate = Self.now })])
+            }
+        }
+
+        func add(_ tasks: [OCKTask], by writer: Writer) async throws {
+            switch writer {
+            case .calls: try await store.addTasks(tasks)
+            case .merge: try await push(tasks.map { .task($0) })
+            }
+        }
+
+        /// Every version, to see that a refused write left nothing.
+        func versions() async throws -> [OCKEntity] { try await allVersions(of: store) }
+    }
+
+    /// Expects `write` to be refused for `rule`'s reason (or one of its reasons) and to leave the store unchanged.
+    static func expectRefused(_ record: RuledRecord, _ writer: Writer, _ reason: String, _ write: () async throws -> Void,
+                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let before = try await record.versions()
+        let error = await failure(write)
+        #expect(error?.isInvalidValue == true && error?.reason.hasPrefix(reason) == true,
+                "\(writer): \(String(describing: error)), expected \(reason)", sourceLocation: sourceLocation)
+        #expect(try await record.versions() == before, "\(writer) left changes", sourceLocation: sourceLocation)
+    }
+
+    static let recordRules: [StoreCheck] = [
+        StoreCheck("onboardingComesFirstForEveryWriter") { store in
+            for writer in Writer.allCases {
+                let record = try await RuledRecord(store)
+                defer { try? record.store.reset() }
+                let onboardingFirst = OCKSurveyStoreRule.onboardingFirst.reason
+                try await expectRefused(record, writer, onboardingFirst) { try await record.add([record.dose(day: 10)], by: writer) }
+                try await expectRefused(record, writer, onboardingFirst) { try await record.add([try record.checkIn(day: 10, pain: 3)], by: writer) }
+                // With the onboarding in the same write, the plan opens.
+                try await record.add([try record.consent(), record.dose(day: 10)], by: writer)
+                #expect(try await record.store.fetchOutcomes(query: OCKOutcomeQuery()).count == 2, "\(writer)")
+            }
+        },
+        StoreCheck("theSignedConsentIsKeptFromEveryWriter") { store in
+            for writer in Writer.allCases {
+                let record = try await RuledRecord(store)
+                defer { try? record.store.reset() }
+                let consent = try await record.store.addOutcome(try record.consent())
+                let kept = OCKSurveyStoreRule.consentKept.reason
+                try await expectRefused(record, writer, kept) { try await record.delete(consent, by: writer) }
+                try await expectRefused(record, writer, kept) {
+                    try await record.update(consent, by: writer) { $0.values[0].kind = "consent.signerName"; $0.values[0].value = "Somebody Else" }
+                }
+                // Nor deleted by another outcome for its event (a merge keeps the newer one and tombstones the other).
+                if writer == .merge {
+                    // Newer than the consent by every date the merge compares (the store dates its writes by its clock).
+                    var usurper = try record.consent()
+                    usurper.createdDate = Date().addingTimeInterval(86_400)
+                    usurper.updatedDate = usurper.createdDate
+                    try await expectRefused(record, writer, kept) { try await record.add([usurper], by: writer) }
+                }
+                await #expect(throws: OCKStoreError.self) { try await record.store.deleteTask(record.onboarding) }
+            }
+        },
+        StoreCheck("surveyAnswersAreValidFromEveryWriter") { store in
+            for writer in Writer.allCases {
+                let record = try await RuledRecord(store)
+                defer { try? record.store.reset() }
+                try await record.store.addOutcome(try record.consent())
+                let fromSurvey = "A survey task's outcome comes from its survey"
+                try await expectRefused(record, writer, fromSurvey) { try await record.add([try record.checkIn(day: 10, pain: 99)], by: writer) }
+                try await expectRefused(record, writer, fromSurvey) {
+                    try await record.add([OCKOutcome(taskUUID: record.checkIn.uuid, taskOccurrenceIndex: 9, values: [OCKOutcomeValue(true)])], by: writer)
+                }
+                let answered = try await record.store.addOutcome(try record.checkIn(day: 11, pain: 4))
+                try await expectRefused(record, writer, fromSurvey) {
+                    try await record.update(answered, by: writer) { $0.values[0].value = 99 }
+                }
+                try await record.add([try record.checkIn(day: 12, pain: 6)], by: writer)
+            }
+        },
+        StoreCheck("eventsStillToComeAreReadOnlyForEveryWriter") { store in
+            for writer in Writer.allCases {
+                let record = try await RuledRecord(store)
+                defer { try? record.store.reset() }
+                try await record.store.addOutcome(try record.consent())
+                let readOnly = OCKFutureEventsRule.violation.reason
+                // Tomorrow's dose, and one ten days ahead; today's is fine (its event is at 08:00, before noon or after).
+                try await expectRefused(record, writer, readOnly) { try await record.add([record.dose(day: 17)], by: writer) }
+                try await expectRefused(record, writer, readOnly) { try await record.add([record.dose(day: 26)], by: writer) }
+                let today = try await record.store.addOutcome(record.dose(day: 16))
+                try await expectRefused(record, writer, readOnly) {
+                    try await record.update(today, by: writer) { $0.taskOccurrenceIndex = 20 }
+                }
+                try await record.delete(today, by: writer)
+            }
+        },
+        StoreCheck("planLimitsHoldForEveryWriter") { store in
+            for writer in Writer.allCases {
+                let record = try await RuledRecord(store)
+                defer { try? record.store.reset() }
+                // 42 tasks of 48 events a day: each within a schedule's limits, together past the record's.
+                let busy = (0..<42).map { index in
+                    OCKTask(id: "busy-\(index)", title: nil, carePlanUUID: nil, schedule: OCKSchedule(composing: [
+                        OCKScheduleElement(start: Fixture.date(1), end: nil, interval: DateComponents(minute: 30), calendar: Fixture.calendar),
+                    ]))
+                }
+                try await expectRefused(record, writer, OCKStoreLimits.tooManyEventsPerDay) { try await record.add(busy, by: writer) }
+                // More tasks than a store holds.
+                let many = (0..<OCKStoreLimits.maximumEntitiesOfAKind).map { Fixture.daily("task-\($0)") }
+                let before = try await record.versions()
+                let error = await failure { try await record.add(many, by: writer) }
+                #expect(error?.reason == OCKStoreLimits.tooMany("task"), "\(writer): \(String(describing: error))")
+                #expect(try await record.versions() == before)
+            }
+        },
+        StoreCheck("aMergeReportsWhatItChangesForAuthorization") { store in
+            let record = try await RuledRecord(store)
+            try await record.store.addOutcome(try record.consent())
+            let dose = try await record.store.addOutcome(record.dose(day: 10))
+            let device = UUID()
+            // The kinds of change reach the caller's check before anything is written; its refusal rolls the merge
+            // back and reaches the caller as it was thrown.
+            let tombstone = record.nextVersion(of: dose) { $0.deletedDate = RuledRecord.now }
+            var seen: Set<OCKStoreChange> = []
+            do {
+                try await record.store.mergeRevisions([OCKRevisionRecord(entities: [.outcome(tombstone), .outcome(record.dose(day: 11)),
+                                                                                    .task(record.nextVersion(of: record.med) { $0.title = "Changed" })],
+                                                                         knowledgeVector: .init([device: 1]))], deviceKnowledge: nil) { changes in
+                    throw ReportedChanges(changes: changes)
+                }
+            } catch let reported as ReportedChanges {
+                seen = reported.changes
+            }
+            #expect(seen == [OCKStoreChange(.outcome, .delete), OCKStoreChange(.outcome, .add), OCKStoreChange(.task, .update)])
+            #expect(try await record.store.fetchOutcomes(query: OCKOutcomeQuery()).count == 2)
+        },
+        StoreCheck("whatADeviceClaimsToKnowIsBounded") { store in
+            let server = try #require(store as? OCKStore)
+            // One process the store does not know is the device's own; two are made up.
+            let (first, second) = (UUID(), UUID())
+            #expect(await failure { try await server.mergeRevisions([], deviceKnowledge: .init([first: 1, second: 1])) }?.isInvalidValue == true)
+            #expect(await failure {
+                try await server.mergeRevisions([OCKRevisionRecord(entities: [], knowledgeVector: .init([first: 1, second: 1]))], deviceKnowledge: nil)
+            }?.isInvalidValue == true)
+            try await server.mergeRevisions([], deviceKnowledge: .init([first: 1]))
+            // Ahead of the store for a process it knows counts too.
+            #expect(await failure { try await server.mergeRevisions([], deviceKnowledge: .init([first: 5, second: 1])) }?.isInvalidValue == true)
+            // A vector of more processes than a store keeps is refused before anything is read.
+            let huge = OCKRevisionRecord.KnowledgeVector(Dictionary(uniqueKeysWithValues: (0...OCKStoreLimits.maximumSyncProcesses).map { _ in (UUID(), 1) }))
+            #expect(await failure { try await server.mergeRevisions([], deviceKnowledge: huge) }?.reason.contains("more devices") == true)
+            // Devices join one by one up to the limit (the store's own process is one of them), then no more: one that
+            // learned every other device (its vector is then too large) or only the store and itself.
+            var known = try await server.knowledgeVector()
+            while known.processes.count < OCKStoreLimits.maximumSyncProcesses {
+                known.merge(with: .init([UUID(): 1]))
+                try await server.mergeRevisions([], deviceKnowledge: known)
+                known = try await server.knowledgeVector()
+            }
+            var everything = known
+            everything.merge(with: .init([UUID(): 1]))
+            #expect(await failure { try await server.mergeRevisions([], deviceKnowledge: everything) }?.reason.contains("more devices") == true)
+            let refused = await failure { try await server.mergeRevisions([], deviceKnowledge: .init([first: 1, UUID(): 1])) }
+            #expect(refused?.reason.contains("\(OCKStoreLimits.maximumSyncProcesses) devices") == true, "\(String(describing: refused))")
+            #expect(try await server.knowledgeVector() == known)
+        },
+    ]
+}
+
+/// The changes a merge reported, thrown back out of it.
+private struct ReportedChanges: Error {
+    let changes: Set<OCKStoreChange>
+}
