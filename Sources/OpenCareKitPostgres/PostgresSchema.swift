@@ -71,6 +71,7 @@ enum PostgresSchema {
         ("9: reminders", DirectorySchema.reminderTables(text: "text COLLATE \"C\"", real: "double precision", integer: "bigint",
                                                        prefix: "\(schema).")),
         ("10: shared values", [DirectorySchema.sharedValueTable(text: "text COLLATE \"C\"", real: "double precision", prefix: "\(schema).")]),
+        ("11: two-step codes used once", ["ALTER TABLE \(schema).account ADD COLUMN totp_last_step bigint"]),
     ]
 
     /// HealthKit tasks from CareKit devices: a task's columns, indexes, policy and view, with the sync column.

@@ -39,6 +39,8 @@ extension CareHost {
         routes.account(.post, "/sign-out/everywhere") { request, context, identity in
             try await host.checkedForm(request, context) { _ in
                 try await host.directory.removeSessions(of: identity.account.id)
+                // And every access token (the JSON API's, sync's, calendar feeds'): a lost phone's too.
+                try await host.revokeAccessTokens(of: identity.account.id)
                 // Every device stops showing reminders: one left signed out shows no task titles on its lock screen.
                 for subscription in try await host.directory.pushSubscriptions(of: identity.account.id) {
                     try await host.directory.removePushSubscription(endpoint: subscription.endpoint)
@@ -302,12 +304,24 @@ extension CareHost {
             var account = identity.account
             account.passwordHash = try await Passwords.hash(new, cost: configuration.passwordCost)
             try await directory.updateAccount(account)
-            // Every other session ends; this browser gets a new one.
+            // Every other session ends, and every access token; this browser gets a new session.
             try await directory.removeSessions(of: account.id)
+            try await revokeAccessTokens(of: account.id)
             context.sessions.createSession(CareSession(account: account.id, isComplete: true, signedInDate: configuration.now()),
                                            expiresIn: configuration.idleTimeout)
             try await auditSession("password-change", account: account.id, outcome: .allowed, context: context)
             return accountPage(request, identity, message: HostText.passwordChanged.text(language))
+        }
+    }
+}
+
+extension CareHost {
+    /// Revokes every access token of `account` still in use: a new password, or signing out everywhere, ends them
+    /// all (someone who had the old password may have made one).
+    func revokeAccessTokens(of account: CareAccountID) async throws {
+        let now = configuration.now()
+        for token in try await directory.accessTokens(of: account) where token.revokedDate == nil {
+            _ = try await directory.revokeAccessToken(token.id, of: account, now: now)
         }
     }
 }

@@ -28,17 +28,22 @@ extension CareHost {
         }
         addRecordRoute(&routes, .post, "/sharing/invitations", .page("sharing", .manageSharing, action: .create)) { request, context, access in
             try await host.checkedForm(request, context) { fields in
-                let members = try await host.directory.members(of: access.record)
-                guard let role = fields.values["role"].flatMap(CareRole.init(rawValue:)),
-                      role != .patient || !members.contains(where: { $0.membership.role == .patient }) else {
+                guard let role = fields.values["role"].flatMap(CareRole.init(rawValue:)) else {
                     return try await host.sharingPage(request, access, message: PageMessage(ErrorText.chooseCaregiverOrClinician),
                                                       status: .unprocessableContent)
                 }
                 let secret = "\(RandomIdentifier.random())\(RandomIdentifier.random())"
                 let now = host.configuration.now()
-                try await host.directory.addInvitation(CareInvitation(
-                    secretHash: AccessTokens.hash(secret), record: access.record, role: role, invitedBy: access.identity.account.id,
-                    createdDate: now, expiryDate: now.addingTimeInterval(Self.invitationLifetime)))
+                // The directory keeps one patient a record and bounds open invitations, whoever writes.
+                do {
+                    try await host.directory.addInvitation(CareInvitation(
+                        secretHash: AccessTokens.hash(secret), record: access.record, role: role, invitedBy: access.identity.account.id,
+                        createdDate: now, expiryDate: now.addingTimeInterval(Self.invitationLifetime)))
+                } catch let error as CareDirectoryError where error.kind == .conflict {
+                    let message = error == .secondPatient ? PageMessage(ErrorText.chooseCaregiverOrClinician)
+                        : PageMessage(ErrorText.tooManyInvitations, String(CareDirectoryLimits.openInvitationsPerRecord))
+                    return try await host.sharingPage(request, access, message: message, status: .unprocessableContent)
+                }
                 let origin = host.configuration.publicOrigin ?? "http://\(request.head.authority ?? "localhost")"
                 return try await host.sharingPage(request, access, newLink: "\(origin)/invitations/\(secret)")
             }
@@ -63,7 +68,12 @@ extension CareHost {
                     return try await host.sharingPage(request, access, message: PageMessage(ErrorText.ownerRoleStays), status: .conflict)
                 }
                 membership.role = role
-                try await host.directory.setMembership(membership)
+                do {
+                    try await host.directory.setMembership(membership)
+                } catch let error as CareDirectoryError where error == .secondPatient {
+                    return try await host.sharingPage(request, access, message: PageMessage(ErrorText.chooseCaregiverOrClinician),
+                                                      status: .unprocessableContent)
+                }
                 return Response.redirect(to: "/records/\(access.record)/sharing", type: .normal)
             }
         }
@@ -292,10 +302,13 @@ extension CareHost {
                     return try await invitationPage(request, context, message: PageMessage(HostText.emailTaken), status: .conflict)
                 }
             }
-            guard let membership = try await directory.acceptInvitation(secretHash: AccessTokens.hash(secret), account: account.id,
-                                                                        now: configuration.now()) else {
-                return try await invitationGone(request, context)
+            let accepted: CareMembership?
+            do {
+                accepted = try await directory.acceptInvitation(secretHash: AccessTokens.hash(secret), account: account.id, now: configuration.now())
+            } catch let error as CareDirectoryError where error == .secondPatient {
+                return try await invitationPage(request, context, message: PageMessage(ErrorText.invitationForSecondPatient), status: .conflict)
             }
+            guard let membership = accepted else { return try await invitationGone(request, context) }
             try await audit.record(AuditEntry.Draft(recorded: configuration.now(), account: account.id, record: membership.record,
                                                     resource: "membership", action: .create, outcome: .allowed,
                                                     address: context.clientAddress, detail: "invitation accepted"))

@@ -22,7 +22,7 @@ extension CareHost {
                 guard identity.account.totpSecret == nil, let secret = context.sessions.session?.pendingTwoStepSecret else {
                     return Response.redirect(to: "/account/two-step", type: .normal)
                 }
-                guard TwoStep.isValid(fields.values["code"] ?? "", secret: secret, now: host.configuration.now()) else {
+                guard let step = TwoStep.step(of: fields.values["code"] ?? "", secret: secret, now: host.configuration.now()) else {
                     return host.twoStepPage(request, context, identity, message: AccountText.setupCodeWrong.text(language),
                                             status: .unprocessableContent)
                 }
@@ -31,6 +31,8 @@ extension CareHost {
                 account.totpSecret = secret
                 account.recoveryCodeHashes = codes.map(TwoStep.hash(recoveryCode:))
                 try await host.directory.updateAccount(account)
+                // The code that turned it on does not also sign in.
+                _ = try await host.directory.takeTwoStepCode(step: step, of: account.id)
                 context.sessions.withLockedSession { $0?.pendingTwoStepSecret = nil }
                 try await host.auditSession("two-step-on", account: account.id, outcome: .allowed, context: context)
                 return host.hostPage(request, title: AccountText.twoStepOnTitle.text(language)) { _ in [
@@ -88,7 +90,11 @@ extension CareHost {
             }
             if let locked = account.lockedUntil, locked > now { return tooManyFailures(request, wait: locked.timeIntervalSince(now)) }
             let code = fields.values["code"] ?? ""
-            var valid = TwoStep.isValid(code, secret: secret, now: now)
+            // A code is taken once: the same code again (a replay, or a second tab) is wrong.
+            var valid = false
+            if let step = TwoStep.step(of: code, secret: secret, now: now) {
+                valid = try await directory.takeTwoStepCode(step: step, of: account.id)
+            }
             if !valid, let index = account.recoveryCodeHashes.firstIndex(of: TwoStep.hash(recoveryCode: code)) {
                 // A recovery code works once.
                 account.recoveryCodeHashes.remove(at: index)

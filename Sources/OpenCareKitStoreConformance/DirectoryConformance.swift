@@ -128,6 +128,71 @@ public enum DirectoryConformance {
                                                              createdDate: now, expiryDate: now.addingTimeInterval(60)))
             #expect(try await directory.acceptInvitation(secretHash: "three", account: ana.id, now: now)?.role == .patient)
         },
+        DirectoryCheck("aRecordHasOnePatientWhoeverWritesItsMemberships") { subject in
+            let directory = subject.directory
+            let (ana, ben, cho) = (account("ana@example.org"), account("ben@example.org"), account("cho@example.org"))
+            for person in [ana, ben, cho] { try await directory.addAccount(person) }
+            let care = record()
+            try await directory.addRecord(care, member: CareMembership(record: care.id, account: ana.id, role: .patient, isOwner: true, createdDate: now))
+            try await directory.setMembership(CareMembership(record: care.id, account: ben.id, role: .caregiver, isOwner: false, createdDate: now))
+            // A role change, an invitation, and an invitation made before the patient joined: each refused.
+            await #expect(throws: CareDirectoryError.secondPatient) {
+                try await directory.setMembership(CareMembership(record: care.id, account: ben.id, role: .patient, isOwner: false, createdDate: now))
+            }
+            await #expect(throws: CareDirectoryError.secondPatient) {
+                try await directory.addInvitation(CareInvitation(secretHash: "patient", record: care.id, role: .patient, invitedBy: ana.id,
+                                                                 createdDate: now, expiryDate: now.addingTimeInterval(60)))
+            }
+            let adopted = record()
+            try await directory.addRecord(adopted, member: CareMembership(record: adopted.id, account: ben.id, role: .caregiver, isOwner: true,
+                                                                          createdDate: now))
+            // Two patient invitations while the record has none; the first accepted makes the second one's a second patient.
+            for secret in ["first", "second"] {
+                try await directory.addInvitation(CareInvitation(secretHash: secret, record: adopted.id, role: .patient, invitedBy: ben.id,
+                                                                 createdDate: now, expiryDate: now.addingTimeInterval(60)))
+            }
+            #expect(try await directory.acceptInvitation(secretHash: "first", account: ana.id, now: now)?.role == .patient)
+            await #expect(throws: CareDirectoryError.secondPatient) {
+                _ = try await directory.acceptInvitation(secretHash: "second", account: cho.id, now: now)
+            }
+            #expect(try await directory.members(of: adopted.id).filter { $0.membership.role == .patient }.map(\.account.id) == [ana.id])
+            #expect(try await directory.membership(record: care.id, account: ben.id)?.role == .caregiver)
+        },
+        DirectoryCheck("openInvitationsAndSessionsAreBounded") { subject in
+            let directory = subject.directory
+            let ana = account("ana@example.org")
+            try await directory.addAccount(ana)
+            let care = record()
+            try await directory.addRecord(care, member: CareMembership(record: care.id, account: ana.id, role: .patient, isOwner: true, createdDate: now))
+            func invite(_ index: Int, at time: Date) async throws {
+                try await directory.addInvitation(CareInvitation(secretHash: "invitation-\(index)", record: care.id, role: .caregiver,
+                                                                 invitedBy: ana.id, createdDate: time, expiryDate: time.addingTimeInterval(3_600)))
+            }
+            for index in 0..<CareDirectoryLimits.openInvitationsPerRecord { try await invite(index, at: now) }
+            await #expect(throws: CareDirectoryError.self) { try await invite(-1, at: now) }
+            // Expired ones do not count.
+            try await invite(-2, at: now.addingTimeInterval(7_200))
+            // Each new session of an account beyond the limit ends its least recently used one.
+            for index in 0...CareDirectoryLimits.sessionsPerAccount {
+                try await directory.setSession(keyHash: "session-\(index)", account: ana.id, value: Data(), expiryDate: now.addingTimeInterval(3_600),
+                                               now: now.addingTimeInterval(Double(index)))
+            }
+            #expect(try await directory.session(keyHash: "session-0", now: now) == nil)
+            #expect(try await directory.session(keyHash: "session-1", now: now) != nil)
+            #expect(try await directory.session(keyHash: "session-\(CareDirectoryLimits.sessionsPerAccount)", now: now) != nil)
+        },
+        DirectoryCheck("aTwoStepCodeIsTakenOnce") { subject in
+            let directory = subject.directory
+            let (ana, ben) = (account("ana@example.org"), account("ben@example.org"))
+            try await directory.addAccount(ana)
+            try await directory.addAccount(ben)
+            #expect(try await directory.takeTwoStepCode(step: 100, of: ana.id))
+            #expect(try await !directory.takeTwoStepCode(step: 100, of: ana.id))
+            // An earlier step's code is refused once a later one was taken; another account's are its own.
+            #expect(try await !directory.takeTwoStepCode(step: 99, of: ana.id))
+            #expect(try await directory.takeTwoStepCode(step: 100, of: ben.id))
+            #expect(try await directory.takeTwoStepCode(step: 101, of: ana.id))
+        },
         DirectoryCheck("pushSubscriptionsAndReminderSettingsAreKeptPerDeviceAndPerRecord") { subject in
             let directory = subject.directory
             let (ana, ben) = (account("ana@example.org"), account("ben@example.org"))

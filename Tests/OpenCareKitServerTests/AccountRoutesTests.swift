@@ -183,6 +183,56 @@ final class TestBrowser: Sendable {
         }
     }
 
+    @Test func aNewPasswordAndSigningOutEverywhereRevokeEveryAccessToken() async throws {
+        let setup = try await setup()
+        let base = "/records/\(setup.record)"
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana@example.org", Self.password)
+            func newToken() async throws -> String {
+                let page = String(buffer: try await ana.send("/account/tokens", .post, form: [
+                    "label": "Phone", "record": setup.record.description, "scope": "patient/*.rs"]).body)
+                return String(try #require(page.firstMatch(of: #/value="(ock_[0-9a-z]{52})"/#)?.output.1))
+            }
+            func status(_ secret: String) async throws -> HTTPResponse.Status {
+                try await client.executeRequest(uri: base + "/api/v1/tasks", method: .get,
+                                                headers: [.authorization: "Bearer \(secret)", .accept: "application/json"], body: nil).status
+            }
+            // Someone who had the old password made a token: the new password ends it.
+            let before = try await newToken()
+            #expect(try await status(before) == .ok)
+            let changed = try await ana.send("/account/password", .post, form: ["current": Self.password, "new": "another long one",
+                                                                                "repeat": "another long one"])
+            #expect(changed.status == .ok)
+            #expect(try await status(before) == .unauthorized)
+            // So does signing out everywhere (a lost phone's token with it).
+            let phone = try await newToken()
+            #expect(try await status(phone) == .ok)
+            try await ana.send("/sign-out/everywhere", .post, form: [:])
+            #expect(try await status(phone) == .unauthorized)
+            let account = try #require(try await setup.directory.account(email: "ana@example.org"))
+            #expect(try await setup.directory.accessTokens(of: account.id).allSatisfy { $0.revokedDate != nil })
+        }
+    }
+
+    @Test func aForgedRoleFormCannotMakeASecondPatient() async throws {
+        let setup = try await setup()
+        let base = "/records/\(setup.record)"
+        let ben = try #require(try await setup.directory.account(email: "ben@example.org"))
+        try await setup.directory.setMembership(CareMembership(record: setup.record, account: ben.id, role: .caregiver, isOwner: false,
+                                                               createdDate: now))
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana@example.org", Self.password)
+            // The invitation form offers no patient, and refuses one; the role form is refused the same way.
+            let invited = try await ana.send(base + "/sharing/invitations", .post, form: ["role": "patient"])
+            #expect(invited.status == .unprocessableContent && String(buffer: invited.body).contains("a record has one patient"))
+            let forged = try await ana.send(base + "/sharing/members/role", .post, form: ["account": ben.id.description, "role": "patient"])
+            #expect(forged.status == .unprocessableContent && String(buffer: forged.body).contains("a record has one patient"))
+            #expect(try await setup.directory.membership(record: setup.record, account: ben.id)?.role == .caregiver)
+        }
+    }
+
     @Test func anInvitationAddsACaregiverOnceAndTheOwnerCanRemoveHer() async throws {
         let setup = try await setup()
         let base = "/records/\(setup.record)"
@@ -428,9 +478,16 @@ final class TestBrowser: Sendable {
             #expect(first.headers[.location]?.hasPrefix("/sign-in/two-step") == true)
             #expect(try await phone.send(base + "/care").status == .seeOther)
             #expect(try await phone.send("/sign-in/two-step", .post, form: ["code": "123456", "next": base + "/care"]).status == .unauthorized)
-            let second = try await phone.send("/sign-in/two-step", .post, form: ["code": TwoStep.code(secret: secret, at: now), "next": base + "/care"])
+            // The code that turned it on was taken then; the app's next one signs in, once.
+            #expect(try await phone.send("/sign-in/two-step", .post, form: ["code": TwoStep.code(secret: secret, at: now), "next": "/"]).status
+                    == .unauthorized)
+            let next = TwoStep.code(secret: secret, at: now.addingTimeInterval(30))
+            let second = try await phone.send("/sign-in/two-step", .post, form: ["code": next, "next": base + "/care"])
             #expect(second.status == .seeOther && second.headers[.location] == base + "/care")
             #expect(try await phone.send(base + "/sharing").status == .ok)
+            let replay = TestBrowser(client)
+            try await replay.signIn("ana@example.org", Self.password)
+            #expect(try await replay.send("/sign-in/two-step", .post, form: ["code": next, "next": "/"]).status == .unauthorized)
 
             // A recovery code signs in once.
             for expected in [HTTPResponse.Status.seeOther, .unauthorized] {

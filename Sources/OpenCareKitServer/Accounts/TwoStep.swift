@@ -30,11 +30,15 @@ enum TwoStep {
         String(format: "%06d", TOTP(secret: secret).compute(date: date))
     }
 
-    /// Whether `code` is the app's code now, or one step before or after (clocks drift).
-    static func isValid(_ code: String, secret: String, now: Date) -> Bool {
+    /// The time step (30-second period since 1970) whose code `code` is — now, or one step before or after, as
+    /// clocks drift — or nil.
+    /// A code signs in once: the directory takes each step once per account (`takeTwoStepCode`).
+    static func step(of code: String, secret: String, now: Date) -> Int64? {
         let digits = code.filter { !$0.isWhitespace }
-        guard digits.count == 6, let value = Int(digits) else { return false }
-        return [-30.0, 0, 30].contains { Int(Self.code(secret: secret, at: now.addingTimeInterval($0))) == value }
+        guard digits.count == 6, let value = Int(digits) else { return nil }
+        return [-30.0, 0, 30].lazy.map { now.addingTimeInterval($0) }
+            .first { Int(Self.code(secret: secret, at: $0)) == value }
+            .map { Int64(($0.timeIntervalSince1970 / 30).rounded(.down)) }
     }
 
     /// Ten new recovery codes (`xxxxx-xxxxx`), to show once.

@@ -151,6 +151,9 @@ public final class CachingCareDirectory: CareDirectory {
         try await base.removeSessions(of: account)
     }
     public func removeExpiredSessions(now: Date) async throws { try await base.removeExpiredSessions(now: now) }
+    public func takeTwoStepCode(step: Int64, of account: CareAccountID) async throws -> Bool {
+        try await base.takeTwoStepCode(step: step, of: account)
+    }
 
     // Surveys in progress are used by one request at a time, and never cached.
     public func openSurveySession(_ session: CareSurveySession, now: Date, perOwner: Int, perRecord: Int) async throws -> CareSurveySession {

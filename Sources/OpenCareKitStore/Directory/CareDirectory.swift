@@ -22,6 +22,17 @@ public struct CareDirectoryError: Error, Equatable, Sendable, LocalizedError {
     }
 
     public var errorDescription: String? { reason }
+
+    /// The refusal of a second patient in a record (a record is one patient's).
+    public static let secondPatient = CareDirectoryError(.conflict, "A record has one patient: it has one already.")
+}
+
+/// What the directory bounds, whoever writes to it.
+public enum CareDirectoryLimits {
+    /// Invitations of one record that are neither accepted nor expired; another is refused.
+    public static let openInvitationsPerRecord = 50
+    /// Sessions one account keeps; a new one ends the least recently used beyond them.
+    public static let sessionsPerAccount = 20
 }
 
 /// The small database beside the care records: accounts, records, memberships, invitations, sessions, access
@@ -87,6 +98,10 @@ public protocol CareDirectory: Sendable {
     func removeSessions(of account: CareAccountID) async throws
     /// Forgets sessions, and surveys in progress, that expired before `now`.
     func removeExpiredSessions(now: Date) async throws
+
+    /// Takes the two-step code of TOTP time step `step` for `account`, if no code of that step or a later one was
+    /// taken before: a code signs in once (RFC 6238, section 5.2). False when one was.
+    func takeTwoStepCode(step: Int64, of account: CareAccountID) async throws -> Bool
 
     // MARK: Surveys in progress
     /// Keeps `session` (open) unless its browser has an open or saving one for the same event, which is returned

@@ -139,6 +139,9 @@ package enum DirectorySchema {
         migrator.registerMigration("v7: shared values") { db in
             try db.execute(sql: DirectorySchema.sharedValueTable(text: "TEXT", real: "REAL"))
         }
+        migrator.registerMigration("v8: two-step codes used once") { db in
+            try db.execute(sql: "ALTER TABLE account ADD COLUMN totp_last_step INTEGER")
+        }
         return migrator
     }
 

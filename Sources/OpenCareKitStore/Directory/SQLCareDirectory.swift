@@ -200,7 +200,13 @@ public final class SQLCareDirectory: CareDirectory {
         try db.scalar("SELECT 1 FROM membership WHERE record = ? AND is_owner <> 0", [record.description]).isTrue
     }
 
+    /// Writes `membership`, refusing a second patient: every writer of memberships (sharing, invitations, records,
+    /// the command line) passes here.
     static func upsert(_ membership: CareMembership, in db: any SQLDatabase) throws {
+        if membership.role == .patient, try db.scalar("SELECT 1 FROM membership WHERE record = ? AND role = 'patient' AND account <> ?",
+                                                      [membership.record.description, membership.account.description]).isTrue {
+            throw CareDirectoryError.secondPatient
+        }
         try db.execute("""
             INSERT INTO membership (record, account, role, is_owner, created_date) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (record, account) DO UPDATE SET role = excluded.role, is_owner = excluded.is_owner
@@ -212,6 +218,19 @@ public final class SQLCareDirectory: CareDirectory {
 
     public func addInvitation(_ invitation: CareInvitation) async throws {
         try await write { db in
+            let record = invitation.record.description, now = invitation.createdDate.timeIntervalSince1970
+            if invitation.role == .patient, try db.scalar("SELECT 1 FROM membership WHERE record = ? AND role = 'patient'", [record]).isTrue {
+                throw CareDirectoryError.secondPatient
+            }
+            let open = try db.scalar("""
+                SELECT count(*) FROM invitation WHERE record = ? AND accepted_date IS NULL AND expiry_date > ?
+                """, [record, now]).int ?? 0
+            guard open < CareDirectoryLimits.openInvitationsPerRecord else {
+                throw CareDirectoryError(.conflict, """
+                    A record has at most \(CareDirectoryLimits.openInvitationsPerRecord) open invitations: revoke one, or wait until one is \
+                    accepted or expires
+                    """)
+            }
             try db.execute("""
                 INSERT INTO invitation (secret_hash, record, role, invited_by, created_date, expiry_date) VALUES (?, ?, ?, ?, ?, ?)
                 """, [invitation.secretHash, invitation.record.description, invitation.role.rawValue,
@@ -264,6 +283,8 @@ public final class SQLCareDirectory: CareDirectory {
         }
     }
 
+    /// Keeps at most `CareDirectoryLimits.sessionsPerAccount` sessions of an account: a new one ends the least
+    /// recently used beyond them (a person signing in on one more device is never refused).
     public func setSession(keyHash: String, account: CareAccountID?, value: Data, expiryDate: Date?, now: Date) async throws {
         try await write { db in
             try db.execute("""
@@ -271,6 +292,18 @@ public final class SQLCareDirectory: CareDirectory {
                 ON CONFLICT (key_hash) DO UPDATE SET account = excluded.account, value = excluded.value,
                 expiry_date = coalesce(excluded.expiry_date, session.expiry_date), updated_date = excluded.updated_date
                 """, [keyHash, account?.description, value, expiryDate?.timeIntervalSince1970, now.timeIntervalSince1970])
+            guard let account else { return }
+            try db.execute("""
+                DELETE FROM session WHERE account = ? AND key_hash NOT IN (
+                    SELECT key_hash FROM session WHERE account = ? ORDER BY updated_date DESC, key_hash LIMIT ?)
+                """, [account.description, account.description, CareDirectoryLimits.sessionsPerAccount])
+        }
+    }
+
+    public func takeTwoStepCode(step: Int64, of account: CareAccountID) async throws -> Bool {
+        try await write { db in
+            try db.execute("UPDATE account SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)",
+                           [step, account.description, step]) == 1
         }
     }
 

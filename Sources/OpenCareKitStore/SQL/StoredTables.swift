@@ -53,7 +53,7 @@ package struct StoredTable: Sendable {
     package static let syncKnowledge = StoredTable("sync_knowledge", ["id", "vector"], key: ["id"])
 
     package static let account = StoredTable("account", ["id", "email", "name", "password_hash", "totp_secret", "recovery_codes",
-                                                        "failed_sign_ins", "locked_until", "created_date"], key: ["id"])
+                                                        "failed_sign_ins", "locked_until", "created_date", "totp_last_step"], key: ["id"])
     package static let record = StoredTable("record", ["id", "store_name", "patient_name", "time_zone", "care_plan",
                                                       "patient_edits_plan", "created_date"], key: ["id"])
     package static let membership = StoredTable("membership", ["record", "account", "role", "is_owner", "created_date"],
