@@ -39,7 +39,7 @@ extension CareHost {
                     try await host.directory.addInvitation(CareInvitation(
                         secretHash: AccessTokens.hash(secret), record: access.record, role: role, invitedBy: access.identity.account.id,
                         createdDate: now, expiryDate: now.addingTimeInterval(Self.invitationLifetime)))
-                } catch let error as CareDirectoryError where error.kind == .conflict {
+                } catch let error as CareDirectoryError where error == .secondPatient || error == .tooManyInvitations {
                     let message = error == .secondPatient ? PageMessage(ErrorText.chooseCaregiverOrClinician)
                         : PageMessage(ErrorText.tooManyInvitations, String(CareDirectoryLimits.openInvitationsPerRecord))
                     return try await host.sharingPage(request, access, message: message, status: .unprocessableContent)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import OpenCareKitStore
 import OpenCareKitSurveys
 import Testing
@@ -139,6 +140,12 @@ extension StoreConformance {
                 let onboardingFirst = OCKSurveyStoreRule.onboardingFirst.reason
                 try await expectRefused(record, writer, onboardingFirst) { try await record.add([record.dose(day: 10)], by: writer) }
                 try await expectRefused(record, writer, onboardingFirst) { try await record.add([try record.checkIn(day: 10, pain: 3)], by: writer) }
+                // Nor is a survey's completion alone an onboarding: the consent is signed or it is not done.
+                var marker = OCKOutcomeValue(Fixture.date(2, 9))
+                marker.kind = OCKSurveyResult.completedKind
+                try await expectRefused(record, writer, "A survey task's outcome comes from its survey") {
+                    try await record.add([OCKOutcome(taskUUID: record.onboarding.uuid, taskOccurrenceIndex: 1, values: [marker])], by: writer)
+                }
                 // With the onboarding in the same write, the plan opens.
                 try await record.add([try record.consent(), record.dose(day: 10)], by: writer)
                 #expect(try await record.store.fetchOutcomes(query: OCKOutcomeQuery()).count == 2, "\(writer)")
@@ -240,32 +247,95 @@ extension StoreConformance {
         },
         StoreCheck("whatADeviceClaimsToKnowIsBounded") { store in
             let server = try #require(store as? OCKStore)
-            // One process the store does not know is the device's own; two are made up.
+            var contacts = 0
+            /// A push of one new contact under `device`'s next clock, with `knowledge` as the device's.
+            func write(_ device: UUID, clock: Int, knowing knowledge: OCKRevisionRecord.KnowledgeVector?) async throws {
+                contacts += 1
+                var contact = OCKContact(id: "contact-\(contacts)", givenName: "A", familyName: "B", carePlanUUID: nil)
+                contact.createdDate = Fixture.date(1)
+                try await server.mergeRevisions([OCKRevisionRecord(entities: [.contact(contact)], knowledgeVector: .init([device: clock]))],
+                                                deviceKnowledge: knowledge)
+            }
+            // One process the store does not know is the device's own; two are made up — in its knowledge, or spread
+            // over its revisions' vectors.
             let (first, second) = (UUID(), UUID())
             #expect(await failure { try await server.mergeRevisions([], deviceKnowledge: .init([first: 1, second: 1])) }?.isInvalidValue == true)
             #expect(await failure {
-                try await server.mergeRevisions([OCKRevisionRecord(entities: [], knowledgeVector: .init([first: 1, second: 1]))], deviceKnowledge: nil)
+                try await server.mergeRevisions([OCKRevisionRecord(entities: [], knowledgeVector: .init([first: 1])),
+                                                 OCKRevisionRecord(entities: [], knowledgeVector: .init([second: 1]))], deviceKnowledge: nil)
             }?.isInvalidValue == true)
-            try await server.mergeRevisions([], deviceKnowledge: .init([first: 1]))
-            // Ahead of the store for a process it knows counts too.
-            #expect(await failure { try await server.mergeRevisions([], deviceKnowledge: .init([first: 5, second: 1])) }?.isInvalidValue == true)
+            // Knowledge alone adds no process: a device joins with its first write.
+            let before = try await server.knowledgeVector()
+            for _ in 0..<5 { try await server.mergeRevisions([], deviceKnowledge: before.merging([UUID(): 1])) }
+            #expect(try await server.knowledgeVector() == before)
+            try await write(first, clock: 1, knowing: before.merging([first: 1]))
+            #expect(try await server.knowledgeVector().clock(for: first) == 1)
+
+            // A push in parts cut short: its first part's vector is kept though the store has not learnt it. A device
+            // that pulled that part knows the first device's clock from it, and is not refused for it.
+            try await write(first, clock: 4, knowing: nil)
+            var other = try await server.knowledgeVector()
+            other.merge(with: .init([first: 4, second: 1]))
+            try await write(second, clock: 1, knowing: other)
+
             // A vector of more processes than a store keeps is refused before anything is read.
             let huge = OCKRevisionRecord.KnowledgeVector(Dictionary(uniqueKeysWithValues: (0...OCKStoreLimits.maximumSyncProcesses).map { _ in (UUID(), 1) }))
             #expect(await failure { try await server.mergeRevisions([], deviceKnowledge: huge) }?.reason.contains("more devices") == true)
-            // Devices join one by one up to the limit (the store's own process is one of them), then no more: one that
-            // learned every other device (its vector is then too large) or only the store and itself.
+            // Devices join one by one up to the limit (the store's own process is one of them), then no more.
             var known = try await server.knowledgeVector()
             while known.processes.count < OCKStoreLimits.maximumSyncProcesses {
-                known.merge(with: .init([UUID(): 1]))
-                try await server.mergeRevisions([], deviceKnowledge: known)
+                let device = UUID()
+                try await write(device, clock: 1, knowing: known.merging([device: 1]))
                 known = try await server.knowledgeVector()
             }
-            var everything = known
-            everything.merge(with: .init([UUID(): 1]))
-            #expect(await failure { try await server.mergeRevisions([], deviceKnowledge: everything) }?.reason.contains("more devices") == true)
-            let refused = await failure { try await server.mergeRevisions([], deviceKnowledge: .init([first: 1, UUID(): 1])) }
+            let late = UUID()
+            let refused = await failure { try await write(late, clock: 1, knowing: .init([late: 1])) }
             #expect(refused?.reason.contains("\(OCKStoreLimits.maximumSyncProcesses) devices") == true, "\(String(describing: refused))")
             #expect(try await server.knowledgeVector() == known)
+            // A known device still writes.
+            try await write(first, clock: 5, knowing: known.merging([first: 5]))
+        },
+        StoreCheck("aMergesVersionsBetweenItsCurrentOnesCountToo") { store in
+            let record = try await RuledRecord(store)
+            try await record.store.addOutcome(try record.consent())
+            let device = UUID()
+            func push(_ entities: [OCKEntity], authorizing: (@Sendable (Set<OCKStoreChange>) throws -> Void)? = nil) async throws {
+                try await record.store.mergeRevisions([OCKRevisionRecord(entities: entities, knowledgeVector: .init([device: 1]))],
+                                                      deviceKnowledge: nil, authorizing: authorizing)
+            }
+            // 42 tasks, each through a busy version in effect today, then a quiet one in a year: today is past the limit.
+            var versions: [OCKEntity] = []
+            for index in 0..<42 {
+                var busy = OCKTask(id: "busy-\(index)", title: nil, carePlanUUID: nil, schedule: OCKSchedule(composing: [
+                    OCKScheduleElement(start: Fixture.date(1), end: nil, interval: DateComponents(minute: 30), calendar: Fixture.calendar),
+                ]))
+                busy.createdDate = Fixture.date(1)
+                var quiet = record.nextVersion(of: busy) { $0.schedule = OCKSchedule.dailyAtTime(hour: 8, minutes: 0, start: Fixture.date(1, month: 12),
+                                                                                               end: nil, text: nil, calendar: Fixture.calendar) }
+                quiet.effectiveDate = Fixture.date(1, month: 12)
+                versions += [.task(busy), .task(quiet)]
+            }
+            let error = await failure { try await push(versions) }
+            #expect(error?.reason == OCKStoreLimits.tooManyEventsPerDay, "\(String(describing: error))")
+            // An older version filled in (the current one stays) changes the id all the same: authorization sees it.
+            let plan = try await record.store.addTask(Fixture.daily("plan"))
+            let missing = UUID()
+            var after = record.nextVersion(of: plan) { $0.title = "Later" }
+            after.previousVersionUUIDs = [plan.uuid, missing]
+            var filler = plan
+            filler.uuid = missing
+            filler.title = "Filled in"
+            filler.previousVersionUUIDs = []
+            let seen = Mutex<Set<OCKStoreChange>>([])
+            // First the later version names an older one the store lacks; then that one comes alone.
+            try await push([.task(after)])
+            try await push([.task(filler)]) { changes in seen.withLock { $0 = changes } }
+            #expect(seen.withLock { $0 } == [OCKStoreChange(.task, .update)])
+            // And a second patient is refused as `addPatient` refuses it.
+            try await record.store.addPatient(OCKPatient(id: "p1", givenName: "A", familyName: "B"))
+            var second = OCKPatient(id: "p2", givenName: "C", familyName: "D")
+            second.createdDate = Fixture.date(1)
+            #expect(await failure { try await push([.patient(second)]) }?.isAddFailed == true)
         },
     ]
 }
@@ -273,4 +343,13 @@ extension StoreConformance {
 /// The changes a merge reported, thrown back out of it.
 private struct ReportedChanges: Error {
     let changes: Set<OCKStoreChange>
+}
+
+extension OCKRevisionRecord.KnowledgeVector {
+    /// The vector with `processes` merged in.
+    func merging(_ processes: [UUID: Int]) -> Self {
+        var vector = self
+        vector.merge(with: .init(processes))
+        return vector
+    }
 }

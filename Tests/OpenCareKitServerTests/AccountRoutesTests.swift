@@ -215,6 +215,20 @@ final class TestBrowser: Sendable {
         }
     }
 
+    @Test func signInsWaitingForTheirSecondStepDoNotEndThePersonsSessions() async throws {
+        let setup = try await setup()
+        let ana = try #require(try await setup.directory.account(email: "ana@example.org"))
+        let driver = DirectorySessionDriver(directory: setup.directory, now: { [now] in now })
+        try await driver.set(key: "session.real", value: CareSession(account: ana.id, isComplete: true, signedInDate: now), expires: .seconds(600))
+        // Someone with the password alone starts more sign-ins than an account keeps sessions.
+        for index in 0...CareDirectoryLimits.sessionsPerAccount {
+            try await driver.set(key: "session.half-\(index)", value: CareSession(account: ana.id, isComplete: false, signedInDate: now),
+                                 expires: .seconds(600))
+        }
+        #expect(try await driver.get(key: "session.real", as: CareSession.self)?.isComplete == true)
+        #expect(try await driver.get(key: "session.half-0", as: CareSession.self) != nil)
+    }
+
     @Test func aForgedRoleFormCannotMakeASecondPatient() async throws {
         let setup = try await setup()
         let base = "/records/\(setup.record)"

@@ -52,7 +52,10 @@ struct DirectorySessionDriver: PersistDriver {
     func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         let now = now()
         let expiry = expires.map { now.addingTimeInterval(Double($0.components.seconds)) }
-        try await directory.setSession(keyHash: Self.hash(key), account: (value as? CareSession)?.account,
+        // A sign-in waiting for its second step is nobody's yet: it neither counts towards the account's sessions
+        // (someone with the password alone could otherwise end the person's real ones) nor needs ending with them.
+        let session = value as? CareSession
+        try await directory.setSession(keyHash: Self.hash(key), account: session?.isComplete == true ? session?.account : nil,
                                        value: try JSONEncoder().encode(value), expiryDate: expiry, now: now)
     }
 

@@ -1,5 +1,11 @@
 import Foundation
 
+extension OCKStore {
+    /// CareKit's reason for refusing a second patient.
+    static let onePatientPerStore = "OCKStore only supports one patient per store. If you would like to have more than one patient, "
+        + "create a new store for that patient."
+}
+
 extension OCKStore: OCKPatientStore {
     public typealias Patient = OCKPatient
 
@@ -27,10 +33,7 @@ extension OCKStore: OCKPatientStore {
     public func addPatients(_ patients: [OCKPatient]) async throws -> [OCKPatient] {
         try await addVersions(patients, .patients) { db in
             let existing = try db.scalar("SELECT count(*) FROM patients").int ?? 0
-            guard existing + patients.count <= 1 else {
-                throw OCKStoreError.addFailed(reason: "OCKStore only supports one patient per store. If you would like "
-                                              + "to have more than one patient, create a new store for that patient.")
-            }
+            guard existing + patients.count <= 1 else { throw OCKStoreError.addFailed(reason: OCKStore.onePatientPerStore) }
         }
     }
 

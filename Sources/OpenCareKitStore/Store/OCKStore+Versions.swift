@@ -27,7 +27,8 @@ extension OCKStore {
 
     /// Throws unless the store keeps its limits for entities of kind `E` (inside a write transaction, after the
     /// write): entities of a kind, and for tasks, events a day.
-    static func checkLimits<E: StoredEntity>(_ type: E.Type, _ db: any SQLDatabase, cache: DecodedEntityCache) throws {
+    static func checkLimits<E: StoredEntity>(_ type: E.Type, _ db: any SQLDatabase, cache: DecodedEntityCache,
+                                             eventsIncluding: [OCKStoreLimits.TaskKey: Int] = [:]) throws {
         let live = try db.scalar("""
             SELECT COUNT(DISTINCT id) FROM \(E.table) WHERE next_effective_date IS NULL AND deleted_date IS NULL
             """).int ?? 0
@@ -35,7 +36,7 @@ extension OCKStore {
             throw OCKStoreError.addFailed(reason: OCKStoreLimits.tooMany(E.kind))
         }
         if E.self == OCKTask.self || E.self == OCKHealthKitTask.self {
-            try OCKStoreLimits.checkEventsPerDay(db, cache: cache)
+            try OCKStoreLimits.checkEventsPerDay(db, cache: cache, including: eventsIncluding)
         }
     }
 

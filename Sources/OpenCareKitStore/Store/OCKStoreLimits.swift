@@ -23,18 +23,32 @@ public enum OCKStoreLimits {
         A care plan has at most \(maximumEventsPerDay) events a day over all its tasks: shorten a schedule or delete a task first
         """
 
-    /// Throws unless the store's current tasks keep `maximumEventsPerDay` (inside a write transaction).
-    static func checkEventsPerDay(_ db: any SQLDatabase, cache: DecodedEntityCache) throws {
+    /// Throws unless the store's current tasks keep `maximumEventsPerDay` (inside a write transaction). `including`
+    /// counts other versions the write brings, by table and id (a merge's versions between the current ones, each
+    /// in effect for a while): a task counts with the most events of its versions there.
+    static func checkEventsPerDay(_ db: any SQLDatabase, cache: DecodedEntityCache, including: [TaskKey: Int] = [:]) throws {
         var total = 0
+        var others = including
+        func count(_ events: Int) {
+            total = total > maximumEventsPerDay ? total : total + min(events, maximumEventsPerDay + 1)
+        }
         func add<T: StoredEntity & TaskFields>(_ type: T.Type) throws {
             try db.forEachRow("SELECT * FROM \(T.table) WHERE next_effective_date IS NULL AND deleted_date IS NULL", []) { row in
-                let count = try T.decode(row, cache: cache).schedule.maximumEventsOnOneDay ?? .max
-                total = total > maximumEventsPerDay ? total : total + min(count, maximumEventsPerDay + 1)
+                let task = try T.decode(row, cache: cache)
+                let other = others.removeValue(forKey: TaskKey(table: T.table, id: task.id)) ?? 0
+                count(max(task.schedule.maximumEventsOnOneDay ?? .max, other))
             }
         }
         try add(OCKTask.self)
         try add(OCKHealthKitTask.self)
+        for events in others.values { count(events) }
         if total > maximumEventsPerDay { throw OCKStoreError.invalidValue(reason: tooManyEventsPerDay) }
+    }
+
+    /// A task of a kind (its table), by id.
+    struct TaskKey: Hashable {
+        var table: String
+        var id: String
     }
 
     /// The most sync processes (devices, and the store itself) a store's knowledge holds. Each is kept in every

@@ -132,9 +132,10 @@ extension OCKStore {
     /// each id it touches; `authorize` (the server's check of who pushes) gets the kinds of change it makes — outcomes
     /// added, tasks deleted … — and throws to refuse them. Whatever refuses, nothing is merged.
     ///
-    /// What a device may claim to know is bounded (`OCKStoreLimits.maximumSyncProcesses`): a push's vectors may be
-    /// ahead of this store's knowledge for one process only (the device's own; every other clock it knows, it learned
-    /// here), and the store's knowledge holds at most that many processes.
+    /// What a device may claim to know is bounded (`OCKStoreLimits.maximumSyncProcesses`): a push's vectors together
+    /// may be ahead of what this store has heard for one process only (the device's own; every other clock it knows,
+    /// it learned here), the store hears of at most that many processes, and a device joins its knowledge with its
+    /// first write (a push of knowledge alone adds no process).
     ///
     /// - Throws: `OCKStoreError.invalidValue`, with nothing merged, for a revision that fails validation or a rule,
     ///   links versions of different ids, or claims knowledge the device's knowledge does not include or this store
@@ -153,12 +154,14 @@ extension OCKStore {
         let (cache, rules) = (self.cache, self.rules)
         try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, now in
             let clock = try SyncKnowledge.clock(db)
+            var union = OCKRevisionRecord.KnowledgeVector()
             for vector in vectors {
                 try SyncKnowledge.requireNotAhead(vector, of: clock)
-                try SyncKnowledge.requireOneNewProcess(vector, beyond: clock)
+                union.merge(with: vector)
             }
-            _ = try SyncMerge.merge(revisions, renewingKnownVectors: true, db, cache: cache, rules: rules, now: now, authorize: authorize)
-            if let deviceKnowledge { try SyncKnowledge.learn(deviceKnowledge, db) }
+            try SyncKnowledge.requireOneNewProcess(union, beyond: clock, db)
+            let merged = try SyncMerge.merge(revisions, renewingKnownVectors: true, db, cache: cache, rules: rules, now: now, authorize: authorize)
+            if let deviceKnowledge { try SyncKnowledge.learn(deviceKnowledge, joining: !merged.changed.isEmpty, db) }
         }
     }
 

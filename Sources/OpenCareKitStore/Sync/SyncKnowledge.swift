@@ -79,31 +79,47 @@ enum SyncKnowledge {
         The knowledge vector names more devices than a store keeps (\(OCKStoreLimits.maximumSyncProcesses))
         """)
 
-    /// Refuses a remote's vector that is ahead of the store's knowledge for more than one process. A device knows the
-    /// clocks of other devices only from this store (what it pulled), so the one clock it may know better than the
-    /// store is its own; a vector claiming more is made up, and its processes would be kept for good.
-    static func requireOneNewProcess(_ vector: OCKRevisionRecord.KnowledgeVector, beyond clock: Clock) throws {
-        let ahead = vector.processes.lazy.filter { $0.value > clock.vector.clock(for: $0.key) }.prefix(2).count
-        guard ahead <= 1 else {
+    /// Refuses a push whose vectors together (`union`: the device's knowledge and its revisions' vectors) are ahead
+    /// of what the store has heard for more than one process, or would make the store hear of more processes than
+    /// it keeps. A device knows other devices' clocks only from this store — its knowledge, or the vectors of the
+    /// versions it pulled, which may be ahead of the store's own knowledge while a push in parts is unfinished — so the
+    /// one clock it may know better is its own; a vector claiming more is made up, and its processes would be kept
+    /// and served for good.
+    static func requireOneNewProcess(_ union: OCKRevisionRecord.KnowledgeVector, beyond clock: Clock, _ db: any SQLDatabase) throws {
+        func ahead(of known: OCKRevisionRecord.KnowledgeVector) -> Int {
+            union.processes.lazy.filter { $0.value > known.clock(for: $0.key) }.prefix(2).count
+        }
+        var heard = clock.vector
+        let unknown = union.processes.keys.filter { clock.vector.processes[$0] == nil }.count
+        if ahead(of: heard) > 1 || clock.vector.processes.count + unknown > OCKStoreLimits.maximumSyncProcesses {
+            // Only then: what the store has heard also counts the vectors of versions it holds without having learnt
+            // them (each read once, a push's rare slow path).
+            try db.forEachRow("SELECT vector FROM sync_knowledge", []) { row in heard.merge(with: try .init(packed: try row.data("vector"))) }
+        }
+        guard ahead(of: heard) <= 1 else {
             throw OCKStoreError.invalidValue(reason: """
                 The knowledge vector claims clocks of other devices that this store never gave: a device knows other \
                 devices' writes only from the store it synchronizes with
                 """)
         }
+        var all = heard
+        all.merge(with: union)
+        guard all.processes.count <= OCKStoreLimits.maximumSyncProcesses else { throw tooManyDevices }
     }
 
-    /// Merges what a remote knows into the store's knowledge, once the store holds every version under it. Refuses
+    static let tooManyDevices = OCKStoreError.invalidValue(reason: """
+        This store has synchronized with \(OCKStoreLimits.maximumSyncProcesses) devices, the most it keeps: a new device cannot join it
+        """)
+
+    /// Merges what a remote knows into the store's knowledge, once the store holds every version under it. With
+    /// `joining` false (a push that wrote nothing), processes the store does not know yet are left out: a device
+    /// joins the store's knowledge with its first write, so pushes of knowledge alone add nothing it keeps. Refuses
     /// (`OCKStoreLimits.maximumSyncProcesses`) knowledge of more processes than a store keeps.
-    static func learn(_ vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) throws {
+    static func learn(_ vector: OCKRevisionRecord.KnowledgeVector, joining: Bool = true, _ db: any SQLDatabase) throws {
         var clock = try clock(db)
         let before = clock.vector
-        clock.vector.merge(with: vector)
-        guard clock.vector.processes.count <= OCKStoreLimits.maximumSyncProcesses else {
-            throw OCKStoreError.invalidValue(reason: """
-                This store has synchronized with \(OCKStoreLimits.maximumSyncProcesses) devices, the most it keeps: a new \
-                device cannot join it
-                """)
-        }
+        clock.vector.merge(with: joining ? vector : .init(vector.processes.filter { before.processes[$0.key] != nil }))
+        guard clock.vector.processes.count <= OCKStoreLimits.maximumSyncProcesses else { throw tooManyDevices }
         if clock.vector != before { try save(clock, db) }
     }
 

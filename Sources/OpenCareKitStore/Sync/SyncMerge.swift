@@ -121,10 +121,25 @@ enum SyncMerge {
         // The store's limits and rules, over the store as the merge leaves it (a merge given no rules copies a
         // remote's decisions: a pull).
         guard let rules else { return (conflicts, changed) }
+        if merges.patients != nil {
+            // CareKit's one patient per store, as `addPatients` keeps it.
+            let patients = try db.scalar("SELECT COUNT(DISTINCT id) FROM patients WHERE next_effective_date IS NULL AND deleted_date IS NULL").int ?? 0
+            if patients > 1 { throw OCKStoreError.addFailed(reason: OCKStore.onePatientPerStore) }
+        }
         if merges.plans != nil { try OCKStore.checkLimits(OCKCarePlan.self, db, cache: cache) }
         if merges.contacts != nil { try OCKStore.checkLimits(OCKContact.self, db, cache: cache) }
-        if merges.tasks != nil { try OCKStore.checkLimits(OCKTask.self, db, cache: cache) }
-        if merges.healthKitTasks != nil { try OCKStore.checkLimits(OCKHealthKitTask.self, db, cache: cache) }
+        // A task's versions between its current ones count too: each is in effect for a while.
+        var brought: [OCKStoreLimits.TaskKey: Int] = [:]
+        func bring<T: StoredEntity & TaskFields>(_ merge: KindMerge<T>?) {
+            for version in merge?.addedVersions ?? [] where version.deletedDate == nil {
+                let key = OCKStoreLimits.TaskKey(table: T.table, id: version.id)
+                brought[key] = max(brought[key, default: 0], version.schedule.maximumEventsOnOneDay ?? .max)
+            }
+        }
+        bring(merges.tasks)
+        bring(merges.healthKitTasks)
+        if merges.tasks != nil { try OCKStore.checkLimits(OCKTask.self, db, cache: cache, eventsIncluding: brought) }
+        if merges.healthKitTasks != nil { try OCKStore.checkLimits(OCKHealthKitTask.self, db, cache: cache, eventsIncluding: brought) }
         if !rules.isEmpty {
             var writes: [OCKStoreWrite] = []
             for change in taskChanges {
@@ -424,7 +439,12 @@ fileprivate struct KindMerge<E: StoredEntity> {
         for id in ids {
             let graph = graphs[id]!
             let storedTip = graph.nodes.first { $0.value.stored.map { $0.next.isEmpty } ?? false }?.key
-            guard let tip = graph.tips().first, tip != storedTip else { continue }
+            guard let tip = graph.tips().first else { continue }
+            guard tip != storedTip else {
+                // Versions that change nothing current (an older version a device fills in) still change the id.
+                if graph.added.contains(where: { !graph.derived.contains($0) }) { changes.append(.other(.update)) }
+                continue
+            }
             let after = try entities([tip], of: id)[0]
             guard let storedTip else {
                 changes.append(after.deletedDate == nil ? .add(after) : .other(.add))
@@ -439,6 +459,11 @@ fileprivate struct KindMerge<E: StoredEntity> {
             }
         }
         return changes
+    }
+
+    /// The versions the records bring (not the store's own), in no particular order.
+    var addedVersions: [E] {
+        graphs.values.flatMap { graph in graph.added.filter { !graph.derived.contains($0) }.compactMap { graph.nodes[$0]?.entity } }
     }
 
     /// The versions `uuids` of `id`, read from the store where they are not being written.

@@ -80,7 +80,19 @@ extension OCKSurvey {
             OCKStoreRuleViolation(rule: "survey-answers", "A survey task's outcome comes from its survey: \(reason).")
         }
         guard !values.isEmpty else { throw refuse("it has no values") }
-        if values.count == 1, values[0].kind == OCKSurveyResult.completedKind, values[0].dateValue != nil { return }
+        // A survey finished with nothing to record (every question skipped) is its completion alone — only for a
+        // survey that asks nothing required and takes no signature, or the marker would stand in for a consent.
+        if values.count == 1, values[0].kind == OCKSurveyResult.completedKind, values[0].dateValue != nil {
+            let needsAnswers = steps.contains { step in
+                switch step.kind {
+                case .question: !step.isOptional
+                case .signature: true
+                case .permissions, .instruction, .consentReview, .completion: false
+                }
+            }
+            if needsAnswers { throw refuse("it must hold the answers the survey asks for") }
+            return
+        }
         var answers: [String: [OCKOutcomeValue]] = [:]
         for value in values {
             guard let kind = value.kind else { throw refuse("every value names its question") }
