@@ -29,8 +29,8 @@ public struct FHIRImport: Sendable {
         public var outcome: FHIRJSON { FHIRSearch.outcome(code, message, expression: expression) }
     }
 
-    /// The most entries a Bundle may hold, and the most bytes it may be.
-    public static let maximumEntries = 100_000
+    /// The most entries a Bundle may hold (a year of a busy plan is about 12,000), and the most bytes it may be.
+    public static let maximumEntries = 25_000
     public static let maximumBytes = 32 << 20
     static let supported: Set<String> = ["Patient", "CarePlan", "Observation", "Questionnaire", "QuestionnaireResponse", "Consent", "CareTeam"]
 
@@ -44,10 +44,16 @@ public struct FHIRImport: Sendable {
     /// The record `data` (a Bundle's JSON) holds.
     public func read(_ data: Data) throws(Problem) -> Record {
         guard data.count <= Self.maximumBytes else { throw Problem(code: "too-costly", message: "A Bundle is at most 32 MB.", expression: "Bundle") }
+        // Refused before it is parsed: a Bundle naming more resource types than it may hold entries (each entry's
+        // resource names one), counted in the bytes.
+        guard Self.resourceTypeCount(data, atMost: Self.maximumEntries + 1) <= Self.maximumEntries + 1 else {
+            throw Problem(code: "too-costly", message: "A Bundle holds at most \(Self.maximumEntries) entries.", expression: "Bundle.entry")
+        }
         guard let bundle = try? JSONDecoder().decode(FHIRJSON.self, from: data) else {
             throw Problem(code: "structure", message: "The body is not JSON (FHIR's JSON has no nulls).", expression: "Bundle")
         }
         guard bundle["resourceType"]?.string == "Bundle" else { throw Problem(code: "invalid", message: "The body must be a Bundle.", expression: "Bundle.resourceType") }
+        _ = try Reader().code(bundle, "type", at: "Bundle", in: FHIRDatatypes.ValueSet.bundleType)
         guard let entries = bundle["entry"]?.array, !entries.isEmpty else {
             throw Problem(code: "required", message: "The Bundle has no entries.", expression: "Bundle.entry")
         }
@@ -108,6 +114,25 @@ public struct FHIRImport: Sendable {
         return record
     }
 
+    /// How many times `"resourceType"` appears in `data`, counting no further than one past `limit`.
+    package static func resourceTypeCount(_ data: Data, atMost limit: Int) -> Int {
+        let key = Array(#""resourceType""#.utf8)
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int in
+            guard bytes.count >= key.count else { return 0 }
+            var count = 0, index = 0
+            let last = bytes.count - key.count
+            while index <= last, count <= limit {
+                if bytes[index] == key[0], (1..<key.count).allSatisfy({ bytes[index + $0] == key[$0] }) {
+                    count += 1
+                    index += key.count
+                } else {
+                    index += 1
+                }
+            }
+            return count
+        }
+    }
+
     /// Writes `record` into `store` (a new record's, empty).
     public static func write(_ record: Record, into store: OCKStore) async throws {
         if let patient = record.patient { try await store.addPatient(patient) }
@@ -120,8 +145,6 @@ public struct FHIRImport: Sendable {
 /// Reads resources, refusing the first thing wrong with where it is.
 private struct Reader {
     typealias Problem = FHIRImport.Problem
-    let instants = FHIRInstants()
-
     func string(_ resource: FHIRJSON, _ key: String, at path: String, required: Bool = true) throws(Problem) -> String? {
         guard let value = resource[key] else {
             if required { throw Problem(code: "required", message: "\(key) is required.", expression: "\(path).\(key)") }
@@ -133,12 +156,32 @@ private struct Reader {
         return text
     }
 
+    /// A `dateTime` (R4: a year, a month, a day, or a time with its zone) as the moment it starts at.
     func date(_ text: String?, at path: String) throws(Problem) -> Date? {
         guard let text else { return nil }
-        guard let date = instants.date(text) else {
-            throw Problem(code: "value", message: "A date and time with its zone, as 2026-11-24T09:00:00Z.", expression: path)
+        guard let date = FHIRDatatypes.moment(text) else {
+            throw Problem(code: "value", message: "A FHIR dateTime: a day as 2026-11-24, or a time with its zone as 2026-11-24T09:00:00Z.",
+                          expression: path)
         }
         return date
+    }
+
+    /// The code `resource[key]`, one of `codes` (an R4 required value set); nil when absent and not `required`.
+    func code(_ resource: FHIRJSON, _ key: String, at path: String, in codes: Set<String>, required: Bool = true) throws(Problem) -> String? {
+        guard let code = try string(resource, key, at: path, required: required) else { return nil }
+        guard codes.contains(code) else {
+            throw Problem(code: "value", message: "\(key) is one of \(codes.sorted().joined(separator: ", ")).", expression: "\(path).\(key)")
+        }
+        return code
+    }
+
+    /// An R4 `integer` (32 bits).
+    func integer(_ value: FHIRJSON?, at path: String) throws(Problem) -> Int? {
+        guard let value else { return nil }
+        guard let number = value.integer, FHIRDatatypes.integers.contains(number) else {
+            throw Problem(code: "value", message: "An integer of 32 bits.", expression: path)
+        }
+        return number
     }
 
     func extensionValue(_ resource: FHIRJSON, _ url: String) -> FHIRJSON? {
@@ -174,30 +217,36 @@ private struct Reader {
         if let zone = record.timeZone, TimeZone(identifier: zone) == nil {
             throw Problem(code: "value", message: "The time zone is not one this server knows.", expression: "\(path).extension")
         }
+        // Every element read is checked, whether or not the Patient is one this server wrote.
+        let gender = try code(resource, "gender", at: path, in: FHIRDatatypes.ValueSet.administrativeGender, required: false)
+        var birthday: Date?
+        if let birth = try string(resource, "birthDate", at: path, required: false) {
+            // R4 allows a year, or a year and month: the birthday is their first day.
+            guard let date = FHIRDatatypes.moment(birth, allowsTime: false) else {
+                throw Problem(code: "value", message: "birthDate is a FHIR date: 1968, 1968-04 or 1968-04-23.", expression: "\(path).birthDate")
+            }
+            birthday = date
+        }
         guard let id else { return }
         var patient = OCKPatient(id: id, name: components)
         patient.timezone = .gmt
-        switch try string(resource, "gender", at: path, required: false) {
+        switch gender {
         case "male"?: patient.sex = .male
         case "female"?: patient.sex = .female
         case "other"?: patient.sex = .other("other")
-        case nil, "unknown"?: break
-        default: throw Problem(code: "value", message: "gender is male, female, other or unknown.", expression: "\(path).gender")
+        default: break
         }
-        if let birth = try string(resource, "birthDate", at: path, required: false) {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = .gmt
-            let parts = birth.split(separator: "-").compactMap { Int($0) }
-            guard parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else {
-                throw Problem(code: "value", message: "birthDate is YYYY-MM-DD.", expression: "\(path).birthDate")
-            }
-            patient.birthday = date
-        }
+        patient.birthday = birthday
         record.patient = patient
     }
 
     func carePlan(_ resource: FHIRJSON, at path: String, into record: inout FHIRImport.Record) throws(Problem) {
         let id = try string(resource, "id", at: path) ?? ""
+        guard FHIRDatatypes.isID(id) else {
+            throw Problem(code: "value", message: "An id is 1 to 64 letters, digits, '-' and '.'.", expression: "\(path).id")
+        }
+        _ = try code(resource, "status", at: path, in: FHIRDatatypes.ValueSet.carePlanStatus)
+        _ = try code(resource, "intent", at: path, in: FHIRDatatypes.ValueSet.carePlanIntent)
         if let uri = resource["instantiatesUri"]?.array?.first?.string, uri.hasPrefix(FHIRExport.carePlanCatalog) {
             record.carePlanName = String(uri.dropFirst(FHIRExport.carePlanCatalog.count))
         }
@@ -220,6 +269,8 @@ private struct Reader {
                 throw Problem(code: "required", message: "An activity names its task and its schedule element (OpenCareKit's extensions).",
                               expression: "\(here).extension")
             }
+            _ = try code(detail, "status", at: here, in: FHIRDatatypes.ValueSet.carePlanActivityStatus)
+            _ = try code(detail, "kind", at: here, in: FHIRDatatypes.ValueSet.carePlanActivityKind, required: false)
             guard let element = try? JSONDecoder().decode(OCKScheduleElement.self, from: Data(exact.utf8)) else {
                 throw Problem(code: "value", message: "The schedule element is not one OpenCareKit reads.", expression: "\(here).extension")
             }
@@ -259,8 +310,9 @@ private struct Reader {
 
     func observation(_ resource: FHIRJSON, at path: String, tasks: [OCKTask]) throws(Problem) -> (UUID, OCKOutcome, [(Int, OCKOutcomeValue)]) {
         let (uuid, place) = try self.uuid(try string(resource, "id", at: path) ?? "", at: path, suffixed: true)
+        _ = try code(resource, "status", at: path, in: FHIRDatatypes.ValueSet.observationStatus)
         let (task, occurrence) = try outcomeTarget(resource, at: path, tasks: tasks)
-        guard let created = try date(resource["effectiveDateTime"]?.string, at: "\(path).effectiveDateTime") else {
+        guard let created = try date(try string(resource, "effectiveDateTime", at: path, required: false), at: "\(path).effectiveDateTime") else {
             throw Problem(code: "required", message: "effectiveDateTime is required.", expression: "\(path).effectiveDateTime")
         }
         var value: OCKOutcomeValue
@@ -269,7 +321,7 @@ private struct Reader {
                 throw Problem(code: "value", message: "A quantity has a number.", expression: "\(path).valueQuantity.value")
             }
             value = OCKOutcomeValue(number, units: quantity["unit"]?.string, createdDate: created)
-        } else if let number = resource["valueInteger"]?.integer {
+        } else if let number = try integer(resource["valueInteger"], at: "\(path).valueInteger") {
             value = OCKOutcomeValue(number, createdDate: created)
         } else if let flag = resource["valueBoolean"]?.bool {
             value = OCKOutcomeValue(flag, createdDate: created)
@@ -292,8 +344,9 @@ private struct Reader {
     func questionnaireResponse(_ resource: FHIRJSON, at path: String, tasks: [OCKTask],
                                surveys: [String: OCKSurvey]) throws(Problem) -> (UUID, OCKOutcome, [(Int, OCKOutcomeValue)]) {
         let (uuid, _) = try self.uuid(try string(resource, "id", at: path) ?? "", at: path)
+        _ = try code(resource, "status", at: path, in: FHIRDatatypes.ValueSet.questionnaireResponseStatus)
         let (task, occurrence) = try outcomeTarget(resource, at: path, tasks: tasks)
-        guard let authored = try date(resource["authored"]?.string, at: "\(path).authored") else {
+        guard let authored = try date(try string(resource, "authored", at: path, required: false), at: "\(path).authored") else {
             throw Problem(code: "required", message: "authored is required.", expression: "\(path).authored")
         }
         var values: [OCKOutcomeValue] = []
@@ -302,7 +355,7 @@ private struct Reader {
             guard let linkId = item["linkId"]?.string else { throw Problem(code: "required", message: "linkId is required.", expression: "\(here).linkId") }
             for (number, answer) in (item["answer"]?.array ?? []).enumerated() {
                 var value: OCKOutcomeValue
-                if let integer = answer["valueInteger"]?.integer {
+                if let integer = try integer(answer["valueInteger"], at: "\(here).answer[\(number)].valueInteger") {
                     value = OCKOutcomeValue(integer, createdDate: authored)
                 } else if let decimal = answer["valueDecimal"]?.number {
                     value = OCKOutcomeValue(decimal, createdDate: authored)
@@ -333,6 +386,7 @@ private struct Reader {
 
     func consent(_ resource: FHIRJSON, at path: String, tasks: [OCKTask]) throws(Problem) -> (UUID, OCKOutcome, [(Int, OCKOutcomeValue)]) {
         let (uuid, _) = try self.uuid(try string(resource, "id", at: path) ?? "", at: path)
+        _ = try code(resource, "status", at: path, in: FHIRDatatypes.ValueSet.consentStatus)
         let (task, occurrence) = try outcomeTarget(resource, at: path, tasks: tasks)
         guard let title = extensionValue(resource, FHIRExport.consentTitleExtension)?.string,
               let version = extensionValue(resource, FHIRExport.consentVersionExtension)?.string,

@@ -16,10 +16,10 @@ extension CareHost {
     func addFHIRRoutes(to routes: inout HostRoutes) {
         let host = self
         addRecordRoute(&routes, .get, "/fhir/export", .page("fhir-export", .read, action: .execute)) { _, _, access in
-            try await host.fhirExport(access)
+            try await host.heavy(for: access.identity) { try await host.fhirExport(access) }
         }
         routes.account(.post, "/records/import") { request, context, identity in
-            try await host.fhirImport(request, context, identity)
+            try await host.heavy(for: identity) { try await host.fhirImport(request, context, identity) }
         }
         routes.fhir(.get, "/fhir/R4/Patient/:id", .api(.read, ["Patient"], "r")) { request, context in
             try await host.fhirRead(request, context, record: context.parameters.get("id"), policy: .api(.read, ["Patient"], "r"),
@@ -94,15 +94,30 @@ extension CareHost {
                 response.headers[.wwwAuthenticate] = refusal.response.headers[.wwwAuthenticate]
                 return response
             case let .success(access):
-                guard let (server, export) = try await fhirSource(access.record) else {
-                    return Self.fhirResponse(.notFound, Self.fhirRefusal(.notFound))
+                return try await heavy(for: access.identity) {
+                    guard let (server, export) = try await fhirSource(access.record) else {
+                        return Self.fhirResponse(.notFound, Self.fhirRefusal(.notFound))
+                    }
+                    let (status, resource) = try await body(try await export.resources(of: server.store), server.calendar)
+                    return Self.fhirResponse(status, resource)
                 }
-                let (status, resource) = try await body(try await export.resources(of: server.store), server.calendar)
-                return Self.fhirResponse(status, resource)
             }
         } catch {
             // No detail: the error may carry the record's data.
             return Self.fhirResponse(.internalServerError, FHIRSearch.outcome("exception", "The server could not answer this request."))
+        }
+    }
+
+    /// Runs `body` as heavy work of `identity`'s account (`HeavyWork`); beyond the limits, 503 with `Retry-After` and an
+    /// OperationOutcome (`throttled`), at once.
+    func heavy(for identity: CareIdentity, _ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await heavyWork.run(for: identity.account.id.description, body)
+        } catch is HeavyWork.Busy {
+            var response = Self.fhirResponse(.serviceUnavailable, FHIRSearch.outcome(
+                "throttled", "The server is busy with other imports, reports and exports: try again in a few seconds."))
+            response.headers[.retryAfter] = String(HeavyWork.retryAfter)
+            return response
         }
     }
 
@@ -143,6 +158,13 @@ extension CareHost {
             return Self.fhirResponse(.contentTooLarge, FHIRSearch.outcome("too-costly", "A Bundle is at most 32 MB."))
         }
         let data = Data(buffer: body)
+        // A record per import: an account owns a bounded number (the directory refuses more; asked first here, so a
+        // refused import writes nothing).
+        let owned = try await directory.memberships(of: identity.account.id).count { $0.membership.isOwner }
+        guard owned < CareDirectoryLimits.recordsPerAccount else {
+            return Self.fhirResponse(.forbidden, FHIRSearch.outcome(
+                "business-rule", "An account owns at most \(CareDirectoryLimits.recordsPerAccount) records.", expression: "Bundle"))
+        }
         do {
             // The plan named by the Bundle decides the surveys, whose answers carry their questions' units.
             let plan = try FHIRImport().read(data).carePlanName.flatMap { $0 == CarePlanCatalog.demo ? $0 : nil }

@@ -66,6 +66,10 @@ public struct CareHost: Sendable {
         public var slowStoreCall: Duration = .milliseconds(250)
         /// The most live streams one person may have open over all their addresses (`LiveStreamSlots.perPerson`).
         public var liveStreamsPerPerson = LiveStreamSlots.perPerson
+        /// Imports, reports, FHIR exports and searches running at once: per person and for the server
+        /// (`HeavyWork`; the server benchmark raises them).
+        public var heavyWorkPerPerson = HeavyWork.perPerson
+        public var heavyWorkOverall = HeavyWork.overall
 
         public init(stores: (any CareRecordStores)? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
                     idleTimeout: Duration = .seconds(15 * 60), passwordCost: UInt8 = 12, openRecordLimit: Int = 64,
@@ -104,6 +108,8 @@ public struct CareHost: Sendable {
     let zoneContexts = ZoneRenderContexts()
     /// Live streams per client address, shared by every record and the homes.
     let liveSlots: LiveStreamSlots
+    /// Imports, reports, FHIR exports and searches running, shared by every record.
+    let heavyWork: HeavyWork
     /// Records whose reminders changed, and open pages' reminder streams.
     let reminderSignals = ReminderSignals()
     /// The Web Push signing key, once read from the directory.
@@ -127,12 +133,13 @@ public struct CareHost: Sendable {
         audit = AuditLog(directory: directory)
         signInLimiter = SignInLimiter(counting: metrics.signInFailures)
         liveSlots = LiveStreamSlots(personLimit: configuration.liveStreamsPerPerson, gauge: metrics.liveStreams)
+        heavyWork = HeavyWork(perPerson: configuration.heavyWorkPerPerson, overall: configuration.heavyWorkOverall)
         sessionDriver = DirectorySessionDriver(directory: directory, now: configuration.now)
         stylesheet = OCKStylesheet.css(configuration.styler) + OCKSurveyAssets.stylesheet + HostStyles.css
         renderContexts = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
             (language, OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)))
         })
-        let liveSlots = self.liveSlots
+        let liveSlots = self.liveSlots, heavyWork = self.heavyWork
         let openStore = openStore ?? { [stores = configuration.stores] record in
             try stores?.store(for: record) ?? OCKStore(name: "record-\(record.id)", type: .inMemory)
         }
@@ -158,7 +165,8 @@ public struct CareHost: Sendable {
             let store = try openStore(record)
             store.diagnostics = diagnostics(record)
             return CareServer(store: store, configuration: settings, basePath: "/records/\(record.id)",
-                              directory: directory, record: record.id, liveSlots: liveSlots, onChange: { changeFeed.publish(record.id) })
+                              directory: directory, record: record.id, liveSlots: liveSlots, heavyWork: heavyWork,
+                              onChange: { changeFeed.publish(record.id) })
         }
         summaryAudits = SummaryViewAudits(interval: TimeInterval(configuration.idleTimeout.components.seconds))
         recordRoutes = Self.recordRouteList

@@ -71,6 +71,8 @@ public struct CareServer: Sendable {
     let surveySessions: SurveySessions
     /// Live streams per client address, shared by every record a host serves.
     let liveSlots: LiveStreamSlots
+    /// Reports running, with the host's other heavy work.
+    let heavyWork: HeavyWork
 
     /// The Gregorian calendar of the patient's time zone.
     let calendar: Calendar
@@ -87,12 +89,14 @@ public struct CareServer: Sendable {
     ///   - watchesExternalChanges: Whether live pages follow other processes' writes to the store file, checked
     ///     four times a second while this server is in use.
     ///   - liveSlots: The live streams each client may open, shared with the host's other records.
+    ///   - heavyWork: The reports (and the host's imports and FHIR reads) that may run at once.
     ///   - onChange: Called after each change to the store while this server is in use (the host's record feed).
     public init(store: OCKStore, configuration: Configuration = Configuration(), basePath: String = "",
                 directory: any CareDirectory, record: CareRecordID,
-                watchesExternalChanges: Bool = true, liveSlots: LiveStreamSlots = LiveStreamSlots(),
+                watchesExternalChanges: Bool = true, liveSlots: LiveStreamSlots = LiveStreamSlots(), heavyWork: HeavyWork = HeavyWork(),
                 onChange: (@Sendable () -> Void)? = nil) {
         self.liveSlots = liveSlots
+        self.heavyWork = heavyWork
         surveySessions = SurveySessions(directory: directory, record: record) { [configuration] surveyID, taskID in
             if let survey = configuration.surveys[taskID], survey.id == surveyID { return survey }
             return configuration.surveyCatalog[surveyID]

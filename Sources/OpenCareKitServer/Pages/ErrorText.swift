@@ -18,7 +18,7 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
          surveyNotOpen, surveyBadAction, surveyPageStale, surveyNotSavedRetry
     // Sharing and invitations
     case chooseCaregiverOrClinician, choosePersonAndRole, ownerRoleStays, personHasNoAccess, ownerCannotBeRemoved,
-         giveYourName, giveEmail, passwordTooShort, passwordTooLong, tooManyInvitations, invitationForSecondPatient
+         giveYourName, giveEmail, passwordTooShort, passwordTooLong, tooManyInvitations, invitationForSecondPatient, serverBusy, tooManyRecords
     // Access tokens' scopes (`SMARTScope`)
     case scopePrefix, scopeForm, scopeResource, scopeOperations, scopeNoOperation, scopeCount
 
@@ -71,6 +71,8 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .chooseCaregiverOrClinician: "Choose caregiver or clinician (a record has one patient)."
         case .tooManyInvitations: "A record has at most {0} open invitations: revoke one first, or wait until one is accepted or expires."
         case .invitationForSecondPatient: "This invitation is for the record's patient, and the record has its patient already."
+        case .serverBusy: "The server is busy with other reports and imports: try again in a few seconds."
+        case .tooManyRecords: "An account owns at most {0} records."
         case .choosePersonAndRole: "Choose a person and a role."
         case .ownerRoleStays: "The owner's role stays as it is."
         case .personHasNoAccess: "That person has no access to this record."
@@ -135,6 +137,8 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .chooseCaregiverOrClinician: "보호자나 임상의를 고르세요(기록의 환자는 한 명입니다)."
         case .tooManyInvitations: "한 기록의 열린 초대는 최대 {0}개입니다. 먼저 하나를 취소하거나, 수락되거나 만료될 때까지 기다리세요."
         case .invitationForSecondPatient: "이 초대는 기록의 환자를 위한 것인데, 이 기록에는 이미 환자가 있습니다."
+        case .serverBusy: "서버가 다른 보고서와 가져오기로 바쁩니다. 몇 초 뒤에 다시 시도하세요."
+        case .tooManyRecords: "한 계정이 소유할 수 있는 기록은 최대 {0}개입니다."
         case .choosePersonAndRole: "사람과 역할을 고르세요."
         case .ownerRoleStays: "소유자의 역할은 바꿀 수 없습니다."
         case .personHasNoAccess: "그 사람은 이 기록에 접근할 수 없습니다."

@@ -93,14 +93,23 @@ extension CareServer {
         case let .success(value): asked = value
         case let .failure(message): return errorPage(PageMessage(message.text, String(CareReport.maximumDays)), status: .badRequest, context: render)
         }
-        let report: CareReport
+        // A report reads days of the record: heavy work, bounded per person and for the server.
         do {
-            report = try await self.report(firstDay: asked.firstDay, lastDay: asked.lastDay, preparedBy: context.auditTrail?.askerName ?? "",
-                                           maximumRows: maximumRows)
-        } catch OCKStoreError.invalidValue {
-            return errorPage(PageMessage(ReportText.tooManyEvents), status: .unprocessableContent, context: render)
+            return try await heavyWork.run(for: context.identity?.account.id.description ?? context.clientAddress) {
+                let report: CareReport
+                do {
+                    report = try await self.report(firstDay: asked.firstDay, lastDay: asked.lastDay,
+                                                   preparedBy: context.auditTrail?.askerName ?? "", maximumRows: maximumRows)
+                } catch OCKStoreError.invalidValue {
+                    return errorPage(PageMessage(ReportText.tooManyEvents), status: .unprocessableContent, context: render)
+                }
+                return try await body(report, asked, render)
+            }
+        } catch is HeavyWork.Busy {
+            var response = errorPage(PageMessage(ErrorText.serverBusy), status: .serviceUnavailable, context: render)
+            response.headers[.retryAfter] = String(HeavyWork.retryAfter)
+            return response
         }
-        return try await body(report, asked, render)
     }
 
     /// The days and paper of the request: the last 30 days by default, at most `CareReport.maximumDays`.

@@ -25,6 +25,11 @@ public struct CareDirectoryError: Error, Equatable, Sendable, LocalizedError {
 
     /// The refusal of a second patient in a record (a record is one patient's).
     public static let secondPatient = CareDirectoryError(.conflict, "A record has one patient: it has one already.")
+    /// The refusal of an invitation beyond `CareDirectoryLimits.openInvitationsPerRecord`.
+    public static let tooManyInvitations = CareDirectoryError(.conflict, """
+        A record has at most \(CareDirectoryLimits.openInvitationsPerRecord) open invitations: revoke one, or wait until one is accepted \
+        or expires
+        """)
 }
 
 /// What the directory bounds, whoever writes to it.
@@ -33,6 +38,8 @@ public enum CareDirectoryLimits {
     public static let openInvitationsPerRecord = 50
     /// Sessions one account keeps; a new one ends the least recently used beyond them.
     public static let sessionsPerAccount = 20
+    /// Records one account owns (made, imported, or adopted); another is refused.
+    public static let recordsPerAccount = 20
 }
 
 /// The small database beside the care records: accounts, records, memberships, invitations, sessions, access

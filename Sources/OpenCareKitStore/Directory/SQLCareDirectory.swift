@@ -105,8 +105,15 @@ public final class SQLCareDirectory: CareDirectory {
 
     // MARK: Records and memberships
 
+    /// Refuses a record whose owner owns `CareDirectoryLimits.recordsPerAccount` already.
     public func addRecord(_ record: CareRecord, member: CareMembership?) async throws {
         try await write { db in
+            if let member, member.isOwner {
+                let owned = try db.scalar("SELECT count(*) FROM membership WHERE account = ? AND is_owner <> 0", [member.account.description]).int ?? 0
+                guard owned < CareDirectoryLimits.recordsPerAccount else {
+                    throw CareDirectoryError(.conflict, "An account owns at most \(CareDirectoryLimits.recordsPerAccount) records.")
+                }
+            }
             try db.execute("""
                 INSERT INTO record (id, store_name, patient_name, time_zone, care_plan, patient_edits_plan, created_date)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -225,12 +232,7 @@ public final class SQLCareDirectory: CareDirectory {
             let open = try db.scalar("""
                 SELECT count(*) FROM invitation WHERE record = ? AND accepted_date IS NULL AND expiry_date > ?
                 """, [record, now]).int ?? 0
-            guard open < CareDirectoryLimits.openInvitationsPerRecord else {
-                throw CareDirectoryError(.conflict, """
-                    A record has at most \(CareDirectoryLimits.openInvitationsPerRecord) open invitations: revoke one, or wait until one is \
-                    accepted or expires
-                    """)
-            }
+            guard open < CareDirectoryLimits.openInvitationsPerRecord else { throw CareDirectoryError.tooManyInvitations }
             try db.execute("""
                 INSERT INTO invitation (secret_hash, record, role, invited_by, created_date, expiry_date) VALUES (?, ?, ?, ?, ?, ?)
                 """, [invitation.secretHash, invitation.record.description, invitation.role.rawValue,
