@@ -44,6 +44,55 @@ import Testing
         #expect(!unguarded.isEmpty && unguarded.allSatisfy { $0.hasSuffix("/leak") })
     }
 
+    /// Unsafe routes whose body is not a form: JSON (which a page of another site cannot send without asking first,
+    /// and `SameOriginMiddleware` refuses) or a FHIR Bundle. Each refuses a form body.
+    static let nonFormRoutes: Set<String> = [
+        "POST /records/{record}/api/v1/tasks", "POST /records/{record}/api/v1/outcomes",
+        "POST /records/{record}/api/v1/sync/pull", "POST /records/{record}/api/v1/sync/push", "POST /records/import",
+    ]
+
+    @Test func everyUnsafeRouteRefusesAFormWithoutItsCSRFToken() async throws {
+        // Walks the router: a new unsafe route that forgets the token fails here.
+        let fixture = ServerFixture(surveys: true)
+        try await fixture.seed()
+        try await fixture.onboard(daysFromToday: -1)
+        let world = try await makeWorld(fixture)
+        let (router, catalog) = world.host.makeRouter()
+        // Forms send GET and POST only; another site's page sends PUT or DELETE only after a CORS preflight, which this
+        // server never grants (and `SameOriginMiddleware` refuses its Origin).
+        let unsafe = catalog.keys.filter { $0.hasPrefix("POST ") }.sorted()
+        #expect(unsafe.count >= 40, "\(unsafe.count)")
+        let session = try #require(world.sessions[.patient])
+        let cookies: HTTPFields = [.cookie: "ock_session=\(session); ock_csrf=\(ServerFixture.token)", .contentType: "application/x-www-form-urlencoded"]
+        try await Application(router: router).test(.router) { client in
+            // A survey in progress, so that its step's route is reached.
+            let checkIn = try await fixture.event("check-in")
+            let started = try await client.execute(uri: "/records/\(world.record)/surveys/start", method: .post, headers: cookies,
+                                                   body: ServerFixture.form(ServerFixture.fields(checkIn)))
+            let survey = try #require(started.headers[.location]?.split(separator: "/").last.map(String.init))
+            for route in unsafe {
+                let parts = route.split(separator: " ", maxSplits: 1)
+                let method = HTTPRequest.Method(String(parts[0]))!
+                let path = Self.normalized(String(parts[1])).replacing(#/\{(\w+)\}/#) { match in
+                    switch match.output.1 {
+                    case "record": world.record.description
+                    case "id" where route.contains("/surveys/"): survey
+                    default: UUID().uuidString
+                    }
+                }
+                // The owner, signed in, with the CSRF cookie but a form that does not carry it back.
+                let response = try await client.execute(uri: path, method: method, headers: [
+                    .cookie: "ock_session=\(session); ock_csrf=\(ServerFixture.token)", .contentType: "application/x-www-form-urlencoded",
+                ], body: ByteBuffer(string: "task=\(UUID().uuidString)&occurrence=0&date=2026-11-16&complete=true&role=caregiver"))
+                if Self.nonFormRoutes.contains(Self.normalized(route)) {
+                    #expect([.badRequest, .unsupportedMediaType].contains(response.status), "\(route): \(response.status)")
+                } else {
+                    #expect(response.status == .forbidden, "\(route): \(response.status)")
+                }
+            }
+        }
+    }
+
     /// Who asks, in the matrix.
     enum Asker: String, CaseIterable {
         case nobody, stranger, patient, caregiver, clinician, otherPatient
