@@ -28,7 +28,7 @@ extension CareHost {
                 }
                 let codes = TwoStep.newRecoveryCodes()
                 var account = identity.account
-                account.totpSecret = secret
+                account.totpSecret = try host.configuration.secrets?.seal(secret) ?? secret
                 account.recoveryCodeHashes = codes.map(TwoStep.hash(recoveryCode:))
                 try await host.directory.updateAccount(account)
                 // The code that turned it on does not also sign in.
@@ -81,9 +81,10 @@ extension CareHost {
         let language = renderContext(for: request).localization.language
         return try await checkedForm(request, context) { fields in
             guard let session = context.sessions.session, !session.isComplete,
-                  var account = try await directory.account(session.account), let secret = account.totpSecret else {
+                  var account = try await directory.account(session.account), let stored = account.totpSecret else {
                 return Response.redirect(to: "/sign-in", type: .normal)
             }
+            let secret = try configuration.secrets?.open(stored) ?? stored
             let now = configuration.now()
             if let wait = signInLimiter.retryAfter(email: account.email, address: context.clientAddress, now: now) {
                 return tooManyFailures(request, wait: wait)

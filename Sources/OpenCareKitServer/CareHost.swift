@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import OpenCareKit
 import Hummingbird
@@ -70,6 +71,9 @@ public struct CareHost: Sendable {
         /// (`HeavyWork`; the server benchmark raises them).
         public var heavyWorkPerPerson = HeavyWork.perPerson
         public var heavyWorkOverall = HeavyWork.overall
+        /// Seals the secrets the directory keeps (two-step keys, the Web Push and log keys) with a key kept outside
+        /// the database; nil: they are kept as they are (`serve` always gives one).
+        public var secrets: SecretBox?
 
         public init(stores: (any CareRecordStores)? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
                     idleTimeout: Duration = .seconds(15 * 60), passwordCost: UInt8 = 12, openRecordLimit: Int = 64,
@@ -113,9 +117,9 @@ public struct CareHost: Sendable {
     /// Records whose reminders changed, and open pages' reminder streams.
     let reminderSignals = ReminderSignals()
     /// The Web Push signing key, once read from the directory.
-    let vapidKey = SharedValueCache.webPushKey()
+    let vapidKey: SharedValueCache<P256.Signing.PrivateKey>
     /// The key of records' pseudonyms in logs, once read from the directory.
-    let logKey = SharedValueCache.logKey()
+    let logKey: SharedValueCache<SymmetricKey>
     /// Requests, live streams, store calls, sign-in failures and reminders, for `/metrics`.
     public let metrics = ServerMetrics()
 
@@ -134,6 +138,8 @@ public struct CareHost: Sendable {
         signInLimiter = SignInLimiter(counting: metrics.signInFailures)
         liveSlots = LiveStreamSlots(personLimit: configuration.liveStreamsPerPerson, gauge: metrics.liveStreams)
         heavyWork = HeavyWork(perPerson: configuration.heavyWorkPerPerson, overall: configuration.heavyWorkOverall)
+        vapidKey = SharedValueCache.webPushKey(secrets: configuration.secrets)
+        logKey = SharedValueCache.logKey(secrets: configuration.secrets)
         sessionDriver = DirectorySessionDriver(directory: directory, now: configuration.now)
         stylesheet = OCKStylesheet.css(configuration.styler) + OCKSurveyAssets.stylesheet + HostStyles.css
         renderContexts = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in

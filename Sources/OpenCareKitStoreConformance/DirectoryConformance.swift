@@ -181,6 +181,19 @@ public enum DirectoryConformance {
             #expect(try await directory.session(keyHash: "session-1", now: now) != nil)
             #expect(try await directory.session(keyHash: "session-\(CareDirectoryLimits.sessionsPerAccount)", now: now) != nil)
         },
+        DirectoryCheck("storedSecretsAreResealedInPlace") { subject in
+            let directory = subject.directory
+            var ana = account("ana@example.org")
+            ana.totpSecret = "plain-two-step-key"
+            try await directory.addAccount(ana)
+            try await directory.addAccount(account("ben@example.org"))
+            _ = try await directory.sharedValue(named: "web-push-key", orKeep: "plain-signing-key", now: now)
+            // Only what the transform changes is written; accounts without a key are left alone.
+            #expect(try await directory.resealSecrets { $0.hasPrefix("sealed:") ? nil : "sealed:" + $0 } == 2)
+            #expect(try await directory.account(ana.id)?.totpSecret == "sealed:plain-two-step-key")
+            #expect(try await directory.sharedValue(named: "web-push-key", orKeep: "other", now: now) == "sealed:plain-signing-key")
+            #expect(try await directory.resealSecrets { $0.hasPrefix("sealed:") ? nil : "sealed:" + $0 } == 0)
+        },
         DirectoryCheck("aTwoStepCodeIsTakenOnce") { subject in
             let directory = subject.directory
             let (ana, ben) = (account("ana@example.org"), account("ben@example.org"))

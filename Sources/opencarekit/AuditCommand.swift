@@ -6,13 +6,67 @@ import OpenCareKitStore
 /// `opencarekit audit …`: the audit log.
 struct AuditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "Check the audit log.", subcommands: [AuditVerify.self])
+        commandName: "audit", abstract: "Check the audit log.", subcommands: [AuditVerify.self, AuditCheckpoint.self])
+}
+
+/// A point of the audit chain noted outside the database: the number of an entry and its hash. Whoever can write the
+/// database can rewrite the chain's tail and its hashes with it; they cannot change a checkpoint kept elsewhere, so
+/// `audit verify --against` finds a rewrite of anything up to it.
+struct AuditCheckpointLine: Equatable {
+    let sequence: Int64
+    let hash: String
+
+    /// `N HASH`, as `audit checkpoint` prints it, or the path of a file whose last such line is read.
+    init(_ text: String) throws {
+        let line = FileManager.default.fileExists(atPath: text)
+            ? (try String(contentsOfFile: text, encoding: .utf8)).split(separator: "\n").last.map(String.init) ?? "" : text
+        let parts = line.split(separator: " ")
+        guard parts.count == 2, let sequence = Int64(parts[0]), sequence >= 1, parts[1].count == 64,
+              parts[1].allSatisfy(\.isHexDigit) else {
+            throw ValidationError("--against: a checkpoint is an entry's number and hash (as audit checkpoint prints), or a file of them")
+        }
+        (self.sequence, hash) = (sequence, String(parts[1]).lowercased())
+    }
 }
 
 struct AuditVerify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check that no audit entry was changed or deleted; exits with status 1 if one was.")
+    @OptionGroup var options: DataOptions
+    @Option(help: "A checkpoint kept outside the database (\"N HASH\" as audit checkpoint prints it, or a file whose last line is one): the chain must still hold that entry with that hash.")
+    var against: String?
+
+    func run() async throws {
+        let checkpoint = try against.map(AuditCheckpointLine.init)
+        let (result, entry) = try await options.withData { data in
+            let result = try await data.directory.verifyAuditLog()
+            var entry: AuditEntry?
+            if let checkpoint { entry = try await data.directory.auditEntries(after: checkpoint.sequence - 1, limit: 1).first }
+            return (result, entry)
+        }
+        func tampered(_ problem: String) throws -> Never {
+            FileHandle.standardError.write(Data("opencarekit: the audit log was tampered with: \(problem)\n".utf8))
+            throw ExitCode(1)
+        }
+        if let problem = result.problem { try tampered(problem) }
+        if let checkpoint {
+            guard let entry, entry.sequence == checkpoint.sequence else {
+                try tampered("it ends before the checkpoint's entry \(checkpoint.sequence)")
+            }
+            guard entry.hash == checkpoint.hash else {
+                try tampered("entry \(checkpoint.sequence) is not the one the checkpoint noted: the chain was rewritten up to it")
+            }
+        }
+        print("The audit log is intact: \(result.entries) entries, the last with hash \(result.headHash)"
+              + (checkpoint.map { ", and holds checkpoint \($0.sequence)." } ?? "."))
+    }
+}
+
+struct AuditCheckpoint: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "checkpoint",
+        abstract: "Print the audit chain's head as a checkpoint (\"N HASH\") to keep outside the database, for audit verify --against.")
     @OptionGroup var options: DataOptions
 
     func run() async throws {
@@ -21,6 +75,6 @@ struct AuditVerify: AsyncParsableCommand {
             FileHandle.standardError.write(Data("opencarekit: the audit log was tampered with: \(problem)\n".utf8))
             throw ExitCode(1)
         }
-        print("The audit log is intact: \(result.entries) entries, the last with hash \(result.headHash).")
+        print("\(result.entries) \(result.headHash)")
     }
 }

@@ -94,6 +94,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The operator's token for /metrics from other machines (Authorization: Bearer TOKEN); without it, /metrics answers only on this machine, not through a proxy. Better given as $OPENCAREKIT_METRICS_TOKEN.")
     var metricsToken: String?
 
+    @Option(help: "The file of the key that seals the secrets the directory keeps, outside the database (default: secrets.key in the data directory, made on first run; $OPENCAREKIT_SECRETS_KEY gives the key itself).")
+    var secretsKeyFile: String?
+
     @Option(help: "A JSON file of settings (see the README's \"Configuration\"); the command line, then the environment, take precedence over it (default: $OPENCAREKIT_CONFIG).")
     var config: String?
 
@@ -129,6 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
         put("log.format", logFormat.map { .string($0) })
         put("log.slowStoreCall", slowStoreCall.map { .int($0) })
         put("metrics.token", metricsToken.map { .string($0) })
+        put("secrets.keyFile", secretsKeyFile.map { .string($0) })
         put("demo.enabled", demo.map { .bool($0) })
         put("demo.patients", demoPatients.map { .int($0) })
         return given
@@ -173,6 +177,7 @@ struct ServeRun {
     let logFormat: String
     let slowStoreCall: Int
     let metricsToken: String?
+    let secretsKeyFile: String?
     let now: String?
 
     init(settings: ResolvedSettings, pushServiceForTests: String?, now: String?) throws {
@@ -212,6 +217,7 @@ struct ServeRun {
         logFormat = settings.string("log.format") ?? "text"
         slowStoreCall = settings.int("log.slowStoreCall", default: 250)
         metricsToken = settings.string("metrics.token")
+        secretsKeyFile = settings.string("secrets.keyFile")
         self.now = now
     }
 
@@ -244,6 +250,21 @@ struct ServeRun {
             throw settings.invalid("http.publicURL", "must be an http or https address such as https://care.example.org")
         }
         return (origin, host.lowercased())
+    }
+
+    /// The key that seals the directory's secrets: `$OPENCAREKIT_SECRETS_KEY`, else the key file (made if missing).
+    func secretBox() throws -> SecretBox {
+        if let text = ProcessInfo.processInfo.environment["OPENCAREKIT_SECRETS_KEY"], !text.isEmpty {
+            guard let box = SecretBox(base64: text) else { throw ValidationError("$OPENCAREKIT_SECRETS_KEY: 32 bytes in base64") }
+            return box
+        }
+        let file = secretsKeyFile.map { URL(fileURLWithPath: $0) }
+            ?? CareDataDirectory(path: storage.data).url.appending(path: "secrets.key")
+        do {
+            return try SecretBox.loadOrCreate(file: file)
+        } catch let error as SecretBox.KeyFileError {
+            throw settings.invalid("secrets.keyFile", error.description)
+        }
     }
 
     /// The clock: the real one, or for tests (`--now`, a hidden option) one that starts at the given ISO 8601 moment
@@ -355,6 +376,11 @@ struct ServeRun {
         configuration.chromium = chromium
         configuration.flagRules = ClinicianFlagRules(missedDoseDays: flagMissedDoseDays == 0 ? nil : flagMissedDoseDays,
                                                 painScore: flagPainScore == 0 ? nil : flagPainScore)
+        let secrets = try secretBox()
+        configuration.secrets = secrets
+        // Secrets stored before they were sealed are sealed before the first request.
+        startup.insert({ _ = try await directory.resealSecrets { SecretBox.isSealed($0) ? nil : try secrets.seal($0) } },
+                       at: data.postgres == nil ? 0 : 1)
         let careHost = CareHost(directory: CachingCareDirectory(directory), configuration: configuration)
         // Reminders begin once the server has started (the database reached, migrated): a server that cannot start
         // says so in one line, with no reminder's failure before it.

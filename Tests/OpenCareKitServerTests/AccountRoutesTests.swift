@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -71,7 +72,7 @@ final class TestBrowser: Sendable {
 
     /// A host with Ana, the patient who owns a record, and Ben, who has no access yet (passwords at bcrypt's lowest cost).
     func setup(liveAccessInterval: Duration = .seconds(15), clinicianTwoStep: Bool = false,
-               reminders: ReminderConfiguration? = nil) async throws -> Setup {
+               reminders: ReminderConfiguration? = nil, secrets: SecretBox? = nil) async throws -> Setup {
         let directory = try SQLiteCareDirectory(path: nil)
         let hash = try await Passwords.hash(Self.password, cost: 4)
         let ana = CareAccount(email: "ana@example.org", name: "Ana Kim", passwordHash: hash, createdDate: now)
@@ -84,6 +85,7 @@ final class TestBrowser: Sendable {
         configuration.liveAccessInterval = liveAccessInterval
         configuration.requiresTwoStepForClinicians = clinicianTwoStep
         configuration.reminders = reminders
+        configuration.secrets = secrets
         let host = CareHost(directory: directory, configuration: configuration)
         return Setup(host: host, directory: directory, record: record.id)
     }
@@ -466,6 +468,34 @@ final class TestBrowser: Sendable {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func secretsAreSealedWithAKeyOutsideTheDirectory() async throws {
+        let key = SymmetricKey(size: .bits256)
+        let setup = try await setup(secrets: SecretBox(key: key))
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana@example.org", Self.password)
+            let page = String(buffer: try await ana.send("/account/two-step").body)
+            let typed = try #require(page.firstMatch(of: #/<code id="two-step-key">([A-Z2-7 ]+)</code>/#)?.output.1)
+            let secret = Self.secret(fromKey: String(typed))
+            #expect(try await ana.send("/account/two-step/confirm", .post, form: ["code": TwoStep.code(secret: secret, at: now)]).status == .ok)
+            try await ana.send("/sign-out", .post, form: [:])
+            // The directory holds the key sealed; the person signs in with the app's codes all the same.
+            let stored = try #require(try await setup.directory.account(email: "ana@example.org")?.totpSecret)
+            #expect(SecretBox.isSealed(stored) && !stored.contains(secret))
+            #expect(try SecretBox(key: key).open(stored) == secret)
+            let phone = TestBrowser(client)
+            try await phone.signIn("ana@example.org", Self.password)
+            let second = try await phone.send("/sign-in/two-step", .post, form: ["code": TwoStep.code(secret: secret, at: now.addingTimeInterval(30)), "next": "/"])
+            #expect(second.status == .seeOther)
+            // So are the shared values made meanwhile (the log's pseudonym key, at the first request).
+            let logKey = try await setup.directory.sharedValue(named: "log-key", orKeep: "", now: now)
+            #expect(SecretBox.isSealed(logKey))
+        }
+        // Under another key a sealed value does not open; a value stored before sealing opens as it is.
+        #expect(throws: SecretBox.OpenError.self) { try SecretBox(key: SymmetricKey(size: .bits256)).open(try SecretBox(key: key).seal("x")) }
+        #expect(try SecretBox(key: key).open("stored before") == "stored before")
     }
 
     @Test func twoStepSignInAsksForACodeAndARecoveryCodeWorksOnce() async throws {

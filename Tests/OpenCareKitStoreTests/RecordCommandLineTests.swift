@@ -64,6 +64,36 @@ import Testing
         #expect(try run(["audit", "verify"]).output.contains("intact: 6 entries"))
     }
 
+    @Test func aCheckpointKeptOutsideFindsAChainRewrittenWhole() async throws {
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        for email in ["ana@example.org", "ben@example.org"] {
+            #expect(try run(["account", "add", email, "--name", "A"], input: "a long password\n").status == 0)
+        }
+        let checkpoint = try run(["audit", "checkpoint"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(checkpoint.hasPrefix("2 ") && checkpoint.count == 2 + 64, "\(checkpoint)")
+        #expect(try run(["audit", "verify", "--against", checkpoint]).output.contains("holds checkpoint 2"))
+        // Whoever can write the file rewrites the whole chain, every hash consistent: verify alone says intact.
+        let queue = try DatabaseQueue(path: data + "/directory.sqlite")
+        try await queue.write { db in
+            try db.execute(sql: "DROP TRIGGER audit_entry_is_append_only_update")
+            try db.execute(sql: "DROP TRIGGER audit_entry_is_append_only_delete")
+            try db.execute(sql: "DELETE FROM audit_entry")
+            try db.execute(sql: "DELETE FROM audit_head")
+        }
+        #expect(try run(["account", "add", "carl@example.org", "--name", "C"], input: "a long password\n").status == 0)
+        #expect(try run(["audit", "verify"]).status == 0)
+        // The checkpoint, kept elsewhere (here in a file of checkpoints, the last line read), finds it.
+        let file = data + "/../checkpoints-\(UUID().uuidString).txt"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try ("1 " + String(repeating: "0", count: 64) + "\n" + checkpoint + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let short = try run(["audit", "verify", "--against", file])
+        #expect(short.status == 1 && short.errors.contains("ends before the checkpoint's entry 2"), "\(short.errors)")
+        #expect(try run(["account", "add", "dan@example.org", "--name", "D"], input: "a long password\n").status == 0)
+        let rewritten = try run(["audit", "verify", "--against", checkpoint])
+        #expect(rewritten.status == 1 && rewritten.errors.contains("entry 2 is not the one the checkpoint noted"), "\(rewritten.errors)")
+        #expect(try run(["audit", "verify", "--against", "2 nothex"]).errors.contains("--against"))
+    }
+
     @Test func auditVerifyFailsOnATamperedLog() async throws {
         defer { try? FileManager.default.removeItem(atPath: data) }
         #expect(try run(["audit", "verify"]).output.contains("intact: 0 entries"))

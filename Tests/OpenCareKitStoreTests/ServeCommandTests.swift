@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OpenCareKitCommandTesting
 import Testing
 
@@ -61,6 +62,34 @@ import Testing
         #expect(!again.output.contains("Added the demo"))
         kill(again.process.processIdentifier, SIGTERM)
         again.process.waitUntilExit()
+    }
+
+    @Test func theDirectorysSecretsAreSealedWithAKeyFileBesideIt() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A directory from before sealing: a shared value kept as it is.
+        let file = directory.appendingPathComponent("directory.sqlite").path
+        let first = try start(["--data", directory.path, "--port", "0"])
+        kill(first.process.processIdentifier, SIGTERM)
+        first.process.waitUntilExit()
+        try await DatabaseQueue(path: file).write { db in
+            try db.execute(sql: "INSERT INTO shared_value (name, value, created_date) VALUES ('legacy', 'kept as it is', 0)")
+        }
+        // Served again, with a request (its log line makes the log's key): every value is sealed, the key beside.
+        let server = try start(["--data", directory.path, "--port", "0"])
+        #expect(try await get(server.url + "healthz").0 == 200)
+        kill(server.process.processIdentifier, SIGTERM)
+        server.process.waitUntilExit()
+        let keyFile = directory.appendingPathComponent("secrets.key").path
+        let attributes = try FileManager.default.attributesOfItem(atPath: keyFile)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(Data(base64Encoded: try String(contentsOfFile: keyFile, encoding: .utf8))?.count == 32)
+        let values = try await DatabaseQueue(path: file).read { db in try String.fetchAll(db, sql: "SELECT value FROM shared_value ORDER BY name") }
+        #expect(values.count >= 2 && values.allSatisfy { $0.hasPrefix("ock-sealed:v1:") }, "\(values)")
+        #expect(!values.contains { $0.contains("kept as it is") })
+        // A key given that is not one is refused in one line.
+        let bad = try CommandProcess.run(["serve", "--data", directory.path, "--port", "0"],
+                                         environment: CommandProcess.environment().merging(["OPENCAREKIT_SECRETS_KEY": "short"]) { $1 })
+        #expect(bad.status != 0 && bad.errors.contains("OPENCAREKIT_SECRETS_KEY"), "\(bad.errors)")
     }
 
     @Test func aBusyPortOrABadDataDirectoryIsOneLine() async throws {

@@ -11,10 +11,13 @@ final class SharedValueCache<Value: Sendable>: Sendable {
     let name: String
     private let make: @Sendable () -> String
     private let read: @Sendable (String) -> Value?
+    /// Seals the text kept in the directory (nil: kept as it is).
+    let secrets: SecretBox?
 
     /// A value kept as text: `make` gives a new one's text, `read` its value (nil: the stored text is damaged).
-    init(name: String, make: @escaping @Sendable () -> String, read: @escaping @Sendable (String) -> Value?) {
+    init(name: String, secrets: SecretBox?, make: @escaping @Sendable () -> String, read: @escaping @Sendable (String) -> Value?) {
         self.name = name
+        self.secrets = secrets
         self.make = make
         self.read = read
     }
@@ -25,8 +28,8 @@ final class SharedValueCache<Value: Sendable>: Sendable {
     /// The value, from the directory on first use.
     func value(in directory: any CareDirectory, now: Date) async throws -> Value {
         if let value = known.withLock({ $0 }) { return value }
-        let kept = try await directory.sharedValue(named: name, orKeep: make(), now: now)
-        guard let value = read(kept) else { throw SharedValueError(name: name) }
+        let kept = try await directory.sharedValue(named: name, orKeep: try secrets?.seal(make()) ?? make(), now: now)
+        guard let value = read(try secrets?.open(kept) ?? kept) else { throw SharedValueError(name: name) }
         known.withLock { $0 = value }
         return value
     }
@@ -40,16 +43,16 @@ struct SharedValueError: Error, CustomStringConvertible {
 
 extension SharedValueCache where Value == P256.Signing.PrivateKey {
     /// The Web Push signing key (VAPID). Browsers subscribe with its public half, so it must outlive restarts.
-    static func webPushKey() -> SharedValueCache {
-        SharedValueCache(name: "web-push-key", make: { Base64URL.encode(P256.Signing.PrivateKey().rawRepresentation) },
+    static func webPushKey(secrets: SecretBox?) -> SharedValueCache {
+        SharedValueCache(name: "web-push-key", secrets: secrets, make: { Base64URL.encode(P256.Signing.PrivateKey().rawRepresentation) },
                          read: { Base64URL.decode($0).flatMap { try? P256.Signing.PrivateKey(rawRepresentation: $0) } })
     }
 }
 
 extension SharedValueCache where Value == SymmetricKey {
     /// The key that turns record ids into the log's pseudonyms (`RecordLogID`).
-    static func logKey() -> SharedValueCache {
-        SharedValueCache(name: "log-key", make: { Base64URL.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }) },
+    static func logKey(secrets: SecretBox?) -> SharedValueCache {
+        SharedValueCache(name: "log-key", secrets: secrets, make: { Base64URL.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }) },
                          read: { Base64URL.decode($0).flatMap { $0.count == 32 ? SymmetricKey(data: $0) : nil } })
     }
 }

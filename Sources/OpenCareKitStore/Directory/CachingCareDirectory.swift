@@ -183,6 +183,11 @@ public final class CachingCareDirectory: CareDirectory {
     public func recordsWithReminderSettingsChanged(after date: Date) async throws -> [CareRecordID] {
         try await base.recordsWithReminderSettingsChanged(after: date)
     }
+    public func resealSecrets(_ transform: @escaping @Sendable (String) throws -> String?) async throws -> Int {
+        // Accounts hold their two-step keys: forget them all.
+        defer { accounts.withLock { $0.removeAll() } }
+        return try await base.resealSecrets(transform)
+    }
     public func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String {
         try await base.sharedValue(named: name, orKeep: value, now: now)
     }

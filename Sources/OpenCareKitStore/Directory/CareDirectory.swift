@@ -154,6 +154,11 @@ public protocol CareDirectory: Sendable {
     /// `name`, or else `value`, kept now — so servers that start together agree on the first one written.
     func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String
 
+    /// Rewrites the secrets the directory keeps — accounts' two-step keys and the shared values — as `transform`
+    /// gives them (nil: unchanged), in one transaction; returns how many changed. (A server seals them with a key
+    /// kept outside the database.)
+    func resealSecrets(_ transform: @escaping @Sendable (String) throws -> String?) async throws -> Int
+
     // MARK: Audit log
     /// Numbers, chains and appends entries in one transaction.
     func appendAudit(_ drafts: [AuditEntry.Draft]) async throws

@@ -252,6 +252,25 @@ extension SQLCareDirectory {
         }
     }
 
+    public func resealSecrets(_ transform: @escaping @Sendable (String) throws -> String?) async throws -> Int {
+        try await write { db in
+            var changed = 0
+            let keys = try db.rows("SELECT id, totp_secret FROM account WHERE totp_secret IS NOT NULL", []) {
+                (try $0.string("id"), try $0.string("totp_secret"))
+            }
+            for (id, secret) in keys {
+                guard let sealed = try transform(secret) else { continue }
+                changed += try db.execute("UPDATE account SET totp_secret = ? WHERE id = ?", [sealed, id])
+            }
+            let values = try db.rows("SELECT name, value FROM shared_value", []) { (try $0.string("name"), try $0.string("value")) }
+            for (name, value) in values {
+                guard let sealed = try transform(value) else { continue }
+                changed += try db.execute("UPDATE shared_value SET value = ? WHERE name = ?", [sealed, name])
+            }
+            return changed
+        }
+    }
+
     static func reminderSettings(_ row: any SQLRow) throws -> CareReminderSettings {
         CareReminderSettings(account: RandomIdentifier(uncheckedText: try row.string("account")),
                              record: RandomIdentifier(uncheckedText: try row.string("record")),

@@ -1,0 +1,86 @@
+import Crypto
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Seals the secrets the directory keeps — two-step keys, the Web Push signing key, the log's pseudonym key — with a
+/// key that is not in the database (AES-256-GCM), so that a copy of the database or a backup does not carry them.
+/// `serve` reads the key from `$OPENCAREKIT_SECRETS_KEY` (base64) or its key file (`--secrets-key-file`, by default
+/// `secrets.key` in the data directory, made on first run, readable by its owner only). Every app server of one
+/// database needs the same key; a backup restores only with it.
+///
+/// A sealed value reads `ock-sealed:v1:` and the base64 of nonce, ciphertext and tag. A value without the prefix is
+/// one stored before sealing: it opens as it is, and `serve` seals it at start (`CareDirectory.resealSecrets`).
+public struct SecretBox: Sendable {
+    private let key: SymmetricKey
+
+    public init(key: SymmetricKey) {
+        self.key = key
+    }
+
+    /// The prefix of sealed values.
+    public static let prefix = "ock-sealed:v1:"
+
+    /// Why a value cannot be opened: sealed under another key, or damaged.
+    public struct OpenError: Error, CustomStringConvertible {
+        public var description: String { "A sealed secret cannot be opened: the secrets key is not the one it was sealed with, or it is damaged." }
+    }
+
+    /// Whether `stored` is sealed.
+    public static func isSealed(_ stored: String) -> Bool { stored.hasPrefix(prefix) }
+
+    /// `secret`, sealed.
+    public func seal(_ secret: String) throws -> String {
+        let box = try AES.GCM.seal(Data(secret.utf8), using: key)
+        guard let combined = box.combined else { throw OpenError() }
+        return Self.prefix + combined.base64EncodedString()
+    }
+
+    /// The secret `stored` holds: opened if sealed, as it is if stored before sealing.
+    public func open(_ stored: String) throws -> String {
+        guard Self.isSealed(stored) else { return stored }
+        guard let data = Data(base64Encoded: String(stored.dropFirst(Self.prefix.count))),
+              let box = try? AES.GCM.SealedBox(combined: data), let plain = try? AES.GCM.open(box, using: key),
+              let text = String(data: plain, encoding: .utf8) else { throw OpenError() }
+        return text
+    }
+
+    /// The key of `base64` (32 bytes), or nil.
+    public init?(base64 text: String) {
+        guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32 else { return nil }
+        key = SymmetricKey(data: data)
+    }
+
+    /// The key in `file` (its base64), made there — readable by its owner only — if the file does not exist. Servers
+    /// starting together agree: the file is made whole under a temporary name and linked into place only if no other
+    /// was (`link` fails on an existing name), and whoever loses reads the winner's.
+    public static func loadOrCreate(file: URL) throws -> SecretBox {
+        if let text = try? String(contentsOf: file, encoding: .utf8) {
+            guard let box = SecretBox(base64: text) else { throw KeyFileError(path: file.path) }
+            return box
+        }
+        let folder = file.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        let temporary = folder.appending(path: ".secrets-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(key.base64EncodedString().utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw KeyFileError(path: file.path)
+        }
+        if link(temporary.path, file.path) != 0 {
+            guard errno == EEXIST, let text = try? String(contentsOf: file, encoding: .utf8), let box = SecretBox(base64: text) else {
+                throw KeyFileError(path: file.path)
+            }
+            return box
+        }
+        return SecretBox(key: SymmetricKey(data: key))
+    }
+
+    /// The key file cannot be read or written, or does not hold a key.
+    public struct KeyFileError: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "\(path) is not a secrets key file (32 bytes in base64), and one cannot be made there" }
+    }
+}
