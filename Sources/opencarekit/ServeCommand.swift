@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -378,9 +379,21 @@ struct ServeRun {
                                                 painScore: flagPainScore == 0 ? nil : flagPainScore)
         let secrets = try secretBox()
         configuration.secrets = secrets
-        // Secrets stored before they were sealed are sealed before the first request.
-        startup.insert({ _ = try await directory.resealSecrets { SecretBox.isSealed($0) ? nil : try secrets.seal($0) } },
-                       at: data.postgres == nil ? 0 : 1)
+        // Before the first request: secrets stored before sealing are sealed, and those sealed must open with this
+        // key (a restored directory served without its key refuses to start, saying so, rather than fail later).
+        let keyLabel = settings.label("secrets.keyFile")
+        startup.insert({
+            // First a look (nothing written), then the sealing.
+            let unopened = Mutex(false)
+            _ = try await directory.resealSecrets { stored in
+                if SecretBox.isSealed(stored), (try? secrets.open(stored)) == nil { unopened.withLock { $0 = true } }
+                return nil
+            }
+            if unopened.withLock({ $0 }) {
+                throw ValidationError("the secrets key does not open the directory's secrets: serve it with the key they were sealed with (\(keyLabel), or $OPENCAREKIT_SECRETS_KEY)")
+            }
+            _ = try await directory.resealSecrets { SecretBox.isSealed($0) ? nil : try secrets.seal($0) }
+        }, at: data.postgres == nil ? 0 : 1)
         let careHost = CareHost(directory: CachingCareDirectory(directory), configuration: configuration)
         // Reminders begin once the server has started (the database reached, migrated): a server that cannot start
         // says so in one line, with no reminder's failure before it.

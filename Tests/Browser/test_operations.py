@@ -165,7 +165,12 @@ def test_a_backup_while_the_server_writes_restores_every_acknowledged_write():
         again = subprocess.run([BINARY, "restore", "--from", backup, "--data", restored], capture_output=True, text=True, timeout=120)
         assert again.returncode != 0 and again.stderr.count("\n") == 1 and "is not empty" in again.stderr, again.stderr
 
-        process, url = serve(restored)
+        # A backup holds no secrets key: without the original's, the restored directory's sealed secrets do not
+        # open, and serve refuses to start, saying so in one line; with it, it serves.
+        refused = subprocess.run([BINARY, "serve", "--data", restored, "--port", "0"], capture_output=True, text=True, timeout=60)
+        assert refused.returncode != 0 and "secrets key does not open" in refused.stderr, refused.stderr
+        os.remove(os.path.join(restored, "secrets.key"))
+        process, url = serve(restored, args=["--secrets-key-file", os.path.join(data, "secrets.key")])
         try:
             restored_base = record_base(url)
             assert restored_base.rsplit("/", 1)[1] == base.rsplit("/", 1)[1]

@@ -90,6 +90,13 @@ import Testing
         let bad = try CommandProcess.run(["serve", "--data", directory.path, "--port", "0"],
                                          environment: CommandProcess.environment().merging(["OPENCAREKIT_SECRETS_KEY": "short"]) { $1 })
         #expect(bad.status != 0 && bad.errors.contains("OPENCAREKIT_SECRETS_KEY"), "\(bad.errors)")
+        // Another key (a restored directory served without its own) is refused at start, in one line, nothing changed.
+        let other = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let wrong = try CommandProcess.run(["serve", "--data", directory.path, "--port", "0"],
+                                           environment: CommandProcess.environment().merging(["OPENCAREKIT_SECRETS_KEY": other]) { $1 })
+        #expect(wrong.status != 0 && wrong.errors.contains("the secrets key does not open the directory's secrets"), "\(wrong.errors)")
+        #expect(wrong.errors.split(separator: "\n").count == 1)
+        #expect(try await DatabaseQueue(path: file).read { db in try String.fetchAll(db, sql: "SELECT value FROM shared_value ORDER BY name") } == values)
     }
 
     @Test func aBusyPortOrABadDataDirectoryIsOneLine() async throws {
