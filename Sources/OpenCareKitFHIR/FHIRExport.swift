@@ -75,15 +75,19 @@ public struct FHIRExport: Sendable {
             ("entry", .array(try await resources(of: store).map { .object(("resource", $0)) })))
     }
 
-    /// The record of `store` as resources, the Patient first.
-    public func resources(of store: OCKStore) async throws -> [FHIRJSON] {
-        let patient = try await store.fetchPatients(query: OCKPatientQuery()).first
-        let plans = try await store.fetchCarePlans(query: OCKCarePlanQuery())
+    /// The record of `store` as resources, the Patient first; with `type`, only the resources of that type (what a
+    /// read or search of it needs: a Patient's read reads no outcome, a CarePlan search none either).
+    public func resources(of store: OCKStore, only type: String? = nil) async throws -> [FHIRJSON] {
+        func wanted(_ types: String...) -> Bool { type.map(types.contains) ?? true }
+        var resources: [FHIRJSON] = []
+        if wanted("Patient") { resources.append(self.patient(try await store.fetchPatients(query: OCKPatientQuery()).first)) }
+        guard wanted("CarePlan", "Observation", "QuestionnaireResponse", "Questionnaire", "Consent", "CareTeam") else { return resources }
         // Each task's newest version (over all time: one whose schedule has ended too).
         let tasks = try await store.fetchTasks(query: OCKTaskQuery(dateInterval: DateInterval(start: .distantPast, end: .distantFuture)))
-        let outcomes = try await store.fetchOutcomes(query: OCKOutcomeQuery())
-        var resources: [FHIRJSON] = [self.patient(patient)]
-        resources += carePlans(plans, tasks: tasks)
+        if wanted("CarePlan") { resources += carePlans(try await store.fetchCarePlans(query: OCKCarePlanQuery()), tasks: tasks) }
+        guard wanted("Observation", "QuestionnaireResponse", "Questionnaire", "Consent", "CareTeam") else { return resources }
+        let outcomes = wanted("Observation", "QuestionnaireResponse", "Questionnaire", "Consent")
+            ? try await store.fetchOutcomes(query: OCKOutcomeQuery()) : []
         var tasksByUUID = Dictionary(tasks.map { ($0.uuid, $0) }) { first, _ in first }
         // Outcomes may record older versions of their tasks.
         let older = Set(outcomes.map(\.taskUUID)).subtracting(tasksByUUID.keys)
@@ -106,7 +110,7 @@ public struct FHIRExport: Sendable {
         }
         resources += questionnaires.keys.sorted().compactMap { questionnaires[$0] }
         if !members.isEmpty { resources.append(careTeam()) }
-        return resources
+        return type.map { type in resources.filter { $0["resourceType"]?.string == type } } ?? resources
     }
 
     // MARK: Resources

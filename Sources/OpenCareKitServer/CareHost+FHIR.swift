@@ -23,7 +23,7 @@ extension CareHost {
         }
         routes.fhir(.get, "/fhir/R4/Patient/:id", .api(.read, ["Patient"], "r")) { request, context in
             try await host.fhirRead(request, context, record: context.parameters.get("id"), policy: .api(.read, ["Patient"], "r"),
-                                    detail: "GET /fhir/R4/Patient/{id}") { resources, _ in
+                                    detail: "GET /fhir/R4/Patient/{id}", type: "Patient") { resources, _ in
                 guard let patient = resources.first(where: { $0["resourceType"]?.string == "Patient" }) else {
                     return (.notFound, FHIRSearch.outcome("not-found", "There is no such patient, or you have no access to it."))
                 }
@@ -39,7 +39,7 @@ extension CareHost {
                                                                              expression: "patient"))
                 }
                 let id = patient.hasPrefix("Patient/") ? String(patient.dropFirst("Patient/".count)) : patient
-                return try await host.fhirRead(request, context, record: id, policy: policy, detail: detail) { resources, calendar in
+                return try await host.fhirRead(request, context, record: id, policy: policy, detail: detail, type: type) { resources, calendar in
                     try host.search(type, in: resources, request: request, patient: id, calendar: calendar)
                 }
             }
@@ -86,7 +86,7 @@ extension CareHost {
     /// Authorizes a FHIR read of the record `record` names (a Patient id), then answers with `body`'s resource over the
     /// record's resources; refusals and failures as OperationOutcomes.
     func fhirRead(_ request: Request, _ context: CareRequestContext, record: String?, policy: RecordRoutePolicy, detail: String,
-                  _ body: ([FHIRJSON], Calendar) async throws -> (HTTPResponse.Status, FHIRJSON)) async throws -> Response {
+                  type: String, _ body: ([FHIRJSON], Calendar) async throws -> (HTTPResponse.Status, FHIRJSON)) async throws -> Response {
         do {
             switch try await authorize(policy, detail: detail, request, context, record: record ?? "") {
             case let .failure(refusal):
@@ -98,7 +98,7 @@ extension CareHost {
                     guard let (server, export) = try await fhirSource(access.record) else {
                         return Self.fhirResponse(.notFound, Self.fhirRefusal(.notFound))
                     }
-                    let (status, resource) = try await body(try await export.resources(of: server.store), server.calendar)
+                    let (status, resource) = try await body(try await export.resources(of: server.store, only: type), server.calendar)
                     return Self.fhirResponse(status, resource)
                 }
             }

@@ -13,6 +13,13 @@ import Testing
 
     /// An export of the demo record with a signed onboarding, a check-in and doses: every resource kind imported.
     static func exported() async throws -> JSON {
+        let (store, export) = try await record()
+        let bundle = try await export.bundle(of: store)
+        return try #require(try JSONSerialization.jsonObject(with: Data(bundle.text.utf8)) as? JSON)
+    }
+
+    /// The store of that record, and its export.
+    static func record() async throws -> (OCKStore, FHIRExport) {
         let fixture = ServerFixture(surveys: true)
         try await fixture.seed()
         try await fixture.onboard(daysFromToday: -1)
@@ -26,9 +33,20 @@ import Testing
         try session.record(.answer(.yesNo(true)), for: "exercises")
         try await fixture.store.addOutcome(OCKOutcome(taskUUID: checkIn.task.uuid, taskOccurrenceIndex: checkIn.scheduleEvent.occurrence,
                                                       values: try session.finish().outcomeValues(createdDate: fixture.now)))
-        let bundle = try await FHIRExport(patientID: "p", surveys: OCKDemoSurveys.byTaskID, consentTaskID: OCKDemoSurveys.onboardingTaskID,
-                                          timeZone: "Asia/Seoul", carePlanName: CarePlanCatalog.demo, now: fixture.now).bundle(of: fixture.store)
-        return try #require(try JSONSerialization.jsonObject(with: Data(bundle.text.utf8)) as? JSON)
+        let export = FHIRExport(patientID: "p", members: [.init(name: "Alex Rivera", role: "patient")], surveys: OCKDemoSurveys.byTaskID,
+                                consentTaskID: OCKDemoSurveys.onboardingTaskID, timeZone: "Asia/Seoul", carePlanName: CarePlanCatalog.demo,
+                                now: fixture.now)
+        return (fixture.store, export)
+    }
+
+    @Test func aReadOfOneTypeBuildsTheResourcesOfThatTypeAlone() async throws {
+        let (store, export) = try await Self.record()
+        let all = try await export.resources(of: store)
+        let types = Set(all.compactMap { $0["resourceType"]?.string })
+        #expect(types == ["Patient", "CarePlan", "Observation", "QuestionnaireResponse", "Questionnaire", "Consent", "CareTeam"])
+        for type in types {
+            #expect(try await export.resources(of: store, only: type) == all.filter { $0["resourceType"]?.string == type }, "\(type)")
+        }
     }
 
     /// Reads `bundle` as the import does: the record, or the problem.
