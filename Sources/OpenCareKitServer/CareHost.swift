@@ -67,8 +67,7 @@ public struct CareHost: Sendable {
         public var slowStoreCall: Duration = .milliseconds(250)
         /// The most live streams one person may have open over all their addresses (`LiveStreamSlots.perPerson`).
         public var liveStreamsPerPerson = LiveStreamSlots.perPerson
-        /// Imports, reports, FHIR exports and searches running at once: per person and for the server
-        /// (`HeavyWork`; the server benchmark raises them).
+        /// Imports, reports, FHIR exports and searches running at once: per person and for the server (`HeavyWork`).
         public var heavyWorkPerPerson = HeavyWork.perPerson
         public var heavyWorkOverall = HeavyWork.overall
         /// Seals the secrets the directory keeps (two-step keys, the Web Push and log keys) with a key kept outside

@@ -47,6 +47,8 @@ struct RestoreCommand: ParsableCommand {
             try DataBackup.restore(from: URL(fileURLWithPath: from, isDirectory: true), into: storage.dataDirectory)
         }
         print("Restored \(manifest.records) records (\(manifest.files.count) files, every checksum and integrity check passed) into \(storage.dataDirectory.url.path).")
+        // The backup holds no secrets key: the directory's sealed secrets open only with the original's.
+        print("Serve it with the secrets key of the directory it was taken from (copy its secrets.key here, or give --secrets-key-file or $OPENCAREKIT_SECRETS_KEY).")
     }
 }
 
