@@ -43,14 +43,28 @@ enum FHIRDatatypes {
     /// names (in UTC, as R4 leaves partial dates without a zone); nil unless `text` is one, on a day that exists.
     static func moment(_ text: String, allowsTime: Bool = true) -> Date? {
         guard allowsTime ? isDateTime(text) : isDate(text) else { return nil }
-        if text.contains("T") { return FHIRInstants().date(text) }
-        let parts = text.split(separator: "-").compactMap { Int($0) }
+        // The day must exist (in the proleptic Gregorian calendar R4 uses): the parsers below would roll 2026-02-29
+        // over to March.
+        let day = text.prefix(10).split(separator: "-").compactMap { Int($0) }
+        if day.count == 3, day[2] > daysIn(month: day[1], year: day[0]) { return nil }
+        if text.contains("T") {
+            // A leap second, which R4 allows, is the second after :59.
+            guard text.dropFirst(17).hasPrefix("60") else { return FHIRInstants().date(text) }
+            var text = text
+            text.replaceSubrange(text.index(text.startIndex, offsetBy: 17)..<text.index(text.startIndex, offsetBy: 19), with: "59")
+            return FHIRInstants().date(text)?.addingTimeInterval(1)
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .gmt
-        let components = DateComponents(year: parts[0], month: parts.count > 1 ? parts[1] : 1, day: parts.count > 2 ? parts[2] : 1)
-        guard let start = calendar.date(from: components), calendar.dateComponents([.year, .month, .day], from: start) == components else {
-            return nil
+        return calendar.date(from: DateComponents(year: day[0], month: day.count > 1 ? day[1] : 1, day: day.count > 2 ? day[2] : 1))
+    }
+
+    /// The days of `month` of `year` in the proleptic Gregorian calendar.
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
         }
-        return start
     }
 }

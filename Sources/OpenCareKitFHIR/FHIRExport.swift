@@ -223,7 +223,9 @@ public struct FHIRExport: Sendable {
         outcome.values.enumerated().compactMap { index, value in
             let valueMember: (String, FHIRJSON)
             switch value.value {
-            case let number as Int: valueMember = value.units == nil ? ("valueInteger", .integer(number)) : ("valueQuantity", quantity(Double(number), value.units))
+            // R4's integer has 32 bits: a larger one is a Quantity (read back as a number).
+            case let number as Int: valueMember = value.units == nil && FHIRDatatypes.integers.contains(number)
+                ? ("valueInteger", .integer(number)) : ("valueQuantity", quantity(Double(number), value.units))
             case let number as Double: valueMember = ("valueQuantity", quantity(number, value.units))
             case let flag as Bool: valueMember = ("valueBoolean", .bool(flag))
             case let text as String: valueMember = ("valueString", .string(text))
@@ -309,7 +311,8 @@ public struct FHIRExport: Sendable {
             guard case let .question(prompt, _) = step.kind else { continue }
             let answers: [FHIRJSON] = outcome.values.filter { $0.kind == step.id }.compactMap { value in
                 switch value.value {
-                case let number as Int: .object(("valueInteger", .integer(number)))
+                case let number as Int: FHIRDatatypes.integers.contains(number) ? .object(("valueInteger", .integer(number)))
+                    : .object(("valueDecimal", .decimal(Double(number))))
                 case let number as Double: .object(("valueDecimal", .decimal(number)))
                 case let flag as Bool: .object(("valueBoolean", .bool(flag)))
                 case let date as Date: .object(("valueDateTime", .string(Self.dateTime(date))))

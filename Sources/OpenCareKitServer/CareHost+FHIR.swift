@@ -19,7 +19,7 @@ extension CareHost {
             try await host.heavy(for: access.identity) { try await host.fhirExport(access) }
         }
         routes.account(.post, "/records/import") { request, context, identity in
-            try await host.heavy(for: identity) { try await host.fhirImport(request, context, identity) }
+            try await host.fhirImport(request, context, identity)
         }
         routes.fhir(.get, "/fhir/R4/Patient/:id", .api(.read, ["Patient"], "r")) { request, context in
             try await host.fhirRead(request, context, record: context.parameters.get("id"), policy: .api(.read, ["Patient"], "r"),
@@ -165,6 +165,12 @@ extension CareHost {
             return Self.fhirResponse(.forbidden, FHIRSearch.outcome(
                 "business-rule", "An account owns at most \(CareDirectoryLimits.recordsPerAccount) records.", expression: "Bundle"))
         }
+        // The Bundle received (a slow upload holds no slot), reading and writing it is heavy work.
+        return try await heavy(for: identity) { try await importBundle(data, role: role, context, identity) }
+    }
+
+    /// Reads the Bundle `data` and writes it into a new record of `identity`'s, with `role` (`fhirImport`).
+    private func importBundle(_ data: Data, role: CareRole, _ context: CareRequestContext, _ identity: CareIdentity) async throws -> Response {
         do {
             // The plan named by the Bundle decides the surveys, whose answers carry their questions' units.
             let plan = try FHIRImport().read(data).carePlanName.flatMap { $0 == CarePlanCatalog.demo ? $0 : nil }

@@ -84,7 +84,7 @@ extension CareHost {
                   var account = try await directory.account(session.account), let stored = account.totpSecret else {
                 return Response.redirect(to: "/sign-in", type: .normal)
             }
-            let secret = try configuration.secrets?.open(stored) ?? stored
+            let secret = try SecretBox.open(stored, with: configuration.secrets)
             let now = configuration.now()
             if let wait = signInLimiter.retryAfter(email: account.email, address: context.clientAddress, now: now) {
                 return tooManyFailures(request, wait: wait)

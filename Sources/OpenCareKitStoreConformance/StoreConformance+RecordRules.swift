@@ -292,8 +292,29 @@ extension StoreConformance {
             let refused = await failure { try await write(late, clock: 1, knowing: .init([late: 1])) }
             #expect(refused?.reason.contains("\(OCKStoreLimits.maximumSyncProcesses) devices") == true, "\(String(describing: refused))")
             #expect(try await server.knowledgeVector() == known)
-            // A known device still writes.
+            // A known device still writes; a push in parts from a device not known is refused too.
             try await write(first, clock: 5, knowing: known.merging([first: 5]))
+            #expect(await failure { try await write(UUID(), clock: 1, knowing: nil) }?.reason.contains("devices") == true)
+        },
+        StoreCheck("pushesInPartsCannotPassTheBoundOnDevices") { store in
+            // Parts of pushes carry no knowledge, so the store learns nothing from them; the vectors their versions
+            // are kept under still count: a made-up process each, and the bound holds over what the store keeps.
+            let server = try #require(store as? OCKStore)
+            var refused: OCKStoreError?
+            for index in 0..<OCKStoreLimits.maximumSyncProcesses + 1 {
+                var contact = OCKContact(id: "contact-\(index)", givenName: "A", familyName: "B", carePlanUUID: nil)
+                contact.createdDate = Fixture.date(1)
+                refused = await failure {
+                    try await server.mergeRevisions([OCKRevisionRecord(entities: [.contact(contact)], knowledgeVector: .init([UUID(): 1]))],
+                                                    deviceKnowledge: nil)
+                }
+                if refused != nil { break }
+            }
+            #expect(refused?.reason.contains("\(OCKStoreLimits.maximumSyncProcesses) devices") == true, "\(String(describing: refused))")
+            // Every vector a pull serves then names at most that many processes together.
+            var served = OCKRevisionRecord.KnowledgeVector()
+            for record in try await server.revisions(since: .init(), limit: 100_000).revisions { served.merge(with: record.knowledgeVector) }
+            #expect(served.processes.count <= OCKStoreLimits.maximumSyncProcesses)
         },
         StoreCheck("aMergesVersionsBetweenItsCurrentOnesCountToo") { store in
             let record = try await RuledRecord(store)
@@ -317,6 +338,12 @@ extension StoreConformance {
             }
             let error = await failure { try await push(versions) }
             #expect(error?.reason == OCKStoreLimits.tooManyEventsPerDay, "\(String(describing: error))")
+            // The same history of tasks deleted since counts for nothing now (a device's first push of years).
+            let history: [OCKEntity] = versions.compactMap { entity in
+                guard case let .task(quiet) = entity, quiet.effectiveDate == Fixture.date(1, month: 12) else { return nil }
+                return .task(record.nextVersion(of: quiet) { $0.deletedDate = RuledRecord.now })
+            }
+            try await push(versions + history)
             // An older version filled in (the current one stays) changes the id all the same: authorization sees it.
             let plan = try await record.store.addTask(Fixture.daily("plan"))
             let missing = UUID()

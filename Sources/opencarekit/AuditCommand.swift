@@ -18,14 +18,30 @@ struct AuditCheckpointLine: Equatable {
 
     /// `N HASH`, as `audit checkpoint` prints it, or the path of a file whose last such line is read.
     init(_ text: String) throws {
-        let line = FileManager.default.fileExists(atPath: text)
-            ? (try String(contentsOfFile: text, encoding: .utf8)).split(separator: "\n").last.map(String.init) ?? "" : text
-        let parts = line.split(separator: " ")
-        guard parts.count == 2, let sequence = Int64(parts[0]), sequence >= 1, parts[1].count == 64,
-              parts[1].allSatisfy(\.isHexDigit) else {
+        let isFile = text.contains("/") || FileManager.default.fileExists(atPath: text)
+        var line = text
+        if isFile {
+            guard let contents = try? String(contentsOfFile: text, encoding: .utf8) else {
+                throw ValidationError("--against: \(text) cannot be read")
+            }
+            // Each line a checkpoint (CR LF or LF); the last one counts, every one must be one.
+            let lines = contents.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard let last = lines.last, try lines.allSatisfy({ try Self.parse($0) != nil }) else {
+                throw ValidationError("--against: \(text) holds a line that is not a checkpoint (N HASH)")
+            }
+            line = last
+        }
+        guard let (sequence, hash) = try Self.parse(line) else {
             throw ValidationError("--against: a checkpoint is an entry's number and hash (as audit checkpoint prints), or a file of them")
         }
-        (self.sequence, hash) = (sequence, String(parts[1]).lowercased())
+        (self.sequence, self.hash) = (sequence, hash)
+    }
+
+    private static func parse(_ line: String) throws -> (Int64, String)? {
+        let parts = line.split(separator: " ")
+        guard parts.count == 2, let sequence = Int64(parts[0]), sequence >= 1, parts[1].count == 64,
+              parts[1].allSatisfy(\.isHexDigit) else { return nil }
+        return (sequence, String(parts[1]).lowercased())
     }
 }
 
@@ -75,6 +91,7 @@ struct AuditCheckpoint: AsyncParsableCommand {
             FileHandle.standardError.write(Data("opencarekit: the audit log was tampered with: \(problem)\n".utf8))
             throw ExitCode(1)
         }
+        guard result.entries > 0 else { throw ValidationError("the audit log is empty: there is nothing to checkpoint yet") }
         print("\(result.entries) \(result.headHash)")
     }
 }

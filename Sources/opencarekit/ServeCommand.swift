@@ -389,7 +389,10 @@ struct ServeRun {
                 if SecretBox.isSealed(stored), (try? secrets.open(stored)) == nil { unopened.withLock { $0 = true } }
                 return nil
             }
-            if unopened.withLock({ $0 }) {
+            // And the first server's key is everyone's: a value sealed with it is kept once (the first to write wins),
+            // and a server whose key does not open it refuses, even on a directory with no secrets yet.
+            let check = try await directory.sharedValue(named: "secrets-check", orKeep: try secrets.seal("opencarekit"), now: clock())
+            if unopened.withLock({ $0 }) || (try? secrets.open(check)) != "opencarekit" {
                 throw ValidationError("the secrets key does not open the directory's secrets: serve it with the key they were sealed with (\(keyLabel), or $OPENCAREKIT_SECRETS_KEY)")
             }
             _ = try await directory.resealSecrets { SecretBox.isSealed($0) ? nil : try secrets.seal($0) }

@@ -39,6 +39,22 @@ import Testing
         return (fixture.store, export)
     }
 
+    @Test func anIntegerBeyond32BitsIsExportedAsAQuantityAndReadBack() async throws {
+        let (store, export) = try await Self.record()
+        // Two days ago's hydration (the record's fixture is at noon on 16 November 2026, in Seoul).
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Asia/Seoul")!
+        var query = OCKEventQuery(for: calendar.date(from: DateComponents(year: 2026, month: 11, day: 14, hour: 12))!, calendar: calendar)
+        query.taskIDs = ["hydration"]
+        let event = try #require(try await store.fetchEvents(query: query).first)
+        let large = 1 << 40
+        try await store.addOutcome(OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence,
+                                              values: [OCKOutcomeValue(large)]))
+        let bundle = try #require(try JSONSerialization.jsonObject(with: Data(try await export.bundle(of: store).text.utf8)) as? JSON)
+        let record = try Self.read(bundle).get()
+        #expect(record.outcomes.contains { $0.values.first?.doubleValue == Double(large) })
+    }
+
     @Test func aReadOfOneTypeBuildsTheResourcesOfThatTypeAlone() async throws {
         let (store, export) = try await Self.record()
         let all = try await export.resources(of: store)
@@ -92,6 +108,8 @@ import Testing
             ("Patient", "gender", "maybe", "gender"),
             ("Observation", "status", "maybe", "status"), ("Observation", "status", nil, "status"),
             ("Observation", "effectiveDateTime", "2026-11-24T09:00:00", "effectiveDateTime"),
+            ("Observation", "effectiveDateTime", "2026-02-29T10:00:00Z", "effectiveDateTime"),
+            ("Observation", "effectiveDateTime", "2026-04-31", "effectiveDateTime"), ("Patient", "birthDate", "1900-02-29", "birthDate"),
             ("QuestionnaireResponse", "status", "maybe", "status"), ("Consent", "status", "signed", "status"),
             ("CarePlan", "status", "going", "status"), ("CarePlan", "intent", nil, "intent"), ("CarePlan", "id", "not an id", "id"),
         ] as [(String, String, String?, String)] {
@@ -143,7 +161,7 @@ import Testing
             #expect(ISO8601DateFormatter.string(from: birthday, timeZone: .gmt, formatOptions: [.withFullDate]) == day, "\(text)")
         }
         // A dateTime of a day, and one with an offset and fractions of a second; another R4 status.
-        for value in ["2026-11-24", "2026-11-24T09:00:00.125+09:00"] {
+        for value in ["2026-11-24", "2026-11-24T09:00:00.125+09:00", "2016-12-31T23:59:60Z", "2024-02-29T10:00:00-14:00"] {
             let (changed, _) = try Self.changing(bundle, "Observation") { $0["effectiveDateTime"] = value; $0["status"] = "amended" }
             #expect((try? Self.read(changed).get()) != nil, "\(value)")
         }

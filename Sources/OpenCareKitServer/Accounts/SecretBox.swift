@@ -46,6 +46,14 @@ public struct SecretBox: Sendable {
         return text
     }
 
+    /// The secret `stored` holds, opened with `box`; a sealed value without a box to open it is refused (never used
+    /// sealed, as if it were the secret).
+    public static func open(_ stored: String, with box: SecretBox?) throws -> String {
+        if let box { return try box.open(stored) }
+        guard !isSealed(stored) else { throw OpenError() }
+        return stored
+    }
+
     /// The key of `base64` (32 bytes), or nil.
     public init?(base64 text: String) {
         guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32 else { return nil }
@@ -63,24 +71,52 @@ public struct SecretBox: Sendable {
         let folder = file.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        let text = Data(key.base64EncodedString().utf8)
         let temporary = folder.appending(path: ".secrets-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(key.base64EncodedString().utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
-            throw KeyFileError(path: file.path)
-        }
-        if link(temporary.path, file.path) != 0 {
-            guard errno == EEXIST, let text = try? String(contentsOf: file, encoding: .utf8), let box = SecretBox(base64: text) else {
+        defer { unlink(temporary.path) }
+        // Made private from its first byte (open with mode 0600), whole before anyone can see it under its name.
+        guard write(text, to: temporary.path) else { throw KeyFileError(path: file.path, reason: String(cString: strerror(errno))) }
+        if link(temporary.path, file.path) == 0 { return SecretBox(key: SymmetricKey(data: key)) }
+        switch errno {
+        case EEXIST:
+            // Another server made it first: its key is everyone's.
+            guard let existing = try? String(contentsOf: file, encoding: .utf8), let box = SecretBox(base64: existing) else {
                 throw KeyFileError(path: file.path)
             }
             return box
+        case EPERM, ENOTSUP, EOPNOTSUPP, EXDEV:
+            // A file system without hard links: made in place, exclusively (a server starting at the same instant
+            // may read it half written, and fails; started again, it reads the whole key).
+            guard write(text, to: file.path) else { throw KeyFileError(path: file.path, reason: String(cString: strerror(errno))) }
+            return SecretBox(key: SymmetricKey(data: key))
+        default:
+            throw KeyFileError(path: file.path, reason: String(cString: strerror(errno)))
         }
-        return SecretBox(key: SymmetricKey(data: key))
+    }
+
+    /// Writes `data` to a new file at `path`, readable by its owner only; false if the file exists or cannot be made.
+    private static func write(_ data: Data, to path: String) -> Bool {
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        return written == data.count && fsync(descriptor) == 0
     }
 
     /// The key file cannot be read or written, or does not hold a key.
     public struct KeyFileError: Error, CustomStringConvertible {
         public let path: String
-        public var description: String { "\(path) is not a secrets key file (32 bytes in base64), and one cannot be made there" }
+        /// Why it cannot be made there, if that is the trouble.
+        public var reason: String?
+
+        public init(path: String, reason: String? = nil) {
+            self.path = path
+            self.reason = reason
+        }
+
+        public var description: String {
+            reason.map { "a secrets key file cannot be made at \(path): \($0)" }
+                ?? "\(path) is not a secrets key file (32 bytes in base64)"
+        }
     }
 }

@@ -29,7 +29,7 @@ final class SharedValueCache<Value: Sendable>: Sendable {
     func value(in directory: any CareDirectory, now: Date) async throws -> Value {
         if let value = known.withLock({ $0 }) { return value }
         let kept = try await directory.sharedValue(named: name, orKeep: try secrets?.seal(make()) ?? make(), now: now)
-        guard let value = read(try secrets?.open(kept) ?? kept) else { throw SharedValueError(name: name) }
+        guard let value = read(try SecretBox.open(kept, with: secrets)) else { throw SharedValueError(name: name) }
         known.withLock { $0 = value }
         return value
     }

@@ -38,6 +38,14 @@ public enum OCKStoreLimits {
                 let other = others.removeValue(forKey: TaskKey(table: T.table, id: task.id)) ?? 0
                 count(max(task.schedule.maximumEventsOnOneDay ?? .max, other))
             }
+            // A task deleted now counts no more, whatever versions came before its tombstone.
+            let rest = others.keys.filter { $0.table == T.table }.map(\.id)
+            for chunk in stride(from: 0, to: rest.count, by: 500).map({ rest[$0..<min($0 + 500, rest.count)] }) {
+                try db.forEachRow("""
+                    SELECT id FROM \(T.table) WHERE next_effective_date IS NULL AND deleted_date IS NOT NULL
+                    AND id IN (\(QuerySQL.placeholders(chunk.count)))
+                    """, chunk.map(\.sqlValue)) { row in others[TaskKey(table: T.table, id: try row.string("id"))] = nil }
+            }
         }
         try add(OCKTask.self)
         try add(OCKHealthKitTask.self)

@@ -90,10 +90,11 @@ enum SyncKnowledge {
             union.processes.lazy.filter { $0.value > known.clock(for: $0.key) }.prefix(2).count
         }
         var heard = clock.vector
-        let unknown = union.processes.keys.filter { clock.vector.processes[$0] == nil }.count
-        if ahead(of: heard) > 1 || clock.vector.processes.count + unknown > OCKStoreLimits.maximumSyncProcesses {
-            // Only then: what the store has heard also counts the vectors of versions it holds without having learnt
-            // them (each read once, a push's rare slow path).
+        if ahead(of: heard) > 1 || union.processes.keys.contains(where: { clock.vector.processes[$0] == nil }) {
+            // Only when the push names a process the store's knowledge lacks (a new device, the parts of a push, or
+            // one made up): what the store has heard also counts the vectors of versions it holds without having
+            // learnt them, so the bound holds for every vector it keeps and serves. Each read once; ordinary pushes,
+            // of devices the store knows, skip it.
             try db.forEachRow("SELECT vector FROM sync_knowledge", []) { row in heard.merge(with: try .init(packed: try row.data("vector"))) }
         }
         guard ahead(of: heard) <= 1 else {
