@@ -181,8 +181,9 @@ extension CareHost {
                       secondStepDone: Bool = false) async throws -> Response {
         if let old = request.cookieValue(Self.sessionCookie).map(String.init) { try await sessionDriver.remove(key: "session." + old) }
         let complete = account.totpSecret == nil || secondStepDone
-        context.sessions.createSession(CareSession(account: account.id, isComplete: complete, signedInDate: configuration.now()),
-                                       expiresIn: complete ? configuration.idleTimeout : .seconds(300))
+        var session = CareSession(account: account.id, isComplete: complete, signedInDate: configuration.now())
+        if !complete { session.passwordStamp = CareSession.passwordStamp(account.passwordHash) }
+        context.sessions.createSession(session, expiresIn: complete ? configuration.idleTimeout : .seconds(300))
         guard complete else {
             return Response.redirect(to: "/sign-in/two-step?next=" + SafeRedirect.encode(SafeRedirect.path(next)), type: .normal)
         }

@@ -80,8 +80,10 @@ extension CareHost {
     func secondStep(_ request: Request, _ context: CareRequestContext) async throws -> Response {
         let language = renderContext(for: request).localization.language
         return try await checkedForm(request, context) { fields in
+            // A password changed since the first step voids it.
             guard let session = context.sessions.session, !session.isComplete,
-                  var account = try await directory.account(session.account), let stored = account.totpSecret else {
+                  var account = try await directory.account(session.account), let stored = account.totpSecret,
+                  session.passwordStamp == CareSession.passwordStamp(account.passwordHash) else {
                 return Response.redirect(to: "/sign-in", type: .normal)
             }
             let secret = try SecretBox.open(stored, with: configuration.secrets)

@@ -217,6 +217,34 @@ final class TestBrowser: Sendable {
         }
     }
 
+    @Test func aNewPasswordVoidsASignInWaitingForItsSecondStep() async throws {
+        let setup = try await setup()
+        var ana = try #require(try await setup.directory.account(email: "ana@example.org"))
+        let secret = TwoStep.newSecret()
+        ana.totpSecret = secret
+        try await setup.directory.updateAccount(ana)
+        let secretKey = secret
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let secret = secretKey
+            // Someone with the old password is at the second step when the person changes it.
+            let stranger = TestBrowser(client)
+            let first = try await stranger.signIn("ana@example.org", Self.password)
+            #expect(first.headers[.location]?.hasPrefix("/sign-in/two-step") == true)
+            var changed = try #require(try await setup.directory.account(email: "ana@example.org"))
+            changed.passwordHash = try await Passwords.hash("a brand new password", cost: 4)
+            try await setup.directory.updateAccount(changed)
+            let second = try await stranger.send("/sign-in/two-step", .post, form: ["code": TwoStep.code(secret: secret, at: now), "next": "/"])
+            #expect(second.status == .seeOther && second.headers[.location] == "/sign-in")
+            #expect(try await stranger.send("/account").status == .seeOther)
+            // The person, with the new password and a code, signs in.
+            let person = TestBrowser(client)
+            _ = try await person.signIn("ana@example.org", "a brand new password")
+            let signedIn = try await person.send("/sign-in/two-step", .post, form: ["code": TwoStep.code(secret: secret, at: now.addingTimeInterval(30)),
+                                                                                    "next": "/"])
+            #expect(signedIn.status == .seeOther && signedIn.headers[.location] == "/")
+        }
+    }
+
     @Test func signInsWaitingForTheirSecondStepDoNotEndThePersonsSessions() async throws {
         let setup = try await setup()
         let ana = try #require(try await setup.directory.account(email: "ana@example.org"))

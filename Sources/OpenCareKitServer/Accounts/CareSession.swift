@@ -15,6 +15,14 @@ public struct CareSession: Codable, Sendable, Equatable {
     public var lastActiveDate: Date
     /// The secret of two-step sign-in being set up, until a code from the authenticator app confirms it.
     public var pendingTwoStepSecret: String?
+    /// For a sign-in waiting for its second step: which password opened it (`CareSession.passwordStamp`). A new
+    /// password voids it (such a session is no one's, so ending the account's sessions does not reach it).
+    public var passwordStamp: String?
+
+    /// A short digest of `passwordHash`: it changes with the password, and tells nothing of it.
+    static func passwordStamp(_ passwordHash: String) -> String {
+        SHA256.hash(data: Data(passwordHash.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
 
     public init(account: CareAccountID, isComplete: Bool, signedInDate: Date) {
         self.account = account
