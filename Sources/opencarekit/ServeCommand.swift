@@ -65,6 +65,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most live pages one person may have open over all their addresses (default 32; one address may have 16).")
     var liveStreamsPerPerson: Int?
 
+    @Option(help: "The most heavy requests (FHIR imports, reports, FHIR exports and searches) one person may have running (default 1).")
+    var heavyWorkPerPerson: Int?
+
+    @Option(help: "The most heavy requests the server runs at once, everyone's together (default: the number of cores less one, at least 1).")
+    var heavyWork: Int?
+
     @Option(help: "Minutes without activity after which a person is signed out, with a warning in the page a minute before (default 15, HIPAA's automatic logoff).")
     var signOutAfter: Double?
 
@@ -119,6 +125,8 @@ struct ServeCommand: AsyncParsableCommand {
         put("http.bodyTimeout", bodyTimeout.map { .double($0) })
         put("http.idleTimeout", idleTimeout.map { .double($0) })
         put("http.liveStreamsPerPerson", liveStreamsPerPerson.map { .int($0) })
+        put("http.heavyWorkPerPerson", heavyWorkPerPerson.map { .int($0) })
+        put("http.heavyWork", heavyWork.map { .int($0) })
         put("data", data.map { .string($0) })
         put("database", database.map { .string($0) })
         put("records.zone", zone.map { .string($0) })
@@ -168,6 +176,8 @@ struct ServeRun {
     let bodyTimeout: Double
     let idleTimeout: Double
     let liveStreamsPerPerson: Int
+    let heavyWorkPerPerson: Int
+    let heavyWork: Int
     let signOutAfter: Double
     let requireTwoStepForClinicians: Bool
     let pushContact: String?
@@ -208,6 +218,8 @@ struct ServeRun {
         bodyTimeout = settings.double("http.bodyTimeout", default: 30)
         idleTimeout = settings.double("http.idleTimeout", default: 60)
         liveStreamsPerPerson = settings.int("http.liveStreamsPerPerson", default: LiveStreamSlots.perPerson)
+        heavyWorkPerPerson = settings.int("http.heavyWorkPerPerson", default: HeavyWork.perPerson)
+        heavyWork = settings.int("http.heavyWork", default: HeavyWork.overall)
         signOutAfter = settings.double("sessions.signOutAfter", default: 15)
         requireTwoStepForClinicians = settings.bool("sessions.requireTwoStepForClinicians", default: false)
         pushContact = settings.string("reminders.pushContact")
@@ -361,6 +373,10 @@ struct ServeRun {
             throw settings.invalid("http.liveStreamsPerPerson", "must be from 1 to 100000")
         }
         configuration.liveStreamsPerPerson = liveStreamsPerPerson
+        guard (1...1_000).contains(heavyWorkPerPerson) else { throw settings.invalid("http.heavyWorkPerPerson", "must be from 1 to 1000") }
+        guard (1...1_000).contains(heavyWork) else { throw settings.invalid("http.heavyWork", "must be from 1 to 1000") }
+        configuration.heavyWorkPerPerson = heavyWorkPerPerson
+        configuration.heavyWorkOverall = heavyWork
         let contact = pushContact ?? (publicOrigin?.origin.hasPrefix("https://") == true ? publicOrigin?.origin : nil) ?? "mailto:admin@localhost"
         guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://"), contact.utf8.count <= 200 else {
             throw settings.invalid("reminders.pushContact", "must be a mailto: or https: address")

@@ -117,5 +117,7 @@ import Testing
         #expect(bad.errors.hasPrefix("opencarekit: cannot open the data directory"))
         #expect(bad.errors.split(separator: "\n").count == 1)
         #expect(try run(["--port", "70000"]).errors.contains("--port"))
+        #expect(try run(["--heavy-work", "0"]).errors.contains("--heavy-work: must be from 1 to 1000"))
+        #expect(try run(["--heavy-work-per-person", "0"]).errors.contains("--heavy-work-per-person"))
     }
 }
