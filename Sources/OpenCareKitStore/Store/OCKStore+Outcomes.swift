@@ -69,11 +69,7 @@ extension OCKStore: OCKOutcomeStore {
             let updated = try Self.uniqueOutcomes {
                 var prevailing: [OCKOutcome] = []
                 let updated = try VersionedWrites.update(outcomes, now: now, newUUID: newUUID, db, cache: cache, check: { current, proposed in
-                    writes.append(.updateOutcome(current: current, proposed: proposed, task: try events.task(current.taskUUID)))
-                    // A version that moves the outcome to another event is also a new outcome there.
-                    if proposed.taskUUID != current.taskUUID || proposed.taskOccurrenceIndex != current.taskOccurrenceIndex {
-                        writes.append(.addOutcome(proposed, task: try events.task(proposed.taskUUID)))
-                    }
+                    writes += try OCKStoreWrite.outcomeUpdate(current: current, proposed: proposed, task: events.task)
                     if proposed.effectiveDate < current.effectiveDate { prevailing.append(current) }
                 }, event: events.event)
                 // The versions read for the update carry no values; the copies need them.

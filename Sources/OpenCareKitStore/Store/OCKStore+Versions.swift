@@ -35,9 +35,14 @@ extension OCKStore {
         if live > OCKStoreLimits.maximumEntitiesOfAKind {
             throw OCKStoreError.addFailed(reason: OCKStoreLimits.tooMany(E.kind))
         }
-        if E.self == OCKTask.self || E.self == OCKHealthKitTask.self {
-            try OCKStoreLimits.checkEventsPerDay(db, cache: cache, including: eventsIncluding)
-        }
+        try checkEventsPerDay(E.self, db, cache: cache, including: eventsIncluding)
+    }
+
+    /// For tasks of either kind, throws unless the store keeps `OCKStoreLimits.maximumEventsPerDay`.
+    static func checkEventsPerDay<E: StoredEntity>(_ type: E.Type, _ db: any SQLDatabase, cache: DecodedEntityCache,
+                                                   including: [OCKStoreLimits.TaskKey: Int] = [:]) throws {
+        guard E.self is any TaskFields.Type else { return }
+        try OCKStoreLimits.checkEventsPerDay(db, cache: cache, including: including)
     }
 
     /// Throws the conflict of a conditional update (`onlyIfNewest`) when `proposed` was read from a version that is
@@ -60,9 +65,7 @@ extension OCKStore {
                 try check(db, $0, $1)
                 changes.append(($0, $1))
             }
-            if E.self == OCKTask.self || E.self == OCKHealthKitTask.self {
-                try OCKStoreLimits.checkEventsPerDay(db, cache: cache)
-            }
+            try Self.checkEventsPerDay(E.self, db, cache: cache)
             try after(db, now, changes)
             return updated
         }

@@ -21,6 +21,18 @@ public enum OCKStoreWrite: Sendable {
     case deleteOutcome(OCKOutcome, task: OCKTask)
 }
 
+extension OCKStoreWrite {
+    /// The writes of an outcome's new version, with `task` finding a task version by uuid: an update, and where the
+    /// version moves the outcome to another event, a new outcome there too.
+    static func outcomeUpdate(current: OCKOutcome, proposed: OCKOutcome, task: (UUID) throws -> OCKTask) throws -> [OCKStoreWrite] {
+        var writes: [OCKStoreWrite] = [.updateOutcome(current: current, proposed: proposed, task: try task(current.taskUUID))]
+        if proposed.taskUUID != current.taskUUID || proposed.taskOccurrenceIndex != current.taskOccurrenceIndex {
+            writes.append(.addOutcome(proposed, task: try task(proposed.taskUUID)))
+        }
+        return writes
+    }
+}
+
 /// A rule that protects data, checked inside the transaction of every write to the store — whoever writes: a page,
 /// the JSON API, the command line, an import, a sync merge. A rule that throws refuses the whole call, and nothing is
 /// written. Rules are checked once the call's changes are in place, so `context` reads the store as the call leaves

@@ -83,12 +83,12 @@ enum SyncMerge {
             used.formUnion(slots ?? [])
         }
         // What each id becomes, read before the writes (the stored versions it had are still current then).
-        var net = MergeChanges()
+        var net: Set<OCKStoreChange> = []
         func collect<E: StoredEntity>(_ merge: inout KindMerge<E>?, _ kind: OCKStoreChange.Kind) throws -> [NetChange<E>] {
             guard var prepared = merge else { return [] }
             let changes = try prepared.netChanges()
             merge = prepared
-            for change in changes { net.changes.insert(OCKStoreChange(kind, change.action)) }
+            for change in changes { net.insert(OCKStoreChange(kind, change.action)) }
             return changes
         }
         _ = try collect(&merges.patients, .patient)
@@ -98,7 +98,7 @@ enum SyncMerge {
         _ = try collect(&merges.healthKitTasks, .healthKitTask)
         let outcomeChanges = try collect(&merges.outcomes, .outcome)
         if let authorize {
-            do { try authorize(net.changes) } catch { throw AuthorizationRefusal(error: error) }
+            do { try authorize(net) } catch { throw AuthorizationRefusal(error: error) }
         }
 
         var ids: [Int: Int64] = [:]
@@ -153,11 +153,7 @@ enum SyncMerge {
             for change in outcomeChanges {
                 switch change {
                 case let .add(outcome): writes.append(.addOutcome(outcome, task: try events.task(outcome.taskUUID)))
-                case let .update(current, proposed):
-                    writes.append(.updateOutcome(current: current, proposed: proposed, task: try events.task(current.taskUUID)))
-                    if proposed.taskUUID != current.taskUUID || proposed.taskOccurrenceIndex != current.taskOccurrenceIndex {
-                        writes.append(.addOutcome(proposed, task: try events.task(proposed.taskUUID)))
-                    }
+                case let .update(current, proposed): writes += try OCKStoreWrite.outcomeUpdate(current: current, proposed: proposed, task: events.task)
                 case let .delete(outcome): writes.append(.deleteOutcome(outcome, task: try events.task(outcome.taskUUID)))
                 case .other: break
                 }
@@ -228,11 +224,6 @@ enum NetChange<E: StoredEntity> {
         case let .other(action): action
         }
     }
-}
-
-/// The kinds of change of a merge.
-private struct MergeChanges {
-    var changes: Set<OCKStoreChange> = []
 }
 
 /// A version a merge was given: from which record, under which of the merge's vectors.
