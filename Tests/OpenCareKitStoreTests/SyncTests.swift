@@ -212,3 +212,70 @@ final class ClosureRemote: OCKRemoteSynchronizable {
         #expect(try await allVersions(of: device) == (try await allVersions(of: server)))
     }
 }
+
+/// A pull reads the store's knowledge vectors from the first one its device may not know, so that its cost follows
+/// what changed since the device's last pull, not the store's whole history (issue 38, finding 3).
+@Suite struct PullCostTests {
+    /// A store holding `count` vectors: one device's pushes, each a record of one outcome under its own clock.
+    static func server(vectors count: Int, device: UUID) async throws -> (OCKStore, OCKTask) {
+        let server = OCKStore(name: "server", type: .inMemory)
+        let start = Calendar.current.date(byAdding: .day, value: -(count + 10), to: Date())!
+        let task = try await server.addTask(OCKTask(id: "walk", title: "Walk", carePlanUUID: nil,
+                                                    schedule: .dailyAtTime(hour: 9, minutes: 0, start: start, end: nil, text: nil)))
+        // The task's own version is sealed under the server's first vector.
+        _ = try await server.revisions(since: .init())
+        let records = (1...count).map { clock in
+            OCKRevisionRecord(entities: [.outcome(OCKOutcome(taskUUID: task.uuid, taskOccurrenceIndex: clock, values: [OCKOutcomeValue(true)]))],
+                              knowledgeVector: .init([device: clock]))
+        }
+        try await server.mergeRevisions(records, deviceKnowledge: .init([device: count]))
+        return (server, task)
+    }
+
+    static func occurrences(_ page: OCKRevisionPage) -> Set<Int> {
+        Set(page.revisions.flatMap(\.entities).compactMap { entity in
+            if case let .outcome(outcome) = entity { outcome.taskOccurrenceIndex } else { nil }
+        })
+    }
+
+    @Test func aDeviceThatIsUpToDateReadsOnlyTheLastVectors() async throws {
+        let device = UUID()
+        let (server, _) = try await Self.server(vectors: 600, device: device)
+        let knowledge = try await server.knowledgeVector()
+        #expect(try await server.revisions(since: knowledge).revisions.isEmpty)
+        // 601 vectors (the server's, then the device's 600): the index's checkpoints are every 256, so the pull starts
+        // after the 512th and reads at most 89 of them.
+        #expect(try await server.firstVectorRead(since: knowledge) == 513)
+        // A device that knows nothing reads them all.
+        #expect(try await server.firstVectorRead(since: .init()) == 0)
+    }
+
+    @Test func aDeviceBehindGetsExactlyWhatItMissed() async throws {
+        let device = UUID()
+        let (server, _) = try await Self.server(vectors: 600, device: device)
+        let full = try await server.knowledgeVector()
+        var behind = full
+        behind.processes[device] = 300
+        // It knows the first checkpoint (the server's vector and the device's first 255), not the second.
+        #expect(try await server.firstVectorRead(since: behind) == 257)
+        let page = try await server.revisions(since: behind, limit: 10_000)
+        #expect(Self.occurrences(page) == Set(301...600))
+        #expect(page.knowledge == full)
+    }
+
+    @Test func aResetStoreIsIndexedAfresh() async throws {
+        let device = UUID()
+        let (server, _) = try await Self.server(vectors: 300, device: device)
+        let old = try await server.knowledgeVector()
+        #expect(try await server.firstVectorRead(since: old) == 257)
+        try server.reset()
+        let task = try await server.addTask(OCKTask(id: "walk", title: "Walk", carePlanUUID: nil,
+                                                    schedule: .dailyAtTime(hour: 9, minutes: 0, start: Date(timeIntervalSinceNow: -86_400 * 5),
+                                                                           end: nil, text: nil)))
+        try await server.addOutcome(OCKOutcome(taskUUID: task.uuid, taskOccurrenceIndex: 1, values: [OCKOutcomeValue(true)]))
+        // The old device's knowledge names none of the reset store's vectors: it gets everything, none skipped.
+        let page = try await server.revisions(since: old)
+        #expect(Self.occurrences(page) == [1])
+        #expect(try await server.firstVectorRead(since: old) == 0)
+    }
+}

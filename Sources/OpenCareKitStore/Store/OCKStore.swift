@@ -37,6 +37,8 @@ public final class OCKStore: Sendable {
     /// Where the uuids of the versions the store appends come from (time-ordered by default).
     let newUUID: @Sendable () -> UUID
     let cache = DecodedEntityCache()
+    /// Where a pull starts reading the store's knowledge vectors.
+    let knowledgeIndex = SyncKnowledgeIndex()
     let changes = StoreChanges()
     /// The app's rules every write passes (`addRule(_:)`).
     let rules = StoreRules()

@@ -83,6 +83,16 @@ extension OCKStore {
         try await revisions(since: remote, after: cursor, limit: limit, sealingAtMost: Self.versionsSealedPerTransaction)
     }
 
+    /// The first id of the store's knowledge vectors a pull for `remote` reads (`SyncKnowledgeIndex`): every vector
+    /// below it is known to the remote. Zero before the first synchronization.
+    package func firstVectorRead(since remote: OCKRevisionRecord.KnowledgeVector) async throws -> Int64 {
+        let index = knowledgeIndex
+        return try await read { db in
+            guard let clock = try SyncKnowledge.existingClock(db) else { return 0 }
+            return try index.start(for: remote, clock: clock, db)
+        }
+    }
+
     /// How many versions one transaction seals when a page is served: a record with more (written before sync
     /// existed, or by a burst of imports) is sealed in several, so that no writer waits for the whole of it (a
     /// million versions took 9 s in one transaction).
@@ -96,10 +106,12 @@ extension OCKStore {
             }
             return parsed
         }
-        let cache = self.cache
+        let (cache, index) = (self.cache, self.knowledgeIndex)
         let page: @Sendable (any SQLDatabase, SyncKnowledge.Clock) throws -> OCKRevisionPage = { db, clock in
             try SyncKnowledge.requireNotAhead(remote, of: clock)
-            let (records, next) = try SyncKnowledge.revisions(since: remote, after: start, limit: limit, db, cache: cache)
+            // A later page resumes at its cursor; the first skips the vectors the remote already knows.
+            let known = start == nil ? try index.start(for: remote, clock: clock, db) : 0
+            let (records, next) = try SyncKnowledge.revisions(since: remote, after: start, limit: limit, known: known, db, cache: cache)
             return OCKRevisionPage(revisions: records, next: next?.text, knowledge: next == nil ? clock.vector : nil)
         }
         // A read, unless versions written here wait for their vector (or the clock is still to be made): they are

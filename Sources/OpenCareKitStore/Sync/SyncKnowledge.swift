@@ -228,9 +228,12 @@ enum SyncKnowledge {
     /// A vector larger than a page is split over pages (records with the same vector). Each page costs the same
     /// wherever it starts: index range scans from the cursor, then the versions by uuid. Versions not sealed yet are
     /// left out: seal first.
-    static func revisions(since remote: OCKRevisionRecord.KnowledgeVector, after cursor: Cursor?, limit: Int,
+    ///
+    /// Vectors below `known` are known to the remote (`SyncKnowledgeIndex`) and not read.
+    static func revisions(since remote: OCKRevisionRecord.KnowledgeVector, after cursor: Cursor?, limit: Int, known: Int64 = 0,
                           _ db: any SQLDatabase, cache: DecodedEntityCache) throws -> (records: [OCKRevisionRecord], next: Cursor?) {
-        let vectors = try db.rows("SELECT id, vector FROM sync_knowledge WHERE id >= ? ORDER BY id", [cursor?.knowledge ?? 0]) { row in
+        let first = max(cursor?.knowledge ?? 0, known)
+        let vectors = try db.rows("SELECT id, vector FROM sync_knowledge WHERE id >= ? ORDER BY id", [first]) { row in
             (id: Int64(try row.int("id")), vector: try OCKRevisionRecord.KnowledgeVector(packed: try row.data("vector")))
         }.filter { !$0.vector.isKnown(by: remote) }
         let tables = SyncSchema.versionedTables
