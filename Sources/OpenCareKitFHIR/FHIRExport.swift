@@ -113,6 +113,28 @@ public struct FHIRExport: Sendable {
         return type.map { type in resources.filter { $0["resourceType"]?.string == type } } ?? resources
     }
 
+    /// A page of the record's Observations — `count` from `offset`, in the order `resources(of:)` lists them — and how
+    /// many there are in all, found and counted in the store's query: a search costs what it returns, whatever the
+    /// size of the record. `conditions` filter on each Observation's `effectiveDateTime`.
+    public func observationPage(of store: OCKStore, conditions: [FHIRSearch.DateFilter],
+                                offset: Int, count: Int) async throws -> (total: Int, page: [FHIRJSON]) {
+        let excluded = Array(Set(surveys.keys).union(consentTaskID.map { [$0] } ?? []))
+        let (total, keys, outcomes) = try await store.outcomeValuePage(excludingTaskIDs: excluded, conditions: conditions.map(\.storeCondition),
+                                                                        offset: offset, limit: count)
+        var query = OCKTaskQuery()
+        query.uuids = Array(Set(outcomes.map(\.taskUUID)))
+        let tasks = query.uuids.isEmpty ? [:]
+            : Dictionary(try await store.fetchTasks(query: query).map { ($0.uuid, $0) }) { first, _ in first }
+        var observations: [String: FHIRJSON] = [:]
+        for outcome in outcomes {
+            guard let task = tasks[outcome.taskUUID] else { continue }
+            for observation in self.observations(outcome, task: task) {
+                if let id = observation["id"]?.string { observations[id] = observation }
+            }
+        }
+        return (total, keys.compactMap { observations["\($0.outcome.uuidString.lowercased())-\($0.position)"] })
+    }
+
     // MARK: Resources
 
     func patient(_ patient: OCKPatient?) -> FHIRJSON {

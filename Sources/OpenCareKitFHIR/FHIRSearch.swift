@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 /// FHIR's answers that are not a resource of the record: errors as an `OperationOutcome`, search results as a
 /// `searchset` Bundle, and the `date` search parameter.
@@ -18,13 +19,17 @@ public enum FHIRSearch {
     /// The `searchset` Bundle of `matches` (all the results) from `offset`, `count` of them, with `self` and `next`
     /// links made by `link(offset)`.
     public static func searchset(_ matches: [FHIRJSON], offset: Int, count: Int, base: String, link: (Int) -> String) -> FHIRJSON {
-        let page = matches.dropFirst(offset).prefix(count)
+        searchset(page: Array(matches.dropFirst(offset).prefix(count)), total: matches.count, offset: offset, count: count, base: base, link: link)
+    }
+
+    /// The `searchset` Bundle of one `page` of `total` results, from `offset`, with `self` and `next` links.
+    public static func searchset(page: [FHIRJSON], total: Int, offset: Int, count: Int, base: String, link: (Int) -> String) -> FHIRJSON {
         var links: [FHIRJSON] = [.object(("relation", "self"), ("url", .string(link(offset))))]
-        if offset + count < matches.count { links.append(.object(("relation", "next"), ("url", .string(link(offset + count))))) }
+        if offset + count < total { links.append(.object(("relation", "next"), ("url", .string(link(offset + count))))) }
         return .object(
             ("resourceType", "Bundle"),
             ("type", "searchset"),
-            ("total", .integer(matches.count)),
+            ("total", .integer(total)),
             ("link", .array(links)),
             ("entry", .array(page.map { resource in
                 .object(
@@ -50,6 +55,18 @@ public enum FHIRSearch {
         }
 
         /// Whether a moment matches.
+        /// The filter as the store's condition on when a value was recorded.
+        var storeCondition: OCKValueDateCondition {
+            switch prefix {
+            case "ne": .outside(start, end)
+            case "lt": .before(start)
+            case "le": .before(end)
+            case "gt": .notBefore(end)
+            case "ge": .notBefore(start)
+            default: .within(start, end)
+            }
+        }
+
         public func matches(_ date: Date) -> Bool {
             switch prefix {
             case "ne": date < start || date >= end

@@ -23,8 +23,8 @@ extension CareHost {
         }
         routes.fhir(.get, "/fhir/R4/Patient/:id", .api(.read, ["Patient"], "r")) { request, context in
             try await host.fhirRead(request, context, record: context.parameters.get("id"), policy: .api(.read, ["Patient"], "r"),
-                                    detail: "GET /fhir/R4/Patient/{id}", type: "Patient") { resources, _ in
-                guard let patient = resources.first(where: { $0["resourceType"]?.string == "Patient" }) else {
+                                    detail: "GET /fhir/R4/Patient/{id}") { store, export, _ in
+                guard let patient = try await export.resources(of: store, only: "Patient").first else {
                     return (.notFound, FHIRSearch.outcome("not-found", "There is no such patient, or you have no access to it."))
                 }
                 return (.ok, patient)
@@ -39,16 +39,25 @@ extension CareHost {
                                                                              expression: "patient"))
                 }
                 let id = patient.hasPrefix("Patient/") ? String(patient.dropFirst("Patient/".count)) : patient
-                return try await host.fhirRead(request, context, record: id, policy: policy, detail: detail, type: type) { resources, calendar in
-                    try host.search(type, in: resources, request: request, patient: id, calendar: calendar)
+                return try await host.fhirRead(request, context, record: id, policy: policy, detail: detail) { store, export, calendar in
+                    try await host.search(type, request: request, calendar: calendar) { filters, offset, count in
+                        if type == "Observation" {
+                            // Paged and counted in the store's query: the cost follows the page, not the record.
+                            return try await export.observationPage(of: store, conditions: filters, offset: offset, count: count)
+                        }
+                        let all = try await export.resources(of: store, only: type)
+                        return (all.count, Array(all.dropFirst(offset).prefix(count)))
+                    }
                 }
             }
         }
     }
 
-    /// The matches of a search for `type`: the `date` filters (Observations only), then a page of `_count` from `_offset`.
-    func search(_ type: String, in resources: [FHIRJSON], request: Request, patient: String,
-                calendar: Calendar) throws -> (HTTPResponse.Status, FHIRJSON) {
+    /// A search for `type`: its parameters read (the `date` filters, Observations only; `_count` and `_offset`), then
+    /// `page` asked for the matches' count and the page of them, answered as a `searchset` Bundle.
+    func search(_ type: String, request: Request, calendar: Calendar,
+                page: (_ filters: [FHIRSearch.DateFilter], _ offset: Int, _ count: Int) async throws -> (total: Int, page: [FHIRJSON]))
+        async throws -> (HTTPResponse.Status, FHIRJSON) {
         let parameters = request.uri.queryParameters
         let known: Set<String> = type == "Observation" ? ["patient", "date", "_count", "_offset"] : ["patient", "_count", "_offset"]
         if let unknown = parameters.map({ String($0.key) }).first(where: { !known.contains($0) }) {
@@ -70,23 +79,19 @@ extension CareHost {
               let offset = number("_offset", default: 0, in: 0...1_000_000) else {
             return (.badRequest, FHIRSearch.outcome("invalid", "_count is from 1 to \(Self.fhirPageLimit), _offset from 0 to 1000000."))
         }
-        let instants = FHIRInstants()
-        let matches = resources.filter { resource in
-            guard resource["resourceType"]?.string == type else { return false }
-            guard !filters.isEmpty else { return true }
-            guard let text = resource["effectiveDateTime"]?.string, let date = instants.date(text) else { return false }
-            return filters.allSatisfy { $0.matches(date) }
-        }
+        let (total, matches) = try await page(filters, offset, count)
         let origin = configuration.publicOrigin ?? "http://\(request.head.authority ?? "localhost")"
         let base = origin + "/fhir/R4"
         let query = parameters.filter { $0.key != "_offset" }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-        return (.ok, FHIRSearch.searchset(matches, offset: offset, count: count, base: base) { "\(base)/\(type)?\(query)&_offset=\($0)" })
+        return (.ok, FHIRSearch.searchset(page: matches, total: total, offset: offset, count: count, base: base) {
+            "\(base)/\(type)?\(query)&_offset=\($0)"
+        })
     }
 
     /// Authorizes a FHIR read of the record `record` names (a Patient id), then answers with `body`'s resource over the
     /// record's resources; refusals and failures as OperationOutcomes.
     func fhirRead(_ request: Request, _ context: CareRequestContext, record: String?, policy: RecordRoutePolicy, detail: String,
-                  type: String, _ body: ([FHIRJSON], Calendar) async throws -> (HTTPResponse.Status, FHIRJSON)) async throws -> Response {
+                  _ body: (OCKStore, FHIRExport, Calendar) async throws -> (HTTPResponse.Status, FHIRJSON)) async throws -> Response {
         do {
             switch try await authorize(policy, detail: detail, request, context, record: record ?? "") {
             case let .failure(refusal):
@@ -98,7 +103,7 @@ extension CareHost {
                     guard let (server, export) = try await fhirSource(access.record) else {
                         return Self.fhirResponse(.notFound, Self.fhirRefusal(.notFound))
                     }
-                    let (status, resource) = try await body(try await export.resources(of: server.store, only: type), server.calendar)
+                    let (status, resource) = try await body(server.store, export, server.calendar)
                     return Self.fhirResponse(status, resource)
                 }
             }

@@ -1,0 +1,94 @@
+import Foundation
+@testable import OpenCareKitStore
+import Testing
+
+/// Reads whose cost follows what they return, on every engine: pages of outcome values found and counted in the
+/// database (FHIR searches of Observations), and pulls that start at the first vector their device may not know.
+extension StoreConformance {
+    static let paging: [StoreCheck] = [
+        StoreCheck("outcomeValuePagesAreTheValuesOfTheOutcomesInTheirOrder") { store in
+            let store = try #require(store as? OCKStore)
+            let (walk, gone, survey) = (try await store.addTask(Fixture.daily("walk")), try await store.addTask(Fixture.daily("gone")),
+                                        try await store.addTask(Fixture.daily("survey")))
+            var outcomes: [OCKOutcome] = []
+            for day in 0..<8 {
+                let time = Fixture.date(1 + day, 8 + day % 3)
+                let values: [any OCKOutcomeValueUnderlyingType] = [day, Double(day) / 2, day % 2 == 0, "note", Data([1]), time]
+                var outcome = OCKOutcome(taskUUID: walk.uuid, taskOccurrenceIndex: day, values: values.enumerated().map { index, value in
+                    OCKOutcomeValue(value, createdDate: time.addingTimeInterval(Double(index) * 60))
+                })
+                // Two outcomes created at the same moment: their uuids order them.
+                outcome.createdDate = Fixture.date(1 + day - day % 2, 8)
+                outcomes.append(outcome)
+                outcomes.append(OCKOutcome(taskUUID: gone.uuid, taskOccurrenceIndex: day, values: [OCKOutcomeValue(day, createdDate: time)]))
+                outcomes.append(OCKOutcome(taskUUID: survey.uuid, taskOccurrenceIndex: day, values: [OCKOutcomeValue(day, createdDate: time)]))
+            }
+            let added = try await store.addOutcomes(outcomes).filter { $0.taskUUID == walk.uuid }
+            var updated = added[3]
+            updated.values = [OCKOutcomeValue(42, createdDate: Fixture.date(4, 20))]
+            try await store.updateOutcome(updated)
+            try await store.deleteOutcome(added[5])
+            try await store.deleteTask(gone)
+
+            // What the page must be, from the outcomes as a fetch gives them.
+            let kept = Set(try await store.fetchTasks(query: OCKTaskQuery()).filter { $0.id != "survey" }.map(\.uuid))
+            let ordered = try await store.fetchOutcomes(query: OCKOutcomeQuery()).filter { kept.contains($0.taskUUID) }.sorted { a, b in
+                let (x, y) = (a.createdDate ?? .distantPast, b.createdDate ?? .distantPast)
+                return x != y ? x < y : a.uuid.precedes(b.uuid)
+            }
+            func expected(_ conditions: [OCKValueDateCondition]) -> [OCKOutcomeValueKey] {
+                ordered.flatMap { outcome in
+                    outcome.values.enumerated().compactMap { position, value -> OCKOutcomeValueKey? in
+                        guard !(value.value is Data), conditions.allSatisfy({ condition in
+                            let date = value.createdDate
+                            return switch condition {
+                            case let .before(end): date < end
+                            case let .notBefore(start): date >= start
+                            case let .within(start, end): date >= start && date < end
+                            case let .outside(start, end): date < start || date >= end
+                            }
+                        }) else { return nil }
+                        return OCKOutcomeValueKey(outcome: outcome.uuid, position: position)
+                    }
+                }
+            }
+            let cases: [[OCKValueDateCondition]] = [[], [.notBefore(Fixture.date(4))], [.before(Fixture.date(3, 8, 30))],
+                                                    [.within(Fixture.date(2), Fixture.date(6))], [.outside(Fixture.date(3), Fixture.date(5))],
+                                                    [.notBefore(Fixture.date(2)), .before(Fixture.date(7))], [.before(Fixture.date(1))]]
+            for conditions in cases {
+                let all = expected(conditions)
+                for (offset, limit) in [(0, 1_000), (0, 1), (5, 4), (max(0, all.count - 2), 10), (all.count + 1, 3)] {
+                    let page = try await store.outcomeValuePage(excludingTaskIDs: ["survey"], conditions: conditions, offset: offset, limit: limit)
+                    #expect(page.total == all.count, "\(conditions)")
+                    #expect(page.keys == Array(all.dropFirst(offset).prefix(limit)), "\(conditions) \(offset) \(limit)")
+                    // Every outcome version of the page, whole, as a fetch gives it.
+                    #expect(Set(page.outcomes) == Set(ordered.filter { outcome in page.keys.contains { $0.outcome == outcome.uuid } }))
+                }
+            }
+            #expect(expected([]).count > 30)
+        },
+        StoreCheck("aPullStartsAtTheFirstVectorItsDeviceMayNotKnow") { store in
+            let store = try #require(store as? OCKStore)
+            let task = try await store.addTask(Fixture.daily("walk"))
+            _ = try await store.revisions(since: .init())
+            let device = UUID()
+            // 300 vectors of one device's writes (one merge), after the store's own first one.
+            let records = (1...300).map { clock in
+                OCKRevisionRecord(entities: [.outcome(Fixture.done(task, clock))], knowledgeVector: .init([device: clock]))
+            }
+            try await store.mergeRevisions(records, deviceKnowledge: .init([device: 300]))
+            let full = try await store.knowledgeVector()
+            #expect(try await store.firstVectorRead(since: full) == 257)
+            #expect(try await store.firstVectorRead(since: .init()) == 0)
+            var behind = full
+            behind.processes[device] = 200
+            #expect(try await store.firstVectorRead(since: behind) == 0)
+            let page = try await store.revisions(since: behind, limit: 10_000)
+            let occurrences = page.revisions.flatMap(\.entities).compactMap { entity -> Int? in
+                if case let .outcome(outcome) = entity { outcome.taskOccurrenceIndex } else { nil }
+            }
+            #expect(occurrences == Array(201...300))
+            #expect(try await store.revisions(since: full).revisions.isEmpty)
+        },
+    ]
+}
