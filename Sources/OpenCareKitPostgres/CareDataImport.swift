@@ -109,7 +109,19 @@ public struct CareDataImport: Sendable {
             guard locked else {
                 throw CareDataImportError("Another copy into this database is running: wait until it ends, then run the command again.")
             }
-            let result = try await body()
+            // Released before the connection closes: a closed connection's backend ends, and lets go of its locks,
+            // only some time after the client has gone, so a run started right after this one could be refused.
+            func unlock() async throws {
+                for try await _ in try await connection.query("SELECT pg_advisory_unlock(\(Self.runLock))", logger: target.logger) {}
+            }
+            let result: T
+            do {
+                result = try await body()
+            } catch {
+                try? await unlock()
+                throw error
+            }
+            try await unlock()
             try await connection.close()
             return result
         } catch {

@@ -100,7 +100,7 @@ extension CareHost {
                 return response
             case let .success(access):
                 return try await heavy(for: access.identity) {
-                    guard let (server, export) = try await fhirSource(access.record) else {
+                    guard let (server, export) = try await fhirSource(access) else {
                         return Self.fhirResponse(.notFound, Self.fhirRefusal(.notFound))
                     }
                     let (status, resource) = try await body(server.store, export, server.calendar)
@@ -225,8 +225,9 @@ extension CareHost {
     }
 
     /// The record's server, its store caught up, and how its resources are exported (nil: no such record).
-    func fhirSource(_ record: CareRecordID, members: [FHIRExport.Member] = []) async throws -> (CareServer, FHIRExport)? {
-        guard let stored = try await directory.record(record), let server = try await records.server(for: record, load: { stored }) else {
+    func fhirSource(_ access: RecordAccess, members: [FHIRExport.Member] = []) async throws -> (CareServer, FHIRExport)? {
+        let record = access.record
+        guard let stored = try await directory.record(record), let server = try await server(for: access) else {
             return nil
         }
         try await server.store.catchUp()
@@ -240,7 +241,7 @@ extension CareHost {
         let members = try await directory.members(of: access.record).map { member in
             FHIRExport.Member(name: member.account.name, role: member.membership.role.rawValue)
         }
-        guard let (server, export) = try await fhirSource(access.record, members: members) else {
+        guard let (server, export) = try await fhirSource(access, members: members) else {
             return APIError(status: .notFound, field: nil, message: "There is no such record.").response
         }
         let bundle = try await export.bundle(of: server.store)

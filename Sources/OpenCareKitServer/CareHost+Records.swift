@@ -49,6 +49,11 @@ extension CareHost {
         let identity: CareIdentity
         let record: CareRecordID
         let membership: CareMembership
+
+        /// Only `authorize`, in this file, grants an access.
+        fileprivate init(identity: CareIdentity, record: CareRecordID, membership: CareMembership) {
+            (self.identity, self.record, self.membership) = (identity, record, membership)
+        }
     }
 
     /// Checks who asks for `policy` on the record in the path (or `record`, for the FHIR endpoints, which name it as
@@ -105,8 +110,16 @@ extension CareHost {
         return .success(RecordAccess(identity: identity, record: recordID, membership: membership))
     }
 
-    /// The open server of `record` (opened if it is not, from the directory's entry), or nil if there is no such record.
-    func server(of record: CareRecordID) async throws -> CareServer? {
+    /// The open server of the record `access` was granted (opened if it is not, from the directory's entry), or nil
+    /// if there is no such record. Request handlers reach a record only so: a `RecordAccess` is made by `authorize`
+    /// alone.
+    func server(for access: RecordAccess) async throws -> CareServer? {
+        try await records.server(for: access.record, load: { try await directory.record(access.record) })
+    }
+
+    /// The open server of `record` for the host's own work, which no request asks for (the reminder service's
+    /// rounds); never for a request's handler.
+    func serverForBackgroundWork(of record: CareRecordID) async throws -> CareServer? {
         try await records.server(for: record, load: { try await directory.record(record) })
     }
 
@@ -115,26 +128,53 @@ extension CareHost {
         let response: Response
     }
 
+    /// The gate of every record route: authorization (`authorize`), the record's server, then — for an unsafe method
+    /// asked with a session — the CSRF token (`CSRF.verify`; a request with an access token is not sent by a browser
+    /// on its own, so it needs none); then the handler, with the `RecordContext` made here and nowhere else.
     func answer(_ route: RecordRouteTable.Route, detail: String, _ request: Request, _ context: CareRequestContext) async throws -> Response {
         switch try await authorize(route.policy, detail: detail, request, context) {
         case let .failure(refusal):
             return refusal.response
         case let .success(access):
-            guard let server = try await server(of: access.record),
-                  let handler = server.routeTable.handlers[route.key] else {
-                return noSuchRecord(request, isAPI: route.policy.tokenAccess != nil)
+            let isAPI = route.policy.tokenAccess != nil
+            guard let server = try await server(for: access), let bound = server.routeTable.byKey[route.key] else {
+                return noSuchRecord(request, isAPI: isAPI)
+            }
+            let recordContext = RecordContext(
+                base: context, access: access, auditTrail: auditTrail(access, request: request, context: context),
+                accessCheck: AccessCheck(interval: configuration.liveAccessInterval) { [self] in
+                    await self.isStillAllowed(request, access: access, policy: route.policy)
+                },
+                writeAccess: { try await self.writeAccess(access) })
+            var request = request
+            do {
+                if let refusal = try await refusingForgery(&request, context, access: access, unsafe: bound.isUnsafe, isAPI: isAPI,
+                                                           formLimit: bound.formLimit) {
+                    return refusal
+                }
+            } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+                guard let tooLarge = bound.tooLarge else { throw error }
+                return try await tooLarge(request, recordContext)
             }
             // What this request reads includes every commit another app server acknowledged before it came, even
             // one whose notification has not arrived yet (the store's caches key on its change count).
             try await server.store.catchUp()
-            var context = context
-            context.accessCheck = AccessCheck(interval: configuration.liveAccessInterval) { [self] in
-                await self.isStillAllowed(request, access: access, policy: route.policy)
-            }
-            context.auditTrail = auditTrail(access, request: request, context: context)
-            context.writeAccess = { try await self.writeAccess(access) }
-            return try await handler(request, context)
+            return try await bound.handler(request, recordContext)
         }
+    }
+
+    /// The CSRF half of the gate: for an unsafe method asked with a session (a request with an access token is not
+    /// sent by a browser on its own, so it needs none), the refusal when the request does not carry the reader's
+    /// token (`CSRF.verify`: a form's field, read up to `formLimit`, or the `X-CSRF-Token` header); nil to go on.
+    /// Throws the body's error (413 beyond the limit).
+    func refusingForgery(_ request: inout Request, _ context: CareRequestContext, access: RecordAccess, unsafe: Bool, isAPI: Bool,
+                         formLimit: Int?) async throws -> Response? {
+        guard unsafe, access.identity.token == nil,
+              try await !CSRF.verify(&request, formLimit: formLimit ?? context.maxUploadSize) else { return nil }
+        let message = CSRF.expiredMessage
+        return isAPI || request.wantsJSON
+            ? APIError(status: .forbidden, field: CSRF.fieldName, message: message.text(request.preferredLanguage)).response
+            : AppPage.error(message, status: .forbidden, context: renderContext(for: request), back: "/records/\(access.record)/care")
     }
 
     /// What the person of `access` may change in the record: their role's permissions, and their token's scopes.

@@ -98,8 +98,8 @@ extension CareHost {
     }
 
     /// The tasks a person can be reminded of: each task's newest version, if it has events to come.
-    func remindableTasks(of record: CareRecordID) async throws -> [OCKTask] {
-        guard let server = try await server(of: record) else { return [] }
+    func remindableTasks(of access: RecordAccess) async throws -> [OCKTask] {
+        guard let server = try await server(for: access) else { return [] }
         try await server.store.catchUp()
         let now = configuration.now()
         return try await OCKCalendarFeed(title: "", now: now).tasks(of: server.store).compactMap(\.first)
@@ -109,7 +109,7 @@ extension CareHost {
 
     func saveReminders(_ fields: FormFields, _ request: Request, _ access: RecordAccess) async throws -> Response {
         let language = renderContext(for: request).localization.language
-        let known = Set(try await remindableTasks(of: access.record).map(\.id))
+        let known = Set(try await remindableTasks(of: access).map(\.id))
         let chosen = fields.all["task"] ?? []
         guard chosen.count <= CareReminderSettings.maximumTasks, chosen.allSatisfy(known.contains) else {
             return try await remindersPage(request, access, message: ReminderText.unknownTask.text(language), status: .unprocessableContent)
@@ -139,7 +139,7 @@ extension CareHost {
         let language = renderContext(for: request).localization.language
         let record = try await directory.record(access.record)
         let settings = try await directory.reminderSettings(record: access.record, account: access.identity.account.id)
-        let tasks = try await remindableTasks(of: access.record)
+        let tasks = try await remindableTasks(of: access)
         let chosen = Set(settings?.taskIDs ?? [])
         let vapidKey = configuration.reminders == nil ? nil : try await vapid().publicKey
         func time(_ minutes: Int?) -> String { minutes.map { String(format: "%02d:%02d", $0 / 60, $0 % 60) } ?? "" }

@@ -44,12 +44,10 @@ import Testing
         #expect(!unguarded.isEmpty && unguarded.allSatisfy { $0.hasSuffix("/leak") })
     }
 
-    /// Unsafe routes whose body is not a form: JSON (which a page of another site cannot send without asking first,
-    /// and `SameOriginMiddleware` refuses) or a FHIR Bundle. Each refuses a form body.
-    static let nonFormRoutes: Set<String> = [
-        "POST /records/{record}/api/v1/tasks", "POST /records/{record}/api/v1/outcomes",
-        "POST /records/{record}/api/v1/sync/pull", "POST /records/{record}/api/v1/sync/push", "POST /records/import",
-    ]
+    /// Unsafe routes outside any record whose body is not a form: a FHIR Bundle (which a page of another site cannot
+    /// send without asking first, and `SameOriginMiddleware` refuses). It refuses a form body. Every record route
+    /// passes the record gate's CSRF check instead, whatever its body.
+    static let nonFormRoutes: Set<String> = ["POST /records/import"]
 
     @Test func everyUnsafeRouteRefusesAFormWithoutItsCSRFToken() async throws {
         // Walks the router: a new unsafe route that forgets the token fails here.
@@ -89,7 +87,62 @@ import Testing
                 } else {
                     #expect(response.status == .forbidden, "\(route): \(response.status)")
                 }
+                guard route.contains("/records/{record}/") else { continue }
+                try await expectJSONRefused(client, path: path, method: method, session: session, route: route)
             }
+            // Every other unsafe method (no form sends one) of a record: the gate asks for the header too.
+            let others = catalog.keys.filter { key in ["PUT ", "DELETE ", "PATCH "].contains { key.hasPrefix($0) } }.sorted()
+            #expect(others.count >= 3, "\(others)")
+            for route in others {
+                let parts = route.split(separator: " ", maxSplits: 1)
+                let path = Self.normalized(String(parts[1])).replacing(#/\{(\w+)\}/#) { match in
+                    match.output.1 == "record" ? world.record.description : UUID().uuidString
+                }
+                try await expectJSONRefused(client, path: path, method: HTTPRequest.Method(String(parts[0]))!, session: session, route: route)
+            }
+        }
+    }
+
+    /// A JSON body (or none) with the session needs the token in `X-CSRF-Token`: refused without, and with another's.
+    func expectJSONRefused(_ client: any TestClientProtocol, path: String, method: HTTPRequest.Method, session: String,
+                           route: String) async throws {
+        for token in [nil, CSRF.newToken()] {
+            var headers: HTTPFields = [.cookie: "ock_session=\(session); ock_csrf=\(ServerFixture.token)", .contentType: "application/json",
+                                       .accept: "application/json"]
+            headers[CSRF.headerName] = token
+            let json = try await client.execute(uri: path, method: method, headers: headers, body: ByteBuffer(string: "{}"))
+            #expect(json.status == .forbidden && String(buffer: json.body).contains("\"csrf\""), "\(route) JSON: \(json.status)")
+        }
+    }
+
+    /// The reader's own token passes the gate, in the form or in the header; a request with an access token needs none
+    /// (a browser never sends one on its own).
+    @Test func theReadersTokenPassesTheGate() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        let world = try await makeWorld(fixture)
+        let ibuprofen = try await fixture.event("ibuprofen")
+        let session = try #require(world.sessions[.patient]), token = try #require(world.tokens[.tokenEverything])
+        try await Application(router: world.host.router()).test(.router) { client in
+            let base = "/records/\(world.record)"
+            let form = try await client.execute(uri: base + "/care/events/toggle", method: .post, headers: [
+                .cookie: "ock_session=\(session); ock_csrf=\(ServerFixture.token)", .contentType: "application/x-www-form-urlencoded",
+            ], body: ServerFixture.form(ServerFixture.fields(ibuprofen, ["complete": "true"])))
+            #expect(form.status == .seeOther, "\(form.status)")
+            #expect(try await fixture.event("ibuprofen").outcome != nil)
+            let outcome = try #require(try await fixture.event("ibuprofen").outcome)
+            let json = try await client.execute(uri: base + "/api/v1/outcomes/\(outcome.uuid)", method: .delete, headers: [
+                .cookie: "ock_session=\(session); ock_csrf=\(ServerFixture.token)", CSRF.headerName: ServerFixture.token,
+            ])
+            #expect(json.status == .noContent, "\(json.status)")
+            let again = try await client.execute(uri: base + "/care/events/toggle", method: .post, headers: [
+                .cookie: "ock_session=\(session); ock_csrf=\(ServerFixture.token)", .contentType: "application/x-www-form-urlencoded",
+            ], body: ServerFixture.form(ServerFixture.fields(ibuprofen, ["complete": "true"])))
+            #expect(again.status == .seeOther)
+            let second = try #require(try await fixture.event("ibuprofen").outcome)
+            let bearer = try await client.execute(uri: base + "/api/v1/outcomes/\(second.uuid)", method: .delete,
+                                                  headers: [.authorization: "Bearer \(token)"])
+            #expect(bearer.status == .noContent, "\(bearer.status)")
         }
     }
 
@@ -183,7 +236,8 @@ import Testing
                     .replacingOccurrences(of: "{id}", with: "ibuprofen").replacingOccurrences(of: "{uuid}", with: UUID().uuidString)
                     .replacingOccurrences(of: "{outcome}", with: UUID().uuidString)
                 for asker in Asker.allCases {
-                    var headers: HTTPFields = [.accept: "text/html"]
+                    // The reader's CSRF token: in the form, or in the header for a JSON body.
+                    var headers: HTTPFields = [.accept: "text/html", CSRF.headerName: ServerFixture.token]
                     var cookies = ["ock_csrf=\(ServerFixture.token)"]
                     if let session = world.sessions[asker] { cookies.append("ock_session=\(session)") }
                     headers[.cookie] = cookies.joined(separator: "; ")

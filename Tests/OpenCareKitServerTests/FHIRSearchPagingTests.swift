@@ -73,13 +73,20 @@ import Testing
 
     @Test func aSmallPageOfALargeRecordCostsAPageNotTheRecord() async throws {
         let (store, export, _) = try await Self.record(days: 1_500)
+        // What the page reads from the database is the page: one outcome version decoded of 1,500 (the others are
+        // counted and ordered in SQL).
+        let raw = try await store.outcomeValuePage(excludingTaskIDs: [OCKDemoSurveys.checkInTaskID], conditions: [], offset: 4_000, limit: 1)
+        #expect(raw.keys.count == 1 && raw.outcomes.count == 1 && raw.total > 7_000, "\(raw.total)")
+        let wide = try await store.outcomeValuePage(excludingTaskIDs: [OCKDemoSurveys.checkInTaskID], conditions: [], offset: 4_000, limit: 12)
+        #expect(wide.keys.count == 12 && wide.outcomes.count <= 4)
+        // The figures beside their reference, measured in the same run (printed, not compared: other tests running at
+        // once decide timings more than the code does). The fastest of five runs each.
         let clock = ContinuousClock()
-        // The reference, measured in the same run: the whole record's Observations, as the search built them before.
-        var whole = Duration.zero, page = Duration.zero
-        for _ in 0..<3 {
-            whole += try await clock.measure { _ = try await export.resources(of: store, only: "Observation") }
-            page += try await clock.measure { _ = try await export.observationPage(of: store, conditions: [], offset: 4_000, count: 1) }
+        var whole = Duration.seconds(3_600), page = Duration.seconds(3_600)
+        for _ in 0..<5 {
+            whole = min(whole, try await clock.measure { _ = try await export.resources(of: store, only: "Observation") })
+            page = min(page, try await clock.measure { _ = try await export.observationPage(of: store, conditions: [], offset: 4_000, count: 1) })
         }
-        #expect(page * 5 < whole, "page \(page), whole record \(whole)")
+        print("FHIR search of \(raw.total) Observations: a page of 1 at offset 4000 \(page), the whole record \(whole)")
     }
 }

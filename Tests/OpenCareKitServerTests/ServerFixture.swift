@@ -160,7 +160,15 @@ struct RecordClient: TestClientProtocol {
     func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
         let path = Self.hostPaths.contains { uri.hasPrefix($0) } ? uri : uri == "/" ? base : base + uri
         var headers = headers
-        let cookies = (headers[.cookie].map { [$0] } ?? []) + ["\(CareHost.sessionCookie)=\(session)"]
+        var cookies = (headers[.cookie].map { [$0] } ?? []) + ["\(CareHost.sessionCookie)=\(session)"]
+        // A script of the app's pages sends a body that is not a form (JSON, or none) with the reader's CSRF token in
+        // a header (the gate asks for it on every unsafe method with a session); a test of the refusal sends its own
+        // request.
+        let isForm = headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true
+        if ![.get, .head].contains(method), !isForm, headers[CSRF.headerName] == nil, headers[.authorization] == nil {
+            if !cookies.contains(where: { $0.contains("ock_csrf=") }) { cookies.append("ock_csrf=\(ServerFixture.token)") }
+            headers[CSRF.headerName] = ServerFixture.token
+        }
         headers[.cookie] = cookies.joined(separator: "; ")
         return try await client.executeRequest(uri: path, method: method, headers: headers, body: body)
     }

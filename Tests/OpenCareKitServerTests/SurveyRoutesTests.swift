@@ -456,7 +456,8 @@ final class FaultyEngine: OCKStoreEngine {
             #expect(reply.status == .unprocessableContent && reply.html.contains("at most 256 KiB"))
             let huge = "data:image/png;base64," + Data(count: 1024 * 1024).base64EncodedString()
             reply = try await walker.post(survey, step: "signature", [("fullName", "Alex"), ("agree", "true"), ("signature", huge)])
-            #expect(reply.status == .contentTooLarge)
+            // Refused by the record's gate, which reads at most the route's limit, with the survey's own words.
+            #expect(reply.status == .contentTooLarge && reply.html.contains("A signature drawing may be at most 256 KiB"))
             // The typed name alone signs.
             #expect(try await walker.post(survey, step: "signature", [("fullName", "Alex Rivera"), ("agree", "true")]).location == survey)
             // Going back and emptying the signature withdraws it: the step needs an answer again.

@@ -22,7 +22,11 @@ import Testing
     func headers(_ world: AuthorizationTests.World, _ asker: AuthorizationTests.Asker) -> HTTPFields {
         var headers: HTTPFields = [.contentType: "application/json", .accept: "application/json"]
         if let token = world.tokens[asker] { headers[.authorization] = "Bearer \(token)" }
-        if let session = world.sessions[asker] { headers[.cookie] = "ock_session=\(session)" }
+        if let session = world.sessions[asker] {
+            // A session's push or pull carries the reader's CSRF token, as the app's own scripts do.
+            headers[.cookie] = "ock_session=\(session); ock_csrf=\(ServerFixture.token)"
+            headers[CSRF.headerName] = ServerFixture.token
+        }
         return headers
     }
 

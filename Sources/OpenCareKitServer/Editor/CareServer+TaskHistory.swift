@@ -10,11 +10,11 @@ extension CareServer {
     /// How many of the record's plan entries the history reads back.
     static let historyAuditLimit = 2_000
 
-    func historySection(_ task: OCKTask, context: CareRequestContext, localization: OCKLocalization) async throws -> HTML {
+    func historySection(_ task: OCKTask, context: RecordContext, localization: OCKLocalization) async throws -> HTML {
         let language = localization.language
         let versions = try await editor.versions(ofTaskWithID: task.id)
         var entries: [String: AuditEntry] = [:]
-        for entry in try await context.auditTrail?.read(Self.taskAuditResource, Self.historyAuditLimit) ?? [] where entries[entry.draft.detail] == nil {
+        for entry in try await context.auditTrail.read(Self.taskAuditResource, Self.historyAuditLimit) where entries[entry.draft.detail] == nil {
             entries[entry.draft.detail] = entry
         }
         var names: [CareAccountID: String] = [:]
@@ -24,7 +24,7 @@ extension CareServer {
             let entry = entries["version " + version.uuid.uuidString]
             var who = EditorText.historyUnknownPerson.text(language)
             if let account = entry?.draft.account {
-                if names[account] == nil { names[account] = try await context.auditTrail?.accountName(account) ?? "" }
+                if names[account] == nil { names[account] = try await context.auditTrail.accountName(account) ?? "" }
                 if let name = names[account], !name.isEmpty { who = name }
             }
             let when = (entry?.draft.recorded ?? version.updatedDate).map { localization.shortDate($0) + " " + localization.time($0) } ?? ""

@@ -16,7 +16,7 @@ extension CareServer {
 
     /// The plan: its tasks (each with its schedule in words), with links to change them.
     /// `note` and `problems` are a refused note as typed, shown in its form.
-    func planPage(_ request: Request, _ context: CareRequestContext, note: (title: String, content: String) = ("", ""),
+    func planPage(_ request: Request, _ context: RecordContext, note: (title: String, content: String) = ("", ""),
                   problems: [TaskForm.Problem] = [], status: HTTPResponse.Status = .ok) async throws -> Response {
         let localization = renderContext(for: request).localization
         let language = localization.language
@@ -62,7 +62,7 @@ extension CareServer {
     /// One task's page: the form (with `problems` beside their fields), the preview of the next 14 days, and for a
     /// stored task its end and delete forms and its history.
     /// `endForm` is the end form as submitted, when it was refused.
-    func taskPage(_ request: Request, _ context: CareRequestContext, form: TaskForm, task: OCKTask?, problems: [TaskForm.Problem] = [],
+    func taskPage(_ request: Request, _ context: RecordContext, form: TaskForm, task: OCKTask?, problems: [TaskForm.Problem] = [],
                   notice: String? = nil, endForm: TaskForm? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let localization = renderContext(for: request).localization
         let language = localization.language

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import OpenCareKitStore
 
@@ -31,12 +32,30 @@ enum CSRF {
         Cookie(name: cookieName, value: token, path: "/", secure: publicOrigin?.hasPrefix("https://") == true, httpOnly: true, sameSite: .lax)
     }
 
+    /// The header a script sends the token in, for a body that is not a form (JSON).
+    static let headerName = HTTPField.Name("X-CSRF-Token")!
+
     /// Whether the form's token matches the cookie's, compared in constant time.
     static func isValid(_ fields: FormFields, request: Request) -> Bool {
-        guard let cookie = token(of: request), let field = fields.values[fieldName], field.utf8.count == cookie.utf8.count else {
-            return false
-        }
-        return zip(cookie.utf8, field.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        matches(fields.values[fieldName], request: request)
+    }
+
+    /// Whether `given` is the token of the request's cookie, compared in constant time.
+    static func matches(_ given: String?, request: Request) -> Bool {
+        guard let cookie = token(of: request), let given, given.utf8.count == cookie.utf8.count else { return false }
+        return zip(cookie.utf8, given.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// Whether an unsafe request carries the reader's token: a form body in its `csrf` field (the body is read, at
+    /// most `limit` bytes, and left in `request` for the handler), any other in the `X-CSRF-Token` header. Throws
+    /// the body's error (413 beyond `limit`).
+    static func verify(_ request: inout Request, formLimit limit: Int) async throws -> Bool {
+        let isForm = request.headers[.contentType].map { type in
+            type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/x-www-form-urlencoded"
+        } ?? false
+        guard isForm else { return matches(request.headers[headerName], request: request) }
+        let body = try await request.collectBody(upTo: limit)
+        return isValid(FormFields(String(buffer: body)), request: request)
     }
 }
 

@@ -12,14 +12,6 @@ public struct CareRequestContext: RequestContext, AuthRequestContext, SessionReq
     public var identity: CareIdentity?
     /// The session behind the cookie, loaded and saved by `SessionMiddleware`.
     public let sessions = SessionContext<CareSession>()
-    /// Set by `CareHost` for record routes: whether the person may still see the record (their session or token is
-    /// valid and they are still a member), and how often a live stream asks.
-    var accessCheck: AccessCheck?
-    /// Set by `CareHost` for record routes: the record's audit trail, for the person asking.
-    var auditTrail: RecordAuditTrail?
-    /// Set by `CareHost` for record routes: what the person asking may change (for routes whose input decides what
-    /// they need, as a sync push of plan changes and outcomes).
-    var writeAccess: (@Sendable () async throws -> RecordWriteAccess)?
     /// The connected client, as per-client limits count it: its IPv4 address, or the /64 network of its IPv6 address
     /// (one host usually holds a whole /64); "unknown" when there is none, as in in-process tests.
     public let clientAddress: String

@@ -22,6 +22,11 @@ struct FormFields: Sendable {
         return FormFields(String(buffer: buffer))
     }
 
+    /// Reads a record route's form body (the gate has read it already, up to the route's limit).
+    static func read(_ request: Request, context: RecordContext, limit: Int? = nil) async throws -> FormFields {
+        try await read(request, context: context.base, limit: limit)
+    }
+
     func string(_ name: String) throws -> String {
         guard let value = values[name], !value.isEmpty else { throw FormError(field: name, reason: .fieldRequired) }
         return value

@@ -227,7 +227,7 @@ public actor ReminderService: Service {
         let events: [String: OCKEvent<OCKTask, OCKOutcome>]
         var messages: [(Delivery, ReminderMessage)] = []
         do {
-            guard let server = try await host.server(of: record) else {
+            guard let server = try await host.serverForBackgroundWork(of: record) else {
                 report.skipped += deliveries.count
                 return
             }
@@ -363,7 +363,7 @@ public actor ReminderService: Service {
         do {
             let wanted = try await host.directory.reminderSettings(of: record)
             guard !wanted.isEmpty, let stored = try await host.directory.record(record),
-                  let server = try await host.server(of: record) else {
+                  let server = try await host.serverForBackgroundWork(of: record) else {
                 forget(record)
                 return
             }

@@ -148,9 +148,7 @@ extension CareServer {
             try await apiCall {
                 let push = try await decode(SyncPush.self, request, context, limit: Self.syncPushLimit)
                 let entities = push.revisions.lazy.flatMap(\.entities)
-                guard let access = try await context.writeAccess?() else {
-                    throw APIError(status: .forbidden, field: "revisions", message: "This push cannot be authorized.")
-                }
+                let access = try await context.writeAccess()
                 do {
                     try await store.mergeRevisions(push.revisions, deviceKnowledge: push.knowledgeVector) { changes in
                         try access.authorize(changes)
@@ -158,7 +156,7 @@ extension CareServer {
                 } catch let refusal as RecordWriteAccess.Refusal {
                     throw APIError(status: .forbidden, field: "revisions", message: refusal.message)
                 }
-                try await context.auditTrail?.write("sync", .update, "\(push.revisions.count) revision records, \(entities.count) versions")
+                try await context.auditTrail.write("sync", .update, "\(push.revisions.count) revision records, \(entities.count) versions")
                 return json(SyncPushAnswer(knowledgeVector: try await store.knowledgeVector()))
             }
         }
@@ -214,7 +212,7 @@ extension CareServer {
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: CareRequestContext, limit: Int? = nil) async throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: RecordContext, limit: Int? = nil) async throws -> T {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             throw APIError(status: .badRequest, field: nil, message: "The body must be JSON (Content-Type: application/json).")
         }
@@ -233,7 +231,7 @@ extension CareServer {
     /// percent-encoded.
     static let pathSegmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;"))
 
-    func pathID(_ context: CareRequestContext, name: String = "id") throws -> String {
+    func pathID(_ context: RecordContext, name: String = "id") throws -> String {
         guard let id = context.parameters.get(name)?.removingPercentEncoding, !id.isEmpty else {
             throw APIError(status: .badRequest, field: name, message: "The address must end in an id.")
         }

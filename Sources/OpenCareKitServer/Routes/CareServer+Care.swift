@@ -212,7 +212,7 @@ extension CareServer {
     /// onboarding, or for an event still to come — is refused before anything starts, in the reader's language; the
     /// store checks the change itself again. A survey task's outcome comes only from its survey (`forSurvey`), never
     /// from a card's toggle or log, so a forged form cannot skip a consent.
-    func handleForm(_ request: Request, _ context: CareRequestContext, forSurvey: Bool = false,
+    func handleForm(_ request: Request, _ context: RecordContext, forSurvey: Bool = false,
                     change: @Sendable (FormFields, OCKEvent<OCKTask, OCKOutcome>) async throws -> Response?) async throws -> Response {
         let render = renderContext(for: request)
         let wantsJSON = request.headers[.accept]?.contains("application/json") == true
@@ -221,9 +221,6 @@ extension CareServer {
                 : errorPage(message, status: status, context: render)
         }
         let fields = try await FormFields.read(request, context: context)
-        guard CSRF.isValid(fields, request: request) else {
-            return failure(CSRF.expiredMessage, .forbidden)
-        }
         do {
             let task = try fields.uuid("task")
             let occurrence = try fields.integer("occurrence")

@@ -45,18 +45,8 @@ extension CareServer {
 
     var editor: OCKPlanEditor { OCKPlanEditor(store: store, calendar: calendar) }
 
-    /// The form's fields, or nil when its CSRF token is not this reader's.
-    func checkedForm(_ request: Request, _ context: CareRequestContext) async throws -> FormFields? {
-        let fields = try await FormFields.read(request, context: context)
-        return CSRF.isValid(fields, request: request) ? fields : nil
-    }
 
-    /// The answer to a form whose token does not match.
-    func formExpired(_ request: Request) -> Response {
-        errorPage(CSRF.expiredMessage, status: .forbidden, context: renderContext(for: request))
-    }
-
-    static func parameter(_ name: String, _ context: CareRequestContext) -> String {
+    static func parameter(_ name: String, _ context: RecordContext) -> String {
         (context.parameters.get(name) ?? "").removingPercentEncoding ?? ""
     }
 
@@ -77,8 +67,8 @@ extension CareServer {
     }
 
     /// Reads a submitted task form: the form again (with problems, or a preview), or the change saved and a redirect.
-    func submitTask(_ request: Request, _ context: CareRequestContext, id: String?) async throws -> Response {
-        guard let fields = try await checkedForm(request, context) else { return formExpired(request) }
+    func submitTask(_ request: Request, _ context: RecordContext, id: String?) async throws -> Response {
+        let fields = try await FormFields.read(request, context: context)
         var form = TaskForm(fields)
         let now = configuration.now()
         if form.intent == "replace-schedule", form.start.isEmpty {
@@ -127,8 +117,8 @@ extension CareServer {
     }
 
     /// The preview section of a task form as typed (for the script; the Preview button renders the whole page).
-    func previewTask(_ request: Request, _ context: CareRequestContext, id: String?) async throws -> Response {
-        guard let fields = try await checkedForm(request, context) else { return formExpired(request) }
+    func previewTask(_ request: Request, _ context: RecordContext, id: String?) async throws -> Response {
+        let fields = try await FormFields.read(request, context: context)
         var form = TaskForm(fields)
         form.intent = "preview"
         guard let current = try await formTask(id) else { return notFound(request, .noSuchTask) }
@@ -148,7 +138,7 @@ extension CareServer {
 
     /// The answer to a change the editor refused: the form with the problem (409 with the current version when the
     /// task changed meanwhile).
-    func refusal(_ failure: OCKPlanEditor.Failure, _ request: Request, _ context: CareRequestContext, form: TaskForm,
+    func refusal(_ failure: OCKPlanEditor.Failure, _ request: Request, _ context: RecordContext, form: TaskForm,
                  current: OCKTask?) async throws -> Response {
         let localization = renderContext(for: request).localization
         switch failure {
@@ -233,8 +223,8 @@ extension CareServer {
     }
 
     /// Ends or deletes a task, from the form on its page.
-    func endOrDeleteTask(_ request: Request, _ context: CareRequestContext, id: String, deleting: Bool) async throws -> Response {
-        guard let fields = try await checkedForm(request, context) else { return formExpired(request) }
+    func endOrDeleteTask(_ request: Request, _ context: RecordContext, id: String, deleting: Bool) async throws -> Response {
+        let fields = try await FormFields.read(request, context: context)
         guard let current = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
         let form = TaskForm(fields)
         let now = configuration.now()
@@ -268,7 +258,7 @@ extension CareServer {
     }
 
     /// Writes the change of `task`'s version to the audit log: who, when, and the version's uuid (never its content).
-    func auditTask(_ task: OCKTask, action: AuditEntry.Action, _ context: CareRequestContext) async throws {
-        try await context.auditTrail?.write(Self.taskAuditResource, action, "version " + task.uuid.uuidString)
+    func auditTask(_ task: OCKTask, action: AuditEntry.Action, _ context: RecordContext) async throws {
+        try await context.auditTrail.write(Self.taskAuditResource, action, "version " + task.uuid.uuidString)
     }
 }

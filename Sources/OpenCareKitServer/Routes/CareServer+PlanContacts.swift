@@ -44,8 +44,8 @@ extension CareServer {
         url("/plan/contacts/" + Self.pathSegment(id))
     }
 
-    func submitContact(_ request: Request, _ context: CareRequestContext, id: String?) async throws -> Response {
-        guard let fields = try await checkedForm(request, context) else { return formExpired(request) }
+    func submitContact(_ request: Request, _ context: RecordContext, id: String?) async throws -> Response {
+        let fields = try await FormFields.read(request, context: context)
         let form = ContactForm(fields)
         var current: OCKContact?
         if let id {
@@ -68,7 +68,7 @@ extension CareServer {
                 saved = try await editor.addContact(form.contact(from: nil, carePlanUUID: try await carePlanUUID(),
                                                                  timeZone: calendar.timeZone, now: configuration.now()))
             }
-            try await context.auditTrail?.write(Self.contactAuditResource, current == nil ? .create : .update, "version " + saved.uuid.uuidString)
+            try await context.auditTrail.write(Self.contactAuditResource, current == nil ? .create : .update, "version " + saved.uuid.uuidString)
             return Response.redirect(to: contactURL(saved.id) + "?saved=1", type: .normal)
         } catch OCKPlanEditor.Failure.changedMeanwhile {
             guard let id, let newest = try await editor.contact(withID: id) else { return notFound(request, .noSuchContact) }
@@ -85,8 +85,8 @@ extension CareServer {
         }
     }
 
-    func deleteContact(_ request: Request, _ context: CareRequestContext, id: String) async throws -> Response {
-        guard let fields = try await checkedForm(request, context) else { return formExpired(request) }
+    func deleteContact(_ request: Request, _ context: RecordContext, id: String) async throws -> Response {
+        let fields = try await FormFields.read(request, context: context)
         guard var contact = try await editor.contact(withID: id) else { return notFound(request, .noSuchContact) }
         let current = contact
         contact.uuid = UUID(uuidString: ContactForm(fields).version) ?? UUID()
@@ -98,12 +98,12 @@ extension CareServer {
             return try await contactPage(request, form: ContactForm(contact: current), contact: current,
                                          notice: EditorText.changedMeanwhile.text(request.preferredLanguage), status: .conflict)
         }
-        try await context.auditTrail?.write(Self.contactAuditResource, .delete, "version " + current.uuid.uuidString)
+        try await context.auditTrail.write(Self.contactAuditResource, .delete, "version " + current.uuid.uuidString)
         return Response.redirect(to: url("/plan?done=contact-deleted"), type: .normal)
     }
 
-    func addNote(_ request: Request, _ context: CareRequestContext) async throws -> Response {
-        guard let fields = try await checkedForm(request, context) else { return formExpired(request) }
+    func addNote(_ request: Request, _ context: RecordContext) async throws -> Response {
+        let fields = try await FormFields.read(request, context: context)
         let title = (fields.values["note-title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let content = (fields.values["note-content"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         var problems: [TaskForm.Problem] = []
@@ -115,11 +115,11 @@ extension CareServer {
         if title.count > Self.maximumNoteTitle || title.utf8.count > Self.maximumNoteTitle * 4 {
             problems.append(TaskForm.Problem(field: "note-title", text: .tooLong, argument: String(Self.maximumNoteTitle)))
         }
-        let note = OCKNote(author: context.auditTrail?.askerName, title: title.isEmpty ? nil : title, content: content)
+        let note = OCKNote(author: context.auditTrail.askerName, title: title.isEmpty ? nil : title, content: content)
         if problems.isEmpty {
             do {
                 let plan = try await editor.addNote(note, now: configuration.now())
-                try await context.auditTrail?.write(Self.noteAuditResource, .create, "plan version " + plan.uuid.uuidString)
+                try await context.auditTrail.write(Self.noteAuditResource, .create, "plan version " + plan.uuid.uuidString)
                 return Response.redirect(to: url("/plan?done=note#plan-notes"), type: .normal)
             } catch let OCKPlanEditor.Failure.tooManyNotes(limit) {
                 problems.append(TaskForm.Problem(field: "note-content", text: .tooManyNotes, argument: String(limit)))

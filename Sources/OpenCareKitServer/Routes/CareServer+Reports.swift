@@ -85,7 +85,7 @@ extension CareServer {
     }
 
     /// Reads the report the request asks for and answers with `body`, or with a page naming what is wrong.
-    private func reportResponse(_ request: Request, _ context: CareRequestContext, maximumRows: Int = CareReport.maximumRows,
+    private func reportResponse(_ request: Request, _ context: RecordContext, maximumRows: Int = CareReport.maximumRows,
                                 _ body: (CareReport, ReportRequest, OCKRenderContext) async throws -> Response) async throws -> Response {
         let render = renderContext(for: request)
         let asked: ReportRequest
@@ -95,11 +95,11 @@ extension CareServer {
         }
         // A report reads days of the record: heavy work, bounded per person and for the server.
         do {
-            return try await heavyWork.run(for: context.identity?.account.id.description ?? context.clientAddress) {
+            return try await heavyWork.run(for: context.identity.account.id.description) {
                 let report: CareReport
                 do {
                     report = try await self.report(firstDay: asked.firstDay, lastDay: asked.lastDay,
-                                                   preparedBy: context.auditTrail?.askerName ?? "", maximumRows: maximumRows)
+                                                   preparedBy: context.auditTrail.askerName, maximumRows: maximumRows)
                 } catch OCKStoreError.invalidValue {
                     return errorPage(PageMessage(ReportText.tooManyEvents), status: .unprocessableContent, context: render)
                 }

@@ -13,6 +13,12 @@ extension CareServer {
     /// form-encoded.
     static let surveyFormLimit = 1024 * 1024
 
+    /// The answer to a survey form larger than even a signature makes.
+    func signatureTooLarge(_ request: Request) -> Response {
+        errorPage(PageMessage(ErrorText.signatureFormTooLarge, String(OCKSignature.maximumImageBytes / 1024)), status: .contentTooLarge,
+                  context: renderContext(for: request))
+    }
+
     func addSurveyRoutes(to routes: inout RecordRouteTable) {
         routes.post("/surveys/start", .page("survey", .completeTasks, action: .create)) { request, context in
             try await handleForm(request, context, forSurvey: true) { fields, event in
@@ -30,7 +36,8 @@ extension CareServer {
             case .unknown: return Self.unknownSurvey(render: render)
             }
         }
-        routes.post("/surveys/:id", .page("survey", .completeTasks, action: .update)) { request, context in try await submitSurvey(request, context) }
+        routes.post("/surveys/:id", .page("survey", .completeTasks, action: .update), formLimit: Self.surveyFormLimit,
+                    tooLarge: { request, _ in signatureTooLarge(request) }) { request, context in try await submitSurvey(request, context) }
         routes.get("/care/events/survey/delete", .page("survey", .completeTasks)) { request, _ in try await confirmDeletingAnswers(request) }
         routes.post("/care/events/survey/delete", .page("survey", .completeTasks, action: .delete)) { request, context in
             try await handleForm(request, context, forSurvey: true) { _, event in
@@ -101,10 +108,10 @@ extension CareServer {
     /// Takes one step's submission: Next records its result and moves on (saving everything after the last
     /// step), Back keeps results and goes back, Skip passes an optional step, Cancel ends the survey saving
     /// nothing. A stale page, a forged step or a replay changes nothing.
-    func submitSurvey(_ request: Request, _ context: CareRequestContext) async throws -> Response {
+    func submitSurvey(_ request: Request, _ context: RecordContext) async throws -> Response {
         let render = renderContext(for: request)
         let now = configuration.now()
-        // The session first (from the address and the cookie), so that only its signature step reads a large body.
+        // The gate has read the body, up to `surveyFormLimit`; each step takes what its kind allows (a signature the most).
         let id = context.parameters.get("id") ?? ""
         let entry: SurveySessions.Entry
         guard let owner = CSRF.token(of: request) else { return Self.unknownSurvey(render: render) }
@@ -121,12 +128,7 @@ extension CareServer {
             let limit = if case .signature = step.kind { Self.surveyFormLimit } else { context.maxUploadSize }
             fields = try await FormFields.read(request, context: context, limit: limit)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            return errorPage(PageMessage(ErrorText.signatureFormTooLarge, String(OCKSignature.maximumImageBytes / 1024)), status: .contentTooLarge,
-                                 context: render)
-        }
-        guard CSRF.isValid(fields, request: request) else {
-            return errorPage(CSRF.expiredMessage,
-                                 status: .forbidden, context: render)
+            return signatureTooLarge(request)
         }
         guard let stepID = fields.values["step"], session.survey.step(stepID) != nil else {
             return surveyPage(entry, id: id, owner: owner, error: PageMessage(OCKSurveyError.unknownStep("")), status: .badRequest, render: render)

@@ -11,12 +11,15 @@ import OpenCareKitUI
 extension CareServer {
     static let templateAuditResource = "plan:template"
 
+    /// A pasted template may be as large as the format allows, and a little more for the other fields.
+    static let templateFormLimit = OCKCarePlanTemplate.maximumBytes * 3 + 4_096
+
     func addTemplateRoutes(to routes: inout RecordRouteTable) {
         routes.get("/plan/templates", .page("plan", .editPlan)) { request, _ in
             try await templatesPage(request, choice: OCKCarePlanTemplate.builtIn[0].id, json: "", start: dayString(configuration.now()),
                                     timeZone: calendar.timeZone.identifier)
         }
-        routes.post("/plan/templates/apply", .page("plan", .editPlan, action: .create)) { request, context in
+        routes.post("/plan/templates/apply", .page("plan", .editPlan, action: .create), formLimit: Self.templateFormLimit) { request, context in
             try await applyTemplate(request, context)
         }
         routes.get("/plan/template.json", .page("plan", .editPlan)) { request, context in
@@ -46,10 +49,8 @@ extension CareServer {
         return EditorText.templateProblem.text(language, problem.path.isEmpty ? EditorText.templateWhole.text(language) : problem.path, what)
     }
 
-    func applyTemplate(_ request: Request, _ context: CareRequestContext) async throws -> Response {
-        // A pasted template may be as large as the format allows, and a little more for the other fields.
-        let fields = try await FormFields.read(request, context: context, limit: OCKCarePlanTemplate.maximumBytes * 3 + 4_096)
-        guard CSRF.isValid(fields, request: request) else { return formExpired(request) }
+    func applyTemplate(_ request: Request, _ context: RecordContext) async throws -> Response {
+        let fields = try await FormFields.read(request, context: context, limit: Self.templateFormLimit)
         let choice = fields.values["template"] ?? "", json = fields.values["template-json"] ?? ""
         let start = fields.values["start"] ?? "", zone = (fields.values["time-zone"] ?? "").trimmingCharacters(in: .whitespaces)
         let refused = { (problems: [TaskForm.Problem], templateProblems: [OCKCarePlanTemplate.Problem]) in
@@ -130,7 +131,7 @@ extension CareServer {
             return try await refused([TaskForm.Problem(field: "template", text: .changedMeanwhile)], [])
         }
         for task in added { try await auditTask(task, action: .create, context) }
-        try await context.auditTrail?.write(Self.templateAuditResource, .create, "applied " + template.id)
+        try await context.auditTrail.write(Self.templateAuditResource, .create, "applied " + template.id)
         return Response.redirect(to: url("/plan?done=template"), type: .normal)
     }
 
@@ -153,9 +154,9 @@ extension CareServer {
     }
 
     /// The record's plan as template JSON, to download.
-    func exportPlan(_ request: Request, _ context: CareRequestContext) async throws -> Response {
+    func exportPlan(_ request: Request, _ context: RecordContext) async throws -> Response {
         let template = try await planAsTemplate().template
-        try await context.auditTrail?.write(Self.templateAuditResource, .read, "exported \(template.tasks.count) tasks")
+        try await context.auditTrail.write(Self.templateAuditResource, .read, "exported \(template.tasks.count) tasks")
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.contentDisposition] = "attachment; filename=\"\(template.id).json\""
