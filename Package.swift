@@ -172,6 +172,17 @@ let package = Package(
             path: "Tests/Support/OpenCareKitCommandTesting",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The PostgreSQL cluster and databases the tests use (the store's, the server's).
+        .target(
+            name: "OpenCareKitPostgresTesting",
+            dependencies: [
+                "OpenCareKitPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support/OpenCareKitPostgresTesting",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "OpenCareKitStoreTests",
             dependencies: [
@@ -186,7 +197,7 @@ let package = Package(
             name: "OpenCareKitPostgresTests",
             dependencies: [
                 "OpenCareKitPostgres", "OpenCareKitServer", "OpenCareKitStore", "OpenCareKitStoreConformance", "OpenCareKitSurveys", "opencarekit",
-                "OpenCareKitCommandTesting",
+                "OpenCareKitCommandTesting", "OpenCareKitPostgresTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -205,7 +216,7 @@ let package = Package(
             name: "OpenCareKitServerTests",
             dependencies: [
                 "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore", "OpenCareKitSurveys", "OpenCareKitUI", "OpenCareKitFHIR",
-                "OpenCareKitCommandTesting",
+                "OpenCareKitCommandTesting", "OpenCareKitPostgres", "OpenCareKitPostgresTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),

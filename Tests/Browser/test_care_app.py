@@ -354,7 +354,9 @@ def test_the_json_api_never_answers_generated_input_with_a_server_error(app):
         json.dump(document, schema)
         schema.flush()
         result = subprocess.run([st, "run", schema.name, "--url", app["origin"], "--checks", "not_a_server_error",
-                                 "-H", f"Cookie: ock_session={SESSIONS[app['origin']]}",
+                                 # As the app's scripts write with a session: the CSRF token in a cookie and the header.
+                                 "-H", f"Cookie: ock_session={SESSIONS[app['origin']]}; ock_csrf={'ab' * 32}",
+                                 "-H", f"X-CSRF-Token: {'ab' * 32}",
                                  "--max-examples", "25", "--seed", "20261122"], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:]
     # Every operation of the document was exercised (the sync endpoints made it 15).

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitPostgresTesting
 @testable import OpenCareKitPostgres
 import OpenCareKitStore
 import PostgresNIO

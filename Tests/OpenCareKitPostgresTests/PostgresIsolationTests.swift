@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OpenCareKitPostgres
+import OpenCareKitPostgresTesting
 import OpenCareKitStore
 import PostgresNIO
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitPostgresTesting
 import Logging
 import PostgresNIO
 import OpenCareKitCommandTesting

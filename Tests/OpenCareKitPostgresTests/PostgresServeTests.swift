@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitPostgresTesting
 import OpenCareKitCommandTesting
 import OpenCareKitStore
 import OpenCareKitSurveys

@@ -1,5 +1,6 @@
 import Foundation
 import OpenCareKitPostgres
+import OpenCareKitPostgresTesting
 import OpenCareKitStore
 import OpenCareKitStoreConformance
 import PostgresNIO

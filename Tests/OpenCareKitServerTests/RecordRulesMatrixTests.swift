@@ -4,15 +4,16 @@ import HummingbirdTesting
 import HTTPTypes
 import OpenCareKit
 import OpenCareKitFHIR
+import OpenCareKitPostgresTesting
 @testable import OpenCareKitServer
 import OpenCareKitStore
 import OpenCareKitSurveys
 import Testing
 
 /// One gate: every rule of a care record against every writer that reaches its store over HTTP — the Care page's
-/// forms, the JSON API, a sync push and a FHIR import — each refused with the same rule, and nothing kept. (The
-/// command line's writes: `StoreCommandLineTests`; the store's own calls and merges on SQLite and PostgreSQL: the
-/// conformance suite's `recordRules`.)
+/// forms, the JSON API, a sync push and a FHIR import — each refused with the same rule, and nothing kept, with the
+/// record on SQLite and on PostgreSQL. (The command line's writes: `StoreCommandLineTests`; the store's own calls and
+/// merges: the conformance suite's `recordRules`.)
 @Suite struct RecordRulesMatrixTests {
     enum Writer: String, CaseIterable {
         case careForm, api, syncPush, fhirImport
@@ -28,12 +29,24 @@ import Testing
         let words: String
     }
 
-    /// A record of the demo plan with its surveys, on an in-memory store, served to its patient (signed in).
+    /// Where the record is kept.
+    enum Backend: String, CaseIterable {
+        case sqlite, postgres
+    }
+
+    /// A record of the demo plan with its surveys, on a store of `backend` (SQLite in memory, or a record of its own
+    /// in the tests' PostgreSQL database), served to its patient (signed in).
     struct Case {
-        let fixture = ServerFixture(surveys: true)
+        let fixture: ServerFixture
         let host: TestHost
 
-        init() {
+        init(_ backend: Backend) async throws {
+            switch backend {
+            case .sqlite: fixture = ServerFixture(surveys: true)
+            case .postgres:
+                let store = try await PostgresTestDatabase.shared().records.store(forRecord: "matrix-\(UUID().uuidString)")
+                fixture = ServerFixture(surveys: true, store: store)
+            }
             host = fixture.hosted(role: .patient)
         }
 
@@ -231,7 +244,16 @@ import Testing
 
     @Test(arguments: Writer.allCases, Rule.allCases)
     func everyWriterIsRefusedByEveryRule(writer: Writer, rule: Rule) async throws {
-        let testCase = Case()
+        for backend in Backend.allCases {
+            try await expectRefused(writer, rule, on: backend)
+        }
+    }
+
+    func expectRefused(_ writer: Writer, _ rule: Rule, on backend: Backend) async throws {
+        let testCase = try await Case(backend)
+        // The record is where the case says.
+        let engine = String(describing: type(of: testCase.fixture.store.engine))
+        #expect(engine.contains(backend == .postgres ? "Postgres" : "SQLite"), "\(engine)")
         try await testCase.fixture.seed()
         try await testCase.host.test { client in
             // The record opens, and its store gets the record's rules, at its first request.
@@ -241,15 +263,15 @@ import Testing
             let before = try await testCase.snapshot()
             guard let refusal = try await Self.attempt(writer, rule, outcome: outcome, testCase.fixture, client) else { return }
             let expected = Self.expected(writer, rule)
-            #expect(refusal.status == expected.status, "\(writer) × \(rule): \(refusal.status) \(refusal.words.prefix(300))")
-            #expect(refusal.words.contains(expected.words), "\(writer) × \(rule): \(refusal.words.prefix(300))")
+            #expect(refusal.status == expected.status, "\(backend): \(writer) × \(rule): \(refusal.status) \(refusal.words.prefix(300))")
+            #expect(refusal.words.contains(expected.words), "\(backend): \(writer) × \(rule): \(refusal.words.prefix(300))")
             // Nothing kept, and no record made by a refused import.
             let after = try await testCase.snapshot()
             if writer == .api && rule == .planLimits {
                 // The API adds tasks one by one until the plan is full; the refused one is not among them.
                 #expect(!(try await testCase.fixture.store.fetchTasks(query: OCKTaskQuery()).contains { $0.id == "busy-41" }))
             } else {
-                #expect(after == before, "\(writer) × \(rule) changed the record")
+                #expect(after == before, "\(backend): \(writer) × \(rule) changed the record")
             }
             if writer == .fhirImport {
                 #expect(try await client.execute(uri: "/", method: .get).body.readableBytes == homes)

@@ -6,6 +6,7 @@ Usage: sse_fanout.py BASE[,BASE…] COUNT SESSION [TARGET-MS]. With several base
 servers), subscribers are spread over them in turn and the write goes through the first."""
 import asyncio
 import json
+import secrets
 import sys
 import time
 import urllib.request
@@ -50,8 +51,11 @@ def post_outcome(base, session):
                "taskUUID": event["task"]["uuid"], "taskOccurrenceIndex": event["scheduleEvent"]["occurrence"],
                "values": [{"type": "boolean", "createdDate": now, "value": True}],
                "effectiveDate": now, "createdDate": now, "timezone": {"identifier": "UTC"}}
+    # As the app's own scripts send a write with a session: the reader's CSRF token in a cookie and in X-CSRF-Token.
+    token = secrets.token_hex(32)
     request = urllib.request.Request(base + "/api/v1/outcomes", data=json.dumps(outcome).encode(),
-                                     headers={"Content-Type": "application/json", **cookie}, method="POST")
+                                     headers={"Content-Type": "application/json", "X-CSRF-Token": token,
+                                              "Cookie": f"ock_session={session}; ock_csrf={token}"}, method="POST")
     with urllib.request.urlopen(request) as response:
         assert response.status == 201, response.status
 

@@ -3,16 +3,15 @@ import Logging
 import OpenCareKitPostgres
 import PostgresNIO
 import Synchronization
-import Testing
 
 /// The PostgreSQL cluster the tests use: `OPENCAREKIT_TEST_DATABASE_URL` when set (scripts/test starts one), else a
 /// throwaway cluster this process starts with scripts/pg-test-cluster and stops when it exits. A cluster that cannot
 /// start fails the tests that need it; they never skip.
-enum PostgresTestCluster {
+public enum PostgresTestCluster {
     private static let started = Mutex<String?>(nil)
 
     /// The URL of the cluster's `opencarekit` database, as the unprivileged `opencarekit` role.
-    static func url() throws -> String {
+    public static func url() throws -> String {
         if let url = ProcessInfo.processInfo.environment["OPENCAREKIT_TEST_DATABASE_URL"], !url.isEmpty { return url }
         return try started.withLock { started in
             if let started { return started }
@@ -28,15 +27,15 @@ enum PostgresTestCluster {
         }
     }
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appending(path: "scripts/pg-test-cluster").path
+    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appending(path: "scripts/pg-test-cluster").path
 
     /// A cluster of a test's own, which it may crash and restart without disturbing the others.
-    struct OwnCluster: Sendable {
-        let directory: String
-        let url: String
+    public struct OwnCluster: Sendable {
+        public let directory: String
+        public let url: String
 
-        static func start() throws -> OwnCluster {
+        public static func start() throws -> OwnCluster {
             let lines = try run(script, ["start"]).split(separator: "\n").map(String.init)
             guard lines.count >= 2, let url = lines.last, url.hasPrefix("postgres://") else {
                 throw ClusterError("scripts/pg-test-cluster start printed no URL")
@@ -45,18 +44,18 @@ enum PostgresTestCluster {
         }
 
         /// kill -9 of the server and all its processes, as a crash.
-        func kill() throws { try run(script, ["kill", directory]) }
+        public func kill() throws { try run(script, ["kill", directory]) }
         /// Starts it again on its port; it recovers from its log.
-        func restart() throws { try run(script, ["restart", directory]) }
-        func stop() { _ = try? run(script, ["stop", directory]) }
+        public func restart() throws { try run(script, ["restart", directory]) }
+        public func stop() { _ = try? run(script, ["stop", directory]) }
     }
 
-    nonisolated(unsafe) private static var directory: String?
+    nonisolated(unsafe) public private(set) static var directory: String?
 
     /// Runs a program and returns what it printed. Its output goes through a file, not a pipe: the database server it
     /// starts lives on and would hold a pipe open.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+    public static func run(_ executable: String, _ arguments: [String]) throws -> String {
         let outputFile = FileManager.default.temporaryDirectory.appending(path: "pg-test-\(UUID().uuidString).out")
         let errorFile = FileManager.default.temporaryDirectory.appending(path: "pg-test-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
@@ -81,7 +80,7 @@ enum PostgresTestCluster {
     }
 
     /// A new, empty database on the cluster, owned by the `opencarekit` role.
-    static func newDatabase() async throws -> String {
+    public static func newDatabase() async throws -> String {
         let url = try url()
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let address = try PostgresAddress(url: url)
@@ -94,25 +93,25 @@ enum PostgresTestCluster {
         return components.string!
     }
 
-    struct ClusterError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    public struct ClusterError: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
     }
 }
 
 extension PostgresAddress {
-    func testConnectionConfiguration() throws -> PostgresConnection.Configuration {
+    public func testConnectionConfiguration() throws -> PostgresConnection.Configuration {
         PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
     }
 }
 
 /// A migrated database with its records source running, for the tests of one suite.
-final class PostgresTestDatabase: Sendable {
-    let url: String
-    let records: PostgresCareRecords
+public final class PostgresTestDatabase: Sendable {
+    public let url: String
+    public let records: PostgresCareRecords
     private let runner: Task<Void, any Error>
 
-    init() async throws {
+    public init() async throws {
         url = try await PostgresTestCluster.newDatabase()
         records = try PostgresCareRecords(url: url)
         let records = self.records
@@ -123,7 +122,7 @@ final class PostgresTestDatabase: Sendable {
     deinit { runner.cancel() }
 
     /// One database shared by the tests that each use records of their own.
-    static func shared() async throws -> PostgresTestDatabase {
+    public static func shared() async throws -> PostgresTestDatabase {
         try await sharedDatabase.value
     }
 
