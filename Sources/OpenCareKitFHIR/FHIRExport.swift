@@ -118,16 +118,18 @@ public struct FHIRExport: Sendable {
     /// size of the record. `conditions` filter on each Observation's `effectiveDateTime`.
     public func observationPage(of store: OCKStore, conditions: [FHIRSearch.DateFilter],
                                 offset: Int, count: Int) async throws -> (total: Int, page: [FHIRJSON]) {
-        let excluded = Array(Set(surveys.keys).union(consentTaskID.map { [$0] } ?? []))
-        let (total, keys, outcomes) = try await store.outcomeValuePage(excludingTaskIDs: excluded, conditions: conditions.map(\.storeCondition),
-                                                                        offset: offset, limit: count)
-        var query = OCKTaskQuery()
-        query.uuids = Array(Set(outcomes.map(\.taskUUID)))
-        let tasks = query.uuids.isEmpty ? [:]
-            : Dictionary(try await store.fetchTasks(query: query).map { ($0.uuid, $0) }) { first, _ in first }
+        // As `resources(of:)` sorts them: a survey task's outcomes are QuestionnaireResponses, and a consent task's
+        // outcomes that hold a signed consent are Consents; every other outcome's values are Observations.
+        let consents = consentTaskID.flatMap { id in
+            surveys[id] == nil ? (taskID: id, test: { @Sendable (outcome: OCKOutcome) in OCKSignedConsent(values: outcome.values) != nil }) : nil
+        }
+        let (total, keys, outcomes, tasks) = try await store.outcomeValuePage(
+            excludingTaskIDs: Array(surveys.keys), excludingOutcomes: consents, conditions: conditions.map(\.storeCondition),
+            offset: offset, limit: count)
+        let tasksByUUID = Dictionary(tasks.map { ($0.uuid, $0) }) { first, _ in first }
         var observations: [String: FHIRJSON] = [:]
         for outcome in outcomes {
-            guard let task = tasks[outcome.taskUUID] else { continue }
+            guard let task = tasksByUUID[outcome.taskUUID] else { continue }
             for observation in self.observations(outcome, task: task) {
                 if let id = observation["id"]?.string { observations[id] = observation }
             }

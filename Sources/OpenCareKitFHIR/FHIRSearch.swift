@@ -55,9 +55,12 @@ public enum FHIRSearch {
         }
 
         /// Whether a moment matches.
-        /// The filter as the store's condition on when a value was recorded.
+        /// The filter as the store's condition on when a value was recorded. An Observation's `effectiveDateTime` is
+        /// the time rounded to the millisecond, and the filter reads that: a bound B holds a time t when t rounds to B
+        /// or later, so each bound moves half a millisecond earlier.
         var storeCondition: OCKValueDateCondition {
-            switch prefix {
+            let (start, end) = (start.addingTimeInterval(-0.000_5), end.addingTimeInterval(-0.000_5))
+            return switch prefix {
             case "ne": .outside(start, end)
             case "lt": .before(start)
             case "le": .before(end)

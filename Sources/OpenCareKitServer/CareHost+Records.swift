@@ -148,8 +148,9 @@ extension CareHost {
                 writeAccess: { try await self.writeAccess(access) })
             var request = request
             do {
-                if let refusal = try await refusingForgery(&request, context, access: access, unsafe: bound.isUnsafe, isAPI: isAPI,
-                                                           formLimit: bound.formLimit) {
+                let limit = try await bound.formLimit?(request, recordContext)
+                if let refusal = try await refusingForgery(&request, context, access: access, policy: route.policy, detail: detail,
+                                                           unsafe: bound.isUnsafe, formLimit: limit) {
                     return refusal
                 }
             } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
@@ -166,13 +167,17 @@ extension CareHost {
     /// The CSRF half of the gate: for an unsafe method asked with a session (a request with an access token is not
     /// sent by a browser on its own, so it needs none), the refusal when the request does not carry the reader's
     /// token (`CSRF.verify`: a form's field, read up to `formLimit`, or the `X-CSRF-Token` header); nil to go on.
-    /// Throws the body's error (413 beyond the limit).
-    func refusingForgery(_ request: inout Request, _ context: CareRequestContext, access: RecordAccess, unsafe: Bool, isAPI: Bool,
-                         formLimit: Int?) async throws -> Response? {
+    /// Throws the body's error (413 beyond the limit). A refusal is audited as denied, after `authorize`'s entry.
+    func refusingForgery(_ request: inout Request, _ context: CareRequestContext, access: RecordAccess, policy: RecordRoutePolicy,
+                         detail: String, unsafe: Bool, formLimit: Int?) async throws -> Response? {
         guard unsafe, access.identity.token == nil,
               try await !CSRF.verify(&request, formLimit: formLimit ?? context.maxUploadSize) else { return nil }
+        try await audit.record(AuditEntry.Draft(
+            recorded: configuration.now(), account: access.identity.account.id, token: nil, record: access.record,
+            resource: policy.resource, action: policy.action, outcome: .denied, address: context.clientAddress,
+            detail: detail + " (no CSRF token)"))
         let message = CSRF.expiredMessage
-        return isAPI || request.wantsJSON
+        return policy.tokenAccess != nil || request.wantsJSON
             ? APIError(status: .forbidden, field: CSRF.fieldName, message: message.text(request.preferredLanguage)).response
             : AppPage.error(message, status: .forbidden, context: renderContext(for: request), back: "/records/\(access.record)/care")
     }
@@ -248,4 +253,34 @@ extension CareHost {
 extension Request {
     /// Whether a script asked for JSON.
     var wantsJSON: Bool { headers[.accept]?.contains("application/json") == true }
+}
+
+/// What a record route's handler is given: the request's context and the access `CareHost`'s gate resolved for it —
+/// who asks, in which record, with which membership — with the record's audit trail for that person, the live check of
+/// their access and what they may change. Made only by the gate (`CareHost.answer`, in this file), after authorization
+/// and CSRF; a handler gets no other context, so there is no record route without a resolved access.
+@dynamicMemberLookup
+struct RecordContext: Sendable {
+    /// The request's own context (parameters, identity, client address, upload size).
+    let base: CareRequestContext
+    /// Who asks, in which record, with which membership.
+    let access: CareHost.RecordAccess
+    /// The record's audit trail, writing as the person asking.
+    let auditTrail: RecordAuditTrail
+    /// Whether the person may still see the record, and how often a live stream asks.
+    let accessCheck: AccessCheck
+    /// What the person asking may change (for routes whose input decides what they need, as a sync push).
+    let writeAccess: @Sendable () async throws -> RecordWriteAccess
+
+    fileprivate init(base: CareRequestContext, access: CareHost.RecordAccess, auditTrail: RecordAuditTrail, accessCheck: AccessCheck,
+                     writeAccess: @escaping @Sendable () async throws -> RecordWriteAccess) {
+        (self.base, self.access, self.auditTrail, self.accessCheck, self.writeAccess) = (base, access, auditTrail, accessCheck, writeAccess)
+    }
+
+    subscript<Value>(dynamicMember keyPath: KeyPath<CareRequestContext, Value>) -> Value {
+        base[keyPath: keyPath]
+    }
+
+    /// The person asking.
+    var identity: CareIdentity { access.identity }
 }

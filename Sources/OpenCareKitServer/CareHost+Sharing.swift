@@ -13,15 +13,15 @@ extension CareHost {
     func addRecordRoute(_ routes: inout HostRoutes, _ method: HTTPRequest.Method, _ path: String, _ policy: RecordRoutePolicy,
                         _ handler: @escaping @Sendable (Request, CareRequestContext, RecordAccess) async throws -> Response) {
         let host = self, detail = "\(method.rawValue) /records/{record}\(path)"
-        let unsafe = method != .get && method != .head
+        let unsafe = RecordRouteTable.isUnsafe(method)
         routes.record(method, Self.recordPrefix + path, policy) { request, context in
             switch try await host.authorize(policy, detail: detail, request, context) {
             case let .failure(refusal): return refusal.response
             case let .success(access):
                 // The same gate as the record's own routes (`answer`).
                 var request = request
-                if let refusal = try await host.refusingForgery(&request, context, access: access, unsafe: unsafe,
-                                                                isAPI: policy.tokenAccess != nil, formLimit: nil) {
+                if let refusal = try await host.refusingForgery(&request, context, access: access, policy: policy, detail: detail,
+                                                                unsafe: unsafe, formLimit: nil) {
                     return refusal
                 }
                 return try await handler(request, context, access)

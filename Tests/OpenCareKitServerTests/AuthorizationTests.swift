@@ -130,6 +130,15 @@ import Testing
             ], body: ServerFixture.form(ServerFixture.fields(ibuprofen, ["complete": "true"])))
             #expect(form.status == .seeOther, "\(form.status)")
             #expect(try await fixture.event("ibuprofen").outcome != nil)
+            // A form without the token is refused, and the audit log says so (after the authorization's entry).
+            let forged = try await client.execute(uri: base + "/care/events/toggle", method: .post, headers: [
+                .cookie: "ock_session=\(session); ock_csrf=\(ServerFixture.token)", .contentType: "application/x-www-form-urlencoded",
+            ], body: ByteBuffer(string: "task=\(ibuprofen.task.uuid)&occurrence=0&date=2026-11-16&complete=false"))
+            #expect(forged.status == .forbidden)
+            let entries = try await world.directory.auditEntries(record: world.record, resource: "outcome", limit: 2)
+            #expect(entries.first?.draft.outcome == .denied && entries.first?.draft.detail.contains("no CSRF token") == true,
+                    "\(entries.map(\.draft))")
+            #expect(entries.dropFirst().first?.draft.outcome == .allowed)
             let outcome = try #require(try await fixture.event("ibuprofen").outcome)
             let json = try await client.execute(uri: base + "/api/v1/outcomes/\(outcome.uuid)", method: .delete, headers: [
                 .cookie: "ock_session=\(session); ock_csrf=\(ServerFixture.token)", CSRF.headerName: ServerFixture.token,

@@ -36,6 +36,14 @@ import Testing
             outcomes.append(OCKOutcome(taskUUID: gone.uuid, taskOccurrenceIndex: day, values: [OCKOutcomeValue(day, createdDate: time)]))
             outcomes.append(OCKOutcome(taskUUID: checkIn.uuid, taskOccurrenceIndex: day, values: [OCKOutcomeValue(3, createdDate: time)]))
         }
+        // The consent task (no survey here): its signed consent is a Consent, its other outcome an Observation.
+        let consent = try await store.addTask(daily("consent"))
+        outcomes.append(OCKOutcome(taskUUID: consent.uuid, taskOccurrenceIndex: 0,
+                                   values: try OCKDemoSurveys.signedOnboarding(signerName: "Alex Rivera", at: start)))
+        outcomes.append(OCKOutcome(taskUUID: consent.uuid, taskOccurrenceIndex: 1, values: [OCKOutcomeValue(true, createdDate: start)]))
+        // A value 0.3 ms before a day begins: its effectiveDateTime says the day has begun, and the search reads that.
+        let dayFive = calendar.date(from: DateComponents(year: 2026, month: 1, day: 5))!
+        outcomes.append(OCKOutcome(taskUUID: walk.uuid, taskOccurrenceIndex: days + 5, values: [OCKOutcomeValue(5, createdDate: dayFive.addingTimeInterval(-0.000_3))]))
         let added = try await store.addOutcomes(outcomes)
         let walks = added.filter { $0.taskUUID == walk.uuid }
         var updated = walks[2]
@@ -43,7 +51,8 @@ import Testing
         try await store.updateOutcome(updated)
         try await store.deleteOutcome(walks[4])
         try await store.deleteTask(gone)
-        let export = FHIRExport(patientID: "p", surveys: [OCKDemoSurveys.checkInTaskID: OCKDemoSurveys.checkIn], timeZone: "Asia/Seoul",
+        let export = FHIRExport(patientID: "p", surveys: [OCKDemoSurveys.checkInTaskID: OCKDemoSurveys.checkIn], consentTaskID: "consent",
+                                timeZone: "Asia/Seoul",
                                 now: start.addingTimeInterval(86_400 * Double(days)))
         return (store, export, start)
     }
@@ -52,6 +61,8 @@ import Testing
         let (store, export, _) = try await Self.record(days: 12)
         let all = try await export.resources(of: store, only: "Observation")
         #expect(all.count > 40)
+        #expect(try await export.resources(of: store, only: "Consent").count == 1)
+        #expect(all.contains { $0["effectiveDateTime"]?.string == "2026-01-04T15:00:00.000Z" })
         let instants = FHIRInstants()
         let filters: [[String]] = [[], ["ge2026-01-05"], ["lt2026-01-04T10:00:00+09:00"], ["ne2026-01-03"], ["eq2026-01"],
                                    ["ge2026-01-02", "le2026-01-08"], ["gt2026-01-07T09:00:00+09:00"], ["eq2025"]]

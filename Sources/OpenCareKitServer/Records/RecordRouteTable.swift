@@ -10,6 +10,11 @@ import Hummingbird
 /// makes.
 struct RecordRouteTable: Sendable {
     typealias Handler = @Sendable (Request, RecordContext) async throws -> Response
+    /// The largest form body a route takes from this request (a survey's signature step takes more than its others).
+    typealias FormLimit = @Sendable (Request, RecordContext) async throws -> Int
+
+    /// Whether `method` may change something: the gate checks CSRF on these.
+    static func isUnsafe(_ method: HTTPRequest.Method) -> Bool { method != .get && method != .head && method != .options }
 
     struct Route: Sendable {
         let method: HTTPRequest.Method
@@ -18,20 +23,19 @@ struct RecordRouteTable: Sendable {
         let policy: RecordRoutePolicy
         /// The largest form body the gate reads to find the CSRF token (the request context's upload size when nil),
         /// and the answer to a larger one (the host's 413 when nil).
-        let formLimit: Int?
+        let formLimit: FormLimit?
         let tooLarge: Handler?
         let handler: Handler
 
         var key: String { "\(method.rawValue) \(path)" }
 
-        /// Whether the method may change something: the gate checks CSRF on these.
-        var isUnsafe: Bool { method != .get && method != .head && method != .options }
+        var isUnsafe: Bool { RecordRouteTable.isUnsafe(method) }
     }
 
     private(set) var routes: [Route] = []
     private(set) var byKey: [String: Route] = [:]
 
-    mutating func on(_ method: HTTPRequest.Method, _ path: String, _ policy: RecordRoutePolicy, formLimit: Int? = nil,
+    mutating func on(_ method: HTTPRequest.Method, _ path: String, _ policy: RecordRoutePolicy, formLimit: FormLimit? = nil,
                      tooLarge: Handler? = nil, _ handler: @escaping Handler) {
         let route = Route(method: method, path: path, policy: policy, formLimit: formLimit, tooLarge: tooLarge, handler: handler)
         routes.append(route)
@@ -39,7 +43,7 @@ struct RecordRouteTable: Sendable {
     }
 
     mutating func get(_ path: String, _ policy: RecordRoutePolicy, _ handler: @escaping Handler) { on(.get, path, policy, handler) }
-    mutating func post(_ path: String, _ policy: RecordRoutePolicy, formLimit: Int? = nil, tooLarge: Handler? = nil,
+    mutating func post(_ path: String, _ policy: RecordRoutePolicy, formLimit: FormLimit? = nil, tooLarge: Handler? = nil,
                        _ handler: @escaping Handler) {
         on(.post, path, policy, formLimit: formLimit, tooLarge: tooLarge, handler)
     }

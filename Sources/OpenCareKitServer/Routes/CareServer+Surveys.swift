@@ -13,7 +13,16 @@ extension CareServer {
     /// form-encoded.
     static let surveyFormLimit = 1024 * 1024
 
-    /// The answer to a survey form larger than even a signature makes.
+    /// The largest form a survey's step takes: a signature step's may hold a drawing; any other step, and a request
+    /// without an open survey of the reader's, what any form may be.
+    func surveyFormLimit(_ request: Request, _ context: RecordContext) async throws -> Int {
+        guard let owner = CSRF.token(of: request),
+              case let .open(entry) = try await surveySessions.lookup(context.parameters.get("id") ?? "", owner: owner, now: configuration.now()),
+              case .signature = entry.session.currentStep.kind else { return context.maxUploadSize }
+        return Self.surveyFormLimit
+    }
+
+    /// The answer to a survey form larger than its step takes.
     func signatureTooLarge(_ request: Request) -> Response {
         errorPage(PageMessage(ErrorText.signatureFormTooLarge, String(OCKSignature.maximumImageBytes / 1024)), status: .contentTooLarge,
                   context: renderContext(for: request))
@@ -36,7 +45,7 @@ extension CareServer {
             case .unknown: return Self.unknownSurvey(render: render)
             }
         }
-        routes.post("/surveys/:id", .page("survey", .completeTasks, action: .update), formLimit: Self.surveyFormLimit,
+        routes.post("/surveys/:id", .page("survey", .completeTasks, action: .update), formLimit: surveyFormLimit,
                     tooLarge: { request, _ in signatureTooLarge(request) }) { request, context in try await submitSurvey(request, context) }
         routes.get("/care/events/survey/delete", .page("survey", .completeTasks)) { request, _ in try await confirmDeletingAnswers(request) }
         routes.post("/care/events/survey/delete", .page("survey", .completeTasks, action: .delete)) { request, context in
@@ -111,7 +120,7 @@ extension CareServer {
     func submitSurvey(_ request: Request, _ context: RecordContext) async throws -> Response {
         let render = renderContext(for: request)
         let now = configuration.now()
-        // The gate has read the body, up to `surveyFormLimit`; each step takes what its kind allows (a signature the most).
+        // The gate has read the body, up to what the survey's current step takes (`surveyFormLimit`).
         let id = context.parameters.get("id") ?? ""
         let entry: SurveySessions.Entry
         guard let owner = CSRF.token(of: request) else { return Self.unknownSurvey(render: render) }

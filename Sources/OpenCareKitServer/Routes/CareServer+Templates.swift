@@ -19,7 +19,7 @@ extension CareServer {
             try await templatesPage(request, choice: OCKCarePlanTemplate.builtIn[0].id, json: "", start: dayString(configuration.now()),
                                     timeZone: calendar.timeZone.identifier)
         }
-        routes.post("/plan/templates/apply", .page("plan", .editPlan, action: .create), formLimit: Self.templateFormLimit) { request, context in
+        routes.post("/plan/templates/apply", .page("plan", .editPlan, action: .create), formLimit: { _, _ in Self.templateFormLimit }) { request, context in
             try await applyTemplate(request, context)
         }
         routes.get("/plan/template.json", .page("plan", .editPlan)) { request, context in

@@ -26,9 +26,14 @@ extension OCKStore {
     /// matching every date condition, in the order of their outcome's creation (then the outcome's uuid, then the
     /// value's place). What a FHIR search of Observations pages: its cost follows the page, not the record.
     ///
-    /// - Returns: How many values match in all, the page's keys in order, and the outcome versions they belong to.
-    package func outcomeValuePage(excludingTaskIDs excludedTaskIDs: [String], conditions: [OCKValueDateCondition],
-                                  offset: Int, limit: Int) async throws -> (total: Int, keys: [OCKOutcomeValueKey], outcomes: [OCKOutcome]) {
+    /// `excludedOutcomes` leaves out the outcome versions of one task that match a test, read in the same transaction
+    /// (a record's signed consents, which are no Observations though other outcomes of their task may be).
+    ///
+    /// - Returns: How many values match in all, the page's keys in order, and the outcome versions they belong to
+    ///   with their task versions, read in one transaction.
+    package func outcomeValuePage(excludingTaskIDs excludedTaskIDs: [String], excludingOutcomes excludedOutcomes: (taskID: String, test: @Sendable (OCKOutcome) -> Bool)? = nil,
+                                  conditions: [OCKValueDateCondition], offset: Int, limit: Int) async throws
+        -> (total: Int, keys: [OCKOutcomeValueKey], outcomes: [OCKOutcome], tasks: [OCKTask]) {
         let cache = self.cache
         return try await read { db in
             var sql = """
@@ -43,6 +48,19 @@ extension OCKStore {
             if !excludedTaskIDs.isEmpty {
                 sql += " AND o.task_uuid NOT IN (SELECT uuid FROM tasks WHERE id IN (\(QuerySQL.placeholders(excludedTaskIDs.count))))"
                 arguments += excludedTaskIDs.map(\.sqlValue)
+            }
+            if let excludedOutcomes {
+                var query = OCKOutcomeQuery()
+                query.taskIDs = [excludedOutcomes.taskID]
+                var outcomesOfTask = QuerySQL(query, db.dialect, dateIntervalApplies: false)
+                outcomesOfTask.matchRelated("task_uuid", table: "tasks", ids: query.taskIDs, uuids: [], remoteIDs: [])
+                var candidates = try outcomesOfTask.fetch(OCKOutcome.self, db, cache: cache)
+                try OCKOutcome.attachValues(to: &candidates, db)
+                let excluded = candidates.filter(excludedOutcomes.test).map(\.uuid)
+                if !excluded.isEmpty {
+                    sql += " AND o.uuid NOT IN (\(QuerySQL.placeholders(excluded.count)))"
+                    arguments += excluded.map(\.sqlValue)
+                }
             }
             for condition in conditions {
                 switch condition {
@@ -67,13 +85,16 @@ extension OCKStore {
                               arguments + [max(0, limit).sqlValue, max(0, offset).sqlValue]) { row in
                 keys.append(OCKOutcomeValueKey(outcome: try row.uuid("outcome_uuid"), position: try row.int("position")))
             }
-            guard !keys.isEmpty else { return (total, [], []) }
+            guard !keys.isEmpty else { return (total, [], [], []) }
             // The page's outcome versions, read in the same transaction as the keys.
             var query = OCKOutcomeQuery()
             query.uuids = Array(Set(keys.map(\.outcome)))
             var outcomes = try QuerySQL(query, db.dialect, dateIntervalApplies: false).fetch(OCKOutcome.self, db, cache: cache)
             try OCKOutcome.attachValues(to: &outcomes, db)
-            return (total, keys, outcomes)
+            var taskQuery = OCKTaskQuery()
+            taskQuery.uuids = Array(Set(outcomes.map(\.taskUUID)))
+            let tasks = try QuerySQL(taskQuery, db.dialect).fetch(OCKTask.self, db, cache: cache)
+            return (total, keys, outcomes, tasks)
         }
     }
 }

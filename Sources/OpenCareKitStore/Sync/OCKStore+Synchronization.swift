@@ -107,10 +107,11 @@ extension OCKStore {
             return parsed
         }
         let (cache, index) = (self.cache, self.knowledgeIndex)
-        let page: @Sendable (any SQLDatabase, SyncKnowledge.Clock) throws -> OCKRevisionPage = { db, clock in
+        let page: @Sendable (any SQLDatabase, SyncKnowledge.Clock, Bool) throws -> OCKRevisionPage = { db, clock, committed in
             try SyncKnowledge.requireNotAhead(remote, of: clock)
-            // A later page resumes at its cursor; the first skips the vectors the remote already knows.
-            let known = start == nil ? try index.start(for: remote, clock: clock, db) : 0
+            // A later page resumes at its cursor; the first skips the vectors the remote already knows (the index
+            // learns only from reads of committed data, not from a write that may roll back).
+            let known = start == nil ? try index.start(for: remote, clock: clock, db, publishing: committed) : 0
             let (records, next) = try SyncKnowledge.revisions(since: remote, after: start, limit: limit, known: known, db, cache: cache)
             return OCKRevisionPage(revisions: records, next: next?.text, knowledge: next == nil ? clock.vector : nil)
         }
@@ -121,7 +122,7 @@ extension OCKStore {
         for _ in 0..<1_000 {
             if let result = try await read({ db -> OCKRevisionPage? in
                 guard let clock = try SyncKnowledge.existingClock(db), try !SyncKnowledge.hasUnsealed(db) else { return nil }
-                return try page(db, clock)
+                return try page(db, clock, true)
             }) {
                 return result
             }
@@ -130,7 +131,7 @@ extension OCKStore {
             }
         }
         return try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
-            try page(db, try SyncKnowledge.seal(db))
+            try page(db, try SyncKnowledge.seal(db), false)
         }
     }
 

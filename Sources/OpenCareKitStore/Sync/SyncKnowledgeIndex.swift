@@ -13,8 +13,9 @@ import Synchronization
 /// It stays correct without watching every writer (another app server of a PostgreSQL record, a merge that moves a
 /// vector to a new id): vectors only get ids above every existing one, committed in id order, so the vectors above
 /// the last one read are what is new; a vector moved to a new id is still in the merges of its old place, which only
-/// makes them larger — a device must know more to skip there, never less. A store that was reset (a new process) or
-/// whose table shrank is indexed again from the start.
+/// makes them larger — a device must know more to skip there, never less. A store that was reset (a new process) is
+/// indexed again from the start; a pull whose snapshot is older than what the index has read reads every vector
+/// (a vector moved since its snapshot could lie below a checkpoint there), and only committed reads are added.
 final class SyncKnowledgeIndex: Sendable {
     typealias Vector = OCKRevisionRecord.KnowledgeVector
 
@@ -38,11 +39,18 @@ final class SyncKnowledgeIndex: Sendable {
     }
 
     /// The lowest id of `sync_knowledge` a remote whose knowledge is `remote` may not know: it knows every vector below.
-    func start(for remote: Vector, clock: SyncKnowledge.Clock, _ db: any SQLDatabase) throws -> Int64 {
+    ///
+    /// `publishing` false (inside a write transaction, which may still roll back or run again) uses the index without
+    /// adding what this transaction reads to it: rows it sees may never be committed.
+    func start(for remote: Vector, clock: SyncKnowledge.Clock, _ db: any SQLDatabase, publishing: Bool = true) throws -> Int64 {
         var current = state.withLock { $0 }
         let newest = Int64(try db.scalar("SELECT MAX(id) FROM sync_knowledge").int ?? 0)
-        if current.process != clock.process || newest < current.read {
+        if current.process != clock.process {
             current = State(process: clock.process)
+        } else if newest < current.read {
+            // This transaction's snapshot is older than what the index has read (another pull sealed meanwhile); a
+            // vector moved since might sit below a checkpoint here and not there. Read everything, change nothing.
+            return 0
         }
         if newest > current.read {
             let stride = self.stride
@@ -56,10 +64,12 @@ final class SyncKnowledgeIndex: Sendable {
                     current.sinceCheckpoint = 0
                 }
             }
-            let updated = current
-            state.withLock { stored in
-                // Another pull may have read further meanwhile; keep whichever index reaches further.
-                if stored.process != updated.process || stored.read < updated.read { stored = updated }
+            if publishing {
+                let updated = current
+                state.withLock { stored in
+                    // Another pull may have read further meanwhile; keep whichever index reaches further.
+                    if stored.process != updated.process || stored.read < updated.read { stored = updated }
+                }
             }
         }
         // The last checkpoint the remote's knowledge covers (covered ones come first: the merges only grow).
