@@ -17,12 +17,6 @@ extension CareHost {
 
     func addReminderRoutes(to routes: inout HostRoutes) {
         let host = self
-        routes.public(.get, "/service-worker.js") { _, _ in
-            var response = Self.asset(ServiceWorkerScript.source, type: "text/javascript; charset=utf-8")
-            // A new version reaches browsers at once (they check for one on each visit).
-            response.headers[.cacheControl] = "no-cache"
-            return response
-        }
         addRecordRoute(&routes, .get, "/reminders", .page("reminders")) { request, _, access in
             try await host.remindersPage(request, access)
         }
@@ -207,50 +201,3 @@ extension CareHost {
     }
 }
 
-/// The service worker (`/service-worker.js`): shows each pushed reminder as a notification in the device's language,
-/// and opens the reminded day when it is tapped. Its words come from `ReminderText`.
-enum ServiceWorkerScript {
-    static let source: String = {
-        let words = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
-            (language.rawValue, ["reminder": ReminderText.reminderTitle.text(language), "followUp": ReminderText.followUpTitle.text(language),
-                                 "today": ReminderText.today.text(language)])
-        })
-        let json = (try? JSONSerialization.data(withJSONObject: words, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return #"""
-"use strict";
-var WORDS = \#(json);
-
-function wordsFor(language) {
-  var code = String(language || "en").toLowerCase().split("-")[0];
-  return WORDS[code] || WORDS.en;
-}
-
-self.addEventListener("push", function (event) {
-  var message = {};
-  try { message = event.data ? event.data.json() : {}; } catch (error) { message = {}; }
-  var words = wordsFor(self.navigator && self.navigator.language);
-  var title = message.kind === "follow-up" ? words.followUp : words.reminder;
-  var when = message.isAllDay ? words.today : (message.time || "");
-  var body = [message.title || "", when].filter(Boolean).join(" · ");
-  event.waitUntil(self.registration.showNotification(title, {
-    body: body,
-    tag: String(message.record || "") + "/" + String(message.task || ""),
-    renotify: true,
-    icon: "/assets/icon.svg",
-    data: { url: typeof message.url === "string" && message.url.indexOf("/records/") === 0 ? message.url : "/" }
-  }));
-});
-
-self.addEventListener("notificationclick", function (event) {
-  event.notification.close();
-  var url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
-  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
-    for (var index = 0; index < windows.length; index += 1) {
-      if (windows[index].url === url.href && "focus" in windows[index]) { return windows[index].focus(); }
-    }
-    return self.clients.openWindow(url.href);
-  }));
-});
-"""#
-    }()
-}

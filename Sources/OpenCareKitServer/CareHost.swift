@@ -232,6 +232,7 @@ public struct CareHost: Sendable {
         for (path, text, type) in assets {
             routes.public(.get, path) { _, _ in Self.asset(text, type: type) }
         }
+        addWebAppRoutes(to: &routes, shellTexts: assets.map(\.1))
         routes.public(.get, "/api/openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
                      body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))

@@ -19,8 +19,10 @@ import Testing
         // The care plan template format and the built-in templates: no record's data.
         "GET /schemas/care-plan-template-1.json", "GET /templates/knee-recovery.json", "GET /templates/hypertension-follow-up.json",
         "GET /templates/wound-care.json",
-        // The service worker that shows pushed reminders (the same script for everyone; reminders arrive encrypted).
-        "GET /service-worker.js",
+        // The service worker that keeps the app shell and shows pushed reminders (the same script for everyone;
+        // reminders arrive encrypted), the web app's manifest and its icons.
+        "GET /service-worker.js", "GET /manifest.webmanifest", "GET /assets/icon-192.png", "GET /assets/icon-512.png",
+        "GET /assets/icon-maskable-192.png", "GET /assets/icon-maskable-512.png",
     ]
 
     /// A catalog key with its parameters written `{name}` (the router writes `:name`).

@@ -155,7 +155,7 @@ struct RecordClient: TestClientProtocol {
     let base: String
     let session: String
 
-    static let hostPaths = ["/records/", "/healthz", "/assets/", "/api/openapi.json", "/sign-in", "/sign-out", "/account", "/session/", "/schemas/", "/templates/"]
+    static let hostPaths = ["/records/", "/healthz", "/assets/", "/manifest.webmanifest", "/service-worker.js", "/api/openapi.json", "/sign-in", "/sign-out", "/account", "/session/", "/schemas/", "/templates/"]
 
     func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
         let path = Self.hostPaths.contains { uri.hasPrefix($0) } ? uri : uri == "/" ? base : base + uri

@@ -65,10 +65,19 @@ struct AppPage {
             showsTabs && !base.isEmpty ? tabs : HTML.empty,
             HTML.element("main", ["class": "ock-page-main", "id": "main"], main),
             showsTabs && !base.isEmpty ? recordLinks : HTML.empty,
+            // Shown by the app's script when the browser offers to install the app.
+            HTML.element("p", ["class": "ock-install-row", "data-ock-install": "", "hidden": "hidden"], [
+                .element("button", ["type": "button", "class": "ock-button"], [.text(WebAppText.install.text(language))]),
+            ]),
         ]
-        return OCKPage(title: title, body: body, stylesheet: SafeURL("/assets/opencarekit.css")!,
-                       scripts: [SafeURL("/assets/opencarekit.js")!, SafeURL("/assets/app.js")!] + scripts,
-                       icon: SafeURL("/assets/icon.svg"), metadata: metadata).rendered(in: context)
+        var page = OCKPage(title: title, body: body, stylesheet: SafeURL("/assets/opencarekit.css")!,
+                           scripts: [SafeURL("/assets/opencarekit.js")!, SafeURL("/assets/app.js")!] + scripts,
+                           icon: SafeURL("/assets/icon.svg"), metadata: metadata)
+        // Installable: the manifest, the home-screen icon and the bars' colours (`WebApp`).
+        page.manifest = SafeURL(WebApp.manifestPath)
+        page.touchIcon = SafeURL(AppIcon.path(size: 192, purpose: .any))
+        page.themeColors = (OCKStyler.Colors.light.background, OCKStyler.Colors.dark.background)
+        return page.rendered(in: context)
     }
 
     /// An HTML response that is never cached (it shows the patient's data).

@@ -440,6 +440,36 @@
     }
   }
 
+  // The installable app: the service worker (the app shell, kept per server version), and the browser's install
+  // prompt offered by a button where the browser has one.
+  var installPrompt = null;
+  window.addEventListener("beforeinstallprompt", function (event) {
+    event.preventDefault();
+    installPrompt = event;
+    var row = document.querySelector("[data-ock-install]");
+    if (row) { row.hidden = false; }
+  });
+  window.addEventListener("appinstalled", function () {
+    installPrompt = null;
+    var row = document.querySelector("[data-ock-install]");
+    if (row) { row.hidden = true; }
+  });
+  function enhanceInstall() {
+    if ("serviceWorker" in navigator && window.isSecureContext) {
+      navigator.serviceWorker.register("/service-worker.js", { scope: "/" }).catch(function () { /* the app works without it */ });
+    }
+    var row = document.querySelector("[data-ock-install]");
+    var button = row && row.querySelector("button");
+    if (!button) { return; }
+    row.hidden = installPrompt === null;
+    button.addEventListener("click", function () {
+      if (!installPrompt) { return; }
+      installPrompt.prompt();
+      installPrompt.userChoice.then(function () { installPrompt = null; row.hidden = true; });
+    });
+  }
+
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", listen); } else { listen(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", enhanceEditor); } else { enhanceEditor(); }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", enhanceInstall); } else { enhanceInstall(); }
 })();

@@ -18,6 +18,11 @@ public struct OCKPage: Sendable {
     public var icon: SafeURL?
     /// Forces light or dark; nil follows the reader's system setting.
     public var appearance: Appearance?
+    /// An installable web app's manifest, and the icon a home screen shows (Safari's `apple-touch-icon`).
+    public var manifest: SafeURL?
+    public var touchIcon: SafeURL?
+    /// The colour of the browser's or the installed app's bars: the styler's page background in light and dark.
+    public var themeColors: (light: OCKColor, dark: OCKColor)?
 
     public enum Appearance: String, Sendable { case light, dark }
 
@@ -43,6 +48,18 @@ public struct OCKPage: Sendable {
             .element("link", ["rel": "stylesheet", "href": stylesheet.description], []),
         ]
         if let icon { head.append(.element("link", ["rel": "icon", "href": icon.description], [])) }
+        if let manifest { head.append(.element("link", ["rel": "manifest", "href": manifest.description], [])) }
+        if let touchIcon { head.append(.element("link", ["rel": "apple-touch-icon", "href": touchIcon.description], [])) }
+        if let themeColors {
+            // A page forced to one appearance has that appearance's bars.
+            switch appearance {
+            case .light?: head.append(.element("meta", ["name": "theme-color", "content": themeColors.light.description], []))
+            case .dark?: head.append(.element("meta", ["name": "theme-color", "content": themeColors.dark.description], []))
+            case nil:
+                head.append(.element("meta", ["name": "theme-color", "content": themeColors.light.description, "media": "(prefers-color-scheme: light)"], []))
+                head.append(.element("meta", ["name": "theme-color", "content": themeColors.dark.description, "media": "(prefers-color-scheme: dark)"], []))
+            }
+        }
         for (name, content) in metadata.sorted(by: { $0.key < $1.key }) {
             head.append(.element("meta", ["name": name, "content": content], []))
         }

@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OpenCareKitUI
+
+/// The care app as an installable web app: its manifest (`/manifest.webmanifest`, in the reader's language), its
+/// service worker (`/service-worker.js`, scoped to the whole site: one worker a scope, so it also shows pushed
+/// reminders) and icons (`AppIcon`). The worker keeps the app shell — scripts, styles, icons — in a cache named after
+/// `version`, a digest of that shell and of the worker's own words: a server with other assets serves another worker,
+/// which replaces the shell whole (`Resources/sw.js`).
+enum WebApp {
+    static let manifestPath = "/manifest.webmanifest"
+    /// The one worker of the site: the app shell, and pushed reminders (`Resources/sw.js`).
+    static let workerPath = "/service-worker.js"
+
+    /// What the app shell is: its files' addresses, and their content (the icons are PNG, made on first use).
+    static let shellFiles = ["/assets/opencarekit.css", "/assets/opencarekit.js", "/assets/app.js", "/assets/surveys.js",
+                             "/assets/icon.svg"] + AppIcon.sizes.flatMap { size in [AppIcon.path(size: size, purpose: .any),
+                                                                                  AppIcon.path(size: size, purpose: .maskable)] }
+
+    /// The reminders' words in every language, for the worker's notifications (`ReminderText`).
+    static let reminderWords: String = {
+        let words = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
+            (language.rawValue, ["reminder": ReminderText.reminderTitle.text(language), "followUp": ReminderText.followUpTitle.text(language),
+                                 "today": ReminderText.today.text(language)])
+        })
+        return (try? JSONSerialization.data(withJSONObject: words, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }()
+
+    /// A digest of the shell's texts, the worker's own text and the icons' drawing, which changes with any of them.
+    static func version(shellTexts: [String]) -> String {
+        var hash = SHA256()
+        for text in shellTexts + [String(decoding: PackageResources.sw_js, as: UTF8.self), reminderWords] { hash.update(data: Data(text.utf8)) }
+        hash.update(data: Data("icons \(AppIcon.sizes) \(AppIcon.blue)".utf8))
+        return hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The service worker, with the version and the shell's files written in.
+    static func worker(version: String) -> String {
+        let files = "[" + shellFiles.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        return String(decoding: PackageResources.sw_js, as: UTF8.self)
+            .replacingOccurrences(of: "__OCK_VERSION__", with: version)
+            .replacingOccurrences(of: "__OCK_SHELL__", with: files)
+            .replacingOccurrences(of: "__OCK_WORDS__", with: reminderWords)
+    }
+
+    /// The manifest in `language`: the app's names, where it starts, how it shows, its colours and icons.
+    static func manifest(_ language: OCKLanguage) -> Data {
+        let colors = OCKStyler.Colors.light
+        let icons: [[String: String]] = AppIcon.sizes.flatMap { size in
+            [AppIcon.Purpose.any, .maskable].map { purpose in
+                ["src": AppIcon.path(size: size, purpose: purpose), "sizes": "\(size)x\(size)", "type": "image/png", "purpose": purpose.rawValue]
+            }
+        }
+        let manifest: [String: Any] = [
+            "id": "/", "start_url": "/", "scope": "/", "display": "standalone",
+            "name": WebAppText.name.text(language), "short_name": WebAppText.shortName.text(language),
+            "description": WebAppText.description.text(language), "lang": language == .korean ? "ko" : "en", "dir": "ltr",
+            "theme_color": colors.background.description, "background_color": colors.background.description,
+            "icons": icons,
+        ]
+        return (try? JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    }
+}
+
+/// The words of the installable app.
+enum WebAppText: String, CaseIterable, Sendable, HostWords {
+    case name, shortName, description, install
+
+    var english: String {
+        switch self {
+        case .name: "OpenCareKit Care"
+        case .shortName: "Care"
+        case .description: "A care plan's tasks, check-ins and progress, with the care team."
+        case .install: "Install the app"
+        }
+    }
+
+    var korean: String {
+        switch self {
+        case .name: "OpenCareKit 케어"
+        case .shortName: "케어"
+        case .description: "케어 플랜의 할 일, 체크인과 진행 상황을 케어 팀과 함께 봅니다."
+        case .install: "앱 설치"
+        }
+    }
+}
+
+extension CareHost {
+    func addWebAppRoutes(to routes: inout HostRoutes, shellTexts: [String]) {
+        let worker = ByteBuffer(string: WebApp.worker(version: WebApp.version(shellTexts: shellTexts)))
+        routes.public(.get, WebApp.workerPath) { _, _ in
+            // Checked for a new version at every navigation (no-cache), and allowed to control the whole site.
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache",
+                                            HTTPField.Name("Service-Worker-Allowed")!: "/"],
+                     body: .init(byteBuffer: worker))
+        }
+        let manifests = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { ($0, ByteBuffer(bytes: WebApp.manifest($0))) })
+        routes.public(.get, WebApp.manifestPath) { request, _ in
+            Response(status: .ok, headers: [.contentType: "application/manifest+json", .cacheControl: "public, max-age=300",
+                                            .vary: "Accept-Language"],
+                     body: .init(byteBuffer: manifests[request.preferredLanguage] ?? manifests[.english]!))
+        }
+        for size in AppIcon.sizes {
+            for purpose in [AppIcon.Purpose.any, .maskable] {
+                let path = AppIcon.path(size: size, purpose: purpose)
+                routes.public(.get, path) { _, _ in
+                    Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "public, max-age=300"],
+                             body: .init(byteBuffer: ByteBuffer(bytes: AppIcon.all[path] ?? Data())))
+                }
+            }
+        }
+    }
+}
