@@ -363,3 +363,51 @@ def test_the_json_api_never_answers_generated_input_with_a_server_error(app):
     operations = sum(len(item) for item in document["paths"].values())
     assert operations >= 15
     assert " passed" in result.stdout and f"{operations}/{operations}" in result.stdout, result.stdout[-3000:]
+
+
+def test_a_tapped_column_keeps_its_highlight_and_buttons_step_through_the_columns(browser, app):
+    """A tap on the bare plot selects the nearest column, and the tap's compatibility mouse events do not take focus
+    from it (its highlight stayed only while focused); Previous and Next beside the readout, 44 px each, step through
+    the columns however narrow they are (issue 39, part 7)."""
+    context = new_context(browser, app["url"], viewport=PHONE, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(app["url"] + "/insights")
+        chart = "#insight-hydration"
+        page.wait_for_selector(chart + " svg[data-ock-chart]")
+        page.locator(chart).scroll_into_view_if_needed()
+        labels = page.eval_on_selector_all(chart + " .ock-chart-column", "columns => columns.map(c => c.getAttribute('aria-label'))")
+        boxes = page.eval_on_selector_all(chart + " .ock-chart-column", """columns => columns.map(column => {
+            const box = column.getBoundingClientRect();
+            return {left: box.left, right: box.right, top: box.top, bottom: box.bottom};
+        })""")
+        # A tap on the bare plot, left of the first column (over the axis); its click is waited for (it comes after
+        # the mouse events a tap makes, which went to the plot and took focus from the column).
+        page.evaluate("""() => { window.ockClicked = new Promise(resolve =>
+            document.querySelector("#insight-hydration svg[data-ock-chart]").addEventListener('click', resolve, { once: true })); }""")
+        plot = page.locator(chart + " svg[data-ock-chart]").bounding_box()
+        touch = context.new_cdp_session(page)
+        x = (plot["x"] + boxes[0]["left"]) / 2
+        y = (boxes[0]["top"] + boxes[0]["bottom"]) / 2
+        assert plot["x"] < x < boxes[0]["left"]
+        touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        page.evaluate("window.ockClicked.then(() => true)")
+        assert page.text_content(chart + " .ock-chart-readout") == labels[0]
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == labels[0]
+        assert page.eval_on_selector_all(chart + " .ock-chart-selected", "nodes => nodes.map(n => n.getAttribute('aria-label'))") == [labels[0]]
+
+        previous, following = page.locator(chart + ' [data-ock-step="-1"]'), page.locator(chart + ' [data-ock-step="1"]')
+        for button in (previous, following):
+            box = button.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44, box
+        assert previous.is_disabled() and following.is_enabled()
+        following.click()
+        following.click()
+        assert page.text_content(chart + " .ock-chart-readout") == labels[2]
+        # The highlight follows the selection while focus stays on the button.
+        assert page.eval_on_selector_all(chart + " .ock-chart-selected", "nodes => nodes.map(n => n.getAttribute('aria-label'))") == [labels[2]]
+        previous.click()
+        assert page.text_content(chart + " .ock-chart-readout") == labels[1]
+    finally:
+        context.close()

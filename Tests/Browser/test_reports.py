@@ -158,3 +158,26 @@ def test_share_uses_the_web_share_api_where_there_is_one_else_downloads(browser,
         assert page.locator("h1").first.inner_text().startswith("케어 보고서")
         assert page.locator("text=PDF 다운로드").count() == 1
         assert errors == []
+
+
+def test_a_dense_chart_on_a_phone_steps_through_its_columns_with_44_px_buttons(browser, clinic):
+    """The report's charts over four months leave each column a few pixels on a phone, under WCAG 2.5.8's 24 px: the
+    buttons beside the readout are the equivalent control, 44 px each (issue 39, part 7)."""
+    with opened_page(browser, report_url(clinic), viewport=PHONE, has_touch=True, is_mobile=True) as (page, errors):
+        charts = page.locator(".ock-report-charts .ock-chart")
+        assert charts.count() >= 1
+        chart = charts.first
+        widths = chart.locator(".ock-chart-column").evaluate_all("columns => columns.map(c => c.getBoundingClientRect().width)")
+        assert len(widths) >= 2 and max(widths) < 24, widths
+        labels = chart.locator(".ock-chart-column").evaluate_all("columns => columns.map(c => c.getAttribute('aria-label'))")
+        previous, following = chart.locator('[data-ock-step="-1"]'), chart.locator('[data-ock-step="1"]')
+        for button in (previous, following):
+            button.scroll_into_view_if_needed()
+            box = button.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44, box
+        # With nothing selected, a step starts at the newest column; then one back.
+        following.click()
+        assert chart.locator(".ock-chart-readout").text_content() == labels[-1]
+        previous.click()
+        assert chart.locator(".ock-chart-readout").text_content() == labels[-2]
+        assert errors == []

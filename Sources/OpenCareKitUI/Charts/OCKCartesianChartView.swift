@@ -74,7 +74,17 @@ public struct OCKCartesianChartView: OCKComponent {
             // The script adds this hint to the chart's description when it enables the arrow keys.
             HTML.element("p", ["class": "ock-visually-hidden", "id": "\(id)-hint"], [.text(context.string(.chartKeyboardHint))]),
             svg,
-            HTML.element("p", ["class": "ock-chart-readout", "aria-live": "polite", "id": "\(id)-readout"], []),
+            // The readout, between buttons that step through the columns (shown by the script): a 44 px target for each
+            // column however narrow it is on a phone (WCAG 2.5.8; a month's column is 7–9 px there).
+            HTML.element("div", ["class": "ock-chart-stepper"], [
+                .element("button", ["type": "button", "class": "ock-chart-step", "data-ock-step": "-1", "hidden": "hidden",
+                                    "aria-controls": "\(id)-readout"],
+                         [.element("span", ["aria-hidden": "true"], [.text("‹")]), .text(" " + context.string(.chartPrevious))]),
+                .element("p", ["class": "ock-chart-readout", "aria-live": "polite", "id": "\(id)-readout"], []),
+                .element("button", ["type": "button", "class": "ock-chart-step", "data-ock-step": "1", "hidden": "hidden",
+                                    "aria-controls": "\(id)-readout"],
+                         [.text(context.string(.chartNext) + " "), .element("span", ["aria-hidden": "true"], [.text("›")])]),
+            ]),
             legend,
             HTML.element("button", ["type": "button", "class": "ock-audio-graph-button", "hidden": "hidden",
                                     "data-ock-audio-graph": audioValues], [

@@ -8,7 +8,7 @@ public enum OCKStringKey: String, Sendable, CaseIterable {
     case markAsCompleted, completed, markSubjectDone, log, logSubject, actionOnSubject, deleteEntry,
          progressOfGoal, allDay, notRecorded, save, entryLabel, timesADay
     // Charts
-    case chartKeyboardHint, playAudioGraph, valueWithUnit, listJoin, chartEmpty, chartSummary, seriesValue, weekOf, legend, noValue
+    case chartKeyboardHint, chartPrevious, chartNext, playAudioGraph, valueWithUnit, listJoin, chartEmpty, chartSummary, seriesValue, weekOf, legend, noValue
     // Contacts
     case call, message, email, address, callContact, messageContact, emailContact, mapContact, careTeam,
          friendsAndFamily, contactPhoto
@@ -61,6 +61,8 @@ extension OCKLanguage {
         case .timesADay: "{0} times a day"
         case .entryLabel: "{0} ({1})"
         case .chartKeyboardHint: "Use the left and right arrow keys to move through the chart."
+        case .chartPrevious: "Previous"
+        case .chartNext: "Next"
         case .playAudioGraph: "Play audio graph of {0}"
         case .valueWithUnit: "{0} {1}"
         case .listJoin: "{0}; {1}"
@@ -197,6 +199,8 @@ extension OCKLanguage {
         case .timesADay: "하루 {0}회"
         case .entryLabel: "{0} ({1})"
         case .chartKeyboardHint: "왼쪽과 오른쪽 화살표 키로 차트를 탐색하세요."
+        case .chartPrevious: "이전"
+        case .chartNext: "다음"
         case .playAudioGraph: "{0} 오디오 그래프 재생"
         case .valueWithUnit: "{0}{1}"
         case .listJoin: "{0}, {1}"

@@ -9,12 +9,31 @@
     var hint = svg.getAttribute("data-ock-hint");
     if (hint) { svg.setAttribute("aria-describedby", svg.getAttribute("aria-describedby") + " " + hint); }
     columns.forEach(function (column, position) { column.setAttribute("tabindex", position === 0 ? "0" : "-1"); });
+    var steps = card ? Array.prototype.slice.call(card.querySelectorAll("[data-ock-step]")) : [];
+    var selected = null;
+    // The selected column keeps its highlight wherever focus goes (a tap's mouse events, a step button).
     function activate(index, moveFocus) {
       if (index < 0 || index >= columns.length) { return; }
-      columns.forEach(function (column, position) { column.setAttribute("tabindex", position === index ? "0" : "-1"); });
+      selected = index;
+      columns.forEach(function (column, position) {
+        column.setAttribute("tabindex", position === index ? "0" : "-1");
+        column.classList.toggle("ock-chart-selected", position === index);
+      });
       if (moveFocus) { columns[index].focus(); }
       if (readout) { readout.textContent = columns[index].getAttribute("aria-label"); }
+      steps.forEach(function (step) {
+        var target = index + Number(step.getAttribute("data-ock-step"));
+        step.disabled = target < 0 || target >= columns.length;
+      });
     }
+    // Previous and next: from the selected column, or from the last one (the newest) when none is.
+    steps.forEach(function (step) {
+      step.hidden = columns.length < 2;
+      step.addEventListener("click", function () {
+        var delta = Number(step.getAttribute("data-ock-step"));
+        activate(selected === null ? columns.length - 1 : selected + delta, false);
+      });
+    });
     // Touch and pen, as Swift Charts' selection: a finger anywhere on the plot selects the column nearest it, and
     // dragging across moves the selection, so the whole plot is the target however narrow a column is. Vertical
     // drags still scroll the page (touch-action: pan-y in the stylesheet).
@@ -30,6 +49,8 @@
     var dragging = null;
     svg.addEventListener("pointerdown", function (event) {
       if (event.pointerType === "mouse") { return; }
+      // No compatibility mouse events after it: they would move focus off the selected column.
+      event.preventDefault();
       dragging = event.pointerId;
       if (svg.setPointerCapture) { svg.setPointerCapture(event.pointerId); }
       activate(nearest(event.clientX), true);
