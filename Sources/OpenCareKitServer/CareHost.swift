@@ -44,6 +44,9 @@ public struct CareHost: Sendable {
         public var now: @Sendable () -> Date
         /// Whether every clinician must turn on two-step sign-in before anything else.
         public var requiresTwoStepForClinicians = false
+        /// Tests: a revision written into the app's script, which makes another app shell (and service worker) than
+        /// this build's, as a new server version would.
+        public var shellRevision: String?
         /// How often a live stream checks that its person may still see the record (signed in, still a member);
         /// it ends when not.
         public var liveAccessInterval: Duration = .seconds(15)
@@ -223,7 +226,8 @@ public struct CareHost: Sendable {
         let assets: [(String, String, String)] = [
             ("/assets/opencarekit.css", stylesheet, "text/css; charset=utf-8"),
             ("/assets/opencarekit.js", OCKScript.source, "text/javascript; charset=utf-8"),
-            ("/assets/app.js", AppScript.source, "text/javascript; charset=utf-8"),
+            ("/assets/app.js", configuration.shellRevision.map { "/* shell revision \($0.filter { $0.isLetter || $0.isNumber }) */\n" + AppScript.source }
+                ?? AppScript.source, "text/javascript; charset=utf-8"),
             ("/assets/surveys.js", OCKSurveyAssets.script, "text/javascript; charset=utf-8"),
             ("/assets/icon.svg", Self.icon, "image/svg+xml"),
             // The template format and the built-in templates (no record's data).

@@ -113,6 +113,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var now: String?
 
+    /// Tests: another app shell than this build's (its scripts carry the revision), as a new version of the server
+    /// would bring, to try the update of installed apps.
+    @Option(help: .hidden)
+    var shellRevisionForTests: String?
+
     /// The settings given on the command line, by key.
     var commandLine: [String: ConfigContent] {
         var given: [String: ConfigContent] = [:]
@@ -155,7 +160,7 @@ struct ServeCommand: AsyncParsableCommand {
             print(settings.printed())
             return
         }
-        try await ServeRun(settings: settings, pushServiceForTests: pushServiceForTests, now: now).run()
+        try await ServeRun(settings: settings, pushServiceForTests: pushServiceForTests, shellRevisionForTests: shellRevisionForTests, now: now).run()
     }
 }
 
@@ -182,6 +187,7 @@ struct ServeRun {
     let requireTwoStepForClinicians: Bool
     let pushContact: String?
     let pushServiceForTests: String?
+    let shellRevisionForTests: String?
     let chromium: String?
     let noReminders: Bool
     let logLevel: String
@@ -191,7 +197,7 @@ struct ServeRun {
     let secretsKeyFile: String?
     let now: String?
 
-    init(settings: ResolvedSettings, pushServiceForTests: String?, now: String?) throws {
+    init(settings: ResolvedSettings, pushServiceForTests: String?, shellRevisionForTests: String? = nil, now: String?) throws {
         self.settings = settings
         host = settings.string("http.host") ?? "127.0.0.1"
         port = settings.int("http.port", default: 8080)
@@ -224,6 +230,7 @@ struct ServeRun {
         requireTwoStepForClinicians = settings.bool("sessions.requireTwoStepForClinicians", default: false)
         pushContact = settings.string("reminders.pushContact")
         self.pushServiceForTests = pushServiceForTests
+        self.shellRevisionForTests = shellRevisionForTests
         chromium = settings.string("reports.chromium")
         noReminders = !settings.bool("reminders.send", default: true)
         logLevel = settings.string("log.level") ?? "info"
@@ -366,6 +373,7 @@ struct ServeRun {
             stores: stores, allowedHosts: publicOrigin.map { [$0.host] } ?? Self.loopback, publicOrigin: publicOrigin?.origin,
             idleTimeout: .milliseconds(Int64(signOutAfter * 60_000)), demoAccounts: demo && isLoopback ? DemoPeople.emails : [], now: clock)
         configuration.requiresTwoStepForClinicians = requireTwoStepForClinicians
+        configuration.shellRevision = shellRevisionForTests
         configuration.logger = logger
         configuration.operatorToken = operatorToken
         configuration.slowStoreCall = .milliseconds(slowStoreCall)

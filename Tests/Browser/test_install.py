@@ -2,11 +2,12 @@
 size: no installability error, the worker controls the page after one visit, the manifest's icons load and are what
 they say, the app shell is kept under the server's version, and Chromium offers to install the app (the page's
 button appears)."""
+import signal
 import struct
 import tempfile
 import zlib
 
-from careapp import origin_of, record_base, served
+from careapp import origin_of, record_base, serve_on, served
 from conftest import CHROMIUM, PHONE, SESSIONS
 
 
@@ -86,3 +87,49 @@ def test_the_app_installs_and_its_worker_keeps_the_shell(browser):
             assert button.bounding_box()["height"] >= 44
         finally:
             context.close()
+
+
+def test_a_new_version_is_offered_and_its_scripts_run_after_the_reload(browser):
+    """A new server version while the installed app's page is open: its worker installs and waits, the page offers
+    the reload, and after it the page runs the new version's scripts (the old shell is gone)."""
+    with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as profile:
+        process, url = serve_on(["--data", data], args=["--shell-revision-for-tests", "one"])
+        port = int(url.rsplit(":", 1)[1])
+        try:
+            base = record_base(url)
+            origin = origin_of(url)
+            context = browser.browser_type.launch_persistent_context(profile, executable_path=CHROMIUM, args=["--no-sandbox"],
+                                                                     viewport=PHONE)
+            try:
+                context.add_cookies([{"name": "ock_session", "value": SESSIONS[origin], "url": origin}])
+                page = context.pages[0] if context.pages else context.new_page()
+                page.goto(base + "/care")
+                page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+                page.reload()
+                assert page.evaluate("navigator.serviceWorker.controller !== null")
+                assert "shell revision one" in page.evaluate("fetch('/assets/app.js').then(response => response.text())")
+                assert page.locator("[data-ock-update]").is_hidden()
+
+                # The new version on the same address (the records and sessions are the same).
+                process.send_signal(signal.SIGTERM)
+                assert process.wait(timeout=10) == 0
+                process, _ = serve_on(["--data", data], port=port, args=["--shell-revision-for-tests", "two"])
+                # The browser looks for a new worker at its next navigation; the page asks now.
+                page.evaluate("navigator.serviceWorker.getRegistration().then(registration => registration.update())")
+                banner = page.locator("[data-ock-update]")
+                banner.wait_for(state="visible", timeout=15000)
+                assert banner.get_attribute("role") == "status"
+                # The old scripts still run until the reload.
+                assert "shell revision one" in page.evaluate("fetch('/assets/app.js').then(response => response.text())")
+                with page.expect_navigation():
+                    banner.locator("button").click()
+                page.wait_for_load_state("load")
+                assert "shell revision two" in page.evaluate("fetch('/assets/app.js').then(response => response.text())")
+                shells = [name for name in page.evaluate("caches.keys()") if name.startswith("ock-shell-")]
+                assert len(shells) == 1, shells
+                assert page.locator("[data-ock-update]").is_hidden()
+            finally:
+                context.close()
+        finally:
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=10) == 0

@@ -65,6 +65,11 @@ struct AppPage {
             showsTabs && !base.isEmpty ? tabs : HTML.empty,
             HTML.element("main", ["class": "ock-page-main", "id": "main"], main),
             showsTabs && !base.isEmpty ? recordLinks : HTML.empty,
+            // Shown by the app's script when a new version of the app (its service worker) is installed and waits.
+            HTML.element("div", ["class": "ock-update", "role": "status", "data-ock-update": "", "hidden": "hidden"], [
+                .element("p", [:], [.text(WebAppText.updateReady.text(language))]),
+                .element("button", ["type": "button", "class": "ock-button"], [.text(WebAppText.reload.text(language))]),
+            ]),
             // Shown by the app's script when the browser offers to install the app.
             HTML.element("p", ["class": "ock-install-row", "data-ock-install": "", "hidden": "hidden"], [
                 .element("button", ["type": "button", "class": "ock-button"], [.text(WebAppText.install.text(language))]),

@@ -66,7 +66,7 @@ enum WebApp {
 
 /// The words of the installable app.
 enum WebAppText: String, CaseIterable, Sendable, HostWords {
-    case name, shortName, description, install
+    case name, shortName, description, install, updateReady, reload
 
     var english: String {
         switch self {
@@ -74,6 +74,8 @@ enum WebAppText: String, CaseIterable, Sendable, HostWords {
         case .shortName: "Care"
         case .description: "A care plan's tasks, check-ins and progress, with the care team."
         case .install: "Install the app"
+        case .updateReady: "A new version of the app is ready."
+        case .reload: "Reload"
         }
     }
 
@@ -83,6 +85,8 @@ enum WebAppText: String, CaseIterable, Sendable, HostWords {
         case .shortName: "케어"
         case .description: "케어 플랜의 할 일, 체크인과 진행 상황을 케어 팀과 함께 봅니다."
         case .install: "앱 설치"
+        case .updateReady: "앱의 새 버전이 준비되었습니다."
+        case .reload: "새로 고침"
         }
     }
 }

@@ -454,9 +454,33 @@
     var row = document.querySelector("[data-ock-install]");
     if (row) { row.hidden = true; }
   });
+  // A new version of the app: its worker installs beside the one in control and waits; the page says so and offers
+  // the reload, which lets it take over (its shell replaces the old one) and loads the page again with its scripts.
+  function offerUpdates(registration) {
+    var banner = document.querySelector("[data-ock-update]");
+    if (!banner || !navigator.serviceWorker.controller) { return; }
+    var reloading = false;
+    function offer() {
+      if (!registration.waiting) { return; }
+      banner.hidden = false;
+      banner.querySelector("button").onclick = function () {
+        navigator.serviceWorker.addEventListener("controllerchange", function () {
+          if (!reloading) { reloading = true; window.location.reload(); }
+        });
+        registration.waiting.postMessage("ock-activate");
+      };
+    }
+    offer();
+    registration.addEventListener("updatefound", function () {
+      var worker = registration.installing;
+      if (!worker) { return; }
+      worker.addEventListener("statechange", function () { if (worker.state === "installed") { offer(); } });
+    });
+  }
   function enhanceInstall() {
     if ("serviceWorker" in navigator && window.isSecureContext) {
-      navigator.serviceWorker.register("/service-worker.js", { scope: "/" }).catch(function () { /* the app works without it */ });
+      navigator.serviceWorker.register("/service-worker.js", { scope: "/" }).then(offerUpdates)
+        .catch(function () { /* the app works without it */ });
     }
     var row = document.querySelector("[data-ock-install]");
     var button = row && row.querySelector("button");

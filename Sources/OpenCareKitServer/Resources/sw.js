@@ -11,7 +11,10 @@ var SHELL_FILES = __OCK_SHELL__;
 var WORDS = __OCK_WORDS__;
 
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(SHELL).then(function (cache) { return cache.addAll(SHELL_FILES); }));
+  // From the server, not the browser's HTTP cache: that may still hold the previous version's files.
+  event.waitUntil(caches.open(SHELL).then(function (cache) {
+    return cache.addAll(SHELL_FILES.map(function (file) { return new Request(file, { cache: "reload" }); }));
+  }));
 });
 
 self.addEventListener("activate", function (event) {
