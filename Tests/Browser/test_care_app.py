@@ -160,16 +160,22 @@ def test_insights_follow_the_store_and_read_with_the_keyboard(browser, app):
         assert errors == []
 
 
+def insights_chart_on_a_phone(browser, app, chart="#insight-hydration"):
+    """A touch phone's context and page at the Insights tab, scrolled to `chart`."""
+    context = new_context(browser, app["url"], viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(app["url"] + "/insights")
+    page.wait_for_selector(chart + " svg[data-ock-chart]")
+    page.locator(chart).scroll_into_view_if_needed()
+    return context, page
+
+
 def test_on_a_phone_a_touch_anywhere_on_a_chart_selects_the_nearest_column_and_a_drag_moves_it(browser, app):
     """Columns are narrower than a finger (34–39 px on a 390 px phone): as with Swift Charts' selection, the plot is
     the target. A touch between two columns selects the nearer; a drag across selects each column it passes."""
-    context = new_context(browser, app["url"], viewport=PHONE, has_touch=True, is_mobile=True)
+    chart = "#insight-hydration"
+    context, page = insights_chart_on_a_phone(browser, app, chart)
     try:
-        page = context.new_page()
-        page.goto(app["url"] + "/insights")
-        chart = "#insight-hydration"
-        page.wait_for_selector(chart + " svg[data-ock-chart]")
-        page.locator(chart).scroll_into_view_if_needed()
         boxes = page.eval_on_selector_all(chart + " .ock-chart-column", """columns => columns.map(column => {
             const box = column.getBoundingClientRect();
             return {left: box.left, right: box.right, top: box.top, bottom: box.bottom, label: column.getAttribute('aria-label')};
@@ -369,13 +375,9 @@ def test_a_tapped_column_keeps_its_highlight_and_buttons_step_through_the_column
     """A tap on the bare plot selects the nearest column, and the tap's compatibility mouse events do not take focus
     from it (its highlight stayed only while focused); Previous and Next beside the readout, 44 px each, step through
     the columns however narrow they are (issue 39, part 7)."""
-    context = new_context(browser, app["url"], viewport=PHONE, has_touch=True, is_mobile=True)
+    chart = "#insight-hydration"
+    context, page = insights_chart_on_a_phone(browser, app, chart)
     try:
-        page = context.new_page()
-        page.goto(app["url"] + "/insights")
-        chart = "#insight-hydration"
-        page.wait_for_selector(chart + " svg[data-ock-chart]")
-        page.locator(chart).scroll_into_view_if_needed()
         labels = page.eval_on_selector_all(chart + " .ock-chart-column", "columns => columns.map(c => c.getAttribute('aria-label'))")
         boxes = page.eval_on_selector_all(chart + " .ock-chart-column", """columns => columns.map(column => {
             const box = column.getBoundingClientRect();

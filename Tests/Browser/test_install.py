@@ -35,16 +35,22 @@ def png_pixels(data):
     return width, height, pixel
 
 
+def installed_app(browser, profile, url):
+    """A persistent context on the profile directory `profile` (as an installed app has: the suite's Playwright, a
+    browser of its own), signed in as `url`'s session, and its page at the record's Care page."""
+    origin = origin_of(url)
+    context = browser.browser_type.launch_persistent_context(profile, executable_path=CHROMIUM, args=["--no-sandbox"], viewport=PHONE)
+    context.add_cookies([{"name": "ock_session", "value": SESSIONS[origin], "url": origin}])
+    page = context.pages[0] if context.pages else context.new_page()
+    return context, page
+
+
 def test_the_app_installs_and_its_worker_keeps_the_shell(browser):
     with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
         base = record_base(url)
         origin = origin_of(url)
-        # A real profile directory, as an installed app has (the suite's Playwright, a browser of its own).
-        context = browser.browser_type.launch_persistent_context(profile, executable_path=CHROMIUM, args=["--no-sandbox"],
-                                                                 viewport=PHONE)
+        context, page = installed_app(browser, profile, url)
         try:
-            context.add_cookies([{"name": "ock_session", "value": SESSIONS[origin], "url": origin}])
-            page = context.pages[0] if context.pages else context.new_page()
             page.goto(base + "/care")
             # The worker installs (its shell cached) on the first visit, and controls the page from the next.
             assert page.evaluate("navigator.serviceWorker.ready.then(registration => registration.active.state)") in ("activating", "activated")
@@ -97,12 +103,8 @@ def test_a_new_version_is_offered_and_its_scripts_run_after_the_reload(browser):
         port = int(url.rsplit(":", 1)[1])
         try:
             base = record_base(url)
-            origin = origin_of(url)
-            context = browser.browser_type.launch_persistent_context(profile, executable_path=CHROMIUM, args=["--no-sandbox"],
-                                                                     viewport=PHONE)
+            context, page = installed_app(browser, profile, url)
             try:
-                context.add_cookies([{"name": "ock_session", "value": SESSIONS[origin], "url": origin}])
-                page = context.pages[0] if context.pages else context.new_page()
                 page.goto(base + "/care")
                 page.evaluate("navigator.serviceWorker.ready.then(() => true)")
                 page.reload()
