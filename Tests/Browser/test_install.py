@@ -8,6 +8,7 @@ import tempfile
 import zlib
 
 from careapp import origin_of, record_base, serve_on, served
+from test_care_app import settled
 from conftest import CHROMIUM, PHONE, SESSIONS
 
 
@@ -53,7 +54,7 @@ def test_the_app_installs_and_its_worker_keeps_the_shell(browser):
         try:
             page.goto(base + "/care")
             # The worker installs (its shell cached) on the first visit, and controls the page from the next.
-            assert page.evaluate("navigator.serviceWorker.ready.then(registration => registration.active.state)") in ("activating", "activated")
+            assert settled(page, "navigator.serviceWorker.ready.then(registration => registration.active.state)") in ("activating", "activated")
             page.reload()
             assert page.evaluate("navigator.serviceWorker.controller !== null")
             assert page.evaluate("navigator.serviceWorker.controller.scriptURL") == origin + "/service-worker.js"
@@ -106,7 +107,7 @@ def test_a_new_version_is_offered_and_its_scripts_run_after_the_reload(browser):
             context, page = installed_app(browser, profile, url)
             try:
                 page.goto(base + "/care")
-                page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+                settled(page, "navigator.serviceWorker.ready.then(() => true)")
                 page.reload()
                 assert page.evaluate("navigator.serviceWorker.controller !== null")
                 assert "shell revision one" in page.evaluate("fetch('/assets/app.js').then(response => response.text())")
@@ -120,7 +121,7 @@ def test_a_new_version_is_offered_and_its_scripts_run_after_the_reload(browser):
                 page.evaluate("navigator.serviceWorker.getRegistration().then(registration => registration.update())")
                 banner = page.locator("[data-ock-update]")
                 banner.wait_for(state="visible", timeout=15000)
-                assert banner.get_attribute("role") == "status"
+                assert banner.locator('[role="status"]').text_content() == "A new version of the app is ready."
                 # The old scripts still run until the reload.
                 assert "shell revision one" in page.evaluate("fetch('/assets/app.js').then(response => response.text())")
                 with page.expect_navigation():

@@ -92,7 +92,7 @@ import Testing
             // Every page links the manifest, the home-screen icon and the bars' colours in light and dark.
             let page = String(buffer: try await client.execute(uri: "/care", method: .get).body)
             #expect(page.contains(#"<link href="/manifest.webmanifest" rel="manifest">"#))
-            #expect(page.contains(#"<link href="/assets/icon-192.png" rel="apple-touch-icon">"#))
+            #expect(page.contains(#"<link href="/assets/icon-maskable-192.png" rel="apple-touch-icon">"#))
             #expect(page.contains(##"<meta content="#f2f2f7" media="(prefers-color-scheme: light)" name="theme-color">"##))
             #expect(page.contains(##"<meta content="#000000" media="(prefers-color-scheme: dark)" name="theme-color">"##))
             #expect(page.contains("data-ock-install"))

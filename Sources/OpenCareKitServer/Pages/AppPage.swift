@@ -66,8 +66,10 @@ struct AppPage {
             HTML.element("main", ["class": "ock-page-main", "id": "main"], main),
             showsTabs && !base.isEmpty ? recordLinks : HTML.empty,
             // Shown by the app's script when a new version of the app (its service worker) is installed and waits.
-            HTML.element("div", ["class": "ock-update", "role": "status", "data-ock-update": "", "hidden": "hidden"], [
-                .element("p", [:], [.text(WebAppText.updateReady.text(language))]),
+            // Its words are set when it is shown, so that screen readers announce the live region's change.
+            HTML.element("div", ["class": "ock-update", "data-ock-update": "", "hidden": "hidden",
+                                 "data-text": WebAppText.updateReady.text(language)], [
+                .element("p", ["role": "status"], []),
                 .element("button", ["type": "button", "class": "ock-button"], [.text(WebAppText.reload.text(language))]),
             ]),
             // Shown by the app's script when the browser offers to install the app.
@@ -80,7 +82,8 @@ struct AppPage {
                            icon: SafeURL("/assets/icon.svg"), metadata: metadata)
         // Installable: the manifest, the home-screen icon and the bars' colours (`WebApp`).
         page.manifest = SafeURL(WebApp.manifestPath)
-        page.touchIcon = SafeURL(AppIcon.path(size: 192, purpose: .any))
+        // Opaque (the maskable one): iOS fills a home-screen icon's transparent corners with black.
+        page.touchIcon = SafeURL(AppIcon.path(size: 192, purpose: .maskable))
         page.themeColors = (OCKStyler.Colors.light.background, OCKStyler.Colors.dark.background)
         return page.rendered(in: context)
     }

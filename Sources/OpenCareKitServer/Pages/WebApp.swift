@@ -28,11 +28,12 @@ enum WebApp {
         return (try? JSONSerialization.data(withJSONObject: words, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }()
 
-    /// A digest of the shell's texts, the worker's own text and the icons' drawing, which changes with any of them.
+    /// A digest of the shell's texts, the worker's own text and the icons' bytes, which changes with any of them (the
+    /// icons are drawn here, at the server's start).
     static func version(shellTexts: [String]) -> String {
         var hash = SHA256()
         for text in shellTexts + [String(decoding: PackageResources.sw_js, as: UTF8.self), reminderWords] { hash.update(data: Data(text.utf8)) }
-        hash.update(data: Data("icons \(AppIcon.sizes) \(AppIcon.blue)".utf8))
+        for path in AppIcon.all.keys.sorted() { hash.update(data: AppIcon.all[path] ?? Data()) }
         return hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 

@@ -460,22 +460,27 @@
     var banner = document.querySelector("[data-ock-update]");
     if (!banner || !navigator.serviceWorker.controller) { return; }
     var reloading = false;
+    function reload() {
+      if (!reloading) { reloading = true; window.location.reload(); }
+    }
     function offer() {
-      if (!registration.waiting) { return; }
       banner.hidden = false;
+      banner.querySelector("p").textContent = banner.getAttribute("data-text");
       banner.querySelector("button").onclick = function () {
-        navigator.serviceWorker.addEventListener("controllerchange", function () {
-          if (!reloading) { reloading = true; window.location.reload(); }
-        });
+        // Another tab may have let the new version take over already: then this page only loads again.
+        if (!registration.waiting) { reload(); return; }
+        navigator.serviceWorker.addEventListener("controllerchange", reload);
         registration.waiting.postMessage("ock-activate");
       };
     }
-    offer();
-    registration.addEventListener("updatefound", function () {
-      var worker = registration.installing;
+    function watch(worker) {
       if (!worker) { return; }
       worker.addEventListener("statechange", function () { if (worker.state === "installed") { offer(); } });
-    });
+    }
+    if (registration.waiting) { offer(); }
+    // A worker still installing when this page registered, and any found later.
+    watch(registration.installing);
+    registration.addEventListener("updatefound", function () { watch(registration.installing); });
   }
   function enhanceInstall() {
     if ("serviceWorker" in navigator && window.isSecureContext) {
@@ -487,9 +492,12 @@
     if (!button) { return; }
     row.hidden = installPrompt === null;
     button.addEventListener("click", function () {
-      if (!installPrompt) { return; }
-      installPrompt.prompt();
-      installPrompt.userChoice.then(function () { installPrompt = null; row.hidden = true; });
+      // A prompt is shown once: a second tap must not ask it again.
+      var prompt = installPrompt;
+      installPrompt = null;
+      if (!prompt) { return; }
+      prompt.prompt();
+      prompt.userChoice.then(function () { row.hidden = true; });
     });
   }
 

@@ -38,7 +38,7 @@ self.addEventListener("fetch", function (event) {
   // The shell from this version's cache, else from the network (and kept).
   event.respondWith(caches.open(SHELL).then(function (cache) {
     return cache.match(request, { ignoreSearch: true }).then(function (hit) {
-      return hit || fetch(request).then(function (response) {
+      return hit || fetch(request, { cache: "no-cache" }).then(function (response) {
         if (response.ok) { cache.put(request, response.clone()); }
         return response;
       });

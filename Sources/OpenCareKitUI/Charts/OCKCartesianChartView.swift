@@ -78,11 +78,11 @@ public struct OCKCartesianChartView: OCKComponent {
             // column however narrow it is on a phone (WCAG 2.5.8; a month's column is 7–9 px there).
             HTML.element("div", ["class": "ock-chart-stepper"], [
                 .element("button", ["type": "button", "class": "ock-chart-step", "data-ock-step": "-1", "hidden": "hidden",
-                                    "aria-controls": "\(id)-readout"],
+                                    "aria-controls": "\(id)-readout", "aria-describedby": "\(id)-title"],
                          [.element("span", ["aria-hidden": "true"], [.text("‹")]), .text(" " + context.string(.chartPrevious))]),
                 .element("p", ["class": "ock-chart-readout", "aria-live": "polite", "id": "\(id)-readout"], []),
                 .element("button", ["type": "button", "class": "ock-chart-step", "data-ock-step": "1", "hidden": "hidden",
-                                    "aria-controls": "\(id)-readout"],
+                                    "aria-controls": "\(id)-readout", "aria-describedby": "\(id)-title"],
                          [.text(context.string(.chartNext) + " "), .element("span", ["aria-hidden": "true"], [.text("›")])]),
             ]),
             legend,

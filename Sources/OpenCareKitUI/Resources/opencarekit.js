@@ -23,13 +23,15 @@
       if (readout) { readout.textContent = columns[index].getAttribute("aria-label"); }
       steps.forEach(function (step) {
         var target = index + Number(step.getAttribute("data-ock-step"));
-        step.disabled = target < 0 || target >= columns.length;
+        // aria-disabled, not disabled: a button that reaches the end keeps focus (a disabled one would drop it).
+        step.setAttribute("aria-disabled", String(target < 0 || target >= columns.length));
       });
     }
     // Previous and next: from the selected column, or from the last one (the newest) when none is.
     steps.forEach(function (step) {
       step.hidden = columns.length < 2;
       step.addEventListener("click", function () {
+        if (step.getAttribute("aria-disabled") === "true") { return; }
         var delta = Number(step.getAttribute("data-ock-step"));
         activate(selected === null ? columns.length - 1 : selected + delta, false);
       });

@@ -113,7 +113,9 @@ public final class PostgresTestDatabase: Sendable {
 
     public init() async throws {
         url = try await PostgresTestCluster.newDatabase()
-        records = try PostgresCareRecords(url: url)
+        // A connection may take long to come while the whole suite runs at once on two cores (a clean clone's run once
+        // waited past the server's 5 s at its start); a test waits longer than a server would, and still fails.
+        records = try PostgresCareRecords(url: url, connectionWait: .seconds(30))
         let records = self.records
         runner = Task { try await records.run() }
         try await records.migrate()
