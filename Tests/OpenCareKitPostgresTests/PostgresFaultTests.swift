@@ -51,7 +51,7 @@ import Testing
         let cluster = try PostgresTestCluster.OwnCluster.start()
         defer { cluster.stop() }
         // The app: one pool, as a server has, which lives through the crash.
-        let records = try PostgresCareRecords(url: cluster.url)
+        let records = try PostgresCareRecords.forTests(url: cluster.url)
         let runner = Task { try await records.run() }
         defer { runner.cancel() }
         try await records.migrate()
@@ -98,7 +98,7 @@ import Testing
     @Test func aTransactionLeftHangingHoldsNoOneUpForLong() async throws {
         let database = try await PostgresTestDatabase()
         let limits = PostgresSessionLimits(lockWait: .milliseconds(300), statement: .milliseconds(500), idleInTransaction: .seconds(1))
-        let server = try PostgresCareRecords(url: database.url, limits: limits)
+        let server = try PostgresCareRecords.forTests(url: database.url, limits: limits)
         let runner = Task { try await server.run() }
         defer { runner.cancel() }
         let logger = server.logger
@@ -155,7 +155,7 @@ import Testing
 
     @Test func twoServersWritingOneRecordAtOnceKeepTheStoresRules() async throws {
         let database = try await PostgresTestDatabase()
-        let other = try PostgresCareRecords(url: database.url)
+        let other = try PostgresCareRecords.forTests(url: database.url)
         let runner = Task { try await other.run() }
         defer { runner.cancel() }
         let stores = [database.records.store(forRecord: "race"), other.store(forRecord: "race")]

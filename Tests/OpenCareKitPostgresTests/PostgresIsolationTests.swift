@@ -80,7 +80,7 @@ import Testing
 
     @Test func serversStartingTogetherMigrateOnceAndANewerSchemaIsRefused() async throws {
         let url = try await PostgresTestCluster.newDatabase()
-        let servers = try (0..<4).map { _ in try PostgresCareRecords(url: url) }
+        let servers = try (0..<4).map { _ in try PostgresCareRecords.forTests(url: url) }
         let runners = servers.map { server in Task { try await server.run() } }
         defer { runners.forEach { $0.cancel() } }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -110,7 +110,7 @@ import Testing
         // The cluster's superuser, on a new database.
         var components = URLComponents(string: try await PostgresTestCluster.newDatabase())!
         components.user = "ock"
-        let superuser = try PostgresCareRecords(url: components.string!)
+        let superuser = try PostgresCareRecords.forTests(url: components.string!)
         let runner = Task { try await superuser.run() }
         defer { runner.cancel() }
         await #expect {

@@ -16,7 +16,7 @@ import Testing
     @Test func aCommitThroughOneServerReachesAnotherServersLiveQuery() async throws {
         let database = try await PostgresTestDatabase()
         // A second server on the same database.
-        let other = try PostgresCareRecords(url: database.url)
+        let other = try PostgresCareRecords.forTests(url: database.url)
         let runner = Task { try await other.run() }
         defer { runner.cancel() }
         let writer = database.records.store(forRecord: "ana")

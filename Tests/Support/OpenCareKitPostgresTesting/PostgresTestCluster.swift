@@ -99,6 +99,19 @@ public enum PostgresTestCluster {
     }
 }
 
+extension PostgresCareRecords {
+    /// How long a test's records wait for a connection. One may take long to come while the whole suite runs at once
+    /// on two cores (clean-clone runs waited past the server's 5 s at their start, in suites that made records of
+    /// their own); a test waits longer than a server would, and still fails.
+    public static let testConnectionWait = Duration.seconds(30)
+
+    /// Records as a server makes them, waiting `testConnectionWait` for a connection: every test's records are made
+    /// here, so that none waits the server's 5 s.
+    public static func forTests(url: String, limits: PostgresSessionLimits = PostgresSessionLimits()) throws -> PostgresCareRecords {
+        try PostgresCareRecords(url: url, connectionWait: testConnectionWait, limits: limits)
+    }
+}
+
 extension PostgresAddress {
     public func testConnectionConfiguration() throws -> PostgresConnection.Configuration {
         PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
@@ -113,9 +126,7 @@ public final class PostgresTestDatabase: Sendable {
 
     public init() async throws {
         url = try await PostgresTestCluster.newDatabase()
-        // A connection may take long to come while the whole suite runs at once on two cores (a clean clone's run once
-        // waited past the server's 5 s at its start); a test waits longer than a server would, and still fails.
-        records = try PostgresCareRecords(url: url, connectionWait: .seconds(30))
+        records = try PostgresCareRecords.forTests(url: url)
         let records = self.records
         runner = Task { try await records.run() }
         try await records.migrate()
