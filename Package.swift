@@ -121,7 +121,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.embedInCode("Resources/app.js"), .embedInCode("Resources/host.css"), .embedInCode("Resources/sw.js")],
+            resources: [.embedInCode("Resources/app.js"), .embedInCode("Resources/host.css"), .embedInCode("Resources/sw.js"),
+                        .embedInCode("Resources/outbox.js")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // What the fuzzers feed with arbitrary bytes, and the regression tests replay (Tests/Fuzz).

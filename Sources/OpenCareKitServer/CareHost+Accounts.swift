@@ -33,7 +33,9 @@ extension CareHost {
                 }
                 context.sessions.clearSession()
                 try await host.auditSession("sign-out", account: identity.account.id, outcome: .allowed, context: context)
-                return Response.redirect(to: "/sign-in?signed-out=1", type: .normal)
+                var response = Response.redirect(to: "/sign-in?signed-out=1", type: .normal)
+                response.setCookie(host.expiredDeviceAccountCookie())
+                return response
             }
         }
         routes.account(.post, "/sign-out/everywhere") { request, context, identity in
@@ -47,7 +49,9 @@ extension CareHost {
                 }
                 context.sessions.clearSession()
                 try await host.auditSession("sign-out-everywhere", account: identity.account.id, outcome: .allowed, context: context)
-                return Response.redirect(to: "/sign-in?signed-out=1", type: .normal)
+                var response = Response.redirect(to: "/sign-in?signed-out=1", type: .normal)
+                response.setCookie(host.expiredDeviceAccountCookie())
+                return response
             }
         }
         routes.account(.get, "/account") { request, _, identity in host.accountPage(request, identity) }

@@ -160,8 +160,32 @@ extension CareHost {
             // What this request reads includes every commit another app server acknowledged before it came, even
             // one whose notification has not arrived yet (the store's caches key on its change count).
             try await server.store.catchUp()
-            return try await bound.handler(request, recordContext)
+            var response = try await bound.handler(request, recordContext)
+            if request.method == .get, access.identity.token == nil, let cookie = try await deviceAccountCookie(access, request) {
+                response.setCookie(cookie)
+            }
+            return response
         }
+    }
+
+    /// The cookie that tells the app's script on a device whose kept pages and queued changes are (`DeviceData`
+    /// in `Resources/app.js`): a pseudonym of the signed-in account (an HMAC under the directory's log key, which
+    /// says nothing of the person), set on a record's pages when it is missing or another account's. Readable by
+    /// the script (not HttpOnly); it grants nothing. Sign-out clears it.
+    func deviceAccountCookie(_ access: RecordAccess, _ request: Request) async throws -> Cookie? {
+        let key = try await logKey.value(in: directory, now: configuration.now())
+        let pseudonym = RecordLogID.pseudonym(of: "device-account:\(access.identity.account.id)", key: key)
+        guard request.cookieValue(Self.deviceAccountCookieName) != Substring(pseudonym) else { return nil }
+        return Cookie(name: Self.deviceAccountCookieName, value: pseudonym, maxAge: 400 * 86_400, path: "/",
+                      secure: configuration.usesSecureCookies, httpOnly: false, sameSite: .lax)
+    }
+
+    static let deviceAccountCookieName = "ock_account"
+
+    /// The device-account cookie, expired: sent with sign-out.
+    func expiredDeviceAccountCookie() -> Cookie {
+        Cookie(name: Self.deviceAccountCookieName, value: "", maxAge: 0, path: "/", secure: configuration.usesSecureCookies,
+               httpOnly: false, sameSite: .lax)
     }
 
     /// The CSRF half of the gate: for an unsafe method asked with a session (a request with an access token is not

@@ -229,6 +229,7 @@ public struct CareHost: Sendable {
             ("/assets/app.js", configuration.shellRevision.map { "/* shell revision \($0.filter { $0.isLetter || $0.isNumber }) */\n" + AppScript.source }
                 ?? AppScript.source, "text/javascript; charset=utf-8"),
             ("/assets/surveys.js", OCKSurveyAssets.script, "text/javascript; charset=utf-8"),
+            ("/assets/outbox.js", String(decoding: PackageResources.outbox_js, as: UTF8.self), "text/javascript; charset=utf-8"),
             ("/assets/icon.svg", Self.icon, "image/svg+xml"),
             // The template format and the built-in templates (no record's data).
             (CareServer.templateSchemaPath, OCKCarePlanTemplate.jsonSchema, "application/schema+json"),

@@ -41,7 +41,7 @@ final class TestBrowser: Sendable {
         let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
         for header in response.headers[values: .setCookie] {
             let parts = header.split(separator: ";")
-            let pair = parts[0].split(separator: "=", maxSplits: 1).map(String.init)
+            let pair = parts[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard pair.count == 2 else { continue }
             // Expiry is read from the attributes only: a random value may well contain "1970".
             let attributes = parts.dropFirst().map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -88,6 +88,43 @@ final class TestBrowser: Sendable {
         configuration.secrets = secrets
         let host = CareHost(directory: directory, configuration: configuration)
         return Setup(host: host, directory: directory, record: record.id)
+    }
+
+    /// The app's script on a device keeps its pages and queued changes per account, named by the `ock_account`
+    /// cookie: a pseudonym (no email, name or id in it), the same for one account across sessions and another for
+    /// another account, readable by the script, set on a record's pages only when missing or another's, and cleared
+    /// by signing out.
+    @Test func aRecordsPagesNameTheAccountToTheDeviceByAPseudonymThatSignOutClears() async throws {
+        let setup = try await setup()
+        let base = "/records/\(setup.record)"
+        try await setup.directory.setMembership(CareMembership(record: setup.record, account: try #require(try await setup.directory.account(email: "ben@example.org")).id,
+                                                           role: .caregiver, isOwner: false, createdDate: now))
+        try await Application(router: setup.host.router()).test(.router) { client in
+            func pseudonym(_ email: String) async throws -> (String, TestBrowser) {
+                let browser = TestBrowser(client)
+                try await browser.signIn(email, Self.password)
+                #expect(browser.cookie("ock_account") == nil, "set before a record's page")
+                let page = try await browser.send(base + "/care")
+                #expect(page.status == .ok)
+                let header = try #require(page.headers[values: .setCookie].first { $0.hasPrefix("ock_account=") })
+                #expect(!header.lowercased().contains("httponly") && header.contains("SameSite=Lax") && header.contains("Path=/"))
+                let value = try #require(browser.cookie("ock_account"))
+                #expect(value.count == 16 && value.allSatisfy(\.isHexDigit))
+                // Not set again while it is right.
+                #expect(try await browser.send(base + "/care").headers[values: .setCookie].allSatisfy { !$0.hasPrefix("ock_account=") })
+                return (value, browser)
+            }
+            let (ana, anasBrowser) = try await pseudonym("ana@example.org")
+            let (again, _) = try await pseudonym("ana@example.org")
+            let (ben, _) = try await pseudonym("ben@example.org")
+            #expect(ana == again && ana != ben)
+            let account = try #require(try await setup.directory.account(email: "ana@example.org"))
+            for revealing in [account.id.description, "ana", "Ana"] { #expect(!ana.contains(revealing.lowercased())) }
+            // Signing out clears it.
+            let signOut = try await anasBrowser.send("/sign-out", .post, form: [:])
+            #expect(signOut.headers[values: .setCookie].contains { $0.hasPrefix("ock_account=;") && $0.contains("Max-Age=0") })
+            #expect(anasBrowser.cookie("ock_account") == nil)
+        }
     }
 
     @Test func signInMakesANewSessionAndItsErrorsDoNotTellWhichEmailsExist() async throws {

@@ -13,7 +13,7 @@ import Testing
     /// The only routes anyone may reach without signing in.
     static let publicRoutes: Set<String> = [
         "GET /healthz", "GET /assets/opencarekit.css", "GET /assets/opencarekit.js", "GET /assets/app.js",
-        "GET /assets/surveys.js", "GET /assets/icon.svg", "GET /api/openapi.json", "GET /sign-in", "POST /sign-in",
+        "GET /assets/surveys.js", "GET /assets/outbox.js", "GET /assets/icon.svg", "GET /api/openapi.json", "GET /sign-in", "POST /sign-in",
         "POST /sign-in/demo", "GET /invitations/{secret}", "POST /invitations/{secret}",
         "GET /sign-in/two-step", "POST /sign-in/two-step",
         // The care plan template format and the built-in templates: no record's data.

@@ -36,7 +36,10 @@ struct AppPage {
 
     func render(in context: OCKRenderContext) -> String {
         var metadata = self.metadata
-        if !base.isEmpty { metadata["ock-changes"] = base + "/live/changes" }
+        if !base.isEmpty {
+            metadata["ock-changes"] = base + "/live/changes"
+            metadata["ock-record"] = base
+        }
         if let idleSeconds {
             metadata["ock-idle-seconds"] = String(idleSeconds)
             metadata["ock-idle-warning"] = HostText.idleWarning.text(context.localization.language)
@@ -60,10 +63,28 @@ struct AppPage {
                 return .element("li", [:], [.element("a", attributes, [.text(context.string(item.title))])])
             }),
         ])
+        // The app on a device (`DeviceData` in the app's script): the offline line and the changes waiting to be
+        // sent, the changes the record refused, and the choice to keep the record on this device. Hidden until the
+        // script has something to say; their words are the script's.
+        let device = HTML.element("div", ["class": "ock-device", "data-ock-device": "", "data-words": OfflineText.json(language)], [
+            .element("p", ["class": "ock-device-status", "data-ock-device-status": "", "role": "status"], []),
+            .element("section", ["class": "ock-outbox", "data-ock-outbox": "", "hidden": "hidden", "aria-labelledby": "ock-outbox-heading"], [
+                .element("h2", ["id": "ock-outbox-heading"], [.text(OfflineText.notSent.text(language))]),
+                .element("ul", ["class": "ock-outbox-list"], []),
+            ]),
+        ])
+        let keep = HTML.element("div", ["class": "ock-keep", "data-ock-keep": "", "hidden": "hidden"], [
+            .element("button", ["type": "button", "class": "ock-button", "aria-pressed": "false", "aria-describedby": "ock-keep-hint"],
+                     [.text(OfflineText.keep.text(language))]),
+            .element("p", ["class": "ock-keep-hint", "id": "ock-keep-hint"], [.text(OfflineText.keepHint.text(language))]),
+            .element("p", ["class": "ock-keep-status", "role": "status"], []),
+        ])
         let body: [any OCKComponent] = [
             HTML.element("a", ["class": "ock-skip-link", "href": "#main"], [.text(context.string(.skipToContent))]),
             showsTabs && !base.isEmpty ? tabs : HTML.empty,
+            device,
             HTML.element("main", ["class": "ock-page-main", "id": "main"], main),
+            showsTabs && !base.isEmpty ? keep : HTML.empty,
             showsTabs && !base.isEmpty ? recordLinks : HTML.empty,
             // Shown by the app's script when a new version of the app (its service worker) is installed and waits.
             // Its words are set when it is shown, so that screen readers announce the live region's change.
@@ -78,7 +99,7 @@ struct AppPage {
             ]),
         ]
         var page = OCKPage(title: title, body: body, stylesheet: SafeURL("/assets/opencarekit.css")!,
-                           scripts: [SafeURL("/assets/opencarekit.js")!, SafeURL("/assets/app.js")!] + scripts,
+                           scripts: [SafeURL("/assets/opencarekit.js")!, SafeURL("/assets/outbox.js")!, SafeURL("/assets/app.js")!] + scripts,
                            icon: SafeURL("/assets/icon.svg"), metadata: metadata)
         // Installable: the manifest, the home-screen icon and the bars' colours (`WebApp`).
         page.manifest = SafeURL(WebApp.manifestPath)

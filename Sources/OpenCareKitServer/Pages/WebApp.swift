@@ -16,7 +16,7 @@ enum WebApp {
 
     /// What the app shell is: its files' addresses, and their content (the icons are PNG, made on first use).
     static let shellFiles = ["/assets/opencarekit.css", "/assets/opencarekit.js", "/assets/app.js", "/assets/surveys.js",
-                             "/assets/icon.svg"] + AppIcon.sizes.flatMap { size in [AppIcon.path(size: size, purpose: .any),
+                             "/assets/outbox.js", "/assets/icon.svg"] + AppIcon.sizes.flatMap { size in [AppIcon.path(size: size, purpose: .any),
                                                                                   AppIcon.path(size: size, purpose: .maskable)] }
 
     /// The reminders' words in every language, for the worker's notifications (`ReminderText`).
@@ -28,11 +28,20 @@ enum WebApp {
         return (try? JSONSerialization.data(withJSONObject: words, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }()
 
+    /// The words of the worker's own offline page, in every language.
+    static let offlineWords: String = {
+        let words = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
+            (language.rawValue, ["notKept": OfflineText.notKept.text(language), "title": OfflineText.offline.text(language)
+                                    .components(separatedBy: " — ").first ?? ""])
+        })
+        return (try? JSONSerialization.data(withJSONObject: words, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }()
+
     /// A digest of the shell's texts, the worker's own text and the icons' bytes, which changes with any of them (the
     /// icons are drawn here, at the server's start).
     static func version(shellTexts: [String]) -> String {
         var hash = SHA256()
-        for text in shellTexts + [String(decoding: PackageResources.sw_js, as: UTF8.self), reminderWords] { hash.update(data: Data(text.utf8)) }
+        for text in shellTexts + [String(decoding: PackageResources.sw_js, as: UTF8.self), reminderWords, offlineWords] { hash.update(data: Data(text.utf8)) }
         for path in AppIcon.all.keys.sorted() { hash.update(data: AppIcon.all[path] ?? Data()) }
         return hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
     }
@@ -44,6 +53,7 @@ enum WebApp {
             .replacingOccurrences(of: "__OCK_VERSION__", with: version)
             .replacingOccurrences(of: "__OCK_SHELL__", with: files)
             .replacingOccurrences(of: "__OCK_WORDS__", with: reminderWords)
+            .replacingOccurrences(of: "__OCK_OFFLINE_WORDS__", with: offlineWords)
     }
 
     /// The manifest in `language`: the app's names, where it starts, how it shows, its colours and icons.
@@ -89,6 +99,60 @@ enum WebAppText: String, CaseIterable, Sendable, HostWords {
         case .updateReady: "앱의 새 버전이 준비되었습니다."
         case .reload: "새로 고침"
         }
+    }
+}
+
+/// The words of the app on a device: kept offline, changes waiting to be sent, and those the record refused. The
+/// script fills in `{time}`, `{count}` and `{task}` (`Resources/app.js`, `DeviceData`).
+enum OfflineText: String, CaseIterable, Sendable, HostWords {
+    case keep, keepHint, kept, offline, notKept, waiting, waitingCount, notSent, retry, discard, signOutWaiting,
+         signOutAnyway, stay, sending, signInToSend
+
+    var english: String {
+        switch self {
+        case .keep: "Keep my care plan on this phone"
+        case .keepHint: "The Care pages of the last week and the next, Insights and Contacts stay readable without a connection; what you record offline is sent when the connection is back."
+        case .kept: "Kept on this phone. Updated {time}."
+        case .offline: "Offline — last updated {time}"
+        case .notKept: "You are offline, and this page is not kept on this phone."
+        case .waiting: "Waiting to send"
+        case .waitingCount: "Changes waiting to send: {count}"
+        case .notSent: "Not sent"
+        case .retry: "Retry"
+        case .discard: "Discard"
+        case .signOutWaiting: "Changes waiting to send: {count}. Signing out deletes them from this phone."
+        case .signOutAnyway: "Sign out and delete them"
+        case .stay: "Stay signed in"
+        case .sending: "Sending…"
+        case .signInToSend: "Sign in again to send the changes waiting on this phone."
+        }
+    }
+
+    var korean: String {
+        switch self {
+        case .keep: "이 휴대폰에 내 케어 플랜 보관"
+        case .keepHint: "지난주와 다음 주의 케어 페이지, 인사이트와 연락처를 연결 없이 볼 수 있으며, 오프라인에서 기록한 내용은 연결되면 전송됩니다."
+        case .kept: "이 휴대폰에 보관됨. {time}에 업데이트됨."
+        case .offline: "오프라인 — 마지막 업데이트 {time}"
+        case .notKept: "오프라인 상태이며 이 페이지는 이 휴대폰에 보관되어 있지 않습니다."
+        case .waiting: "전송 대기 중"
+        case .waitingCount: "전송 대기 중인 변경: {count}"
+        case .notSent: "전송되지 않음"
+        case .retry: "다시 시도"
+        case .discard: "삭제"
+        case .signOutWaiting: "전송 대기 중인 변경: {count}. 로그아웃하면 이 휴대폰에서 삭제됩니다."
+        case .signOutAnyway: "로그아웃하고 삭제"
+        case .stay: "로그인 유지"
+        case .sending: "전송 중…"
+        case .signInToSend: "이 휴대폰에서 대기 중인 변경을 보내려면 다시 로그인하세요."
+        }
+    }
+
+    /// Every word in `language`, as a JSON object for the script.
+    static func json(_ language: OCKLanguage) -> String {
+        let words = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0.text(language)) })
+        let data = (try? JSONSerialization.data(withJSONObject: words, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

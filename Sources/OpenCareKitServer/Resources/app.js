@@ -7,6 +7,322 @@
   var token = meta("ock-csrf");
   var source = null;
 
+  // The app on this device (its data: outbox.js). A person may keep a record on this device ("Keep my care plan on
+  // this phone"): its Care pages from a week back to a week ahead, Insights, Contacts and the consent are saved in
+  // the cache "ock-pages" and refreshed whenever a page of it opens online, and the worker shows them offline. The
+  // Care page's changes go through a queue on every device: shown at once ("Waiting to send"), sent in order when
+  // the connection allows, and listed under "Not sent" with the server's reason when the record refuses one.
+  // Everything belongs to the signed-in account (the `ock_account` cookie, a pseudonym): another account's pages
+  // are dropped when it signs in, and signing out clears the account's data, after a warning if changes still wait.
+  var Device = (function () {
+    var Outbox = window.OpenCareKitOutbox;
+    var root = document.querySelector("[data-ock-device]");
+    var usable = Boolean(Outbox && root && window.indexedDB && window.caches && window.fetch);
+    var words = {};
+    try { words = JSON.parse((root && root.getAttribute("data-words")) || "{}"); } catch (error) { words = {}; }
+    var record = meta("ock-record");
+    var savedAt = Number(document.documentElement.getAttribute("data-ock-offline-saved") || 0);
+    var loadedAt = Date.now();
+    var account = null;
+    var signedOut = false;
+    var actions = { "/care/events/toggle": true, "/care/events/log": true, "/care/events/record": true, "/care/events/log/delete": true };
+
+    function say(key, values) {
+      return (words[key] || "").replace("{time}", (values && values.time) || "").replace("{count}", values && values.count !== undefined ? String(values.count) : "");
+    }
+    function clock(moment) {
+      try {
+        return new Intl.DateTimeFormat(document.documentElement.lang || undefined, { hour: "numeric", minute: "2-digit" }).format(new Date(moment));
+      } catch (error) { return new Date(moment).toLocaleTimeString(); }
+    }
+    function accountCookie() {
+      var match = /(?:^|;\s*)ock_account=([0-9a-f]{16})(?:;|$)/.exec(document.cookie);
+      return match ? match[1] : null;
+    }
+    function isOffline() { return savedAt > 0 || navigator.onLine === false; }
+    function mark(name, value) { document.documentElement.setAttribute(name, String(value)); }
+
+    // The form on this page that a queued change came from (one event's control; a delete names its value).
+    function formFor(write) {
+      var forms = document.querySelectorAll('#care-cards form[action="' + write.record + write.action + '"]');
+      for (var index = 0; index < forms.length; index += 1) {
+        var form = forms[index];
+        var value = function (name) { var input = form.querySelector('input[name="' + name + '"]'); return input ? input.value : null; };
+        if (value("task") === write.fields.task && value("occurrence") === write.fields.occurrence &&
+            (write.action !== "/care/events/log/delete" || value("created") === write.fields.created)) { return form; }
+      }
+      return null;
+    }
+    function labelOf(form) {
+      var card = form.closest(".ock-card");
+      var title = card && card.querySelector(".ock-header-title");
+      var time = form.closest("li") && form.querySelector(".ock-button-title");
+      return [title ? title.textContent : "", time ? time.textContent : ""].filter(Boolean).join(" ");
+    }
+    // The change as the page shows it until the server's answer redraws the card.
+    function show(write, form) {
+      if (!form) { return; }
+      if (write.action === "/care/events/toggle") {
+        var done = write.fields.complete === "true";
+        var button = form.querySelector("button[aria-pressed]");
+        if (button) { button.setAttribute("aria-pressed", String(done)); }
+        var field = form.querySelector('input[name="complete"]');
+        if (field) { field.value = done ? "false" : "true"; }
+      }
+      var card = form.closest(".ock-card");
+      if (card && !card.querySelector(".ock-waiting-note")) {
+        var note = document.createElement("p");
+        note.className = "ock-waiting-note";
+        note.setAttribute("data-ock-waiting", "");
+        note.textContent = say("waiting");
+        (card.querySelector(".ock-content-stack") || card).appendChild(note);
+      }
+    }
+
+    function refused(write) {
+      var item = document.createElement("li");
+      item.className = "ock-outbox-item";
+      var text = document.createElement("p");
+      text.textContent = write.label + ": " + write.reason;
+      item.appendChild(text);
+      [["retry", function () {
+        write.state = "waiting";
+        delete write.reason;
+        Outbox.update(write).then(flush);
+      }], ["discard", function () { Outbox.remove(write.seq).then(status); }]].forEach(function (choice) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "ock-button";
+        button.setAttribute("data-ock-" + choice[0], "");
+        button.textContent = say(choice[0]);
+        button.setAttribute("aria-label", say(choice[0]) + ": " + write.label);
+        button.addEventListener("click", choice[1]);
+        item.appendChild(button);
+      });
+      return item;
+    }
+
+    // The offline line, the count of changes waiting, and the list of those refused.
+    function status() {
+      if (!account) { return Promise.resolve(); }
+      return Outbox.writes(account).then(function (writes) {
+        var here = writes.filter(function (write) { return write.record === record; });
+        var waiting = here.filter(function (write) { return write.state === "waiting"; });
+        var lines = [];
+        if (isOffline()) { lines.push(say("offline", { time: clock(savedAt || loadedAt) })); }
+        if (waiting.length) { lines.push(say("waitingCount", { count: waiting.length })); }
+        if (signedOut && waiting.length) { lines.push(say("signInToSend")); }
+        var line = root.querySelector("[data-ock-device-status]");
+        if (line.textContent !== lines.join(" · ")) { line.textContent = lines.join(" · "); }
+        var box = root.querySelector("[data-ock-outbox]"), list = box.querySelector("ul");
+        var notSent = here.filter(function (write) { return write.state === "refused"; });
+        list.textContent = "";
+        notSent.forEach(function (write) { list.appendChild(refused(write)); });
+        box.hidden = notSent.length === 0;
+        mark("data-ock-waiting", waiting.length);
+        mark("data-ock-refused", notSent.length);
+      });
+    }
+
+    function reapply() {
+      if (!account || !record) { return; }
+      Outbox.writes(account).then(function (writes) {
+        writes.forEach(function (write) {
+          if (write.record === record && write.state === "waiting") { show(write, formFor(write)); }
+        });
+      });
+    }
+
+    // Sends what waits; a page saved offline loads again once all is sent, to show the server's state.
+    function flush() {
+      if (!account || navigator.onLine === false) { return Promise.resolve("offline"); }
+      mark("data-ock-flushing", "true");
+      return Outbox.flush(account, function (target, fresh) {
+        if (!fresh && target === record && token && !savedAt) { return token; }
+        return Outbox.fetchToken(target).then(function (fetched) {
+          if (target === record && fetched) { token = fetched; }
+          return fetched;
+        });
+      }).then(function (result) {
+        signedOut = result === "signed-out";
+        mark("data-ock-flushing", "false");
+        return status().then(function () {
+          mark("data-ock-flushed", result);
+          if (result === "done" && savedAt) { window.location.reload(); }
+          // Without live updates the cards show the server's state only after a reload.
+          else if (result === "done" && (!source || source.readyState !== 1) && document.getElementById("care-cards")) { window.location.reload(); }
+          return result;
+        });
+      }, function () { mark("data-ock-flushing", "false"); return "later"; });
+    }
+
+    function queue(form, address) {
+      if (!usable || !account || !record || address.indexOf(record + "/care/events/") !== 0 || !actions[address.slice(record.length)]) {
+        return false;
+      }
+      var fields = {};
+      new FormData(form).forEach(function (value, name) { if (name !== "csrf") { fields[name] = String(value); } });
+      fields.acted = String(Date.now());
+      var write = { account: account, record: record, action: address.slice(record.length), fields: fields,
+                    label: labelOf(form), state: "waiting", queuedAt: Date.now() };
+      show(write, form);
+      Outbox.add(write).then(function () {
+        if (navigator.serviceWorker) {
+          navigator.serviceWorker.ready.then(function (registration) {
+            return registration.sync ? registration.sync.register("ock-outbox") : null;
+          }).catch(function () { /* sent on the next start or online event */ });
+        }
+        return status().then(flush);
+      }, function () {
+        // No room on the device (or IndexedDB failed): sent now, as a page without the queue would.
+        var body = new URLSearchParams(fields);
+        body.set("csrf", token || "");
+        fetch(address, { method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" } })
+          .finally(function () { window.location.reload(); });
+      });
+      return true;
+    }
+
+    function keptEntry() {
+      return Outbox.kept(account).then(function (entries) {
+        return entries.filter(function (entry) { return entry.record === record; })[0] || null;
+      });
+    }
+    function shiftDay(day, offset) {
+      var parts = day.split("-").map(Number);
+      return new Date(Date.UTC(parts[0], parts[1] - 1, parts[2] + offset)).toISOString().slice(0, 10);
+    }
+    function save(cache, address, when) {
+      return fetch(address, { credentials: "same-origin", redirect: "error", headers: { "X-OCK-Background": "1" } }).then(function (response) {
+        if (!response.ok) { return null; }
+        return response.text().then(function (html) {
+          return cache.put(address, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "X-OCK-Saved": String(when) } }))
+            .then(function () { return html; });
+        });
+      });
+    }
+    // Saves the kept record's pages (a minute after the last time, unless `now`): today's Care page first, which
+    // names the patient's today.
+    function refreshKept(now) {
+      if (!account || !record || savedAt || navigator.onLine === false) { return Promise.resolve(); }
+      return keptEntry().then(function (entry) {
+        if (!entry || (!now && Date.now() - entry.updated < 60000)) { return null; }
+        var when = Date.now();
+        return caches.open(Outbox.PAGES).then(function (cache) {
+          return save(cache, record + "/care", when).then(function (html) {
+            var today = html && /\/care\/live\?date=(\d{4}-\d{2}-\d{2})/.exec(html);
+            var addresses = [record + "/insights", record + "/contacts", record + "/consent"];
+            for (var offset = -7; today && offset <= 7; offset += 1) { addresses.push(record + "/care?date=" + shiftDay(today[1], offset)); }
+            return addresses.reduce(function (done, address) {
+              return done.then(function () { return save(cache, address, when); });
+            }, Promise.resolve());
+          });
+        }).then(function () { return Outbox.keep(account, record, when); }).then(function () { mark("data-ock-kept", when); });
+      }).catch(function () { /* kept as it was; the next page tries again */ });
+    }
+    function setUpKeep() {
+      var keep = document.querySelector("[data-ock-keep]");
+      if (!keep || !record || !("serviceWorker" in navigator)) { return; }
+      var button = keep.querySelector("button"), line = keep.querySelector(".ock-keep-status");
+      var render = function (entry) {
+        button.setAttribute("aria-pressed", String(Boolean(entry)));
+        line.textContent = entry && entry.updated ? say("kept", { time: clock(entry.updated) }) : "";
+      };
+      keep.hidden = false;
+      keptEntry().then(render);
+      button.addEventListener("click", function () {
+        keptEntry().then(function (entry) {
+          if (entry) {
+            return Outbox.forget(account, record).then(function () { return caches.open(Outbox.PAGES); }).then(function (cache) {
+              return cache.keys().then(function (keys) {
+                return Promise.all(keys.filter(function (key) { return new URL(key.url).pathname.indexOf(record + "/") === 0; })
+                  .map(function (key) { return cache.delete(key); }));
+              });
+            }).then(function () { render(null); });
+          }
+          return Outbox.keep(account, record, 0).then(function () { return refreshKept(true); }).then(keptEntry).then(render);
+        });
+      });
+    }
+
+    function start() {
+      if (!usable) { return; }
+      var cookie = accountCookie();
+      Outbox.current().then(function (current) {
+        if (savedAt) {
+          account = current ? current.account : null;
+          return null;
+        }
+        account = cookie;
+        if (!cookie) {
+          // Signed out (here or in another tab, whose script may not have finished): the kept pages go, locked.
+          return current ? caches.delete(Outbox.PAGES).then(function () { return Outbox.setCurrent(current.account, true); }) : null;
+        }
+        if (current && current.account === cookie && !current.locked) { return null; }
+        // Another account's pages (its changes stay, for when it signs in again) are not this one's to see.
+        return (current && current.account !== cookie ? caches.delete(Outbox.PAGES) : Promise.resolve()).then(function () {
+          return Outbox.setCurrent(cookie, false);
+        });
+      }).then(function () {
+        if (!account) { return; }
+        setUpKeep();
+        reapply();
+        status();
+        if (!isOffline()) { flush().then(function () { return refreshKept(false); }); }
+        mark("data-ock-device-ready", "true");
+      }).catch(function () { /* without IndexedDB the app works online only */ });
+      window.addEventListener("online", function () { status(); flush().then(function () { return refreshKept(false); }); });
+      window.addEventListener("offline", status);
+      if (navigator.serviceWorker) {
+        navigator.serviceWorker.addEventListener("message", function (event) { if (event.data === "ock-outbox-changed") { status(); } });
+      }
+    }
+
+    // An idle sign-out: the kept pages are locked until this account signs in again; its changes wait.
+    function lock() {
+      if (!usable || !account) { return Promise.resolve(); }
+      return Outbox.setCurrent(account, true).then(function () { return caches.delete(Outbox.PAGES); }).catch(function () {});
+    }
+
+    function ask(count) {
+      return new Promise(function (resolve) {
+        var box = document.createElement("div");
+        box.className = "ock-signout-warning";
+        box.setAttribute("role", "alertdialog");
+        box.setAttribute("aria-labelledby", "ock-signout-text");
+        var text = document.createElement("p");
+        text.id = "ock-signout-text";
+        text.textContent = say("signOutWaiting", { count: count });
+        box.appendChild(text);
+        [["stay", false], ["signOutAnyway", true]].forEach(function (choice) {
+          var button = document.createElement("button");
+          button.type = "button";
+          button.className = "ock-button";
+          button.setAttribute("data-ock-" + choice[0], "");
+          button.textContent = say(choice[0]);
+          button.addEventListener("click", function () { box.remove(); resolve(choice[1]); });
+          box.appendChild(button);
+        });
+        document.body.appendChild(box);
+        box.querySelector("button").focus();
+      });
+    }
+
+    // Before signing out: changes not sent are named, and go only if the person says so; then the account's data
+    // leaves the device. Resolves to whether to sign out.
+    function leave() {
+      var who = account || accountCookie();
+      if (!usable || !who) { return Promise.resolve(true); }
+      return Outbox.writes(who).then(function (writes) {
+        return writes.length ? ask(writes.length) : true;
+      }, function () { return true; }).then(function (leaving) {
+        return leaving ? Outbox.clearAccount(who).then(function () { return true; }, function () { return true; }) : false;
+      });
+    }
+
+    return { start: start, queue: queue, reapply: reapply, lock: lock, leave: leave };
+  })();
+
   function fillTokens(root) {
     Array.prototype.forEach.call(root.querySelectorAll('input[name="csrf"]'), function (input) { input.value = token; });
   }
@@ -69,6 +385,7 @@
       notice.textContent = update.notice || "";
       notice.hidden = !update.notice;
     }
+    Device.reapply();
     var focus = findByKey(key);
     if (focus && document.activeElement !== focus) { focus.focus(); }
     document.documentElement.setAttribute("data-ock-updates", String(Number(document.documentElement.getAttribute("data-ock-updates") || "0") + 1));
@@ -140,6 +457,8 @@
     // Only the cards' forms post in place; others (confirming a deletion) navigate.
     if (form.method.toLowerCase() !== "post" || action.indexOf("/care/events/") < 0 || !form.closest("#care-cards") || !window.fetch) { return; }
     event.preventDefault();
+    var queued = Device.queue(form, action);
+    if (queued) { return; }
     fillTokens(form);
     var body = new URLSearchParams(new FormData(form));
     fetch(action, { method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" } })
@@ -233,7 +552,7 @@
       var quiet = Date.now() - lastActive();
       if (quiet >= idle) {
         var here = window.location.pathname + window.location.search;
-        pushEndpoint().then(function (endpoint) {
+        Device.lock().then(pushEndpoint).then(function (endpoint) {
           return fetch("/sign-out", { method: "POST", credentials: "same-origin",
                                       body: new URLSearchParams({ csrf: token || "", "push-endpoint": endpoint }) });
         }).finally(function () {
@@ -267,9 +586,12 @@
   }
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (form.getAttribute("action") !== "/sign-out" || form.hasAttribute("data-push-checked")) { return; }
+    var action = form.getAttribute("action");
+    if ((action !== "/sign-out" && action !== "/sign-out/everywhere") || form.hasAttribute("data-push-checked")) { return; }
     event.preventDefault();
-    pushEndpoint().then(function (endpoint) {
+    Device.leave().then(function (leaving) {
+      if (!leaving) { return null; }
+      return pushEndpoint().then(function (endpoint) {
       var field = document.createElement("input");
       field.type = "hidden";
       field.name = "push-endpoint";
@@ -277,6 +599,7 @@
       form.appendChild(field);
       form.setAttribute("data-push-checked", "");
       form.submit();
+      });
     });
   }, true);
 
@@ -504,4 +827,5 @@
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", listen); } else { listen(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", enhanceEditor); } else { enhanceEditor(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", enhanceInstall); } else { enhanceInstall(); }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", Device.start); } else { Device.start(); }
 })();

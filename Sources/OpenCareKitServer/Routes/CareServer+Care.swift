@@ -85,30 +85,38 @@ extension CareServer {
         routes.post("/care/events/toggle", .page("outcome", .completeTasks, action: .update)) { request, context in
             try await handleForm(request, context) { fields, event in
                 try await store.setEventCompletion(try fields.boolean("complete"), taskUUID: event.task.uuid,
-                                                   occurrence: event.scheduleEvent.occurrence, now: configuration.now())
+                                                   occurrence: event.scheduleEvent.occurrence, now: try actedDate(fields))
                 return nil
             }
         }
         routes.post("/care/events/log", .page("outcome", .completeTasks, action: .update)) { request, context in
-            try await handleForm(request, context) { _, event in
+            try await handleForm(request, context) { fields, event in
                 // Only log cards log; a checklist's or grid's event is completed, not appended to.
                 guard isLogCard(event.task) else {
                     throw FormError(field: "task", reason: .fieldNoLogCard, status: .unprocessableContent)
                 }
                 var value = OCKOutcomeValue(true)
-                value.createdDate = configuration.now()
+                value.createdDate = try actedDate(fields)
+                // A tap the app queued offline names its moment: sent again (the first answer was lost), it is
+                // already there, and is not logged twice.
+                if fields.values[Self.actedField] != nil, event.outcome?.values.contains(where: { Self.sameMoment($0.createdDate, value.createdDate) }) == true {
+                    return nil
+                }
                 try await store.appendOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
                 return nil
             }
         }
         routes.post("/care/events/log/delete", .page("outcome", .completeTasks, action: .update)) { request, context in
             try await handleForm(request, context) { fields, event in
-                let index = try fields.integer("index", in: 0...10_000)
-                // The value must still be the one the page showed at that position (another tab may have deleted one).
-                let created = try fields.number("created", in: -1e12...1e12)
-                guard let values = event.outcome?.values, values.indices.contains(index),
-                      abs(values[index].createdDate.timeIntervalSince1970 - created) < 0.001 else {
-                    throw OCKStoreError.deleteFailed(reason: "The logged value is no longer at that position.")
+                let shown = try fields.integer("index", in: 0...10_000)
+                // The value the page showed, found by when it was logged: at the position the page showed it, else
+                // (another tab deleted one before it) wherever it is now; gone already (this delete sent again from
+                // the app's queue) is done.
+                let created = Date(timeIntervalSince1970: try fields.number("created", in: -1e12...1e12))
+                let values = event.outcome?.values ?? []
+                guard let index = values.indices.contains(shown) && Self.sameMoment(values[shown].createdDate, created) ? shown
+                        : values.firstIndex(where: { Self.sameMoment($0.createdDate, created) }) else {
+                    return nil
                 }
                 try await store.deleteOutcomeValue(at: index, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
                 return nil
@@ -119,11 +127,33 @@ extension CareServer {
                 let target = event.scheduleEvent.element.targetValues.first
                 let number = try fields.number("value", in: 0...OCKNumericEntryRange.maximum(for: target))
                 var value = OCKOutcomeValue(number, units: target?.units)
-                value.createdDate = configuration.now()
+                value.createdDate = try actedDate(fields)
                 try await store.recordOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
                 return nil
             }
         }
+    }
+
+    /// The field in which the app's offline queue sends when the person acted (milliseconds since 1970, by the
+    /// device's clock).
+    static let actedField = "acted"
+    /// How far back a queued tap's moment is taken as given: the days a device keeps the care pages (7 back), and
+    /// a week more for a phone left offline; an earlier one is taken as this far back.
+    static let longestOffline: TimeInterval = 14 * 86_400
+
+    /// When the person did what the form says: the moment the app's queue sent (`acted`), kept within the last
+    /// `longestOffline` and never after the server's now (a device's clock may be wrong), else now.
+    func actedDate(_ fields: FormFields) throws -> Date {
+        let now = configuration.now()
+        guard let text = fields.values[Self.actedField], !text.isEmpty else { return now }
+        let acted = Date(timeIntervalSince1970: try fields.number(Self.actedField, in: 0...1e14) / 1000)
+        return min(now, max(acted, now.addingTimeInterval(-Self.longestOffline)))
+    }
+
+    /// Whether two values' moments are one: within half a millisecond (the app sends milliseconds; the stores keep
+    /// at least that).
+    static func sameMoment(_ first: Date, _ second: Date) -> Bool {
+        abs(first.timeIntervalSince(second)) < 0.0005
     }
 
     /// Whether `task`'s card is a log card (its style, or CareKit's choice for a task that does not count towards
