@@ -265,6 +265,11 @@ extension CareHost {
         return hostPage(request, title: HostText.accountTitle.text(language), status: status) { token in [
             .element("h1", [:], [.text(HostText.accountTitle.text(language))]),
             .element("p", [:], [.text(HostText.signedInAs.text(language, identity.account.email))]),
+            // Signing out of this browser: the only way for a person with one record, whose home is that record.
+            .element("form", ["method": "post", "action": "/sign-out"], [
+                Self.hidden(CSRF.fieldName, token),
+                .element("button", ["type": "submit", "class": "ock-button"], [.text(HostText.signOut.text(language))]),
+            ]),
             Self.notice(message, isError: isError),
             .element("section", ["aria-labelledby": "password-heading"], [
                 .element("h2", ["id": "password-heading"], [.text(HostText.changePassword.text(language))]),

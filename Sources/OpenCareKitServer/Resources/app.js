@@ -125,8 +125,8 @@
     }
 
     function reapply() {
-      if (!account || !record) { return; }
-      Outbox.writes(account).then(function (writes) {
+      if (!account || !record) { return Promise.resolve(); }
+      return Outbox.writes(account).then(function (writes) {
         writes.forEach(function (write) {
           if (write.record === record && write.state === "waiting") { show(write, formFor(write)); }
         });
@@ -266,10 +266,9 @@
       }).then(function () {
         if (!account) { return; }
         setUpKeep();
-        reapply();
-        status();
         if (!isOffline()) { flush().then(function () { return refreshKept(false); }); }
-        mark("data-ock-device-ready", "true");
+        // Ready (for the tests too) once the page shows what waits.
+        return Promise.all([reapply(), status()]).then(function () { mark("data-ock-device-ready", "true"); });
       }).catch(function () { /* without IndexedDB the app works online only */ });
       window.addEventListener("online", function () { status(); flush().then(function () { return refreshKept(false); }); });
       window.addEventListener("offline", status);

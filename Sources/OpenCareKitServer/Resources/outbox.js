@@ -68,13 +68,13 @@
   var Outbox = {
     PAGES: PAGES,
 
-    /// Queues a change; resolves to it with its number.
+    // Queues a change; resolves to it with its number.
     add: function (write) {
       return transaction(["writes"], "readwrite", function (stores) {
         return request(stores("writes").add(write)).then(function (seq) { write.seq = seq; return write; });
       });
     },
-    /// The account's changes, oldest first.
+    // The account's changes, oldest first.
     writes: function (account) { return all("writes", account); },
     remove: function (seq) {
       return transaction(["writes"], "readwrite", function (stores) { return request(stores("writes").delete(seq)); });
@@ -102,7 +102,7 @@
       });
     },
 
-    /// Everything of `account` on this device: its changes, kept records and pages; the device then holds no one's.
+    // Everything of `account` on this device: its changes, kept records and pages; the device then holds no one's.
     clearAccount: function (account) {
       return transaction(["writes", "kept", "state"], "readwrite", function (stores) {
         return Promise.all([
@@ -119,10 +119,10 @@
       }).then(function () { return scope.caches ? scope.caches.delete(PAGES) : null; });
     },
 
-    /// Sends the account's waiting changes in order, one at a time (across the device's tabs and its worker, where
-    /// the browser has Web Locks). `token(record, fresh)` gives the CSRF token for a record's writes (`fresh`: the
-    /// last was refused as stale). Resolves to why it stopped: "done", "offline", "signed-out" or "later" (the
-    /// server is busy or failing); refused changes are kept with their reason.
+    // Sends the account's waiting changes in order, one at a time (across the device's tabs and its worker, where
+    // the browser has Web Locks). `token(record, fresh)` gives the CSRF token for a record's writes (`fresh`: the
+    // last was refused as stale). Resolves to why it stopped: "idle" (nothing waited), "done", "offline",
+    // "signed-out" or "later" (the server is busy or failing); refused changes are kept with their reason.
     flush: function (account, token) {
       var run = function () { return Outbox.sendAll(account, token); };
       var locks = scope.navigator && scope.navigator.locks;
@@ -132,6 +132,7 @@
     sendAll: function (account, token) {
       return Outbox.writes(account).then(function (writes) {
         var waiting = writes.filter(function (write) { return write.state === "waiting"; });
+        if (!waiting.length) { return "idle"; }
         var next = function (index) {
           if (index >= waiting.length) { return "done"; }
           return Outbox.send(waiting[index], token, false).then(function (result) {
@@ -166,7 +167,7 @@
       }, function () { return "offline"; });
     },
 
-    /// The CSRF token of a record's pages, read from its Care page (a worker has no page of its own to read it from).
+    // The CSRF token of a record's pages, read from its Care page (a worker has no page of its own to read it from).
     fetchToken: function (record) {
       return fetch(record + "/care", { credentials: "same-origin", headers: { "X-OCK-Background": "1" } })
         .then(function (response) { return response.text(); })

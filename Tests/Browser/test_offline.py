@@ -1,0 +1,237 @@
+"""The care app offline (issue 39, parts 2, 3 and 5), in Chromium on a persistent profile at the phone's size: a record
+kept on the device opens offline with when it was saved; changes made offline wait in IndexedDB through a restart of
+the browser and are sent exactly once when the network is back; a change the record refuses is listed under "Not
+sent" with the reason; signing out warns of unsent changes and then clears the device, and the next account on the
+profile sees nothing of the first."""
+import json
+import re
+import tempfile
+import urllib.request
+
+from careapp import DEMO_CAREGIVER, onboard, origin_of, record_base, served, sign_in, urlopen
+from conftest import SESSIONS
+from test_care_app import settled
+from test_install import installed_app
+
+
+def controlled(page, address):
+    """Opens `address` and again once the worker controls the page, with the page's device script started."""
+    page.goto(address)
+    settled(page, "navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
+
+
+def keep_on_device(page):
+    """Marks the record kept on this device and waits until its pages are saved."""
+    button = page.locator("[data-ock-keep] button")
+    assert button.get_attribute("aria-pressed") == "false"
+    button.click()
+    page.wait_for_selector(state="attached", selector="html[data-ock-kept]", timeout=30000)
+    assert button.get_attribute("aria-pressed") == "true"
+    assert page.locator("[data-ock-keep] .ock-keep-status").text_content().startswith("Kept on this phone. Updated ")
+
+
+def toggle(page, task, time):
+    page.locator(f"#task-{task} button[aria-label='Mark {task.capitalize()} {time} as done']").click()
+
+
+def today_of(page):
+    return re.search(r"date=(\d{4}-\d{2}-\d{2})", page.locator('meta[name="ock-live"]').get_attribute("content")).group(1)
+
+
+def shifted(day, offset):
+    import datetime
+    return (datetime.date.fromisoformat(day) + datetime.timedelta(days=offset)).isoformat()
+
+
+def outcomes(base):
+    """Each stored outcome's task id, occurrence and number of values, through the JSON API."""
+    events = json.load(urlopen(base + "/api/v1/outcomes?limit=500", headers={"Accept": "application/json"}))
+    tasks = {task["uuid"]: task["id"] for task in json.load(urlopen(base + "/api/v1/tasks?limit=500", headers={"Accept": "application/json"}))}
+    return sorted((tasks.get(outcome["taskUUID"], "?"), outcome["taskOccurrenceIndex"], len(outcome["values"])) for outcome in events)
+
+
+def device_data(page):
+    """What the device holds: the names of Cache Storage's caches and the queued changes in IndexedDB."""
+    return settled(page, """caches.keys().then(names => new Promise(resolve => {
+        const opening = indexedDB.open("opencarekit-device", 1);
+        opening.onsuccess = () => {
+            const db = opening.result;
+            if (!db.objectStoreNames.contains("writes")) { db.close(); resolve({caches: names, writes: [], kept: []}); return; }
+            const work = db.transaction(["writes", "kept"], "readonly");
+            const writes = work.objectStore("writes").getAll(), kept = work.objectStore("kept").getAll();
+            work.oncomplete = () => { db.close(); resolve({caches: names, writes: writes.result, kept: kept.result}); };
+        };
+        opening.onerror = () => resolve({caches: names, writes: [], kept: [], error: String(opening.error)});
+    }))""")
+
+
+def test_changes_made_offline_survive_a_restart_and_are_sent_once(browser):
+    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
+        base = record_base(url)
+        onboard(base)
+        before = outcomes(base)
+        context, page = installed_app(browser, profile, url)
+        try:
+            controlled(page, base + "/care")
+            keep_on_device(page)
+            today = today_of(page)
+            cached = [path for path in page.evaluate(
+                "caches.open('ock-pages').then(cache => cache.keys()).then(keys => keys.map(key => new URL(key.url).pathname + new URL(key.url).search))")]
+            for offset in range(-7, 8):
+                assert f"{base.split(origin_of(url))[1]}/care?date={shifted(today, offset)}" in cached, cached
+
+            context.set_offline(True)
+            # Three days ahead, and today, open from the device with when they were saved.
+            page.goto(f"{base}/care?date={shifted(today, 3)}")
+            page.wait_for_selector("html[data-ock-device-ready]", state="attached")
+            assert page.locator("[data-ock-device-status]").text_content().startswith("Offline — last updated ")
+            page.goto(base + "/care")
+            page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
+            assert page.locator("html").get_attribute("data-ock-offline-saved")
+            toggle(page, "ibuprofen", "8:00\u202fAM")
+            toggle(page, "omeprazole", "7:30\u202fAM")
+            page.locator("#task-nausea .ock-log-button").click()
+            page.locator("#task-hydration input[name=value]").fill("3")
+            page.locator("#task-hydration .ock-value-save").click()
+            page.wait_for_selector(state="attached", selector="html[data-ock-waiting='4']")
+            assert page.locator("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done']").get_attribute("aria-pressed") == "true"
+            assert page.locator(".ock-waiting-note").count() == 4
+            assert "Changes waiting to send: 4" in page.locator("[data-ock-device-status]").text_content()
+        finally:
+            context.close()
+
+        # The browser starts again, still offline: the changes still wait, and show.
+        context, page = installed_app(browser, profile, url)
+        try:
+            context.set_offline(True)
+            page.goto(base + "/care")
+            page.wait_for_selector(state="attached", selector="html[data-ock-waiting='4']")
+            assert page.locator("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done']").get_attribute("aria-pressed") == "true"
+            assert page.locator(".ock-waiting-note").count() == 4
+            assert outcomes(base) == before
+
+            # Another page of the record, online, open meanwhile.
+            other = browser.new_context()
+            other.add_cookies([{"name": "ock_session", "value": SESSIONS[origin_of(url)], "url": origin_of(url)}])
+            watcher = other.new_page()
+            watcher.goto(base + "/care")
+            watcher.wait_for_selector("html[data-ock-live='open']")
+
+            # Online again: everything is sent, once; the saved page loads again from the server.
+            with page.expect_navigation(timeout=30000):
+                context.set_offline(False)
+            page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
+            assert page.locator("html").get_attribute("data-ock-offline-saved") is None
+            assert page.locator("html").get_attribute("data-ock-waiting") == "0"
+            stored = outcomes(base)
+            added = [entry for entry in stored if entry not in before]
+            assert sorted(added) == sorted([("ibuprofen", 0, 1), ("omeprazole", 0, 1), ("nausea", 0, 1), ("hydration", 0, 1)]), added
+            watcher.wait_for_selector("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done'][aria-pressed='true']")
+            other.close()
+            assert device_data(page)["writes"] == []
+        finally:
+            context.close()
+
+
+def test_a_refused_change_is_listed_with_its_reason_until_discarded(browser):
+    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
+        base = record_base(url)
+        onboard(base)
+        context, page = installed_app(browser, profile, url)
+        try:
+            controlled(page, base + "/care")
+            # The request never reaches the server (the page's nor the worker's): the change waits.
+            context.route("**/care/events/**", lambda route: route.abort())
+            page.locator("#task-nausea .ock-log-button").click()
+            page.wait_for_selector(state="attached", selector="html[data-ock-waiting='1']")
+            # Meanwhile the task is deleted from the plan.
+            with _delete(base + "/api/v1/tasks/nausea") as response:
+                assert response.status in (200, 204)
+            context.unroute("**/care/events/**")
+            page.reload()
+            box = page.locator("[data-ock-outbox]")
+            page.wait_for_selector("html[data-ock-refused='1']", state="attached", timeout=15000)
+            assert box.is_visible()
+            assert page.locator("html").get_attribute("data-ock-waiting") == "0"
+            item = box.locator(".ock-outbox-item")
+            assert item.count() == 1
+            assert item.locator("p").text_content().startswith("Track Nausea: ")
+            assert box.locator("h2").text_content() == "Not sent"
+            for name in ("retry", "discard"):
+                assert item.locator(f"[data-ock-{name}]").bounding_box()["height"] >= 44
+            # Retried, it is refused again, and stays; discarded, it goes.
+            item.locator("[data-ock-retry]").click()
+            page.wait_for_selector(state="attached", selector="html[data-ock-flushed='done']")
+            assert page.locator("html").get_attribute("data-ock-refused") == "1"
+            page.locator("[data-ock-outbox] [data-ock-discard]").click()
+            page.wait_for_selector(state="attached", selector="html[data-ock-refused='0']")
+            assert box.is_hidden()
+            assert device_data(page)["writes"] == []
+        finally:
+            context.close()
+
+
+def _delete(address):
+    import secrets
+    from careapp import cookie, opener_for
+    opener, jar = opener_for(address)
+    token = secrets.token_hex(32)
+    jar.set_cookie(cookie("ock_csrf", token, origin_of(address)))
+    return opener.open(urllib.request.Request(address, method="DELETE", headers={"X-CSRF-Token": token, "Accept": "application/json"}))
+
+
+def test_signing_out_warns_of_unsent_changes_then_clears_the_device_for_the_next_account(browser):
+    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
+        base = record_base(url)
+        onboard(base)
+        context, page = installed_app(browser, profile, url)
+        try:
+            controlled(page, base + "/care")
+            keep_on_device(page)
+            context.route("**/care/events/**", lambda route: route.abort())
+            toggle(page, "ibuprofen", "8:00\u202fAM")
+            page.wait_for_selector(state="attached", selector="html[data-ock-waiting='1']")
+            held = device_data(page)
+            assert "ock-pages" in held["caches"] and len(held["writes"]) == 1 and len(held["kept"]) == 1
+
+            page.goto(url + "/account")
+            page.locator("form[action='/sign-out'] button").click()
+            warning = page.locator(".ock-signout-warning")
+            warning.wait_for(state="visible")
+            assert warning.locator("p").text_content() == "Changes waiting to send: 1. Signing out deletes them from this phone."
+            # Staying keeps everything.
+            warning.locator("[data-ock-stay]").click()
+            assert warning.count() == 0 and len(device_data(page)["writes"]) == 1
+            page.locator("form[action='/sign-out'] button").click()
+            with page.expect_navigation():
+                page.locator(".ock-signout-warning [data-ock-signOutAnyway]").click()
+            page.wait_for_url("**/sign-in?signed-out=1")
+            cleared = device_data(page)
+            assert "ock-pages" not in cleared["caches"] and cleared["writes"] == [] and cleared["kept"] == [], cleared
+            # Only the app shell (scripts, styles, icons: no one's data) stays.
+            assert all(name.startswith("ock-shell-") for name in cleared["caches"]), cleared["caches"]
+            assert "ock_account" not in {entry["name"] for entry in context.cookies()}
+
+            # Offline now, the record's pages are not on the device.
+            context.set_offline(True)
+            page.goto(base + "/care")
+            assert page.locator("[data-ock-not-kept]").text_content() == "You are offline, and this page is not kept on this phone."
+            context.set_offline(False)
+        finally:
+            context.close()
+
+        # Another account on the same profile: nothing of the first.
+        sign_in(url, DEMO_CAREGIVER)
+        context, page = installed_app(browser, profile, url)
+        try:
+            page.goto(base + "/care")
+            page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
+            assert page.locator(".ock-waiting-note").count() == 0
+            assert page.locator("html").get_attribute("data-ock-waiting") == "0"
+            assert page.locator("[data-ock-keep] button").get_attribute("aria-pressed") == "false"
+            assert device_data(page)["writes"] == []
+        finally:
+            context.close()
