@@ -66,14 +66,15 @@ struct AppPage {
         // The app on a device (`DeviceData` in the app's script): the offline line and the changes waiting to be
         // sent, the changes the record refused, and the choice to keep the record on this device. Hidden until the
         // script has something to say; their words are the script's.
-        let device = HTML.element("div", ["class": "ock-device", "data-ock-device": "", "data-words": OfflineText.json(language)], [
+        let device = HTML.element("section", ["class": "ock-device", "data-ock-device": "", "aria-label": OfflineText.onThisDevice.text(language),
+                                              "data-words": OfflineText.json(language)], [
             .element("p", ["class": "ock-device-status", "data-ock-device-status": "", "role": "status"], []),
             .element("section", ["class": "ock-outbox", "data-ock-outbox": "", "hidden": "hidden", "aria-labelledby": "ock-outbox-heading"], [
                 .element("h2", ["id": "ock-outbox-heading"], [.text(OfflineText.notSent.text(language))]),
                 .element("ul", ["class": "ock-outbox-list"], []),
             ]),
         ])
-        let keep = HTML.element("div", ["class": "ock-keep", "data-ock-keep": "", "hidden": "hidden"], [
+        let keep = HTML.element("aside", ["class": "ock-keep", "data-ock-keep": "", "hidden": "hidden", "aria-label": OfflineText.onThisDevice.text(language)], [
             .element("button", ["type": "button", "class": "ock-button", "aria-pressed": "false", "aria-describedby": "ock-keep-hint"],
                      [.text(OfflineText.keep.text(language))]),
             .element("p", ["class": "ock-keep-hint", "id": "ock-keep-hint"], [.text(OfflineText.keepHint.text(language))]),

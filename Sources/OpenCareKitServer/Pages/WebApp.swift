@@ -105,11 +105,12 @@ enum WebAppText: String, CaseIterable, Sendable, HostWords {
 /// The words of the app on a device: kept offline, changes waiting to be sent, and those the record refused. The
 /// script fills in `{time}`, `{count}` and `{task}` (`Resources/app.js`, `DeviceData`).
 enum OfflineText: String, CaseIterable, Sendable, HostWords {
-    case keep, keepHint, kept, offline, notKept, waiting, waitingCount, notSent, retry, discard, signOutWaiting,
+    case onThisDevice, keep, keepHint, kept, offline, notKept, waiting, waitingCount, notSent, retry, discard, signOutWaiting,
          signOutAnyway, stay, sending, signInToSend
 
     var english: String {
         switch self {
+        case .onThisDevice: "On this phone"
         case .keep: "Keep my care plan on this phone"
         case .keepHint: "The Care pages of the last week and the next, Insights and Contacts stay readable without a connection; what you record offline is sent when the connection is back."
         case .kept: "Kept on this phone. Updated {time}."
@@ -130,6 +131,7 @@ enum OfflineText: String, CaseIterable, Sendable, HostWords {
 
     var korean: String {
         switch self {
+        case .onThisDevice: "이 휴대폰"
         case .keep: "이 휴대폰에 내 케어 플랜 보관"
         case .keepHint: "지난주와 다음 주의 케어 페이지, 인사이트와 연락처를 연결 없이 볼 수 있으며, 오프라인에서 기록한 내용은 연결되면 전송됩니다."
         case .kept: "이 휴대폰에 보관됨. {time}에 업데이트됨."

@@ -25,6 +25,9 @@
     var loadedAt = Date.now();
     var account = null;
     var signedOut = false;
+    // The changes made on this page, by number, with their forms: one the record refuses while its card is here is
+    // shown on the card, as an error (the person sees it there), rather than under "Not sent".
+    var madeHere = {};
     var actions = { "/care/events/toggle": true, "/care/events/log": true, "/care/events/record": true, "/care/events/log/delete": true };
 
     function say(key, values) {
@@ -146,7 +149,7 @@
       }).then(function (result) {
         signedOut = result === "signed-out";
         mark("data-ock-flushing", "false");
-        return status().then(function () {
+        return showRefusalsHere().then(status).then(function () {
           mark("data-ock-flushed", result);
           if (result === "done" && savedAt) { window.location.reload(); }
           // Without live updates the cards show the server's state only after a reload.
@@ -154,6 +157,28 @@
           return result;
         });
       }, function () { mark("data-ock-flushing", "false"); return "later"; });
+    }
+
+    function showRefusalsHere() {
+      return Outbox.writes(account).then(function (writes) {
+        return Promise.all(writes.filter(function (write) { return write.state === "refused" && madeHere[write.seq]; }).map(function (write) {
+          var form = madeHere[write.seq];
+          delete madeHere[write.seq];
+          if (!document.body.contains(form)) { return null; }
+          if (write.action === "/care/events/toggle") {
+            var done = write.fields.complete === "true";
+            var button = form.querySelector("button[aria-pressed]");
+            if (button) { button.setAttribute("aria-pressed", String(!done)); }
+            var field = form.querySelector('input[name="complete"]');
+            if (field) { field.value = done ? "true" : "false"; }
+          }
+          var card = form.closest(".ock-card");
+          var note = card && card.querySelector(".ock-waiting-note");
+          if (note) { note.remove(); }
+          showError(form, write.reason);
+          return Outbox.remove(write.seq);
+        }));
+      });
     }
 
     function queue(form, address) {
@@ -167,6 +192,7 @@
                     label: labelOf(form), state: "waiting", queuedAt: Date.now() };
       show(write, form);
       Outbox.add(write).then(function () {
+        madeHere[write.seq] = form;
         if (navigator.serviceWorker) {
           navigator.serviceWorker.ready.then(function (registration) {
             return registration.sync ? registration.sync.register("ock-outbox") : null;
