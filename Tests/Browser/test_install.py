@@ -36,11 +36,13 @@ def png_pixels(data):
     return width, height, pixel
 
 
-def installed_app(browser, profile, url):
+def installed_app(browser, profile, url, offline=False, **options):
     """A persistent context on the profile directory `profile` (as an installed app has: the suite's Playwright, a
-    browser of its own), signed in as `url`'s session, and its page at the record's Care page."""
+    browser of its own), signed in as `url`'s session, and its page; `offline` from its start (a worker may send
+    what waits the moment the browser starts)."""
     origin = origin_of(url)
-    context = browser.browser_type.launch_persistent_context(profile, executable_path=CHROMIUM, args=["--no-sandbox"], viewport=PHONE)
+    context = browser.browser_type.launch_persistent_context(profile, executable_path=CHROMIUM, args=["--no-sandbox"], viewport=PHONE,
+                                                             offline=offline, **options)
     context.add_cookies([{"name": "ock_session", "value": SESSIONS[origin], "url": origin}])
     page = context.pages[0] if context.pages else context.new_page()
     return context, page

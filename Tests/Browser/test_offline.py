@@ -14,6 +14,18 @@ from test_care_app import settled
 from test_install import installed_app
 
 
+def go_offline(context):
+    """No network for the context's pages and its service worker (Playwright's offline mode does not reach the
+    worker, whose Background Sync would send what waits)."""
+    context.route("**/*", lambda route: route.abort("internetdisconnected"))
+    context.set_offline(True)
+
+
+def go_online(context):
+    context.unroute("**/*")
+    context.set_offline(False)
+
+
 def controlled(page, address):
     """Opens `address` and again once the worker controls the page, with the page's device script started."""
     page.goto(address)
@@ -83,7 +95,7 @@ def test_changes_made_offline_survive_a_restart_and_are_sent_once(browser):
             for offset in range(-7, 8):
                 assert f"{base.split(origin_of(url))[1]}/care?date={shifted(today, offset)}" in cached, cached
 
-            context.set_offline(True)
+            go_offline(context)
             # Three days ahead, and today, open from the device with when they were saved.
             page.goto(f"{base}/care?date={shifted(today, 3)}")
             page.wait_for_selector("html[data-ock-device-ready]", state="attached")
@@ -104,9 +116,9 @@ def test_changes_made_offline_survive_a_restart_and_are_sent_once(browser):
             context.close()
 
         # The browser starts again, still offline: the changes still wait, and show.
-        context, page = installed_app(browser, profile, url)
+        context, page = installed_app(browser, profile, url, offline=True)
         try:
-            context.set_offline(True)
+            go_offline(context)
             page.goto(base + "/care")
             page.wait_for_selector(state="attached", selector="html[data-ock-waiting='4']")
             assert page.locator("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done']").get_attribute("aria-pressed") == "true"
@@ -122,7 +134,7 @@ def test_changes_made_offline_survive_a_restart_and_are_sent_once(browser):
 
             # Online again: everything is sent, once; the saved page loads again from the server.
             with page.expect_navigation(timeout=30000):
-                context.set_offline(False)
+                go_online(context)
             page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
             assert page.locator("html").get_attribute("data-ock-offline-saved") is None
             assert page.locator("html").get_attribute("data-ock-waiting") == "0"
@@ -216,10 +228,10 @@ def test_signing_out_warns_of_unsent_changes_then_clears_the_device_for_the_next
             assert "ock_account" not in {entry["name"] for entry in context.cookies()}
 
             # Offline now, the record's pages are not on the device.
-            context.set_offline(True)
+            go_offline(context)
             page.goto(base + "/care")
             assert page.locator("[data-ock-not-kept]").text_content() == "You are offline, and this page is not kept on this phone."
-            context.set_offline(False)
+            go_online(context)
         finally:
             context.close()
 
