@@ -247,3 +247,88 @@ def test_signing_out_warns_of_unsent_changes_then_clears_the_device_for_the_next
             assert device_data(page)["writes"] == []
         finally:
             context.close()
+
+
+def shown_done_after(page, label):
+    """Taps the control named `label` and returns how many milliseconds passed until it shows done."""
+    return settled(page, """new Promise(resolve => {
+        const button = document.querySelector(`button[aria-label="%s"]`);
+        const start = performance.now();
+        const watcher = new MutationObserver(() => {
+            if (button.getAttribute("aria-pressed") === "true") { watcher.disconnect(); resolve(performance.now() - start); }
+        });
+        watcher.observe(button, {attributes: true});
+        button.click();
+    })""" % label)
+
+
+def test_on_a_slow_connection_each_tap_shows_at_once_and_settles(browser):
+    """DevTools' Slow 3G (2 s round trips, 50 kB/s): a tap shows done within 100 ms, and each change reaches the
+    server once."""
+    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
+        base = record_base(url)
+        onboard(base)
+        before = outcomes(base)
+        context, page = installed_app(browser, profile, url)
+        try:
+            controlled(page, base + "/care")
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 2000, "downloadThroughput": 50 * 1024,
+                                                          "uploadThroughput": 50 * 1024})
+            delays = [shown_done_after(page, label) for label in
+                      ("Mark Ibuprofen 8:00\u202fAM as done", "Mark Omeprazole 7:30\u202fAM as done", "Mark Enoxaparin 9:00\u202fAM as done")]
+            assert all(delay < 100 for delay in delays), delays
+            assert page.locator(".ock-waiting-note").count() == 3
+            page.wait_for_selector("html[data-ock-waiting='0']", state="attached", timeout=60000)
+            added = [entry for entry in outcomes(base) if entry not in before]
+            assert sorted(added) == [("enoxaparin", 0, 1), ("ibuprofen", 0, 1), ("omeprazole", 0, 1)], added
+            print(f"Slow 3G: each tap shown done after {', '.join(f'{delay:.1f}' for delay in delays)} ms")
+        finally:
+            context.close()
+
+
+def test_the_offline_states_pass_axe_at_both_sizes(browser):
+    """Offline, with changes waiting and one refused: the Care page (its offline line, waiting notes and Not sent
+    list), a kept Insights page and the page of one not kept pass axe-core, at the phone's size and a desktop's."""
+    from axe_playwright_python.sync_playwright import Axe
+    from conftest import DESKTOP, PHONE
+    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
+        base = record_base(url)
+        onboard(base)
+        context, page = installed_app(browser, profile, url)
+        try:
+            controlled(page, base + "/care")
+            keep_on_device(page)
+            # One change refused (its task deleted while it waited), one waiting.
+            context.route("**/care/events/**", lambda route: route.abort())
+            page.locator("#task-nausea .ock-log-button").click()
+            page.wait_for_selector("html[data-ock-waiting='1']", state="attached")
+            with _delete(base + "/api/v1/tasks/nausea") as response:
+                assert response.status in (200, 204)
+            context.unroute("**/care/events/**")
+            page.reload()
+            page.wait_for_selector("html[data-ock-refused='1']", state="attached", timeout=15000)
+            keep_on_device_again = page.locator("[data-ock-keep] button").get_attribute("aria-pressed") == "true"
+            assert keep_on_device_again
+            go_offline(context)
+            for size in (PHONE, DESKTOP):
+                page.set_viewport_size(size)
+                page.goto(base + "/care")
+                page.wait_for_selector("html[data-ock-device-ready]", state="attached")
+                toggle(page, "ibuprofen", "8:00\u202fAM")
+                page.wait_for_selector("html[data-ock-waiting]:not([data-ock-waiting='0'])", state="attached")
+                assert page.locator("[data-ock-outbox]").is_visible()
+                for address in (base + "/care", base + "/insights", base + "/account/tokens"):
+                    if address != base + "/care":
+                        page.goto(address)
+                    if address.endswith("/tokens"):
+                        page.wait_for_selector("[data-ock-not-kept]")
+                    else:
+                        page.wait_for_selector("html[data-ock-device-ready]", state="attached")
+                        assert page.locator("[data-ock-device-status]").text_content().startswith("Offline — last updated ")
+                    violations = [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in Axe().run(page).response["violations"]]
+                    assert violations == [], (address, size)
+            go_online(context)
+        finally:
+            context.close()
