@@ -332,3 +332,50 @@ def test_the_offline_states_pass_axe_at_both_sizes(browser):
             go_online(context)
         finally:
             context.close()
+
+
+def test_a_reminder_pushed_while_offline_opens_the_kept_page(browser):
+    """Part 6: a push the server sent arrives while the phone is offline (DevTools' deliverPushMessage, as a push
+    service delivers it): the worker shows the reminder, and its address opens the kept Care page of that day."""
+    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
+        base = record_base(url)
+        onboard(base)
+        origin = origin_of(url)
+        context, page = installed_app(browser, profile, url, permissions=["notifications"])
+        try:
+            controlled(page, base + "/care")
+            keep_on_device(page)
+            today = today_of(page)
+            cdp = context.new_cdp_session(page)
+            registrations = []
+            cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+            cdp.send("ServiceWorker.enable")
+            # The events come with the enable; each round trip to the page lets the client read those that came.
+            for _ in range(100):
+                if any(entry["scopeURL"] == origin + "/" for entry in registrations):
+                    break
+                page.evaluate("1")
+            registration = next(entry["registrationId"] for entry in registrations if entry["scopeURL"] == origin + "/")
+            go_offline(context)
+            path = base.split(origin)[1]
+            reminder = {"kind": "reminder", "title": "Ibuprofen", "time": "8:00\u202fAM", "record": path.rsplit("/", 1)[1],
+                        "task": "ibuprofen", "url": f"{path}/care?date={today}#task-ibuprofen"}
+            cdp.send("ServiceWorker.deliverPushMessage", {"origin": origin, "registrationId": registration, "data": json.dumps(reminder)})
+            shown = settled(page, """(async () => {
+                const registration = await navigator.serviceWorker.ready;
+                for (let tries = 0; tries < 100; tries += 1) {
+                    const shown = await registration.getNotifications();
+                    if (shown.length) { return shown.map(n => ({title: n.title, body: n.body, url: n.data.url})); }
+                    await new Promise(resolve => setTimeout(resolve, 50));
+                }
+                return [];
+            })()""")
+            assert shown == [{"title": "Reminder", "body": "Ibuprofen · 8:00\u202fAM", "url": reminder["url"]}], shown
+            # The notification's tap opens its address (the worker's notificationclick); offline, the kept page.
+            page.goto(origin + shown[0]["url"])
+            page.wait_for_selector("html[data-ock-device-ready]", state="attached")
+            assert page.locator("html").get_attribute("data-ock-offline-saved")
+            assert page.locator("#task-ibuprofen").is_visible()
+            go_online(context)
+        finally:
+            context.close()
