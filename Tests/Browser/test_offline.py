@@ -280,7 +280,9 @@ def test_on_a_slow_connection_each_tap_shows_at_once_and_settles(browser):
                       ("Mark Ibuprofen 8:00\u202fAM as done", "Mark Omeprazole 7:30\u202fAM as done", "Mark Enoxaparin 9:00\u202fAM as done")]
             assert all(delay < 100 for delay in delays), delays
             assert page.locator(".ock-waiting-note").count() == 3
-            page.wait_for_selector("html[data-ock-waiting='0']", state="attached", timeout=60000)
+            # Settled: each note goes when its change was sent.
+            page.locator(".ock-waiting-note").first.wait_for(state="detached", timeout=60000)
+            page.wait_for_selector("html[data-ock-waiting='0']", state="attached")
             added = [entry for entry in outcomes(base) if entry not in before]
             assert sorted(added) == [("enoxaparin", 0, 1), ("ibuprofen", 0, 1), ("omeprazole", 0, 1)], added
             print(f"Slow 3G: each tap shown done after {', '.join(f'{delay:.1f}' for delay in delays)} ms")
@@ -378,4 +380,71 @@ def test_a_reminder_pushed_while_offline_opens_the_kept_page(browser):
             assert page.locator("#task-ibuprofen").is_visible()
             go_online(context)
         finally:
+            context.close()
+
+
+def session_of(url, email):
+    """The session cookie of `email` signed in on `url`'s server, leaving the suite's session as it was."""
+    origin = origin_of(url)
+    kept = SESSIONS.get(origin)
+    sign_in(url, email)
+    session = SESSIONS[origin]
+    if kept:
+        SESSIONS[origin] = kept
+    return session
+
+
+def test_a_change_made_offline_meets_another_members_and_the_person_reads_why(browser):
+    """Part 4. Alex's phone is offline with Ibuprofen 8:00 undone and Omeprazole 7:30 done; meanwhile Sam, on his
+    phone, undoes Ibuprofen and marks it done again, and marks Omeprazole done. Back online, Alex's undo is not
+    applied (the event changed after Alex saw it, and is not as Alex wanted): it is listed under Not sent in words;
+    Alex's done for Omeprazole was needless, and Alex is told who did it. Both pages end the same."""
+    from conftest import PHONE
+    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
+        base = record_base(url)
+        onboard(base)
+        sam_session = session_of(url, DEMO_CAREGIVER)
+        origin = origin_of(url)
+        ibuprofen, omeprazole = "Mark Ibuprofen 8:00\u202fAM as done", "Mark Omeprazole 7:30\u202fAM as done"
+        context, page = installed_app(browser, profile, url)
+        sam_context = browser.new_context(viewport=PHONE)
+        sam_context.add_cookies([{"name": "ock_session", "value": sam_session, "url": origin}])
+        try:
+            controlled(page, base + "/care")
+            page.locator(f"button[aria-label='{ibuprofen}']").click()
+            page.wait_for_selector(f"button[aria-label='{ibuprofen}'][aria-pressed='true']")
+            page.wait_for_selector("html[data-ock-waiting='0']", state="attached")
+            sam = sam_context.new_page()
+            sam.goto(base + "/care")
+            sam.wait_for_selector("html[data-ock-live='open']")
+            sam.wait_for_selector(f"button[aria-label='{ibuprofen}'][aria-pressed='true']")
+
+            go_offline(context)
+            page.locator(f"button[aria-label='{ibuprofen}']").click()
+            page.locator(f"button[aria-label='{omeprazole}']").click()
+            page.wait_for_selector("html[data-ock-waiting='2']", state="attached")
+
+            for label, state in ((ibuprofen, "false"), (ibuprofen, "true"), (omeprazole, "true")):
+                sam.locator(f"button[aria-label='{label}']").click()
+                sam.wait_for_selector(f"button[aria-label='{label}'][aria-pressed='{state}']:not(:has(+ .ock-waiting-note))")
+                sam.wait_for_selector("html[data-ock-waiting='0']", state="attached")
+
+            go_online(context)
+            page.wait_for_selector("html[data-ock-refused='1'][data-ock-notices='1']", state="attached", timeout=20000)
+            not_sent = page.locator("[data-ock-outbox] .ock-outbox-item p").text_content().replace("\u202f", " ")
+            assert re.fullmatch(r"Ibuprofen 8:00 AM: Sam Rivera marked Ibuprofen 8:00 AM done at \d{1,2}:\d\d [AP]M while you were offline\.", not_sent), not_sent
+            told = page.locator("ul[data-ock-notices] .ock-outbox-item p").text_content().replace("\u202f", " ")
+            assert re.fullmatch(r"Sam Rivera marked Omeprazole 7:30 AM done at \d{1,2}:\d\d [AP]M while you were offline\.", told), told
+            # Both pages end the same: Ibuprofen and Omeprazole done.
+            for person in (page, sam):
+                for label in (ibuprofen, omeprazole):
+                    person.wait_for_selector(f"button[aria-label='{label}'][aria-pressed='true']")
+            assert sorted(entry[:2] for entry in outcomes(base) if entry[0] in ("ibuprofen", "omeprazole")) == [("ibuprofen", 0), ("omeprazole", 0)]
+            # Alex dismisses what Alex was told; Discard drops the undo, Retry would have sent it.
+            page.locator("ul[data-ock-notices] [data-ock-dismiss]").click()
+            page.wait_for_selector("html[data-ock-notices='0']", state="attached")
+            page.locator("[data-ock-outbox] [data-ock-discard]").click()
+            page.wait_for_selector("html[data-ock-refused='0']", state="attached")
+        finally:
+            sam_context.close()
             context.close()

@@ -213,6 +213,62 @@ import Testing
         }
     }
 
+    /// A toggle from a page that was not current (queued offline, or left open) is checked against what its page
+    /// showed (`seen`): changed meanwhile and already as wanted, nothing is done and the answer names who and when;
+    /// changed and not as wanted, it is refused (409) in words; as seen, it applies, naming its author in the outcome.
+    @Test func aToggleFromAStalePageIsCheckedAgainstWhatItShowed() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            var headers = ServerFixture.formHeaders
+            headers[.accept] = "application/json"
+            func toggle(_ complete: Bool, seen: String?) async throws -> (HTTPResponse.Status, String) {
+                let event = try await fixture.event("ibuprofen")
+                var fields = ServerFixture.fields(event, ["complete": String(complete)])
+                fields["seen"] = seen
+                return try await client.execute(uri: "/care/events/toggle", method: .post, headers: headers,
+                                                body: ServerFixture.form(fields)) { response in
+                    let body = String(buffer: response.body)
+                    let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+                    let text = (json?["notice"] as? String) ?? ((json?["error"] as? [String: Any])?["message"] as? String) ?? body
+                    return (response.status, text.replacingOccurrences(of: "\u{202F}", with: " "))
+                }
+            }
+            // The page shows the form with what it saw.
+            try await client.execute(uri: "/care", method: .get, headers: ServerFixture.cookie) { response in
+                #expect(String(buffer: response.body).contains(#"<input name="seen" type="hidden" value="none">"#))
+            }
+            // As seen: applied, with its author.
+            #expect(try await toggle(true, seen: "none").0 == .noContent)
+            let first = try #require(try await fixture.event("ibuprofen").outcome)
+            #expect(first.userInfo?[CareServer.authorKey] != nil)
+            // Another page that saw nothing asks for done: done already, by Person: nothing done, and said.
+            let told = try await toggle(true, seen: "none")
+            #expect(told.0 == .ok)
+            #expect(told.1 == "Person marked Ibuprofen 8:00 AM done at 12:00 PM while you were offline.", "the moment of the tap")
+            #expect(try await fixture.event("ibuprofen").outcome?.uuid == first.uuid)
+            // Undone and done again meanwhile (through the store: no author named): a page that saw the first
+            // outcome and asks to undo is refused, in words, and the event stays done.
+            try await fixture.store.setEventCompletion(false, taskUUID: first.taskUUID, occurrence: first.taskOccurrenceIndex, now: fixture.now)
+            try await fixture.store.setEventCompletion(true, taskUUID: first.taskUUID, occurrence: first.taskOccurrenceIndex, now: fixture.now)
+            let second = try #require(try await fixture.event("ibuprofen").outcome)
+            #expect(second.uuid != first.uuid)
+            let refused = try await toggle(false, seen: first.uuid.uuidString)
+            #expect(refused.0 == .conflict, "\(first.uuid) \(second.uuid)")
+            #expect(refused.1 == "Ibuprofen 8:00 AM was marked done at 12:00 PM while you were offline.")
+            #expect(try await fixture.event("ibuprofen").outcome?.uuid == second.uuid)
+            // Undone meanwhile: a page that saw it done and asks to undo is told, and nothing is done.
+            try await fixture.store.setEventCompletion(false, taskUUID: first.taskUUID, occurrence: first.taskOccurrenceIndex, now: fixture.now)
+            let undone = try await toggle(false, seen: second.uuid.uuidString)
+            #expect(undone.0 == .ok)
+            // At the store's moment of the delete.
+            #expect(undone.1.hasPrefix("Ibuprofen 8:00 AM was marked not done at ") && undone.1.hasSuffix(" while you were offline."), "\(undone.1)")
+            #expect(try await fixture.event("ibuprofen").outcome == nil)
+            // Without `seen` (the app's Retry), a change applies as asked.
+            #expect(try await toggle(true, seen: nil).0 == .noContent)
+            #expect(try await fixture.event("ibuprofen").outcome != nil)
+        }
+    }
+
     /// The app's offline queue sends when the person acted (`acted`, milliseconds): a log sent twice (its first
     /// answer lost) is logged once, at that moment, and a device clock cannot place a value in the future or
     /// before the offline window.

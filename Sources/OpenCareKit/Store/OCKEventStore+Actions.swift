@@ -22,15 +22,19 @@ extension OCKEventStore where Task == OCKTask, Outcome == OCKOutcome {
     }
 
     /// Marks the event done (an outcome with the value `true`, as CareKit's toggle) or not done (deleting its
-    /// outcome). Returns the event as it is afterwards.
+    /// outcome). Returns the event as it is afterwards. `userInfo` goes with a new outcome (the app names who marked
+    /// it done there).
     @discardableResult
-    public func setEventCompletion(_ isComplete: Bool, taskUUID: UUID, occurrence: Int, now: Date = Date()) async throws -> Event {
+    public func setEventCompletion(_ isComplete: Bool, taskUUID: UUID, occurrence: Int, now: Date = Date(),
+                                   userInfo: [String: String]? = nil) async throws -> Event {
         var event = try await fetchEvent(taskUUID: taskUUID, occurrence: occurrence)
         switch (isComplete, event.outcome) {
         case (true, nil):
             var value = OCKOutcomeValue(true)
             value.createdDate = now
-            event.outcome = try await addOutcome(OCKOutcome(taskUUID: taskUUID, taskOccurrenceIndex: occurrence, values: [value]))
+            var outcome = OCKOutcome(taskUUID: taskUUID, taskOccurrenceIndex: occurrence, values: [value])
+            outcome.userInfo = userInfo
+            event.outcome = try await addOutcome(outcome)
         case let (false, outcome?):
             try await deleteOutcome(outcome)
             event.outcome = nil

@@ -69,6 +69,10 @@ struct AppPage {
         let device = HTML.element("section", ["class": "ock-device", "data-ock-device": "", "aria-label": OfflineText.onThisDevice.text(language),
                                               "data-words": OfflineText.json(language)], [
             .element("p", ["class": "ock-device-status", "data-ock-device-status": "", "role": "status"], []),
+            // What others changed while this device was offline, that made a change of this one's needless.
+            .element("div", ["role": "status"], [
+                .element("ul", ["class": "ock-outbox-list ock-device-notices", "data-ock-notices": "", "hidden": "hidden"], []),
+            ]),
             .element("section", ["class": "ock-outbox", "data-ock-outbox": "", "hidden": "hidden", "aria-labelledby": "ock-outbox-heading"], [
                 .element("h2", ["id": "ock-outbox-heading"], [.text(OfflineText.notSent.text(language))]),
                 .element("ul", ["class": "ock-outbox-list"], []),

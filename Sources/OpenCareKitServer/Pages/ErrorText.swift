@@ -11,7 +11,7 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
          fieldOnboardingOnce
     // Pages
     case formExpired, badDay, badPeriod, noSuchContact, noSuchSignature, noSuchConsent, signatureFormTooLarge,
-         noSuchEvent, noDeletableAnswers, badSurveyAddress, finishOnboardingFirst, eventChanged, changeRefused, dayTooFull,
+         noSuchEvent, markedDoneMeanwhile, someoneMarkedDoneMeanwhile, markedNotDoneMeanwhile, noDeletableAnswers, badSurveyAddress, finishOnboardingFirst, eventChanged, changeRefused, dayTooFull,
          planChanged, noSuchDemoPerson, noSuchRecord, roleDoesNotAllow
     // Surveys
     case surveyAnsweredElsewhere, surveySaveUnknown, surveySaving, surveySubmitted, surveyCancelled, surveyDiscarded,
@@ -46,6 +46,9 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .noSuchConsent: "There is no such consent."
         case .signatureFormTooLarge: "The form is too large. A signature drawing may be at most {0} KiB."
         case .noSuchEvent: "That event does not exist."
+        case .markedDoneMeanwhile: "{0} marked {1} done at {2} while you were offline."
+        case .someoneMarkedDoneMeanwhile: "{1} was marked done at {2} while you were offline."
+        case .markedNotDoneMeanwhile: "{1} was marked not done at {2} while you were offline."
         case .noDeletableAnswers: "That event has no survey answers that can be deleted."
         case .badSurveyAddress: "The address must name a task, an occurrence and a day."
         case .finishOnboardingFirst: "Finish onboarding first: the care plan opens after it."
@@ -114,6 +117,9 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .noSuchConsent: "그런 동의서가 없습니다."
         case .signatureFormTooLarge: "양식이 너무 큽니다. 서명 그림은 최대 {0} KiB까지 가능합니다."
         case .noSuchEvent: "그런 일정이 없습니다."
+        case .markedDoneMeanwhile: "오프라인인 동안 {0}님이 {2}에 {1}을(를) 완료로 표시했습니다."
+        case .someoneMarkedDoneMeanwhile: "오프라인인 동안 {2}에 {1}이(가) 완료로 표시되었습니다."
+        case .markedNotDoneMeanwhile: "오프라인인 동안 {2}에 {1}이(가) 미완료로 표시되었습니다."
         case .noDeletableAnswers: "그 일정에는 삭제할 수 있는 설문 응답이 없습니다."
         case .badSurveyAddress: "주소에 작업, 회차, 날짜가 있어야 합니다."
         case .finishOnboardingFirst: "먼저 온보딩을 마치세요. 케어 플랜은 그다음에 열립니다."

@@ -105,7 +105,7 @@ enum WebAppText: String, CaseIterable, Sendable, HostWords {
 /// The words of the app on a device: kept offline, changes waiting to be sent, and those the record refused. The
 /// script fills in `{time}`, `{count}` and `{task}` (`Resources/app.js`, `DeviceData`).
 enum OfflineText: String, CaseIterable, Sendable, HostWords {
-    case onThisDevice, keep, keepHint, kept, offline, notKept, waiting, waitingCount, notSent, retry, discard, signOutWaiting,
+    case onThisDevice, keep, keepHint, kept, offline, notKept, waiting, waitingCount, notSent, retry, discard, dismiss, signOutWaiting,
          signOutAnyway, stay, sending, signInToSend
 
     var english: String {
@@ -121,6 +121,7 @@ enum OfflineText: String, CaseIterable, Sendable, HostWords {
         case .notSent: "Not sent"
         case .retry: "Retry"
         case .discard: "Discard"
+        case .dismiss: "OK"
         case .signOutWaiting: "Changes waiting to send: {count}. Signing out deletes them from this phone."
         case .signOutAnyway: "Sign out and delete them"
         case .stay: "Stay signed in"
@@ -142,6 +143,7 @@ enum OfflineText: String, CaseIterable, Sendable, HostWords {
         case .notSent: "전송되지 않음"
         case .retry: "다시 시도"
         case .discard: "삭제"
+        case .dismiss: "확인"
         case .signOutWaiting: "전송 대기 중인 변경: {count}. 로그아웃하면 이 휴대폰에서 삭제됩니다."
         case .signOutAnyway: "로그아웃하고 삭제"
         case .stay: "로그인 유지"

@@ -25,9 +25,12 @@
     var loadedAt = Date.now();
     var account = null;
     var signedOut = false;
-    // The changes made on this page, by number, with their forms: one the record refuses while its card is here is
-    // shown on the card, as an error (the person sees it there), rather than under "Not sent".
+    // The changes made on this page while online, by number, with their forms: one the record refuses while its
+    // card is here is shown on the card, as an error (the person sees it there), rather than under "Not sent".
     var madeHere = {};
+    // The changes this page shows as waiting, by number, with their forms: once one is sent, refused or needless,
+    // its card shows the server's state again.
+    var shownHere = {};
     var actions = { "/care/events/toggle": true, "/care/events/log": true, "/care/events/record": true, "/care/events/log/delete": true };
 
     function say(key, values) {
@@ -65,6 +68,7 @@
     // The change as the page shows it until the server's answer redraws the card.
     function show(write, form) {
       if (!form) { return; }
+      if (write.seq !== undefined) { shownHere[write.seq] = form; }
       if (write.action === "/care/events/toggle") {
         var done = write.fields.complete === "true";
         var button = form.querySelector("button[aria-pressed]");
@@ -86,13 +90,16 @@
       var item = document.createElement("li");
       item.className = "ock-outbox-item";
       var text = document.createElement("p");
-      text.textContent = write.label + ": " + write.reason;
+      text.textContent = write.state === "notice" ? write.reason : write.label + ": " + write.reason;
       item.appendChild(text);
-      [["retry", function () {
+      var choices = write.state === "notice" ? [["dismiss", function () { Outbox.remove(write.seq).then(status); }]] : [["retry", function () {
+        // Sent again as the person asks, without the check against what their page showed.
         write.state = "waiting";
         delete write.reason;
+        delete write.fields.seen;
         Outbox.update(write).then(flush);
-      }], ["discard", function () { Outbox.remove(write.seq).then(status); }]].forEach(function (choice) {
+      }], ["discard", function () { Outbox.remove(write.seq).then(status); }]];
+      choices.forEach(function (choice) {
         var button = document.createElement("button");
         button.type = "button";
         button.className = "ock-button";
@@ -109,6 +116,15 @@
     function status() {
       if (!account) { return Promise.resolve(); }
       return Outbox.writes(account).then(function (writes) {
+        var bySeq = {};
+        writes.forEach(function (write) { bySeq[write.seq] = write; });
+        Object.keys(shownHere).forEach(function (seq) {
+          var write = bySeq[seq];
+          if (write && write.state === "waiting") { return; }
+          var form = shownHere[seq];
+          delete shownHere[seq];
+          if (write && write.state === "refused") { unshow(write, form); } else { unshow(null, form); }
+        });
         var here = writes.filter(function (write) { return write.record === record; });
         var waiting = here.filter(function (write) { return write.state === "waiting"; });
         var lines = [];
@@ -122,6 +138,12 @@
         list.textContent = "";
         notSent.forEach(function (write) { list.appendChild(refused(write)); });
         box.hidden = notSent.length === 0;
+        var notices = root.querySelector("[data-ock-notices]");
+        var told = here.filter(function (write) { return write.state === "notice"; });
+        notices.textContent = "";
+        told.forEach(function (write) { notices.appendChild(refused(write)); });
+        notices.hidden = told.length === 0;
+        mark("data-ock-notices", told.length);
         mark("data-ock-waiting", waiting.length);
         mark("data-ock-refused", notSent.length);
       });
@@ -159,22 +181,29 @@
       }, function () { mark("data-ock-flushing", "false"); return "later"; });
     }
 
+    // The card of `form` without the waiting note, and a refused done/undone turned back.
+    function unshow(write, form) {
+      if (!document.body.contains(form)) { return; }
+      if (write && write.action === "/care/events/toggle") {
+        var done = write.fields.complete === "true";
+        var button = form.querySelector("button[aria-pressed]");
+        if (button) { button.setAttribute("aria-pressed", String(!done)); }
+        var field = form.querySelector('input[name="complete"]');
+        if (field) { field.value = done ? "true" : "false"; }
+      }
+      var card = form.closest(".ock-card");
+      var note = card && card.querySelector(".ock-waiting-note");
+      if (note) { note.remove(); }
+    }
+
     function showRefusalsHere() {
       return Outbox.writes(account).then(function (writes) {
         return Promise.all(writes.filter(function (write) { return write.state === "refused" && madeHere[write.seq]; }).map(function (write) {
           var form = madeHere[write.seq];
           delete madeHere[write.seq];
           if (!document.body.contains(form)) { return null; }
-          if (write.action === "/care/events/toggle") {
-            var done = write.fields.complete === "true";
-            var button = form.querySelector("button[aria-pressed]");
-            if (button) { button.setAttribute("aria-pressed", String(!done)); }
-            var field = form.querySelector('input[name="complete"]');
-            if (field) { field.value = done ? "true" : "false"; }
-          }
-          var card = form.closest(".ock-card");
-          var note = card && card.querySelector(".ock-waiting-note");
-          if (note) { note.remove(); }
+          delete shownHere[write.seq];
+          unshow(write, form);
           showError(form, write.reason);
           return Outbox.remove(write.seq);
         }));
@@ -191,8 +220,15 @@
       var write = { account: account, record: record, action: address.slice(record.length), fields: fields,
                     label: labelOf(form), state: "waiting", queuedAt: Date.now() };
       show(write, form);
-      Outbox.add(write).then(function () {
-        madeHere[write.seq] = form;
+      Outbox.queue(write).then(function (queued) {
+        if (!queued) {
+          // It cancelled a change still waiting: the card is as the server has it.
+          var card = form.closest(".ock-card"), note = card && card.querySelector(".ock-waiting-note");
+          if (note) { note.remove(); }
+          return reapply().then(status);
+        }
+        // Made online, its answer comes at once, to the card; made offline, it is listed when it comes.
+        if (!isOffline()) { madeHere[write.seq] = form; }
         if (navigator.serviceWorker) {
           navigator.serviceWorker.ready.then(function (registration) {
             return registration.sync ? registration.sync.register("ock-outbox") : null;

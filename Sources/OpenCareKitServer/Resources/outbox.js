@@ -68,7 +68,24 @@
   var Outbox = {
     PAGES: PAGES,
 
-    // Queues a change; resolves to it with its number.
+    // Queues a change, unless it undoes a done/undone of the same event still waiting: then the two cancel, and
+    // neither is sent (under the queue's lock, so that one being sent meanwhile is not cancelled but followed).
+    // Resolves to the change with its number, or null when it cancelled one.
+    queue: function (write) {
+      var run = function () {
+        if (write.action !== "/care/events/toggle") { return Outbox.add(write); }
+        return Outbox.writes(write.account).then(function (writes) {
+          var twin = writes.filter(function (other) {
+            return other.state === "waiting" && other.record === write.record && other.action === write.action &&
+              other.fields.task === write.fields.task && other.fields.occurrence === write.fields.occurrence;
+          })[0];
+          return twin ? Outbox.remove(twin.seq).then(function () { return null; }) : Outbox.add(write);
+        });
+      };
+      var locks = scope.navigator && scope.navigator.locks;
+      return locks ? locks.request("ock-outbox", run) : run();
+    },
+
     add: function (write) {
       return transaction(["writes"], "readwrite", function (stores) {
         return request(stores("writes").add(write)).then(function (seq) { write.seq = seq; return write; });
@@ -152,7 +169,17 @@
           headers: { "Accept": "application/json", "X-OCK-Queued": "1" }
         });
       }).then(function (response) {
-        if (response.ok) { return Outbox.remove(write.seq).then(function () { return "sent"; }); }
+        if (response.ok) {
+          // Done already by someone else meanwhile: nothing was changed, and the answer says who and when; the
+          // person reads it (a "notice") until they dismiss it.
+          var isJSON = (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
+          return (isJSON ? response.json().catch(function () { return {}; }) : Promise.resolve({})).then(function (answer) {
+            if (!answer || typeof answer.notice !== "string") { return Outbox.remove(write.seq); }
+            write.state = "notice";
+            write.reason = answer.notice;
+            return Outbox.update(write);
+          }).then(function () { return "sent"; });
+        }
         if (response.type === "opaqueredirect" || response.status === 401) { return "signed-out"; }
         if (response.status >= 500 || response.status === 429 || response.status === 408) { return "later"; }
         return response.json().catch(function () { return {}; }).then(function (problem) {

@@ -21,7 +21,10 @@ struct ServerActions: OCKEventActions {
     }
 
     func toggle(_ event: OCKAnyEvent) -> OCKFormAction {
-        form("/care/events/toggle", event, ["complete": event.isComplete ? "false" : "true"])
+        // What the page shows: the outcome done (its version's uuid) or none, so that a change sent later (queued
+        // offline, or from a page left open) is checked against what its person saw (`CareServer.changedMeanwhile`).
+        form("/care/events/toggle", event, ["complete": event.isComplete ? "false" : "true",
+                                            CareServer.seenField: (event.outcome as? OCKOutcome)?.uuid.uuidString ?? CareServer.seenNothing])
     }
 
     func log(_ event: OCKAnyEvent) -> OCKFormAction { form("/care/events/log", event) }
@@ -84,8 +87,13 @@ extension CareServer {
         }
         routes.post("/care/events/toggle", .page("outcome", .completeTasks, action: .update)) { request, context in
             try await handleForm(request, context) { fields, event in
-                try await store.setEventCompletion(try fields.boolean("complete"), taskUUID: event.task.uuid,
-                                                   occurrence: event.scheduleEvent.occurrence, now: try actedDate(fields))
+                let complete = try fields.boolean("complete")
+                if let seen = fields.values[Self.seenField], !seen.isEmpty,
+                   let answer = try await changedMeanwhile(event, seen: seen, complete: complete, request, context) {
+                    return answer
+                }
+                try await store.setEventCompletion(complete, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
+                                                   now: try actedDate(fields), userInfo: [Self.authorKey: context.identity.account.id.description])
                 return nil
             }
         }
@@ -154,6 +162,48 @@ extension CareServer {
     /// at least that).
     static func sameMoment(_ first: Date, _ second: Date) -> Bool {
         abs(first.timeIntervalSince(second)) < 0.0005
+    }
+
+    /// The toggle's field naming what its page showed: the outcome's version uuid, or `seenNothing`.
+    static let seenField = "seen"
+    static let seenNothing = "none"
+    /// The key of an outcome's `userInfo` naming the account that marked the event done through the app.
+    static let authorKey = "ock.author"
+
+    /// The rule for a change made on a page that was not current (a phone offline, a page left open): the event
+    /// must still be as its person saw it. If it changed meanwhile and now already is as they want, nothing is done
+    /// and they are told who changed it and when (200, `{"notice": …}`); if it changed and is not as they want,
+    /// their change is refused with the same words (409) — the app lists it under "Not sent", where Retry sends it
+    /// again without the check. Nil when the event is as they saw it. The server's state is the one every device
+    /// then converges to.
+    func changedMeanwhile(_ event: OCKEvent<OCKTask, OCKOutcome>, seen: String, complete: Bool, _ request: Request,
+                          _ context: RecordContext) async throws -> Response? {
+        guard (event.outcome?.uuid.uuidString ?? Self.seenNothing) != seen else { return nil }
+        let render = renderContext(for: request)
+        let localization = render.localization
+        var label = event.task.title ?? event.task.id
+        if event.scheduleEvent.element.duration != .allDay { label += " " + localization.time(event.scheduleEvent.start) }
+        let message: PageMessage
+        if let outcome = event.outcome {
+            // When its person marked it (the value's moment: the tap's, for a change the app queued).
+            let when = localization.time(outcome.values.first?.createdDate ?? outcome.createdDate ?? configuration.now())
+            var author: String?
+            if let id = outcome.userInfo?[Self.authorKey].flatMap(CareAccountID.init) { author = try await context.auditTrail.accountName(id) }
+            message = author.map { PageMessage(ErrorText.markedDoneMeanwhile, $0, label, when) }
+                ?? PageMessage(ErrorText.someoneMarkedDoneMeanwhile, "", label, when)
+        } else {
+            let deleted = try await store.lastOutcomeDeletion(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
+            message = PageMessage(ErrorText.markedNotDoneMeanwhile, "", label, localization.time(deleted ?? configuration.now()))
+        }
+        let text = message.text(localization.language)
+        if (event.outcome != nil) == complete {
+            guard request.wantsJSON else { return nil }
+            let body = (try? JSONSerialization.data(withJSONObject: ["notice": text])) ?? Data("{}".utf8)
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        return request.wantsJSON ? APIError(status: .conflict, field: Self.seenField, message: text).response
+            : errorPage(message, status: .conflict, context: render)
     }
 
     /// Whether `task`'s card is a log card (its style, or CareKit's choice for a task that does not count towards
