@@ -4,6 +4,24 @@ import Testing
 
 extension StoreConformance {
     static let events: [StoreCheck] = [
+        StoreCheck("anEventsLastOutcomeDeletionIsItsNewestTombstone") { store in
+            let store = try #require(store as? OCKStore)
+            let task = try await store.addTask(Fixture.daily("med", hours: [8, 20]))
+            #expect(try await store.lastOutcomeDeletion(taskUUID: task.uuid, occurrence: 19) == nil)
+            let first = try await store.addOutcome(Fixture.done(task, 19))
+            try await store.deleteOutcome(first)
+            let firstDeletion = try #require(try await store.lastOutcomeDeletion(taskUUID: task.uuid, occurrence: 19))
+            let second = try await store.addOutcome(Fixture.done(task, 19))
+            // Done again: the last deletion is still the first's.
+            #expect(try await store.lastOutcomeDeletion(taskUUID: task.uuid, occurrence: 19) == firstDeletion)
+            try await store.deleteOutcome(second)
+            let secondDeletion = try #require(try await store.lastOutcomeDeletion(taskUUID: task.uuid, occurrence: 19))
+            #expect(secondDeletion >= firstDeletion)
+            let tombstones = try await store.fetchOutcomes(query: OCKOutcomeQuery()).count
+            #expect(tombstones == 0)
+            // Another occurrence has none.
+            #expect(try await store.lastOutcomeDeletion(taskUUID: task.uuid, occurrence: 18) == nil)
+        },
         StoreCheck("eventsJoinOutcomesByOccurrence") { store in
             let task = try await store.addTask(Fixture.daily("med", hours: [8, 20]))
             try await store.addOutcome(Fixture.done(task, 19)) // Nov 10, 20:00
