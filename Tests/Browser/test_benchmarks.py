@@ -122,3 +122,13 @@ def test_the_report_benchmark_times_a_report_page_that_shows_the_records_values(
     assert outcomes and page and reference and shown, output
     # The page shows the record: its tables have rows, and the CSV lists values.
     assert int(outcomes.group(1)) > 0 and int(shown.group(1)) > 10 and int(shown.group(2)) > 10, output
+
+
+def test_the_offline_benchmark_opens_the_kept_page_measures_its_size_and_replays_every_change_once():
+    result = subprocess.run([str(ROOT / "scripts" / "bench-offline"), "--smoke"], capture_output=True, text=True,
+                            timeout=300, env={**os.environ, "OPENCAREKIT_BIN": BINARY})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert re.search(r"median of 3: offline from the installed app \d+ ms, online from the loopback server \d+ ms", result.stdout), result.stdout
+    kept = re.search(r"Kept on the device: (\d+) pages, (\d+) kB", result.stdout)
+    assert kept and int(kept.group(1)) == 19 and int(kept.group(2)) > 0, result.stdout
+    assert re.search(r"Replay of 10 queued changes after reconnecting: [0-9.]+ s .* each stored once", result.stdout), result.stdout
