@@ -3,9 +3,11 @@ kept on the device opens offline with when it was saved; changes made offline wa
 the browser and are sent exactly once when the network is back; a change the record refuses is listed under "Not
 sent" with the reason; signing out warns of unsent changes and then clears the device, and the next account on the
 profile sees nothing of the first."""
+import contextlib
 import json
 import re
 import tempfile
+import types
 import urllib.request
 
 from careapp import DEMO_CAREGIVER, onboard, origin_of, record_base, served, sign_in, urlopen
@@ -80,110 +82,127 @@ def device_data(page):
     }))""")
 
 
-def test_changes_made_offline_survive_a_restart_and_are_sent_once(browser):
+@contextlib.contextmanager
+def installed(browser, keep=True, **options):
+    """A demo server with its patient onboarded and the installed app on a new profile, controlled by the worker at
+    the record's Care page, the record kept on the device unless `keep` is false. Yields the app (`url`, `base`,
+    `profile`, `before`: the outcomes stored at the start, and `context` and `page`, which a test may replace by
+    starting the browser again); its context is closed at the end."""
     with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
         base = record_base(url)
         onboard(base)
-        before = outcomes(base)
-        context, page = installed_app(browser, profile, url)
+        app = types.SimpleNamespace(url=url, base=base, profile=profile, before=outcomes(base))
+        app.context, app.page = installed_app(browser, profile, url, **options)
         try:
-            controlled(page, base + "/care")
-            keep_on_device(page)
-            today = today_of(page)
-            cached = [path for path in page.evaluate(
-                "caches.open('ock-pages').then(cache => cache.keys()).then(keys => keys.map(key => new URL(key.url).pathname + new URL(key.url).search))")]
-            for offset in range(-7, 8):
-                assert f"{base.split(origin_of(url))[1]}/care?date={shifted(today, offset)}" in cached, cached
-
-            go_offline(context)
-            # Three days ahead, and today, open from the device with when they were saved.
-            page.goto(f"{base}/care?date={shifted(today, 3)}")
-            page.wait_for_selector("html[data-ock-device-ready]", state="attached")
-            assert page.locator("[data-ock-device-status]").text_content().startswith("Offline — last updated ")
-            page.goto(base + "/care")
-            page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
-            assert page.locator("html").get_attribute("data-ock-offline-saved")
-            toggle(page, "ibuprofen", "8:00\u202fAM")
-            toggle(page, "omeprazole", "7:30\u202fAM")
-            page.locator("#task-nausea .ock-log-button").click()
-            page.locator("#task-hydration input[name=value]").fill("3")
-            page.locator("#task-hydration .ock-value-save").click()
-            page.wait_for_selector(state="attached", selector="html[data-ock-waiting='4']")
-            assert page.locator("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done']").get_attribute("aria-pressed") == "true"
-            assert page.locator(".ock-waiting-note").count() == 4
-            assert "Changes waiting to send: 4" in page.locator("[data-ock-device-status]").text_content()
+            controlled(app.page, base + "/care")
+            if keep:
+                keep_on_device(app.page)
+            yield app
         finally:
-            context.close()
+            app.context.close()
+
+
+def refused_log(app):
+    """A log of nausea made while no request reached the server (the page's nor the worker's), then refused once it
+    could be sent: its task was deleted meanwhile. Returns when the page lists it under Not sent."""
+    page, context = app.page, app.context
+    context.route("**/care/events/**", lambda route: route.abort())
+    page.locator("#task-nausea .ock-log-button").click()
+    page.wait_for_selector("html[data-ock-waiting='1']", state="attached")
+    with _delete(app.base + "/api/v1/tasks/nausea") as response:
+        assert response.status in (200, 204)
+    context.unroute("**/care/events/**")
+    page.reload()
+    page.wait_for_selector("html[data-ock-refused='1']", state="attached", timeout=15000)
+
+
+def test_changes_made_offline_survive_a_restart_and_are_sent_once(browser):
+    with installed(browser) as app:
+        url, base, profile, before, context, page = app.url, app.base, app.profile, app.before, app.context, app.page
+        today = today_of(page)
+        cached = [path for path in page.evaluate(
+            "caches.open('ock-pages').then(cache => cache.keys()).then(keys => keys.map(key => new URL(key.url).pathname + new URL(key.url).search))")]
+        for offset in range(-7, 8):
+            assert f"{base.split(origin_of(url))[1]}/care?date={shifted(today, offset)}" in cached, cached
+
+        go_offline(context)
+        # Three days ahead, and today, open from the device with when they were saved.
+        page.goto(f"{base}/care?date={shifted(today, 3)}")
+        page.wait_for_selector("html[data-ock-device-ready]", state="attached")
+        assert page.locator("[data-ock-device-status]").text_content().startswith("Offline — last updated ")
+        page.goto(base + "/care")
+        page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
+        assert page.locator("html").get_attribute("data-ock-offline-saved")
+        toggle(page, "ibuprofen", "8:00\u202fAM")
+        toggle(page, "omeprazole", "7:30\u202fAM")
+        page.locator("#task-nausea .ock-log-button").click()
+        page.locator("#task-hydration input[name=value]").fill("3")
+        page.locator("#task-hydration .ock-value-save").click()
+        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='4']")
+        assert page.locator("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done']").get_attribute("aria-pressed") == "true"
+        assert page.locator(".ock-waiting-note").count() == 4
+        assert "Changes waiting to send: 4" in page.locator("[data-ock-device-status]").text_content()
+        # Done and undone again before it was sent: the two cancel, and nothing of them waits.
+        enoxaparin = "#task-enoxaparin button[aria-label='Mark Enoxaparin 9:00\u202fAM as done']"
+        page.locator(enoxaparin).click()
+        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='5']")
+        page.locator(enoxaparin).click()
+        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='4']")
+        assert page.locator(enoxaparin).get_attribute("aria-pressed") == "false"
+        assert page.locator("#task-enoxaparin .ock-waiting-note").count() == 0
+        context.close()
 
         # The browser starts again, still offline: the changes still wait, and show.
-        context, page = installed_app(browser, profile, url, offline=True)
-        try:
-            go_offline(context)
-            page.goto(base + "/care")
-            page.wait_for_selector(state="attached", selector="html[data-ock-waiting='4']")
-            assert page.locator("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done']").get_attribute("aria-pressed") == "true"
-            assert page.locator(".ock-waiting-note").count() == 4
-            assert outcomes(base) == before
+        app.context, app.page = context, page = installed_app(browser, profile, url, offline=True)
+        go_offline(context)
+        page.goto(base + "/care")
+        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='4']")
+        assert page.locator("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done']").get_attribute("aria-pressed") == "true"
+        assert page.locator(".ock-waiting-note").count() == 4
+        assert outcomes(base) == before
 
-            # Another page of the record, online, open meanwhile.
-            other = browser.new_context()
-            other.add_cookies([{"name": "ock_session", "value": SESSIONS[origin_of(url)], "url": origin_of(url)}])
-            watcher = other.new_page()
-            watcher.goto(base + "/care")
-            watcher.wait_for_selector("html[data-ock-live='open']")
+        # Another page of the record, online, open meanwhile.
+        other = browser.new_context()
+        other.add_cookies([{"name": "ock_session", "value": SESSIONS[origin_of(url)], "url": origin_of(url)}])
+        watcher = other.new_page()
+        watcher.goto(base + "/care")
+        watcher.wait_for_selector("html[data-ock-live='open']")
 
-            # Online again: everything is sent, once; the saved page loads again from the server.
-            with page.expect_navigation(timeout=30000):
-                go_online(context)
-            page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
-            assert page.locator("html").get_attribute("data-ock-offline-saved") is None
-            assert page.locator("html").get_attribute("data-ock-waiting") == "0"
-            stored = outcomes(base)
-            added = [entry for entry in stored if entry not in before]
-            assert sorted(added) == sorted([("ibuprofen", 0, 1), ("omeprazole", 0, 1), ("nausea", 0, 1), ("hydration", 0, 1)]), added
-            watcher.wait_for_selector("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done'][aria-pressed='true']")
-            other.close()
-            assert device_data(page)["writes"] == []
-        finally:
-            context.close()
+        # Online again: everything is sent, once; the saved page loads again from the server.
+        with page.expect_navigation(timeout=30000):
+            go_online(context)
+        page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
+        assert page.locator("html").get_attribute("data-ock-offline-saved") is None
+        assert page.locator("html").get_attribute("data-ock-waiting") == "0"
+        stored = outcomes(base)
+        added = [entry for entry in stored if entry not in before]
+        assert sorted(added) == sorted([("ibuprofen", 0, 1), ("omeprazole", 0, 1), ("nausea", 0, 1), ("hydration", 0, 1)]), added
+        watcher.wait_for_selector("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done'][aria-pressed='true']")
+        other.close()
+        assert device_data(page)["writes"] == []
 
 
 def test_a_refused_change_is_listed_with_its_reason_until_discarded(browser):
-    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
-        base = record_base(url)
-        onboard(base)
-        context, page = installed_app(browser, profile, url)
-        try:
-            controlled(page, base + "/care")
-            # The request never reaches the server (the page's nor the worker's): the change waits.
-            context.route("**/care/events/**", lambda route: route.abort())
-            page.locator("#task-nausea .ock-log-button").click()
-            page.wait_for_selector(state="attached", selector="html[data-ock-waiting='1']")
-            # Meanwhile the task is deleted from the plan.
-            with _delete(base + "/api/v1/tasks/nausea") as response:
-                assert response.status in (200, 204)
-            context.unroute("**/care/events/**")
-            page.reload()
-            box = page.locator("[data-ock-outbox]")
-            page.wait_for_selector("html[data-ock-refused='1']", state="attached", timeout=15000)
-            assert box.is_visible()
-            assert page.locator("html").get_attribute("data-ock-waiting") == "0"
-            item = box.locator(".ock-outbox-item")
-            assert item.count() == 1
-            assert item.locator("p").text_content().startswith("Track Nausea: ")
-            assert box.locator("h2").text_content() == "Not sent"
-            for name in ("retry", "discard"):
-                assert item.locator(f"[data-ock-{name}]").bounding_box()["height"] >= 44
-            # Retried, it is refused again, and stays; discarded, it goes.
-            item.locator("[data-ock-retry]").click()
-            page.wait_for_selector(state="attached", selector="html[data-ock-flushed='done']")
-            assert page.locator("html").get_attribute("data-ock-refused") == "1"
-            page.locator("[data-ock-outbox] [data-ock-discard]").click()
-            page.wait_for_selector(state="attached", selector="html[data-ock-refused='0']")
-            assert box.is_hidden()
-            assert device_data(page)["writes"] == []
-        finally:
-            context.close()
+    with installed(browser, keep=False) as app:
+        page = app.page
+        refused_log(app)
+        box = page.locator("[data-ock-outbox]")
+        assert box.is_visible()
+        assert page.locator("html").get_attribute("data-ock-waiting") == "0"
+        item = box.locator(".ock-outbox-item")
+        assert item.count() == 1
+        assert item.locator("p").text_content() == "Track Nausea: That event does not exist."
+        assert box.locator("h2").text_content() == "Not sent"
+        for name in ("retry", "discard"):
+            assert item.locator(f"[data-ock-{name}]").bounding_box()["height"] >= 44
+        # Retried, it is refused again, and stays; discarded, it goes.
+        item.locator("[data-ock-retry]").click()
+        page.wait_for_selector(state="attached", selector="html[data-ock-flushed='done']")
+        assert page.locator("html").get_attribute("data-ock-refused") == "1"
+        page.locator("[data-ock-outbox] [data-ock-discard]").click()
+        page.wait_for_selector(state="attached", selector="html[data-ock-refused='0']")
+        assert box.is_hidden()
+        assert device_data(page)["writes"] == []
 
 
 def _delete(address):
@@ -196,57 +215,48 @@ def _delete(address):
 
 
 def test_signing_out_warns_of_unsent_changes_then_clears_the_device_for_the_next_account(browser):
-    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
-        base = record_base(url)
-        onboard(base)
-        context, page = installed_app(browser, profile, url)
-        try:
-            controlled(page, base + "/care")
-            keep_on_device(page)
-            context.route("**/care/events/**", lambda route: route.abort())
-            toggle(page, "ibuprofen", "8:00\u202fAM")
-            page.wait_for_selector(state="attached", selector="html[data-ock-waiting='1']")
-            held = device_data(page)
-            assert "ock-pages" in held["caches"] and len(held["writes"]) == 1 and len(held["kept"]) == 1
+    with installed(browser) as app:
+        url, base, profile, context, page = app.url, app.base, app.profile, app.context, app.page
+        context.route("**/care/events/**", lambda route: route.abort())
+        toggle(page, "ibuprofen", "8:00\u202fAM")
+        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='1']")
+        held = device_data(page)
+        assert "ock-pages" in held["caches"] and len(held["writes"]) == 1 and len(held["kept"]) == 1
 
-            page.goto(url + "/account")
-            page.locator("form[action='/sign-out'] button").click()
-            warning = page.locator(".ock-signout-warning")
-            warning.wait_for(state="visible")
-            assert warning.locator("p").text_content() == "Changes waiting to send: 1. Signing out deletes them from this phone."
-            # Staying keeps everything.
-            warning.locator("[data-ock-stay]").click()
-            assert warning.count() == 0 and len(device_data(page)["writes"]) == 1
-            page.locator("form[action='/sign-out'] button").click()
-            with page.expect_navigation():
-                page.locator(".ock-signout-warning [data-ock-signOutAnyway]").click()
-            page.wait_for_url("**/sign-in?signed-out=1")
-            cleared = device_data(page)
-            assert "ock-pages" not in cleared["caches"] and cleared["writes"] == [] and cleared["kept"] == [], cleared
-            # Only the app shell (scripts, styles, icons: no one's data) stays.
-            assert all(name.startswith("ock-shell-") for name in cleared["caches"]), cleared["caches"]
-            assert "ock_account" not in {entry["name"] for entry in context.cookies()}
+        page.goto(url + "/account")
+        page.locator("form[action='/sign-out'] button").click()
+        warning = page.locator(".ock-signout-warning")
+        warning.wait_for(state="visible")
+        assert warning.locator("p").text_content() == "Changes waiting to send: 1. Signing out deletes them from this phone."
+        # Staying keeps everything.
+        warning.locator("[data-ock-stay]").click()
+        assert warning.count() == 0 and len(device_data(page)["writes"]) == 1
+        page.locator("form[action='/sign-out'] button").click()
+        with page.expect_navigation():
+            page.locator(".ock-signout-warning [data-ock-signOutAnyway]").click()
+        page.wait_for_url("**/sign-in?signed-out=1")
+        cleared = device_data(page)
+        assert "ock-pages" not in cleared["caches"] and cleared["writes"] == [] and cleared["kept"] == [], cleared
+        # Only the app shell (scripts, styles, icons: no one's data) stays.
+        assert all(name.startswith("ock-shell-") for name in cleared["caches"]), cleared["caches"]
+        assert "ock_account" not in {entry["name"] for entry in context.cookies()}
 
-            # Offline now, the record's pages are not on the device.
-            go_offline(context)
-            page.goto(base + "/care")
-            assert page.locator("[data-ock-not-kept]").text_content() == "You are offline, and this page is not kept on this phone."
-            go_online(context)
-        finally:
-            context.close()
+        # Offline now, the record's pages are not on the device.
+        go_offline(context)
+        page.goto(base + "/care")
+        assert page.locator("[data-ock-not-kept]").text_content() == "You are offline, and this page is not kept on this phone."
+        go_online(context)
+        context.close()
 
         # Another account on the same profile: nothing of the first.
         sign_in(url, DEMO_CAREGIVER)
-        context, page = installed_app(browser, profile, url)
-        try:
-            page.goto(base + "/care")
-            page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
-            assert page.locator(".ock-waiting-note").count() == 0
-            assert page.locator("html").get_attribute("data-ock-waiting") == "0"
-            assert page.locator("[data-ock-keep] button").get_attribute("aria-pressed") == "false"
-            assert device_data(page)["writes"] == []
-        finally:
-            context.close()
+        app.context, app.page = context, page = installed_app(browser, profile, url)
+        page.goto(base + "/care")
+        page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
+        assert page.locator(".ock-waiting-note").count() == 0
+        assert page.locator("html").get_attribute("data-ock-waiting") == "0"
+        assert page.locator("[data-ock-keep] button").get_attribute("aria-pressed") == "false"
+        assert device_data(page)["writes"] == []
 
 
 def shown_done_after(page, label):
@@ -265,29 +275,22 @@ def shown_done_after(page, label):
 def test_on_a_slow_connection_each_tap_shows_at_once_and_settles(browser):
     """DevTools' Slow 3G (2 s round trips, 50 kB/s): a tap shows done within 100 ms, and each change reaches the
     server once."""
-    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
-        base = record_base(url)
-        onboard(base)
-        before = outcomes(base)
-        context, page = installed_app(browser, profile, url)
-        try:
-            controlled(page, base + "/care")
-            cdp = context.new_cdp_session(page)
-            cdp.send("Network.enable")
-            cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 2000, "downloadThroughput": 50 * 1024,
-                                                          "uploadThroughput": 50 * 1024})
-            delays = [shown_done_after(page, label) for label in
-                      ("Mark Ibuprofen 8:00\u202fAM as done", "Mark Omeprazole 7:30\u202fAM as done", "Mark Enoxaparin 9:00\u202fAM as done")]
-            assert all(delay < 100 for delay in delays), delays
-            assert page.locator(".ock-waiting-note").count() == 3
-            # Settled: each note goes when its change was sent.
-            page.locator(".ock-waiting-note").first.wait_for(state="detached", timeout=60000)
-            page.wait_for_selector("html[data-ock-waiting='0']", state="attached")
-            added = [entry for entry in outcomes(base) if entry not in before]
-            assert sorted(added) == [("enoxaparin", 0, 1), ("ibuprofen", 0, 1), ("omeprazole", 0, 1)], added
-            print(f"Slow 3G: each tap shown done after {', '.join(f'{delay:.1f}' for delay in delays)} ms")
-        finally:
-            context.close()
+    with installed(browser, keep=False) as app:
+        base, before, context, page = app.base, app.before, app.context, app.page
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 2000, "downloadThroughput": 50 * 1024,
+                                                      "uploadThroughput": 50 * 1024})
+        delays = [shown_done_after(page, label) for label in
+                  ("Mark Ibuprofen 8:00\u202fAM as done", "Mark Omeprazole 7:30\u202fAM as done", "Mark Enoxaparin 9:00\u202fAM as done")]
+        assert all(delay < 100 for delay in delays), delays
+        assert page.locator(".ock-waiting-note").count() == 3
+        # Settled: each note goes when its change was sent.
+        page.locator(".ock-waiting-note").first.wait_for(state="detached", timeout=60000)
+        page.wait_for_selector("html[data-ock-waiting='0']", state="attached")
+        added = [entry for entry in outcomes(base) if entry not in before]
+        assert sorted(added) == [("enoxaparin", 0, 1), ("ibuprofen", 0, 1), ("omeprazole", 0, 1)], added
+        print(f"Slow 3G: each tap shown done after {', '.join(f'{delay:.1f}' for delay in delays)} ms")
 
 
 def test_the_offline_states_pass_axe_at_both_sizes(browser):
@@ -295,92 +298,71 @@ def test_the_offline_states_pass_axe_at_both_sizes(browser):
     list), a kept Insights page and the page of one not kept pass axe-core, at the phone's size and a desktop's."""
     from axe_playwright_python.sync_playwright import Axe
     from conftest import DESKTOP, PHONE
-    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
-        base = record_base(url)
-        onboard(base)
-        context, page = installed_app(browser, profile, url)
-        try:
-            controlled(page, base + "/care")
-            keep_on_device(page)
-            # One change refused (its task deleted while it waited), one waiting.
-            context.route("**/care/events/**", lambda route: route.abort())
-            page.locator("#task-nausea .ock-log-button").click()
+    with installed(browser) as app:
+        base, context, page = app.base, app.context, app.page
+        # One change refused (its task deleted while it waited), one waiting.
+        refused_log(app)
+        go_offline(context)
+        page.goto(base + "/care")
+        page.wait_for_selector("html[data-ock-device-ready]", state="attached")
+        toggle(page, "ibuprofen", "8:00\u202fAM")
+        page.wait_for_selector("html[data-ock-waiting='1']", state="attached")
+        for size in (PHONE, DESKTOP):
+            page.set_viewport_size(size)
+            page.goto(base + "/care")
             page.wait_for_selector("html[data-ock-waiting='1']", state="attached")
-            with _delete(base + "/api/v1/tasks/nausea") as response:
-                assert response.status in (200, 204)
-            context.unroute("**/care/events/**")
-            page.reload()
-            page.wait_for_selector("html[data-ock-refused='1']", state="attached", timeout=15000)
-            keep_on_device_again = page.locator("[data-ock-keep] button").get_attribute("aria-pressed") == "true"
-            assert keep_on_device_again
-            go_offline(context)
-            for size in (PHONE, DESKTOP):
-                page.set_viewport_size(size)
-                page.goto(base + "/care")
-                page.wait_for_selector("html[data-ock-device-ready]", state="attached")
-                toggle(page, "ibuprofen", "8:00\u202fAM")
-                page.wait_for_selector("html[data-ock-waiting]:not([data-ock-waiting='0'])", state="attached")
-                assert page.locator("[data-ock-outbox]").is_visible()
-                for address in (base + "/care", base + "/insights", base + "/account/tokens"):
-                    if address != base + "/care":
-                        page.goto(address)
-                    if address.endswith("/tokens"):
-                        page.wait_for_selector("[data-ock-not-kept]")
-                    else:
-                        page.wait_for_selector("html[data-ock-device-ready]", state="attached")
-                        assert page.locator("[data-ock-device-status]").text_content().startswith("Offline — last updated ")
-                    violations = [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in Axe().run(page).response["violations"]]
-                    assert violations == [], (address, size)
-            go_online(context)
-        finally:
-            context.close()
+            assert page.locator("[data-ock-outbox]").is_visible() and page.locator(".ock-waiting-note").count() == 1
+            for address in (base + "/care", base + "/insights", base + "/account/tokens"):
+                if address != base + "/care":
+                    page.goto(address)
+                if address.endswith("/tokens"):
+                    page.wait_for_selector("[data-ock-not-kept]")
+                else:
+                    page.wait_for_selector("html[data-ock-device-ready]", state="attached")
+                    assert page.locator("[data-ock-device-status]").text_content().startswith("Offline — last updated ")
+                violations = [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in Axe().run(page).response["violations"]]
+                assert violations == [], (address, size)
+        go_online(context)
 
 
 def test_a_reminder_pushed_while_offline_opens_the_kept_page(browser):
     """Part 6: a push the server sent arrives while the phone is offline (DevTools' deliverPushMessage, as a push
     service delivers it): the worker shows the reminder, and its address opens the kept Care page of that day."""
-    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
-        base = record_base(url)
-        onboard(base)
-        origin = origin_of(url)
-        context, page = installed_app(browser, profile, url, permissions=["notifications"])
-        try:
-            controlled(page, base + "/care")
-            keep_on_device(page)
-            today = today_of(page)
-            cdp = context.new_cdp_session(page)
-            registrations = []
-            cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
-            cdp.send("ServiceWorker.enable")
-            # The events come with the enable; each round trip to the page lets the client read those that came.
-            for _ in range(100):
-                if any(entry["scopeURL"] == origin + "/" for entry in registrations):
-                    break
-                page.evaluate("1")
-            registration = next(entry["registrationId"] for entry in registrations if entry["scopeURL"] == origin + "/")
-            go_offline(context)
-            path = base.split(origin)[1]
-            reminder = {"kind": "reminder", "title": "Ibuprofen", "time": "8:00\u202fAM", "record": path.rsplit("/", 1)[1],
-                        "task": "ibuprofen", "url": f"{path}/care?date={today}#task-ibuprofen"}
-            cdp.send("ServiceWorker.deliverPushMessage", {"origin": origin, "registrationId": registration, "data": json.dumps(reminder)})
-            shown = settled(page, """(async () => {
-                const registration = await navigator.serviceWorker.ready;
-                for (let tries = 0; tries < 100; tries += 1) {
-                    const shown = await registration.getNotifications();
-                    if (shown.length) { return shown.map(n => ({title: n.title, body: n.body, url: n.data.url})); }
-                    await new Promise(resolve => setTimeout(resolve, 50));
-                }
-                return [];
-            })()""")
-            assert shown == [{"title": "Reminder", "body": "Ibuprofen · 8:00\u202fAM", "url": reminder["url"]}], shown
-            # The notification's tap opens its address (the worker's notificationclick); offline, the kept page.
-            page.goto(origin + shown[0]["url"])
-            page.wait_for_selector("html[data-ock-device-ready]", state="attached")
-            assert page.locator("html").get_attribute("data-ock-offline-saved")
-            assert page.locator("#task-ibuprofen").is_visible()
-            go_online(context)
-        finally:
-            context.close()
+    with installed(browser, permissions=["notifications"]) as app:
+        base, context, page = app.base, app.context, app.page
+        origin = origin_of(app.url)
+        today = today_of(page)
+        cdp = context.new_cdp_session(page)
+        registrations = []
+        cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+        cdp.send("ServiceWorker.enable")
+        # The events come with the enable; each round trip to the page lets the client read those that came.
+        for _ in range(100):
+            if any(entry["scopeURL"] == origin + "/" for entry in registrations):
+                break
+            page.evaluate("1")
+        registration = next(entry["registrationId"] for entry in registrations if entry["scopeURL"] == origin + "/")
+        go_offline(context)
+        path = base.split(origin)[1]
+        reminder = {"kind": "reminder", "title": "Ibuprofen", "time": "8:00\u202fAM", "record": path.rsplit("/", 1)[1],
+                    "task": "ibuprofen", "url": f"{path}/care?date={today}#task-ibuprofen"}
+        cdp.send("ServiceWorker.deliverPushMessage", {"origin": origin, "registrationId": registration, "data": json.dumps(reminder)})
+        shown = settled(page, """(async () => {
+            const registration = await navigator.serviceWorker.ready;
+            for (let tries = 0; tries < 100; tries += 1) {
+                const shown = await registration.getNotifications();
+                if (shown.length) { return shown.map(n => ({title: n.title, body: n.body, url: n.data.url})); }
+                await new Promise(resolve => setTimeout(resolve, 50));
+            }
+            return [];
+        })()""")
+        assert shown == [{"title": "Reminder", "body": "Ibuprofen · 8:00\u202fAM", "url": reminder["url"]}], shown
+        # The notification's tap opens its address (the worker's notificationclick); offline, the kept page.
+        page.goto(origin + shown[0]["url"])
+        page.wait_for_selector("html[data-ock-device-ready]", state="attached")
+        assert page.locator("html").get_attribute("data-ock-offline-saved")
+        assert page.locator("#task-ibuprofen").is_visible()
+        go_online(context)
 
 
 def session_of(url, email):
@@ -400,17 +382,14 @@ def test_a_change_made_offline_meets_another_members_and_the_person_reads_why(br
     applied (the event changed after Alex saw it, and is not as Alex wanted): it is listed under Not sent in words;
     Alex's done for Omeprazole was needless, and Alex is told who did it. Both pages end the same."""
     from conftest import PHONE
-    with tempfile.TemporaryDirectory() as data, served(data) as url, tempfile.TemporaryDirectory() as profile:
-        base = record_base(url)
-        onboard(base)
+    with installed(browser, keep=False) as app:
+        url, base, context, page = app.url, app.base, app.context, app.page
         sam_session = session_of(url, DEMO_CAREGIVER)
         origin = origin_of(url)
         ibuprofen, omeprazole = "Mark Ibuprofen 8:00\u202fAM as done", "Mark Omeprazole 7:30\u202fAM as done"
-        context, page = installed_app(browser, profile, url)
         sam_context = browser.new_context(viewport=PHONE)
         sam_context.add_cookies([{"name": "ock_session", "value": sam_session, "url": origin}])
         try:
-            controlled(page, base + "/care")
             page.locator(f"button[aria-label='{ibuprofen}']").click()
             page.wait_for_selector(f"button[aria-label='{ibuprofen}'][aria-pressed='true']")
             page.wait_for_selector("html[data-ock-waiting='0']", state="attached")
@@ -447,4 +426,3 @@ def test_a_change_made_offline_meets_another_members_and_the_person_reads_why(br
             page.wait_for_selector("html[data-ock-refused='0']", state="attached")
         finally:
             sam_context.close()
-            context.close()
