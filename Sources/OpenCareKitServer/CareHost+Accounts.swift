@@ -111,6 +111,13 @@ extension CareHost {
     // MARK: Sign-in
 
     func signInPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+        var response = signInPageContent(request, error: error, status: status)
+        // No one is signed in here: the device holds no one's pages (its script locks them when it finds no cookie).
+        if request.cookieValue(Self.deviceAccountCookieName) != nil { response.setCookie(expiredDeviceAccountCookie()) }
+        return response
+    }
+
+    private func signInPageContent(_ request: Request, error: String?, status: HTTPResponse.Status) -> Response {
         let language = renderContext(for: request).localization.language
         let next = SafeRedirect.path(request.uri.queryParameters.get("next"))
         let parameters = request.uri.queryParameters
@@ -192,7 +199,11 @@ extension CareHost {
             return Response.redirect(to: "/sign-in/two-step?next=" + SafeRedirect.encode(SafeRedirect.path(next)), type: .normal)
         }
         try await auditSession("sign-in", account: account.id, outcome: .allowed, context: context)
-        return Response.redirect(to: SafeRedirect.path(next), type: .normal)
+        var response = Response.redirect(to: SafeRedirect.path(next), type: .normal)
+        // The device's pages and queued changes are this account's from now on (another's are dropped or kept
+        // apart by the app's script).
+        response.setCookie(try await deviceAccountCookie(for: account.id))
+        return response
     }
 
     /// One-click sign-in as a demo person, offered only by `serve --demo` on loopback.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import OpenCareKitStore
 
@@ -147,6 +148,7 @@ extension CareHost {
                 },
                 writeAccess: { try await self.writeAccess(access) })
             var request = request
+            if bound.isUnsafe, let refusal = try await refusingAnotherAccountsChange(request, access) { return refusal }
             do {
                 let limit = try await bound.formLimit?(request, recordContext)
                 if let refusal = try await refusingForgery(&request, context, access: access, policy: route.policy, detail: detail,
@@ -173,16 +175,39 @@ extension CareHost {
     /// says nothing of the person), set on a record's pages when it is missing or another account's. Readable by
     /// the script (not HttpOnly); it grants nothing. Sign-out clears it.
     func deviceAccountCookie(_ access: RecordAccess, _ request: Request) async throws -> Cookie? {
-        let key = try await logKey.value(in: directory, now: configuration.now())
-        let pseudonym = RecordLogID.pseudonym(of: "device-account:\(access.identity.account.id)", key: key)
-        guard request.cookieValue(Self.deviceAccountCookieName) != Substring(pseudonym) else { return nil }
-        return Cookie(name: Self.deviceAccountCookieName, value: pseudonym, maxAge: 400 * 86_400, path: "/",
-                      secure: configuration.usesSecureCookies, httpOnly: false, sameSite: .lax)
+        let cookie = try await deviceAccountCookie(for: access.identity.account.id)
+        return request.cookieValue(Self.deviceAccountCookieName) == Substring(cookie.value) ? nil : cookie
+    }
+
+    /// The device-account cookie naming `account` (set at sign-in too). It outlives an idle session on purpose: the
+    /// sign-in page, where an ended session leads, clears it, and a page without it locks the device's data.
+    func deviceAccountCookie(for account: CareAccountID) async throws -> Cookie {
+        Cookie(name: Self.deviceAccountCookieName, value: try await devicePseudonym(of: account),
+               maxAge: 30 * 86_400, path: "/",
+               secure: configuration.usesSecureCookies, httpOnly: false, sameSite: .lax)
     }
 
     static let deviceAccountCookieName = "ock_account"
+    /// The header in which the app's queue names the account (its pseudonym) whose change it sends.
+    static let queuedAccountHeader = HTTPField.Name("X-OCK-Account")!
 
-    /// The device-account cookie, expired: sent with sign-out.
+    /// A change the app queued on a device for one account, sent while another is signed in there (its session
+    /// ended, and another person signed in): refused (409, field `account`), so that it is never made as the wrong
+    /// person; the app keeps it until its own account signs in again.
+    func refusingAnotherAccountsChange(_ request: Request, _ access: RecordAccess) async throws -> Response? {
+        guard let named = request.headers[Self.queuedAccountHeader] else { return nil }
+        guard named != (try await devicePseudonym(of: access.identity.account.id)) else { return nil }
+        return APIError(status: .conflict, field: "account",
+                        message: "This change was made by another account on this device; sign in as that account to send it.").response
+    }
+
+    /// The account's pseudonym on devices: the first 64 bits of an HMAC of its id under the directory's log key.
+    func devicePseudonym(of account: CareAccountID) async throws -> String {
+        RecordLogID.pseudonym(of: "device-account:\(account)", key: try await logKey.value(in: directory, now: configuration.now()))
+    }
+
+    /// The device-account cookie, expired: sent with sign-out, sign-in and the sign-in page (a device whose session
+    /// ended holds no one's pages).
     func expiredDeviceAccountCookie() -> Cookie {
         Cookie(name: Self.deviceAccountCookieName, value: "", maxAge: 0, path: "/", secure: configuration.usesSecureCookies,
                httpOnly: false, sameSite: .lax)
@@ -224,6 +249,9 @@ extension CareHost {
             },
             read: { resource, limit in try await directory.auditEntries(record: access.record, resource: resource, limit: limit) },
             accountName: { id in try await directory.account(id)?.name },
+            memberName: { id in
+                try await directory.membership(record: access.record, account: id) == nil ? nil : try await directory.account(id)?.name
+            },
             askerName: access.identity.account.name)
     }
 

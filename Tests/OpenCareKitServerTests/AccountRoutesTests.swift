@@ -102,12 +102,11 @@ final class TestBrowser: Sendable {
         try await Application(router: setup.host.router()).test(.router) { client in
             func pseudonym(_ email: String) async throws -> (String, TestBrowser) {
                 let browser = TestBrowser(client)
-                try await browser.signIn(email, Self.password)
-                #expect(browser.cookie("ock_account") == nil, "set before a record's page")
-                let page = try await browser.send(base + "/care")
-                #expect(page.status == .ok)
-                let header = try #require(page.headers[values: .setCookie].first { $0.hasPrefix("ock_account=") })
+                let signedIn = try await browser.signIn(email, Self.password)
+                // Set at sign-in.
+                let header = try #require(signedIn.headers[values: .setCookie].first { $0.hasPrefix("ock_account=") })
                 #expect(!header.lowercased().contains("httponly") && header.contains("SameSite=Lax") && header.contains("Path=/"))
+                #expect(try await browser.send(base + "/care").status == .ok)
                 let value = try #require(browser.cookie("ock_account"))
                 #expect(value.count == 16 && value.allSatisfy(\.isHexDigit))
                 // Not set again while it is right.
@@ -120,10 +119,12 @@ final class TestBrowser: Sendable {
             #expect(ana == again && ana != ben)
             let account = try #require(try await setup.directory.account(email: "ana@example.org"))
             for revealing in [account.id.description, "ana", "Ana"] { #expect(!ana.contains(revealing.lowercased())) }
-            // Signing out clears it.
+            // Signing out clears it, and so does the sign-in page (where an ended session leads).
             let signOut = try await anasBrowser.send("/sign-out", .post, form: [:])
             #expect(signOut.headers[values: .setCookie].contains { $0.hasPrefix("ock_account=;") && $0.contains("Max-Age=0") })
             #expect(anasBrowser.cookie("ock_account") == nil)
+            let ended = try await TestBrowser(client).send("/sign-in", headers: [.cookie: "ock_account=\(ben)"])
+            #expect(ended.headers[values: .setCookie].contains { $0.hasPrefix("ock_account=;") && $0.contains("Max-Age=0") })
         }
     }
 

@@ -218,7 +218,16 @@ import Testing
     /// changed and not as wanted, it is refused (409) in words; as seen, it applies, naming its author in the outcome.
     @Test func aToggleFromAStalePageIsCheckedAgainstWhatItShowed() async throws {
         let fixture = ServerFixture()
-        try await fixture.test { client in
+        try await fixture.seed()
+        let hosted = fixture.hosted()
+        let directory = try await hosted.preparedDirectory()
+        // Another member of the record, and someone who is not one.
+        let sam = CareAccount(email: "sam@example.org", name: "Sam Rivera", passwordHash: "-", createdDate: fixture.now)
+        let stranger = CareAccount(email: "x@example.org", name: "Stranger Name", passwordHash: "-", createdDate: fixture.now)
+        try await directory.addAccount(sam)
+        try await directory.addAccount(stranger)
+        try await directory.setMembership(CareMembership(record: hosted.record, account: sam.id, role: .caregiver, isOwner: false, createdDate: fixture.now))
+        try await hosted.test(hosted.host(on: directory)) { client in
             var headers = ServerFixture.formHeaders
             headers[.accept] = "application/json"
             func toggle(_ complete: Bool, seen: String?) async throws -> (HTTPResponse.Status, String) {
@@ -237,22 +246,35 @@ import Testing
             try await client.execute(uri: "/care", method: .get, headers: ServerFixture.cookie) { response in
                 #expect(String(buffer: response.body).contains(#"<input name="seen" type="hidden" value="none">"#))
             }
-            // As seen: applied, with its author.
+            // As seen: applied, with its author; sent again from the same page (its first answer lost), it is the
+            // person's own change: nothing more is done, and nothing said.
             #expect(try await toggle(true, seen: "none").0 == .noContent)
+            let own = try #require(try await fixture.event("ibuprofen").outcome)
+            #expect(own.userInfo?[CareServer.authorKey] != nil)
+            #expect(try await toggle(true, seen: "none").0 == .noContent)
+            #expect(try await fixture.event("ibuprofen").outcome?.uuid == own.uuid)
+            // Done by Sam meanwhile (another member): a page that saw nothing and asks for done is told who, and when
+            // Sam tapped.
+            try await fixture.store.setEventCompletion(false, taskUUID: own.taskUUID, occurrence: own.taskOccurrenceIndex, now: fixture.now)
+            try await fixture.store.setEventCompletion(true, taskUUID: own.taskUUID, occurrence: own.taskOccurrenceIndex, now: fixture.now,
+                                                       userInfo: [CareServer.authorKey: sam.id.description])
             let first = try #require(try await fixture.event("ibuprofen").outcome)
-            #expect(first.userInfo?[CareServer.authorKey] != nil)
-            // Another page that saw nothing asks for done: done already, by Person: nothing done, and said.
             let told = try await toggle(true, seen: "none")
             #expect(told.0 == .ok)
-            #expect(told.1 == "Person marked Ibuprofen 8:00 AM done at 12:00 PM while you were offline.", "the moment of the tap")
+            #expect(told.1 == "Sam Rivera marked Ibuprofen 8:00 AM done at 12:00 PM while you were offline.")
             #expect(try await fixture.event("ibuprofen").outcome?.uuid == first.uuid)
+            // An author who is not a member is not named (any writer may put an id in an outcome's userInfo).
+            var forged = first
+            forged.userInfo = [CareServer.authorKey: stranger.id.description]
+            let forgedFirst = try await fixture.store.updateOutcome(forged)
+            #expect(try await toggle(true, seen: "none").1 == "Ibuprofen 8:00 AM was marked done at 12:00 PM while you were offline.")
             // Undone and done again meanwhile (through the store: no author named): a page that saw the first
             // outcome and asks to undo is refused, in words, and the event stays done.
             try await fixture.store.setEventCompletion(false, taskUUID: first.taskUUID, occurrence: first.taskOccurrenceIndex, now: fixture.now)
             try await fixture.store.setEventCompletion(true, taskUUID: first.taskUUID, occurrence: first.taskOccurrenceIndex, now: fixture.now)
             let second = try #require(try await fixture.event("ibuprofen").outcome)
-            #expect(second.uuid != first.uuid)
-            let refused = try await toggle(false, seen: first.uuid.uuidString)
+            #expect(second.uuid != forgedFirst.uuid)
+            let refused = try await toggle(false, seen: forgedFirst.uuid.uuidString)
             #expect(refused.0 == .conflict, "\(first.uuid) \(second.uuid)")
             #expect(refused.1 == "Ibuprofen 8:00 AM was marked done at 12:00 PM while you were offline.")
             #expect(try await fixture.event("ibuprofen").outcome?.uuid == second.uuid)
@@ -269,9 +291,33 @@ import Testing
         }
     }
 
+    /// A change the app queued for one account is never made as another: its `X-OCK-Account` must be the session's
+    /// pseudonym (the `ock_account` cookie a record's page sets), else 409 naming `account`, and nothing changes.
+    @Test func aQueuedChangeOfAnotherAccountIsRefused() async throws {
+        let fixture = ServerFixture()
+        try await fixture.test { client in
+            let pseudonym = try await client.execute(uri: "/care", method: .get, headers: ServerFixture.cookie) { response in
+                response.headers[values: .setCookie].first { $0.hasPrefix("ock_account=") }.map { String($0.dropFirst(12).prefix(16)) }
+            }
+            let own = try #require(pseudonym)
+            let event = try await fixture.event("ibuprofen")
+            for (account, status) in [("0123456789abcdef", HTTPResponse.Status.conflict), (own, .noContent)] {
+                var headers = ServerFixture.formHeaders
+                headers[.accept] = "application/json"
+                headers[HTTPField.Name("X-OCK-Account")!] = account
+                try await client.execute(uri: "/care/events/toggle", method: .post, headers: headers,
+                                         body: ServerFixture.form(ServerFixture.fields(event, ["complete": "true"]))) { response in
+                    #expect(response.status == status, "\(account)")
+                    if status == .conflict { #expect(String(buffer: response.body).contains(#""field":"account""#)) }
+                }
+                #expect((try await fixture.event("ibuprofen").outcome != nil) == (status == .noContent))
+            }
+        }
+    }
+
     /// The app's offline queue sends when the person acted (`acted`, milliseconds): a log sent twice (its first
-    /// answer lost) is logged once, at that moment, and a device clock cannot place a value in the future or
-    /// before the offline window.
+    /// answer lost) is logged once, at that moment, and a device clock cannot place a value far in the future or
+    /// before the event's day.
     @Test func aQueuedTapSentTwiceIsLoggedOnceAtItsMoment() async throws {
         let fixture = ServerFixture()
         try await fixture.test { client in
@@ -287,8 +333,10 @@ import Testing
             let logged = try #require(try await fixture.event("nausea").outcome?.values.map { $0.createdDate.timeIntervalSince1970 * 1000 })
             #expect(logged.count == 2)
             #expect(abs(logged[0] - tapped) < 0.5 && abs(logged[1] - tapped - 1) < 0.5, "\(logged)")
-            // A clock ahead of the server's is taken as now; one far behind, as the start of the offline window.
-            for moment in [(now.timeIntervalSince1970 + 86_400) * 1000, 0] {
+            // A clock up to 5 minutes ahead of the server's is taken as it is; one further ahead is refused, in words;
+            // one far behind is taken as the start of the event's day (the same moment each time it is sent).
+            let ahead = (now.timeIntervalSince1970 + 240) * 1000
+            for moment in [ahead, 0, 0] {
                 try await client.execute(uri: "/care/events/log", method: .post, headers: ServerFixture.formHeaders,
                                          body: ServerFixture.form(ServerFixture.fields(event, ["acted": String(moment)]))) { response in
                     #expect(response.status == .seeOther)
@@ -296,8 +344,14 @@ import Testing
             }
             let all = try #require(try await fixture.event("nausea").outcome?.values.map(\.createdDate))
             #expect(all.count == 4)
-            #expect(all[2] == now)
-            #expect(all[3] == now.addingTimeInterval(-CareServer.longestOffline))
+            #expect(all[2] == now.addingTimeInterval(240))
+            #expect(all[3] == fixture.calendar.startOfDay(for: now))
+            try await client.execute(uri: "/care/events/log", method: .post, headers: ServerFixture.formHeaders,
+                                     body: ServerFixture.form(ServerFixture.fields(event, ["acted": String((now.timeIntervalSince1970 + 400) * 1000)]))) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(String(buffer: response.body).contains("this device&#39;s clock is ahead") || String(buffer: response.body).contains("this device's clock is ahead"))
+            }
+            #expect(try await fixture.event("nausea").outcome?.values.count == 4)
             try await client.execute(uri: "/care/events/log", method: .post, headers: ServerFixture.formHeaders,
                                      body: ServerFixture.form(ServerFixture.fields(event, ["acted": "soon"]))) { response in
                 #expect(response.status == .badRequest)

@@ -84,6 +84,9 @@ struct RecordAuditTrail: Sendable {
     let read: @Sendable (_ resource: String, _ limit: Int) async throws -> [AuditEntry]
     /// The name of an account, if it still exists.
     let accountName: @Sendable (CareAccountID) async throws -> String?
+    /// The name of an account that is a member of the record, else nil (for a name taken from the record's own data,
+    /// which any writer may have put there).
+    let memberName: @Sendable (CareAccountID) async throws -> String?
     /// The name of the person asking (a note they add is signed with it).
     let askerName: String
 }

@@ -7,7 +7,7 @@ import OpenCareKitUI
 enum ErrorText: String, CaseIterable, Sendable, HostWords {
     // Form fields (`FormError`)
     case fieldRequired, fieldNotUUID, fieldWholeNumber, fieldTrueOrFalse, fieldNumber, fieldNumberRange, fieldDay,
-         fieldNoLogCard, fieldFutureEvent, fieldHasNoSurvey, fieldDoneBySurvey, fieldKeepsConsent, fieldAlreadyAnswered,
+         fieldNoLogCard, fieldFutureEvent, fieldClockAhead, fieldHasNoSurvey, fieldDoneBySurvey, fieldKeepsConsent, fieldAlreadyAnswered,
          fieldOnboardingOnce
     // Pages
     case formExpired, badDay, badPeriod, noSuchContact, noSuchSignature, noSuchConsent, signatureFormTooLarge,
@@ -33,6 +33,7 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .fieldDay: "The field \"{0}\" must be a day written as YYYY-MM-DD."
         case .fieldNoLogCard: "The field \"{0}\" has no log card: its events are completed, not logged."
         case .fieldFutureEvent: "The field \"{0}\" is still to come: future events cannot change yet."
+        case .fieldClockAhead: "The field \"{0}\" is a moment still to come: this device's clock is ahead. Set its time, then retry."
         case .fieldHasNoSurvey: "The field \"{0}\" has no survey."
         case .fieldDoneBySurvey: "The field \"{0}\" is done by answering its survey."
         case .fieldKeepsConsent: "The field \"{0}\" keeps a signed consent, which is never deleted."
@@ -104,6 +105,7 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .fieldDay: "\"{0}\" 항목은 YYYY-MM-DD 형식의 날짜여야 합니다."
         case .fieldNoLogCard: "\"{0}\" 항목의 작업에는 기록 카드가 없습니다. 이 작업은 기록하지 않고 완료합니다."
         case .fieldFutureEvent: "\"{0}\" 항목의 일정은 아직 오지 않았습니다. 앞으로의 일정은 아직 바꿀 수 없습니다."
+        case .fieldClockAhead: "\"{0}\" 항목의 시각이 아직 오지 않았습니다. 이 기기의 시계가 빠릅니다. 시간을 맞춘 뒤 다시 시도하세요."
         case .fieldHasNoSurvey: "\"{0}\" 항목의 작업에는 설문이 없습니다."
         case .fieldDoneBySurvey: "\"{0}\" 항목의 작업은 설문에 응답해서 완료합니다."
         case .fieldKeepsConsent: "\"{0}\" 항목의 작업에는 서명한 동의서가 있으며, 동의서는 삭제되지 않습니다."

@@ -93,7 +93,7 @@ extension CareServer {
                     return answer
                 }
                 try await store.setEventCompletion(complete, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
-                                                   now: try actedDate(fields), userInfo: [Self.authorKey: context.identity.account.id.description])
+                                                   now: try actedDate(fields, for: event), userInfo: [Self.authorKey: context.identity.account.id.description])
                 return nil
             }
         }
@@ -104,7 +104,7 @@ extension CareServer {
                     throw FormError(field: "task", reason: .fieldNoLogCard, status: .unprocessableContent)
                 }
                 var value = OCKOutcomeValue(true)
-                value.createdDate = try actedDate(fields)
+                value.createdDate = try actedDate(fields, for: event)
                 // A tap the app queued offline names its moment: sent again (the first answer was lost), it is
                 // already there, and is not logged twice.
                 if fields.values[Self.actedField] != nil, event.outcome?.values.contains(where: { Self.sameMoment($0.createdDate, value.createdDate) }) == true {
@@ -135,7 +135,7 @@ extension CareServer {
                 let target = event.scheduleEvent.element.targetValues.first
                 let number = try fields.number("value", in: 0...OCKNumericEntryRange.maximum(for: target))
                 var value = OCKOutcomeValue(number, units: target?.units)
-                value.createdDate = try actedDate(fields)
+                value.createdDate = try actedDate(fields, for: event)
                 try await store.recordOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
                 return nil
             }
@@ -145,17 +145,21 @@ extension CareServer {
     /// The field in which the app's offline queue sends when the person acted (milliseconds since 1970, by the
     /// device's clock).
     static let actedField = "acted"
-    /// How far back a queued tap's moment is taken as given: the days a device keeps the care pages (7 back), and
-    /// a week more for a phone left offline; an earlier one is taken as this far back.
-    static let longestOffline: TimeInterval = 14 * 86_400
+    /// How far ahead of the server's clock a device's may be before its moments are refused.
+    static let clockTolerance: TimeInterval = 300
 
-    /// When the person did what the form says: the moment the app's queue sent (`acted`), kept within the last
-    /// `longestOffline` and never after the server's now (a device's clock may be wrong), else now.
-    func actedDate(_ fields: FormFields) throws -> Date {
+    /// When the person did what the form says about `event`: the moment the app's queue sent (`acted`), else now.
+    /// A moment before the event's day is taken as the start of that day, so that the same moment always gives the
+    /// same value (what makes a change sent twice harmless); one more than `clockTolerance` after the server's now
+    /// is refused (the device's clock is wrong, and the person reads so).
+    func actedDate(_ fields: FormFields, for event: OCKEvent<OCKTask, OCKOutcome>) throws -> Date {
         let now = configuration.now()
         guard let text = fields.values[Self.actedField], !text.isEmpty else { return now }
         let acted = Date(timeIntervalSince1970: try fields.number(Self.actedField, in: 0...1e14) / 1000)
-        return min(now, max(acted, now.addingTimeInterval(-Self.longestOffline)))
+        guard acted <= now.addingTimeInterval(Self.clockTolerance) else {
+            throw FormError(field: Self.actedField, reason: .fieldClockAhead, status: .unprocessableContent)
+        }
+        return max(acted, calendar.startOfDay(for: event.scheduleEvent.start))
     }
 
     /// Whether two values' moments are one: within half a millisecond (the app sends milliseconds; the stores keep
@@ -179,6 +183,9 @@ extension CareServer {
     func changedMeanwhile(_ event: OCKEvent<OCKTask, OCKOutcome>, seen: String, complete: Bool, _ request: Request,
                           _ context: RecordContext) async throws -> Response? {
         guard (event.outcome?.uuid.uuidString ?? Self.seenNothing) != seen else { return nil }
+        // Done by this person since (their page had not caught up): no one else's change is in the way.
+        let author = event.outcome?.userInfo?[Self.authorKey].flatMap(CareAccountID.init)
+        if author == context.identity.account.id { return nil }
         let render = renderContext(for: request)
         let localization = render.localization
         var label = event.task.title ?? event.task.id
@@ -187,9 +194,10 @@ extension CareServer {
         if let outcome = event.outcome {
             // When its person marked it (the value's moment: the tap's, for a change the app queued).
             let when = localization.time(outcome.values.first?.createdDate ?? outcome.createdDate ?? configuration.now())
-            var author: String?
-            if let id = outcome.userInfo?[Self.authorKey].flatMap(CareAccountID.init) { author = try await context.auditTrail.accountName(id) }
-            message = author.map { PageMessage(ErrorText.markedDoneMeanwhile, $0, label, when) }
+            // Named only if a member of the record (any writer may put an id in an outcome's userInfo).
+            var name: String?
+            if let author { name = try await context.auditTrail.memberName(author) }
+            message = name.map { PageMessage(ErrorText.markedDoneMeanwhile, $0, label, when) }
                 ?? PageMessage(ErrorText.someoneMarkedDoneMeanwhile, "", label, when)
         } else {
             let deleted = try await store.lastOutcomeDeletion(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
