@@ -25,6 +25,7 @@
     var loadedAt = Date.now();
     var account = null;
     var signedOut = false;
+    var retrying = null;
     // The changes made on this page while online, by number, with their forms: one the record refuses while its
     // card is here is shown on the card, as an error (the person sees it there), rather than under "Not sent".
     var madeHere = {};
@@ -36,10 +37,13 @@
     function say(key, values) {
       return (words[key] || "").replace("{time}", (values && values.time) || "").replace("{count}", values && values.count !== undefined ? String(values.count) : "");
     }
+    // A moment as "9:14", or "Nov 26, 9:14" when it was not today (a page saved days ago must not pass for today's).
     function clock(moment) {
+      var when = new Date(moment), options = { hour: "numeric", minute: "2-digit" };
+      if (when.toDateString() !== new Date().toDateString()) { options.month = "short"; options.day = "numeric"; }
       try {
-        return new Intl.DateTimeFormat(document.documentElement.lang || undefined, { hour: "numeric", minute: "2-digit" }).format(new Date(moment));
-      } catch (error) { return new Date(moment).toLocaleTimeString(); }
+        return new Intl.DateTimeFormat(document.documentElement.lang || undefined, options).format(when);
+      } catch (error) { return when.toLocaleString(); }
     }
     function accountCookie() {
       var match = /(?:^|;\s*)ock_account=([0-9a-f]{16})(?:;|$)/.exec(document.cookie);
@@ -162,17 +166,23 @@
     function flush() {
       if (!account || navigator.onLine === false) { return Promise.resolve("offline"); }
       mark("data-ock-flushing", "true");
+      var fetched = Outbox.tokens();
       return Outbox.flush(account, function (target, fresh) {
         if (!fresh && target === record && token && !savedAt) { return token; }
-        return Outbox.fetchToken(target).then(function (fetched) {
-          if (target === record && fetched) { token = fetched; }
-          return fetched;
+        return Promise.resolve(fetched(target, fresh)).then(function (found) {
+          if (target === record && found) { token = found; }
+          return found;
         });
       }).then(function (result) {
         signedOut = result === "signed-out";
         mark("data-ock-flushing", "false");
         return showRefusalsHere().then(status).then(function () {
           mark("data-ock-flushed", result);
+          // Not all sent (the server unreachable or busy, though the browser says it is online): tried again in
+          // half a minute while the page is open, where the browser has no Background Sync to do it.
+          if ((result === "offline" || result === "later") && !retrying) {
+            retrying = window.setTimeout(function () { retrying = null; flush(); }, 30000);
+          }
           if (result === "done" && savedAt) { window.location.reload(); }
           // Without live updates the cards show the server's state only after a reload.
           else if (result === "done" && (!source || source.readyState !== 1) && document.getElementById("care-cards")) { window.location.reload(); }
@@ -217,6 +227,9 @@
       var fields = {};
       new FormData(form).forEach(function (value, name) { if (name !== "csrf") { fields[name] = String(value); } });
       fields.acted = String(Date.now());
+      // A page kept current by its live updates shows what the server has: the check against what it showed is for
+      // changes made offline or on a page that fell behind.
+      if (!isOffline() && source && source.readyState === 1) { delete fields.seen; }
       var write = { account: account, record: record, action: address.slice(record.length), fields: fields,
                     label: labelOf(form), state: "waiting", queuedAt: Date.now() };
       show(write, form);
@@ -254,12 +267,27 @@
       var parts = day.split("-").map(Number);
       return new Date(Date.UTC(parts[0], parts[1] - 1, parts[2] + offset)).toISOString().slice(0, 10);
     }
-    function save(cache, address, when) {
+    // Saves the page at `address`; resolves to its HTML, or null. The Care page (`required`) answering 403 or 404
+    // means the person may see the record no more: then nothing of it stays (`refreshKept`). Another page that is
+    // missing (a record without a consent) is left out.
+    function save(cache, address, when, required) {
       return fetch(address, { credentials: "same-origin", redirect: "error", headers: { "X-OCK-Background": "1" } }).then(function (response) {
+        if (required && (response.status === 403 || response.status === 404)) { throw new Error("gone"); }
         if (!response.ok) { return null; }
+        var headers = { "Content-Type": "text/html; charset=utf-8", "X-OCK-Saved": String(when) };
+        ["Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Permissions-Policy"].forEach(function (name) {
+          if (response.headers.get(name)) { headers[name] = response.headers.get(name); }
+        });
         return response.text().then(function (html) {
-          return cache.put(address, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "X-OCK-Saved": String(when) } }))
-            .then(function () { return html; });
+          return cache.put(address, new Response(html, { headers: headers })).then(function () { return html; });
+        });
+      });
+    }
+    function forgetRecord() {
+      return Outbox.forget(account, record).then(function () { return caches.open(Outbox.PAGES); }).then(function (cache) {
+        return cache.keys().then(function (keys) {
+          return Promise.all(keys.filter(function (key) { return new URL(key.url).pathname.indexOf(record + "/") === 0; })
+            .map(function (key) { return cache.delete(key); }));
         });
       });
     }
@@ -271,7 +299,7 @@
         if (!entry || (!now && Date.now() - entry.updated < 60000)) { return null; }
         var when = Date.now();
         return caches.open(Outbox.PAGES).then(function (cache) {
-          return save(cache, record + "/care", when).then(function (html) {
+          return save(cache, record + "/care", when, true).then(function (html) {
             var today = html && /\/care\/live\?date=(\d{4}-\d{2}-\d{2})/.exec(html);
             var addresses = [record + "/insights", record + "/contacts", record + "/consent"];
             for (var offset = -7; today && offset <= 7; offset += 1) { addresses.push(record + "/care?date=" + shiftDay(today[1], offset)); }
@@ -280,7 +308,10 @@
             }, Promise.resolve());
           });
         }).then(function () { return Outbox.keep(account, record, when); }).then(function () { mark("data-ock-kept", when); });
-      }).catch(function () { /* kept as it was; the next page tries again */ });
+      }).catch(function (error) {
+        if (error && error.message === "gone") { return forgetRecord(); }
+        return null; // kept as it was; the next page tries again
+      });
     }
     function setUpKeep() {
       var keep = document.querySelector("[data-ock-keep]");
@@ -294,14 +325,7 @@
       keptEntry().then(render);
       button.addEventListener("click", function () {
         keptEntry().then(function (entry) {
-          if (entry) {
-            return Outbox.forget(account, record).then(function () { return caches.open(Outbox.PAGES); }).then(function (cache) {
-              return cache.keys().then(function (keys) {
-                return Promise.all(keys.filter(function (key) { return new URL(key.url).pathname.indexOf(record + "/") === 0; })
-                  .map(function (key) { return cache.delete(key); }));
-              });
-            }).then(function () { render(null); });
-          }
+          if (entry) { return forgetRecord().then(function () { render(null); }); }
           return Outbox.keep(account, record, 0).then(function () { return refreshKept(true); }).then(keptEntry).then(render);
         });
       });

@@ -71,19 +71,28 @@
     // Queues a change, unless it undoes a done/undone of the same event still waiting: then the two cancel, and
     // neither is sent (under the queue's lock, so that one being sent meanwhile is not cancelled but followed).
     // Resolves to the change with its number, or null when it cancelled one.
+    // The change is stored at once (a send that hangs never holds a tap back); the cancel runs under the lock.
     queue: function (write) {
-      var run = function () {
-        if (write.action !== "/care/events/toggle") { return Outbox.add(write); }
-        return Outbox.writes(write.account).then(function (writes) {
-          var twin = writes.filter(function (other) {
-            return other.state === "waiting" && other.record === write.record && other.action === write.action &&
-              other.fields.task === write.fields.task && other.fields.occurrence === write.fields.occurrence;
-          })[0];
-          return twin ? Outbox.remove(twin.seq).then(function () { return null; }) : Outbox.add(write);
+      return Outbox.add(write).then(function (added) {
+        if (write.action !== "/care/events/toggle") { return added; }
+        return Outbox.locked(function () {
+          return Outbox.writes(write.account).then(function (writes) {
+            var twin = writes.filter(function (other) {
+              return other.seq !== added.seq && other.state === "waiting" && other.record === write.record && other.action === write.action &&
+                other.fields.task === write.fields.task && other.fields.occurrence === write.fields.occurrence &&
+                other.fields.complete !== write.fields.complete;
+            }).pop();
+            if (!twin) { return added; }
+            return Outbox.remove(twin.seq).then(function () { return Outbox.remove(added.seq); }).then(function () { return null; });
+          });
         });
-      };
+      });
+    },
+
+    // Runs `body` holding the device's queue lock (Web Locks, where the browser has them).
+    locked: function (body) {
       var locks = scope.navigator && scope.navigator.locks;
-      return locks ? locks.request("ock-outbox", run) : run();
+      return locks ? locks.request("ock-outbox", body) : body();
     },
 
     add: function (write) {
@@ -96,8 +105,13 @@
     remove: function (seq) {
       return transaction(["writes"], "readwrite", function (stores) { return request(stores("writes").delete(seq)); });
     },
+    // Changes a change still queued (one that sign-out or Discard removed meanwhile stays removed).
     update: function (write) {
-      return transaction(["writes"], "readwrite", function (stores) { return request(stores("writes").put(write)); });
+      return transaction(["writes"], "readwrite", function (stores) {
+        return request(stores("writes").get(write.seq)).then(function (stored) {
+          return stored ? request(stores("writes").put(write)) : null;
+        });
+      });
     },
 
     kept: function (account) { return all("kept", account); },
@@ -121,6 +135,9 @@
 
     // Everything of `account` on this device: its changes, kept records and pages; the device then holds no one's.
     clearAccount: function (account) {
+      return Outbox.locked(function () { return Outbox.clearAccountNow(account); });
+    },
+    clearAccountNow: function (account) {
       return transaction(["writes", "kept", "state"], "readwrite", function (stores) {
         return Promise.all([
           request(stores("writes").getAll()).then(function (items) {
@@ -141,9 +158,7 @@
     // last was refused as stale). Resolves to why it stopped: "idle" (nothing waited), "done", "offline",
     // "signed-out" or "later" (the server is busy or failing); refused changes are kept with their reason.
     flush: function (account, token) {
-      var run = function () { return Outbox.sendAll(account, token); };
-      var locks = scope.navigator && scope.navigator.locks;
-      return locks ? locks.request("ock-outbox", run) : run();
+      return Outbox.locked(function () { return Outbox.sendAll(account, token); });
     },
 
     sendAll: function (account, token) {
@@ -164,10 +179,13 @@
       return Promise.resolve(token(write.record, retried)).then(function (csrf) {
         var body = new URLSearchParams(write.fields);
         body.set("csrf", csrf || "");
+        // A send that hangs (a connection that drops without closing) is given up after 20 s, and tried again later.
+        var abort = scope.AbortController ? new AbortController() : null;
+        var timer = abort ? setTimeout(function () { abort.abort(); }, 20000) : null;
         return fetch(write.record + write.action, {
-          method: "POST", body: body, credentials: "same-origin", redirect: "manual",
-          headers: { "Accept": "application/json", "X-OCK-Queued": "1" }
-        });
+          method: "POST", body: body, credentials: "same-origin", redirect: "manual", signal: abort ? abort.signal : undefined,
+          headers: { "Accept": "application/json", "X-OCK-Queued": "1", "X-OCK-Account": write.account }
+        }).finally(function () { if (timer) { clearTimeout(timer); } });
       }).then(function (response) {
         if (response.ok) {
           // Done already by someone else meanwhile: nothing was changed, and the answer says who and when; the
@@ -187,11 +205,24 @@
           if (response.status === 403 && error.field === "csrf") {
             return retried ? "signed-out" : Outbox.send(write, token, true);
           }
+          // Another account is signed in here: the change waits for its own.
+          if (response.status === 409 && error.field === "account") { return "signed-out"; }
           write.state = "refused";
           write.reason = error.message || String(response.status);
           return Outbox.update(write).then(function () { return "refused"; });
         });
       }, function () { return "offline"; });
+    },
+
+    // A token source for one flush that reads each record's token once (`fetchToken`), and again when told it is
+    // stale.
+    tokens: function () {
+      var known = {};
+      return function (record, fresh) {
+        if (!fresh && known[record]) { return known[record]; }
+        known[record] = Outbox.fetchToken(record);
+        return known[record];
+      };
     },
 
     // The CSRF token of a record's pages, read from its Care page (a worker has no page of its own to read it from).

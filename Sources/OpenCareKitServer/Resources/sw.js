@@ -38,11 +38,16 @@ self.addEventListener("message", function (event) {
 });
 
 // A page saved for offline use, as it was, marked with when it was saved (the page's script says so).
+// The security headers a page was served with, kept with it (`Content-Security-Policy` first of all).
+var KEPT_HEADERS = ["Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Permissions-Policy"];
+
 function savedPage(response) {
   var saved = response.headers.get("X-OCK-Saved") || "0";
+  var headers = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" };
+  KEPT_HEADERS.forEach(function (name) { if (response.headers.get(name)) { headers[name] = response.headers.get(name); } });
   return response.text().then(function (html) {
     return new Response(html.replace("<html ", '<html data-ock-offline-saved="' + saved.replace(/[^0-9]/g, "") + '" '), {
-      status: 200, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" }
+      status: 200, headers: headers
     });
   });
 }
@@ -54,7 +59,8 @@ function notKeptPage() {
     "<title>" + escape(words.title) + '</title><link rel="stylesheet" href="/assets/opencarekit.css"></head><body>' +
     '<main class="ock-page-main" id="main"><h1>' + escape(words.title) + '</h1><p class="ock-notice" data-ock-not-kept>' +
     escape(words.notKept) + "</p></main></body></html>",
-    { status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+    { status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                              "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'", "X-Content-Type-Options": "nosniff" } });
 }
 
 // Offline: the kept copy of the page asked for. A record's own address, or the app's start ("/"), opens a kept
@@ -82,7 +88,7 @@ self.addEventListener("sync", function (event) {
   if (event.tag !== "ock-outbox") { return; }
   event.waitUntil(Outbox.current().then(function (current) {
     if (!current || current.locked) { return null; }
-    return Outbox.flush(current.account, function (record) { return Outbox.fetchToken(record); }).then(function (result) {
+    return Outbox.flush(current.account, Outbox.tokens()).then(function (result) {
       // Still offline or the server busy: the browser tries again later.
       if (result === "offline" || result === "later") { throw new Error(result); }
       return self.clients.matchAll({ type: "window" }).then(function (windows) {
