@@ -419,7 +419,8 @@
     if (form) {
       var fields = Array.prototype.map.call(form.querySelectorAll('input[type="hidden"]:not([name="csrf"])'), function (input) {
         return input.name + "=" + input.value;
-      }).filter(function (field) { return field.indexOf("complete=") !== 0; }).sort().join("&");
+      // What the control asks and what its page saw change with the state it shows; the rest names the control.
+      }).filter(function (field) { return field.indexOf("complete=") !== 0 && field.indexOf("seen=") !== 0; }).sort().join("&");
       return { action: form.getAttribute("action"), fields: fields, tag: element.tagName };
     }
     return element.id ? { id: element.id } : null;
