@@ -160,6 +160,28 @@ def test_insights_follow_the_store_and_read_with_the_keyboard(browser, app):
         assert errors == []
 
 
+def test_a_live_update_keeps_the_selected_column_of_each_chart(browser, app):
+    """Insights draws its charts anew after any change to the record; the column a person selected stays selected,
+    with its readout, and keeps focus."""
+    with opened_page(browser, app["url"] + "/insights") as (page, errors):
+        wait_live(page)
+        chart = "#insight-hydration"
+        page.focus(chart + " .ock-chart-column:first-child")
+        page.keyboard.press("ArrowRight")
+        selected = page.get_attribute(chart + " .ock-chart-column.ock-chart-selected", "aria-label")
+        before = page.get_attribute(chart + " .ock-chart-column:last-child", "aria-label")
+        result = log_with_the_tool("hydration", app["store"], app["url"], "--value", "3", "--units", "glasses")
+        assert result.returncode == 0, result.stderr
+        # Drawn anew: today's column says the new total.
+        page.wait_for_selector(chart + f" .ock-chart-column:last-child:not([aria-label='{before}'])", state="attached", timeout=5000)
+        columns = page.eval_on_selector_all(chart + " .ock-chart-column", "columns => columns.map(c => c.classList.contains('ock-chart-selected'))")
+        assert columns.index(True) == 1 and columns.count(True) == 1, columns
+        assert page.get_attribute(chart + " .ock-chart-column.ock-chart-selected", "aria-label") == selected
+        assert page.text_content(chart + " .ock-chart-readout") == selected
+        assert page.evaluate("document.activeElement.classList.contains('ock-chart-selected')")
+        assert errors == []
+
+
 def settled(page, promise, seconds=15):
     """Waits for the page's `promise` (an expression) to settle, failing after `seconds` rather than hanging."""
     return page.evaluate(f"Promise.race([{promise}, new Promise((_, reject) => "

@@ -492,9 +492,24 @@
         var main = document.querySelector("main");
         if (!next || !main || next.innerHTML === main.innerHTML) { return; }
         var focusedID = document.activeElement && document.activeElement.id;
+        // Each chart's selected column (and whether it had focus), to select again once the chart is drawn anew.
+        var selections = [];
+        Array.prototype.forEach.call(main.querySelectorAll(".ock-chart[id]"), function (chart) {
+          var columns = Array.prototype.slice.call(chart.querySelectorAll(".ock-chart-column"));
+          var index = columns.findIndex(function (column) { return column.classList.contains("ock-chart-selected"); });
+          if (index >= 0) { selections.push({ id: chart.id, index: index, focused: columns[index] === document.activeElement }); }
+        });
         main.innerHTML = next.innerHTML;
+        selections.forEach(function (selection) {
+          var svg = document.querySelector("#" + CSS.escape(selection.id) + " svg[data-ock-chart]");
+          if (svg) { svg.setAttribute("data-ock-selected", String(selection.index)); }
+        });
         if (window.OpenCareKitUI) { window.OpenCareKitUI.setUp(main); }
         if (focusedID && document.getElementById(focusedID)) { document.getElementById(focusedID).focus(); }
+        selections.forEach(function (selection) {
+          var column = selection.focused && document.querySelectorAll("#" + CSS.escape(selection.id) + " .ock-chart-column")[selection.index];
+          if (column) { column.focus(); }
+        });
         document.documentElement.setAttribute("data-ock-updates", String(Number(document.documentElement.getAttribute("data-ock-updates") || "0") + 1));
       });
     }

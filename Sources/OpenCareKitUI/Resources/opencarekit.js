@@ -64,6 +64,9 @@
     function endDrag(event) { if (event.pointerId === dragging) { dragging = null; } }
     svg.addEventListener("pointerup", endDrag);
     svg.addEventListener("pointercancel", endDrag);
+    // A chart drawn again (a live update) comes back with the column that was selected (`data-ock-selected`).
+    var kept = svg.getAttribute("data-ock-selected");
+    if (kept !== null && columns[Number(kept)]) { activate(Number(kept), false); }
     columns.forEach(function (column, index) {
       column.addEventListener("focus", function () { activate(index, false); });
       column.addEventListener("click", function () { activate(index, true); });
