@@ -291,6 +291,52 @@ import Testing
         }
     }
 
+    /// A value recorded from a page that fell behind does not silently replace one someone else recorded since: it
+    /// is refused, in words; the same value, the person's own, or a Retry (no `seen`) goes through.
+    @Test func aRecordedValueFromAStalePageDoesNotReplaceANewerOne() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        let hosted = fixture.hosted()
+        let directory = try await hosted.preparedDirectory()
+        let sam = CareAccount(email: "sam@example.org", name: "Sam Rivera", passwordHash: "-", createdDate: fixture.now)
+        try await directory.addAccount(sam)
+        try await directory.setMembership(CareMembership(record: hosted.record, account: sam.id, role: .caregiver, isOwner: false, createdDate: fixture.now))
+        try await hosted.test(hosted.host(on: directory)) { client in
+            var headers = ServerFixture.formHeaders
+            headers[.accept] = "application/json"
+            func record(_ value: String, seen: String?) async throws -> (HTTPResponse.Status, String) {
+                let event = try await fixture.event("hydration")
+                var fields = ServerFixture.fields(event, ["value": value])
+                fields["seen"] = seen
+                return try await client.execute(uri: "/care/events/record", method: .post, headers: headers, body: ServerFixture.form(fields)) { response in
+                    let json = (try? JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8))) as? [String: Any]
+                    return (response.status, ((json?["error"] as? [String: Any])?["message"] as? String ?? "").replacingOccurrences(of: "\u{202F}", with: " "))
+                }
+            }
+            try await client.execute(uri: "/care", method: .get, headers: ServerFixture.cookie) { response in
+                #expect(String(buffer: response.body).contains(#"<input name="seen" type="hidden" value="none">"#))
+            }
+            #expect(try await record("3", seen: "none").0 == .noContent)
+            let mine = try #require(try await fixture.event("hydration").outcome)
+            // The person's own value, from a page that had not caught up: replaced.
+            #expect(try await record("4", seen: "none").0 == .noContent)
+            // Sam records 6 meanwhile.
+            var sams = try #require(try await fixture.event("hydration").outcome)
+            sams.values = [OCKOutcomeValue(6.0, units: "glasses")]
+            sams.values[0].createdDate = fixture.now
+            sams.userInfo = [CareServer.authorKey: sam.id.description]
+            _ = try await fixture.store.updateOutcome(sams)
+            let refused = try await record("5", seen: mine.uuid.uuidString)
+            #expect(refused.0 == .conflict)
+            #expect(refused.1 == "Sam Rivera recorded 6 glasses for Hydration at 12:00 PM while you were offline.", "\(refused.1)")
+            #expect(try await fixture.event("hydration").outcome?.values.first?.doubleValue == 6)
+            // The same value: no conflict. Without `seen` (Retry): replaced.
+            #expect(try await record("6", seen: mine.uuid.uuidString).0 == .noContent)
+            #expect(try await record("5", seen: nil).0 == .noContent)
+            #expect(try await fixture.event("hydration").outcome?.values.first?.doubleValue == 5)
+        }
+    }
+
     /// A change the app queued for one account is never made as another: its `X-OCK-Account` must be the session's
     /// pseudonym (the `ock_account` cookie a record's page sets), else 409 naming `account`, and nothing changes.
     @Test func aQueuedChangeOfAnotherAccountIsRefused() async throws {

@@ -76,15 +76,20 @@ extension OCKEventStore where Task == OCKTask, Outcome == OCKOutcome {
         return event
     }
 
-    /// Makes `value` the event's only value (labeled-value and numeric-progress cards).
+    /// Makes `value` the event's only value (labeled-value and numeric-progress cards). `userInfo`, when given,
+    /// replaces the outcome's (the app names who recorded it there).
     @discardableResult
-    public func recordOutcomeValue(_ value: OCKOutcomeValue, taskUUID: UUID, occurrence: Int) async throws -> Event {
+    public func recordOutcomeValue(_ value: OCKOutcomeValue, taskUUID: UUID, occurrence: Int,
+                                   userInfo: [String: String]? = nil) async throws -> Event {
         var event = try await fetchEvent(taskUUID: taskUUID, occurrence: occurrence)
         if var outcome = event.outcome {
             outcome.values = [value]
+            if let userInfo { outcome.userInfo = userInfo }
             event.outcome = try await updateOutcome(outcome)
         } else {
-            event.outcome = try await addOutcome(OCKOutcome(taskUUID: taskUUID, taskOccurrenceIndex: occurrence, values: [value]))
+            var outcome = OCKOutcome(taskUUID: taskUUID, taskOccurrenceIndex: occurrence, values: [value])
+            outcome.userInfo = userInfo
+            event.outcome = try await addOutcome(outcome)
         }
         return event
     }

@@ -11,7 +11,7 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
          fieldOnboardingOnce
     // Pages
     case formExpired, badDay, badPeriod, noSuchContact, noSuchSignature, noSuchConsent, signatureFormTooLarge,
-         noSuchEvent, markedDoneMeanwhile, someoneMarkedDoneMeanwhile, markedNotDoneMeanwhile, noDeletableAnswers, badSurveyAddress, finishOnboardingFirst, eventChanged, changeRefused, dayTooFull,
+         noSuchEvent, markedDoneMeanwhile, someoneMarkedDoneMeanwhile, markedNotDoneMeanwhile, recordedMeanwhile, someoneRecordedMeanwhile, noDeletableAnswers, badSurveyAddress, finishOnboardingFirst, eventChanged, changeRefused, dayTooFull,
          planChanged, noSuchDemoPerson, noSuchRecord, roleDoesNotAllow
     // Surveys
     case surveyAnsweredElsewhere, surveySaveUnknown, surveySaving, surveySubmitted, surveyCancelled, surveyDiscarded,
@@ -50,6 +50,8 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .markedDoneMeanwhile: "{0} marked {1} done at {2} while you were offline."
         case .someoneMarkedDoneMeanwhile: "{1} was marked done at {2} while you were offline."
         case .markedNotDoneMeanwhile: "{1} was marked not done at {2} while you were offline."
+        case .recordedMeanwhile: "{0} recorded {1} for {2} at {3} while you were offline."
+        case .someoneRecordedMeanwhile: "{1} was recorded for {2} at {3} while you were offline."
         case .noDeletableAnswers: "That event has no survey answers that can be deleted."
         case .badSurveyAddress: "The address must name a task, an occurrence and a day."
         case .finishOnboardingFirst: "Finish onboarding first: the care plan opens after it."
@@ -122,6 +124,8 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .markedDoneMeanwhile: "오프라인인 동안 {0}님이 {2}에 {1}을(를) 완료로 표시했습니다."
         case .someoneMarkedDoneMeanwhile: "오프라인인 동안 {2}에 {1}이(가) 완료로 표시되었습니다."
         case .markedNotDoneMeanwhile: "오프라인인 동안 {2}에 {1}이(가) 미완료로 표시되었습니다."
+        case .recordedMeanwhile: "오프라인인 동안 {0}님이 {3}에 {2}에 {1}을(를) 기록했습니다."
+        case .someoneRecordedMeanwhile: "오프라인인 동안 {3}에 {2}에 {1}이(가) 기록되었습니다."
         case .noDeletableAnswers: "그 일정에는 삭제할 수 있는 설문 응답이 없습니다."
         case .badSurveyAddress: "주소에 작업, 회차, 날짜가 있어야 합니다."
         case .finishOnboardingFirst: "먼저 온보딩을 마치세요. 케어 플랜은 그다음에 열립니다."

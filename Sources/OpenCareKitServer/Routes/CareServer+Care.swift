@@ -36,7 +36,11 @@ struct ServerActions: OCKEventActions {
         ])
     }
 
-    func record(_ event: OCKAnyEvent) -> OCKFormAction { form("/care/events/record", event) }
+    func record(_ event: OCKAnyEvent) -> OCKFormAction {
+        // What the page shows, as for a toggle: a value recorded from a page that fell behind must not replace a
+        // newer one silently (`CareServer.recordedMeanwhile`).
+        form("/care/events/record", event, [CareServer.seenField: (event.outcome as? OCKOutcome)?.uuid.uuidString ?? CareServer.seenNothing])
+    }
 
     func startSurvey(_ event: OCKAnyEvent) -> OCKFormAction? { form("/surveys/start", event) }
 
@@ -136,7 +140,12 @@ extension CareServer {
                 let number = try fields.number("value", in: 0...OCKNumericEntryRange.maximum(for: target))
                 var value = OCKOutcomeValue(number, units: target?.units)
                 value.createdDate = try actedDate(fields, for: event)
-                try await store.recordOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
+                if let seen = fields.values[Self.seenField], !seen.isEmpty,
+                   let refusal = try await recordedMeanwhile(event, seen: seen, value: value, request, context) {
+                    return refusal
+                }
+                try await store.recordOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
+                                                   userInfo: [Self.authorKey: context.identity.account.id.description])
                 return nil
             }
         }
@@ -211,6 +220,28 @@ extension CareServer {
                             body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
         return request.wantsJSON ? APIError(status: .conflict, field: Self.seenField, message: text).response
+            : errorPage(message, status: .conflict, context: render)
+    }
+
+    /// The rule of `changedMeanwhile` for a recorded value (a number that replaces the event's value): recorded by
+    /// someone else since the page was current, it is not replaced: the change is refused (409), saying who recorded
+    /// what and when, and the app lists it under "Not sent" (Retry replaces it). The same value recorded meanwhile
+    /// is no conflict. Nil to go on.
+    func recordedMeanwhile(_ event: OCKEvent<OCKTask, OCKOutcome>, seen: String, value: OCKOutcomeValue, _ request: Request,
+                           _ context: RecordContext) async throws -> Response? {
+        guard let outcome = event.outcome, outcome.uuid.uuidString != seen, let current = outcome.values.first else { return nil }
+        let author = outcome.userInfo?[Self.authorKey].flatMap(CareAccountID.init)
+        if author == context.identity.account.id || current.doubleValue == value.doubleValue { return nil }
+        let render = renderContext(for: request)
+        let localization = render.localization
+        let title = event.task.title ?? event.task.id
+        let amount = current.doubleValue.map { localization.number($0, unit: current.units) } ?? "\(current.value)"
+        let when = localization.time(current.createdDate)
+        var name: String?
+        if let author { name = try await context.auditTrail.memberName(author) }
+        let message = name.map { PageMessage(ErrorText.recordedMeanwhile, $0, amount, title, when) }
+            ?? PageMessage(ErrorText.someoneRecordedMeanwhile, "", amount, title, when)
+        return request.wantsJSON ? APIError(status: .conflict, field: Self.seenField, message: message.text(localization.language)).response
             : errorPage(message, status: .conflict, context: render)
     }
 
