@@ -213,20 +213,27 @@ import Testing
         }
     }
 
+    /// The fixture's record, seeded, hosted on a directory where Sam Rivera is another member (a caregiver).
+    static func recordWithSam(_ fixture: ServerFixture) async throws -> (TestHost, SQLiteCareDirectory, CareAccount) {
+        try await fixture.seed()
+        let hosted = fixture.hosted()
+        let directory = try await hosted.preparedDirectory()
+        let sam = CareAccount(email: "sam@example.org", name: "Sam Rivera", passwordHash: "-", createdDate: fixture.now)
+        try await directory.addAccount(sam)
+        try await directory.setMembership(CareMembership(record: hosted.record, account: sam.id, role: .caregiver, isOwner: false,
+                                                         createdDate: fixture.now))
+        return (hosted, directory, sam)
+    }
+
     /// A toggle from a page that was not current (queued offline, or left open) is checked against what its page
     /// showed (`seen`): changed meanwhile and already as wanted, nothing is done and the answer names who and when;
     /// changed and not as wanted, it is refused (409) in words; as seen, it applies, naming its author in the outcome.
     @Test func aToggleFromAStalePageIsCheckedAgainstWhatItShowed() async throws {
         let fixture = ServerFixture()
-        try await fixture.seed()
-        let hosted = fixture.hosted()
-        let directory = try await hosted.preparedDirectory()
-        // Another member of the record, and someone who is not one.
-        let sam = CareAccount(email: "sam@example.org", name: "Sam Rivera", passwordHash: "-", createdDate: fixture.now)
+        let (hosted, directory, sam) = try await Self.recordWithSam(fixture)
+        // Someone who is not a member.
         let stranger = CareAccount(email: "x@example.org", name: "Stranger Name", passwordHash: "-", createdDate: fixture.now)
-        try await directory.addAccount(sam)
         try await directory.addAccount(stranger)
-        try await directory.setMembership(CareMembership(record: hosted.record, account: sam.id, role: .caregiver, isOwner: false, createdDate: fixture.now))
         try await hosted.test(hosted.host(on: directory)) { client in
             var headers = ServerFixture.formHeaders
             headers[.accept] = "application/json"
@@ -295,12 +302,7 @@ import Testing
     /// is refused, in words; the same value, the person's own, or a Retry (no `seen`) goes through.
     @Test func aRecordedValueFromAStalePageDoesNotReplaceANewerOne() async throws {
         let fixture = ServerFixture()
-        try await fixture.seed()
-        let hosted = fixture.hosted()
-        let directory = try await hosted.preparedDirectory()
-        let sam = CareAccount(email: "sam@example.org", name: "Sam Rivera", passwordHash: "-", createdDate: fixture.now)
-        try await directory.addAccount(sam)
-        try await directory.setMembership(CareMembership(record: hosted.record, account: sam.id, role: .caregiver, isOwner: false, createdDate: fixture.now))
+        let (hosted, directory, sam) = try await Self.recordWithSam(fixture)
         try await hosted.test(hosted.host(on: directory)) { client in
             var headers = ServerFixture.formHeaders
             headers[.accept] = "application/json"
