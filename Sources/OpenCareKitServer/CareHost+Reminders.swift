@@ -21,7 +21,7 @@ extension CareHost {
             try await host.remindersPage(request, access)
         }
         addRecordRoute(&routes, .post, "/reminders", .page("reminders", .read, action: .update)) { request, context, access in
-            try await host.checkedForm(request, context) { fields in
+            try await host.recordForm(request, context, access) { fields in
                 try await host.saveReminders(fields, request, access)
             }
         }

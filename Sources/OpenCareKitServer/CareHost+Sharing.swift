@@ -10,6 +10,13 @@ extension CareHost {
     static let invitationLifetime: TimeInterval = 7 * 86_400
 
     /// A route of a record answered by the host itself (from the directory), behind the same check as the record's own.
+    /// The form of a host record route (`addRecordRoute`), whose gate has checked its CSRF token already: `access`,
+    /// which only the gate makes, is the proof.
+    func recordForm(_ request: Request, _ context: CareRequestContext, _ access: RecordAccess,
+                    _ body: (FormFields) async throws -> Response) async throws -> Response {
+        try await body(try await FormFields.read(request, context: context))
+    }
+
     func addRecordRoute(_ routes: inout HostRoutes, _ method: HTTPRequest.Method, _ path: String, _ policy: RecordRoutePolicy,
                         _ handler: @escaping @Sendable (Request, CareRequestContext, RecordAccess) async throws -> Response) {
         let host = self, detail = "\(method.rawValue) /records/{record}\(path)"
@@ -35,7 +42,7 @@ extension CareHost {
             try await host.sharingPage(request, access)
         }
         addRecordRoute(&routes, .post, "/sharing/invitations", .page("sharing", .manageSharing, action: .create)) { request, context, access in
-            try await host.checkedForm(request, context) { fields in
+            try await host.recordForm(request, context, access) { fields in
                 guard let role = fields.values["role"].flatMap(CareRole.init(rawValue:)) else {
                     return try await host.sharingPage(request, access, message: PageMessage(ErrorText.chooseCaregiverOrClinician),
                                                       status: .unprocessableContent)
@@ -57,7 +64,7 @@ extension CareHost {
             }
         }
         addRecordRoute(&routes, .post, "/sharing/invitations/revoke", .page("sharing", .manageSharing, action: .delete)) { request, context, access in
-            try await host.checkedForm(request, context) { fields in
+            try await host.recordForm(request, context, access) { fields in
                 let hash = fields.values["invitation"] ?? ""
                 if let invitation = try await host.directory.invitation(secretHash: hash), invitation.record == access.record {
                     try await host.directory.removeInvitation(secretHash: hash)
@@ -66,7 +73,7 @@ extension CareHost {
             }
         }
         addRecordRoute(&routes, .post, "/sharing/members/role", .page("sharing", .manageSharing, action: .update)) { request, context, access in
-            try await host.checkedForm(request, context) { fields in
+            try await host.recordForm(request, context, access) { fields in
                 guard let account = fields.values["account"].flatMap(CareAccountID.init),
                       let role = fields.values["role"].flatMap(CareRole.init(rawValue:)),
                       var membership = try await host.directory.membership(record: access.record, account: account) else {
@@ -86,7 +93,7 @@ extension CareHost {
             }
         }
         addRecordRoute(&routes, .post, "/sharing/members/remove", .page("sharing", .manageSharing, action: .delete)) { request, context, access in
-            try await host.checkedForm(request, context) { fields in
+            try await host.recordForm(request, context, access) { fields in
                 guard let account = fields.values["account"].flatMap(CareAccountID.init),
                       let membership = try await host.directory.membership(record: access.record, account: account) else {
                     return try await host.sharingPage(request, access, message: PageMessage(ErrorText.personHasNoAccess), status: .notFound)
@@ -99,7 +106,7 @@ extension CareHost {
             }
         }
         addRecordRoute(&routes, .post, "/sharing/plan-editing", .page("sharing", .manageSharing, action: .update)) { request, context, access in
-            try await host.checkedForm(request, context) { fields in
+            try await host.recordForm(request, context, access) { fields in
                 guard let choice = fields.values["plan-editing"], ["on", "off"].contains(choice),
                       var record = try await host.directory.record(access.record) else {
                     return try await host.sharingPage(request, access, message: PageMessage(EditorText.chooseOption),
