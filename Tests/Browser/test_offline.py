@@ -342,22 +342,22 @@ def test_a_reminder_pushed_while_offline_opens_the_kept_page(browser):
                 break
             page.evaluate("1")
         registration = next(entry["registrationId"] for entry in registrations if entry["scopeURL"] == origin + "/")
-        go_offline(context)
+        # The phone offline (the push service still reaches it). Playwright's request interception is not set yet:
+        # it would also stand between the worker and its own imported script when the push starts it.
+        context.set_offline(True)
         path = base.split(origin)[1]
         reminder = {"kind": "reminder", "title": "Ibuprofen", "time": "8:00\u202fAM", "record": path.rsplit("/", 1)[1],
                     "task": "ibuprofen", "url": f"{path}/care?date={today}#task-ibuprofen"}
+        # What the worker did with it: the notification it showed, as it tells the open pages once shown.
+        page.evaluate("""() => { window.ockReminder = new Promise(resolve => navigator.serviceWorker.addEventListener("message", event => {
+            if (event.data && event.data.type === "ock-reminder-shown") { resolve(event.data); }
+        })); }""")
         cdp.send("ServiceWorker.deliverPushMessage", {"origin": origin, "registrationId": registration, "data": json.dumps(reminder)})
-        shown = settled(page, """(async () => {
-            const registration = await navigator.serviceWorker.ready;
-            for (let tries = 0; tries < 100; tries += 1) {
-                const shown = await registration.getNotifications();
-                if (shown.length) { return shown.map(n => ({title: n.title, body: n.body, url: n.data.url})); }
-                await new Promise(resolve => setTimeout(resolve, 50));
-            }
-            return [];
-        })()""")
+        told = settled(page, "window.ockReminder")
+        shown = [{"title": told["title"], "body": told["body"], "url": told["url"]}]
         assert shown == [{"title": "Reminder", "body": "Ibuprofen · 8:00\u202fAM", "url": reminder["url"]}], shown
         # The notification's tap opens its address (the worker's notificationclick); offline, the kept page.
+        go_offline(context)
         page.goto(origin + shown[0]["url"])
         page.wait_for_selector("html[data-ock-device-ready]", state="attached")
         assert page.locator("html").get_attribute("data-ock-offline-saved")
@@ -403,10 +403,16 @@ def test_a_change_made_offline_meets_another_members_and_the_person_reads_why(br
             page.locator(f"button[aria-label='{omeprazole}']").click()
             page.wait_for_selector("html[data-ock-waiting='2']", state="attached")
 
+            # Each of Sam's taps reaches the server before the next (else an undo and a done still waiting would
+            # cancel): the queue has run since the tap (`data-ock-flushed`, set anew by the page's flush, which waits
+            # for a send of the worker's) and nothing waits.
+            sam.wait_for_selector("html[data-ock-flushed]", state="attached")  # the page's first run of the queue
             for label, state in ((ibuprofen, "false"), (ibuprofen, "true"), (omeprazole, "true")):
+                sam.evaluate("document.documentElement.removeAttribute('data-ock-flushed')")
                 sam.locator(f"button[aria-label='{label}']").click()
-                sam.wait_for_selector(f"button[aria-label='{label}'][aria-pressed='{state}']:not(:has(+ .ock-waiting-note))")
+                sam.wait_for_selector("html[data-ock-flushed]", state="attached")
                 sam.wait_for_selector("html[data-ock-waiting='0']", state="attached")
+                sam.wait_for_selector(f"button[aria-label='{label}'][aria-pressed='{state}']")
 
             go_online(context)
             page.wait_for_selector("html[data-ock-refused='1'][data-ock-notices='1']", state="attached", timeout=20000)

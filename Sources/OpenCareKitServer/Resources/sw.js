@@ -130,12 +130,20 @@ self.addEventListener("push", function (event) {
   var title = message.kind === "follow-up" ? words.followUp : words.reminder;
   var when = message.isAllDay ? words.today : (message.time || "");
   var body = [message.title || "", when].filter(Boolean).join(" · ");
-  event.waitUntil(self.registration.showNotification(title, {
+  var shown = {
     body: body,
     tag: String(message.record || "") + "/" + String(message.task || ""),
     renotify: true,
     icon: "/assets/icon-192.png",
     data: { url: typeof message.url === "string" && message.url.indexOf("/records/") === 0 ? message.url : "/" }
+  };
+  // The open pages of the app hear of it too ("ock-reminder-shown", what the notification says and opens).
+  event.waitUntil(self.registration.showNotification(title, shown).then(function () {
+    return self.clients.matchAll({ type: "window" }).then(function (windows) {
+      windows.forEach(function (client) {
+        client.postMessage({ type: "ock-reminder-shown", title: title, body: body, url: shown.data.url });
+      });
+    });
   }));
 });
 
