@@ -69,17 +69,19 @@
       var time = form.closest("li") && form.querySelector(".ock-button-title");
       return [title ? title.textContent : "", time ? time.textContent : ""].filter(Boolean).join(" ");
     }
+    // A done/undone control showing `done`, its next tap asking the opposite.
+    function showDone(form, done) {
+      var button = form.querySelector("button[aria-pressed]");
+      if (button) { button.setAttribute("aria-pressed", String(done)); }
+      var field = form.querySelector('input[name="complete"]');
+      if (field) { field.value = done ? "false" : "true"; }
+    }
+
     // The change as the page shows it until the server's answer redraws the card.
     function show(write, form) {
       if (!form) { return; }
       if (write.seq !== undefined) { shownHere[write.seq] = form; }
-      if (write.action === "/care/events/toggle") {
-        var done = write.fields.complete === "true";
-        var button = form.querySelector("button[aria-pressed]");
-        if (button) { button.setAttribute("aria-pressed", String(done)); }
-        var field = form.querySelector('input[name="complete"]');
-        if (field) { field.value = done ? "false" : "true"; }
-      }
+      if (write.action === "/care/events/toggle") { showDone(form, write.fields.complete === "true"); }
       var card = form.closest(".ock-card");
       if (card && !card.querySelector(".ock-waiting-note")) {
         var note = document.createElement("p");
@@ -194,13 +196,7 @@
     // The card of `form` without the waiting note, and a refused done/undone turned back.
     function unshow(write, form) {
       if (!document.body.contains(form)) { return; }
-      if (write && write.action === "/care/events/toggle") {
-        var done = write.fields.complete === "true";
-        var button = form.querySelector("button[aria-pressed]");
-        if (button) { button.setAttribute("aria-pressed", String(!done)); }
-        var field = form.querySelector('input[name="complete"]');
-        if (field) { field.value = done ? "true" : "false"; }
-      }
+      if (write && write.action === "/care/events/toggle") { showDone(form, write.fields.complete !== "true"); }
       var card = form.closest(".ock-card");
       var note = card && card.querySelector(".ock-waiting-note");
       if (note) { note.remove(); }
@@ -275,7 +271,7 @@
         if (required && (response.status === 403 || response.status === 404)) { throw new Error("gone"); }
         if (!response.ok) { return null; }
         var headers = { "Content-Type": "text/html; charset=utf-8", "X-OCK-Saved": String(when) };
-        ["Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Permissions-Policy"].forEach(function (name) {
+        Outbox.KEPT_HEADERS.forEach(function (name) {
           if (response.headers.get(name)) { headers[name] = response.headers.get(name); }
         });
         return response.text().then(function (html) {

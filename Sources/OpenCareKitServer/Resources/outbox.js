@@ -67,6 +67,8 @@
 
   var Outbox = {
     PAGES: PAGES,
+    // The security headers a kept page was served with, kept with it (`Content-Security-Policy` first of all).
+    KEPT_HEADERS: ["Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Permissions-Policy"],
 
     // Queues a change, unless it undoes a done/undone of the same event still waiting: then the two cancel, and
     // neither is sent (under the queue's lock, so that one being sent meanwhile is not cancelled but followed).

@@ -38,13 +38,10 @@ self.addEventListener("message", function (event) {
 });
 
 // A page saved for offline use, as it was, marked with when it was saved (the page's script says so).
-// The security headers a page was served with, kept with it (`Content-Security-Policy` first of all).
-var KEPT_HEADERS = ["Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Permissions-Policy"];
-
 function savedPage(response) {
   var saved = response.headers.get("X-OCK-Saved") || "0";
   var headers = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" };
-  KEPT_HEADERS.forEach(function (name) { if (response.headers.get(name)) { headers[name] = response.headers.get(name); } });
+  Outbox.KEPT_HEADERS.forEach(function (name) { if (response.headers.get(name)) { headers[name] = response.headers.get(name); } });
   return response.text().then(function (html) {
     return new Response(html.replace("<html ", '<html data-ock-offline-saved="' + saved.replace(/[^0-9]/g, "") + '" '), {
       status: 200, headers: headers
