@@ -11,12 +11,12 @@ import OpenCareKitSurveys
 import Testing
 
 /// One gate: every rule of a care record against every writer that reaches its store over HTTP — the Care page's
-/// forms, the JSON API, a sync push and a FHIR import — each refused with the same rule, and nothing kept, with the
+/// forms, a survey answered as one form (what the app queues offline), the JSON API, a sync push and a FHIR import — each refused with the same rule, and nothing kept, with the
 /// record on SQLite and on PostgreSQL. (The command line's writes: `StoreCommandLineTests`; the store's own calls and
 /// merges: the conformance suite's `recordRules`.)
 @Suite struct RecordRulesMatrixTests {
     enum Writer: String, CaseIterable {
-        case careForm, api, syncPush, fhirImport
+        case careForm, surveyForm, api, syncPush, fhirImport
     }
 
     enum Rule: String, CaseIterable {
@@ -128,6 +128,16 @@ import Testing
             var headers = ServerFixture.formHeaders
             headers[.accept] = "application/json"
             return answer(try await client.execute(uri: "/care/events/toggle", method: .post, headers: headers, body: ServerFixture.form(fields)))
+        case .surveyForm:
+            // A check-in's answers: before onboarding, out of range, or for a day ahead.
+            guard [.onboardingFirst, .surveyAnswers, .futureEvents].contains(rule) else { return nil }
+            let checkIn = try await fixture.event(OCKDemoSurveys.checkInTaskID, daysFromToday: rule == .futureEvents ? 10 : 0)
+            let fields = ServerFixture.fields(checkIn, ["pain.answer": rule == .surveyAnswers ? "99" : "6", "sleep.answer": "7",
+                                                        "exercises.answer": "true"])
+            var headers = ServerFixture.formHeaders
+            headers[.accept] = "application/json"
+            return answer(try await client.execute(uri: CareServer.onePageSurveyPath, method: .post, headers: headers,
+                                                   body: ServerFixture.form(fields)))
         case .api:
             switch rule {
             case .planLimits:
@@ -234,13 +244,28 @@ import Testing
     /// What `writer` must answer for `rule`.
     static func expected(_ writer: Writer, _ rule: Rule) -> Refusal {
         switch (writer, rule) {
-        case (.careForm, .onboardingFirst): Refusal(status: .conflict, words: PageMessage(ErrorText.finishOnboardingFirst).text(.english))
-        case (.careForm, _):
+        case (.careForm, .onboardingFirst), (.surveyForm, .onboardingFirst):
+            Refusal(status: .conflict, words: PageMessage(ErrorText.finishOnboardingFirst).text(.english))
+        case (.surveyForm, .surveyAnswers):
+            // The survey's own words for an answer out of its scale, as a step would say them.
+            Refusal(status: .unprocessableContent, words: outOfScale.message)
+        case (.careForm, _), (.surveyForm, _):
             Refusal(status: .unprocessableContent, words: FormError(field: "occurrence", reason: .fieldFutureEvent).message.text(.english))
         case (.fhirImport, _): Refusal(status: .unprocessableContent, words: reason(rule))
         default: Refusal(status: .unprocessableContent, words: reason(rule))
         }
     }
+
+    /// What the check-in's survey says of a pain of 99.
+    static let outOfScale: OCKSurveyError = {
+        var session = OCKSurveySession(survey: OCKDemoSurveys.checkIn)
+        do throws(OCKSurveyError) {
+            try session.record(.answer(.scale(99)), for: "pain")
+        } catch {
+            return error
+        }
+        return .notFinished
+    }()
 
     @Test(arguments: Writer.allCases, Rule.allCases)
     func everyWriterIsRefusedByEveryRule(writer: Writer, rule: Rule) async throws {

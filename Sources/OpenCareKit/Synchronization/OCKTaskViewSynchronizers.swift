@@ -263,6 +263,7 @@ public struct OCKSurveyTaskViewSynchronizer: OCKViewSynchronizing {
         view.isComplete = event?.isComplete ?? false
         let actions = context.environment.writableActions
         view.startAction = event.flatMap { actions?.startSurvey($0) }
+        view.onePageURL = view.startAction == nil ? nil : event.flatMap { actions?.surveyOnOnePage($0) }
         view.deleteURL = allowsDeletingOutcome ? event.flatMap { actions?.deleteSurveyAnswers($0) } : nil
     }
 }

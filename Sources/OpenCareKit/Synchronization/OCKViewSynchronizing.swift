@@ -93,10 +93,14 @@ public protocol OCKEventActions: Sendable {
     func startSurvey(_ event: OCKAnyEvent) -> OCKFormAction?
     /// The page that asks before deleting the event's survey answers; nil when they cannot be deleted here.
     func deleteSurveyAnswers(_ event: OCKAnyEvent) -> SafeURL?
+    /// The event's whole survey as one form, which a device keeps to answer it offline; nil when its survey is
+    /// answered step by step only (a consent).
+    func surveyOnOnePage(_ event: OCKAnyEvent) -> SafeURL?
 }
 
 extension OCKEventActions {
     public func startSurvey(_ event: OCKAnyEvent) -> OCKFormAction? { nil }
+    public func surveyOnOnePage(_ event: OCKAnyEvent) -> SafeURL? { nil }
     public func deleteSurveyAnswers(_ event: OCKAnyEvent) -> SafeURL? { nil }
 }
 

@@ -8,10 +8,10 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
     // Form fields (`FormError`)
     case fieldRequired, fieldNotUUID, fieldWholeNumber, fieldTrueOrFalse, fieldNumber, fieldNumberRange, fieldDay,
          fieldNoLogCard, fieldFutureEvent, fieldClockAhead, fieldHasNoSurvey, fieldDoneBySurvey, fieldKeepsConsent, fieldAlreadyAnswered,
-         fieldOnboardingOnce
+         fieldOnboardingOnce, fieldSurveyStepByStep
     // Pages
     case formExpired, badDay, badPeriod, noSuchContact, noSuchSignature, noSuchConsent, signatureFormTooLarge,
-         noSuchEvent, markedDoneMeanwhile, someoneMarkedDoneMeanwhile, markedNotDoneMeanwhile, recordedMeanwhile, someoneRecordedMeanwhile, noDeletableAnswers, badSurveyAddress, finishOnboardingFirst, eventChanged, changeRefused, dayTooFull,
+         noSuchEvent, markedDoneMeanwhile, someoneMarkedDoneMeanwhile, markedNotDoneMeanwhile, recordedMeanwhile, someoneRecordedMeanwhile, answeredMeanwhile, someoneAnsweredMeanwhile, noDeletableAnswers, badSurveyAddress, finishOnboardingFirst, eventChanged, changeRefused, dayTooFull,
          planChanged, noSuchDemoPerson, noSuchRecord, roleDoesNotAllow
     // Surveys
     case surveyAnsweredElsewhere, surveySaveUnknown, surveySaving, surveySubmitted, surveyCancelled, surveyDiscarded,
@@ -35,6 +35,7 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .fieldFutureEvent: "The field \"{0}\" is still to come: future events cannot change yet."
         case .fieldClockAhead: "The field \"{0}\" is a moment still to come: this device's clock is ahead. Set its time, then retry."
         case .fieldHasNoSurvey: "The field \"{0}\" has no survey."
+        case .fieldSurveyStepByStep: "The survey of \"{0}\" is answered step by step: start it from its card."
         case .fieldDoneBySurvey: "The field \"{0}\" is done by answering its survey."
         case .fieldKeepsConsent: "The field \"{0}\" keeps a signed consent, which is never deleted."
         case .fieldAlreadyAnswered: "The field \"{0}\" is already done: delete its answers first to answer again."
@@ -52,6 +53,8 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .markedNotDoneMeanwhile: "{1} was marked not done at {2} while you were offline."
         case .recordedMeanwhile: "{0} recorded {1} for {2} at {3} while you were offline."
         case .someoneRecordedMeanwhile: "{1} was recorded for {2} at {3} while you were offline."
+        case .answeredMeanwhile: "{0} answered {1} at {2} while you were offline, so these answers were not saved."
+        case .someoneAnsweredMeanwhile: "{1} was answered at {2} while you were offline, so these answers were not saved."
         case .noDeletableAnswers: "That event has no survey answers that can be deleted."
         case .badSurveyAddress: "The address must name a task, an occurrence and a day."
         case .finishOnboardingFirst: "Finish onboarding first: the care plan opens after it."
@@ -109,6 +112,7 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .fieldFutureEvent: "\"{0}\" 항목의 일정은 아직 오지 않았습니다. 앞으로의 일정은 아직 바꿀 수 없습니다."
         case .fieldClockAhead: "\"{0}\" 항목의 시각이 아직 오지 않았습니다. 이 기기의 시계가 빠릅니다. 시간을 맞춘 뒤 다시 시도하세요."
         case .fieldHasNoSurvey: "\"{0}\" 항목의 작업에는 설문이 없습니다."
+        case .fieldSurveyStepByStep: "\"{0}\" 항목의 설문은 단계별로 응답합니다. 카드에서 시작하세요."
         case .fieldDoneBySurvey: "\"{0}\" 항목의 작업은 설문에 응답해서 완료합니다."
         case .fieldKeepsConsent: "\"{0}\" 항목의 작업에는 서명한 동의서가 있으며, 동의서는 삭제되지 않습니다."
         case .fieldAlreadyAnswered: "\"{0}\" 항목의 일정은 이미 완료되었습니다. 다시 응답하려면 먼저 응답을 삭제하세요."
@@ -126,6 +130,8 @@ enum ErrorText: String, CaseIterable, Sendable, HostWords {
         case .markedNotDoneMeanwhile: "오프라인인 동안 {2}에 {1}이(가) 미완료로 표시되었습니다."
         case .recordedMeanwhile: "오프라인인 동안 {0}님이 {3}에 {2}에 {1}을(를) 기록했습니다."
         case .someoneRecordedMeanwhile: "오프라인인 동안 {3}에 {2}에 {1}이(가) 기록되었습니다."
+        case .answeredMeanwhile: "오프라인인 동안 {0}님이 {2}에 {1}에 응답하여, 이 응답은 저장되지 않았습니다."
+        case .someoneAnsweredMeanwhile: "오프라인인 동안 {2}에 {1}에 응답이 저장되어, 이 응답은 저장되지 않았습니다."
         case .noDeletableAnswers: "그 일정에는 삭제할 수 있는 설문 응답이 없습니다."
         case .badSurveyAddress: "주소에 작업, 회차, 날짜가 있어야 합니다."
         case .finishOnboardingFirst: "먼저 온보딩을 마치세요. 케어 플랜은 그다음에 열립니다."

@@ -12,6 +12,8 @@ struct ServerActions: OCKEventActions {
     let day: String
     /// The record's base path, which every form's address starts with.
     let base: String
+    /// Whether a task's survey can be answered as one form (`CareServer.surveyOnOnePage(for:)`).
+    var answersOnOnePage: @Sendable (any OCKAnyTask) -> Bool = { _ in false }
 
     func form(_ path: String, _ event: OCKAnyEvent, _ extra: [String: String] = [:]) -> OCKFormAction {
         var fields = ["task": event.task.uuid.uuidString, "occurrence": String(event.scheduleEvent.occurrence),
@@ -43,6 +45,11 @@ struct ServerActions: OCKEventActions {
     }
 
     func startSurvey(_ event: OCKAnyEvent) -> OCKFormAction? { form("/surveys/start", event) }
+
+    func surveyOnOnePage(_ event: OCKAnyEvent) -> SafeURL? {
+        guard answersOnOnePage(event.task) else { return nil }
+        return SafeURL(base + CareServer.onePageSurveyPath + "?task=\(event.task.uuid.uuidString)&occurrence=\(event.scheduleEvent.occurrence)&date=\(day)")
+    }
 
     func deleteSurveyAnswers(_ event: OCKAnyEvent) -> SafeURL? {
         SafeURL(base + "/care/events/survey/delete?task=\(event.task.uuid.uuidString)&occurrence=\(event.scheduleEvent.occurrence)&date=\(day)")

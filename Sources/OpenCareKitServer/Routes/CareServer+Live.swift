@@ -41,7 +41,10 @@ extension CareServer {
         guard feed.events.count <= Self.maximumEventsPerPage else { throw DayTooFull() }
         // Before onboarding, the card shown is today's onboarding, whatever day the page is.
         let cardDay = feed.isOnboarded ? day : today
-        let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(token: token, day: dayString(cardDay), base: basePath),
+        let environment = OCKSynchronizationEnvironment(render: context, actions: ServerActions(
+            token: token, day: dayString(cardDay), base: basePath, answersOnOnePage: { [self] task in
+                (task as? OCKTask).flatMap(surveyOnOnePage(for:)) != nil
+            }),
                                                         isReadOnly: cardDay > today)
         let cards = page.cards(for: feed.events, environment: environment).map { card in
             (id: cardIdentifier(forTaskID: card.taskID), html: card.view.render(in: context))

@@ -47,6 +47,12 @@ extension CareServer {
         }
         routes.post("/surveys/:id", .page("survey", .completeTasks, action: .update), formLimit: surveyFormLimit,
                     tooLarge: { request, _ in signatureTooLarge(request) }) { request, context in try await submitSurvey(request, context) }
+        routes.get(Self.onePageSurveyPath, .page("survey", .completeTasks)) { request, _ in try await onePageSurvey(request) }
+        routes.post(Self.onePageSurveyPath, .page("survey", .completeTasks, action: .create)) { request, context in
+            try await handleForm(request, context, forSurvey: true) { fields, event in
+                try await answerOnOnePage(event, fields: fields, request, context)
+            }
+        }
         routes.get("/care/events/survey/delete", .page("survey", .completeTasks)) { request, _ in try await confirmDeletingAnswers(request) }
         routes.post("/care/events/survey/delete", .page("survey", .completeTasks, action: .delete)) { request, context in
             try await handleForm(request, context, forSurvey: true) { _, event in
@@ -78,6 +84,113 @@ extension CareServer {
                 .contentDisposition: "attachment; filename=\"\(name)\"",
             ], body: .init(byteBuffer: ByteBuffer(string: document)))
         }
+    }
+
+    /// Where a survey is answered as one form (`OCKSurveyPageView`): what a device keeps to answer it offline.
+    static let onePageSurveyPath = "/surveys/answer"
+
+    /// The survey of `task` if it can be answered as one form: not the onboarding, whose consent is read and signed
+    /// step by step.
+    func surveyOnOnePage(for task: OCKTask) -> OCKSurvey? {
+        guard task.id != configuration.onboardingTaskID, let survey = survey(for: task), survey.isAnsweredOnOnePage else { return nil }
+        return survey
+    }
+
+    /// `GET /surveys/answer?task=…&occurrence=…&date=…`: the event's whole survey as one form, posting to the same
+    /// address. A device that keeps the record keeps this page for each survey card of its days, so that a check-in
+    /// is answered offline too (the app queues the form, and sends it when the network is back).
+    func onePageSurvey(_ request: Request) async throws -> Response {
+        let render = renderContext(for: request)
+        let query = request.uri.queryParameters
+        guard let taskText = query.get("task"), let task = UUID(uuidString: taskText),
+              let occurrenceText = query.get("occurrence"), let occurrence = Int(occurrenceText), occurrence >= 0,
+              let date = query.get("date"), day(from: date) != nil else {
+            return errorPage(PageMessage(ErrorText.badSurveyAddress), status: .badRequest, context: render)
+        }
+        let event: OCKEvent<OCKTask, OCKOutcome>
+        do {
+            event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
+        } catch OCKStoreError.fetchFailed {
+            return errorPage(PageMessage(ErrorText.noSuchEvent), status: .notFound, context: render)
+        }
+        guard let survey = surveyOnOnePage(for: event.task) else {
+            return errorPage(FormError(field: "task", reason: .fieldSurveyStepByStep).message, status: .notFound, context: render)
+        }
+        guard event.outcome == nil else {
+            return errorPage(FormError(field: "occurrence", reason: .fieldAlreadyAnswered).message, status: .conflict, context: render)
+        }
+        let token = CSRF.token(of: request) ?? CSRF.newToken()
+        var response = onePageSurveyPage(survey, event: event, date: date, token: token, render: render)
+        if CSRF.token(of: request) == nil { response.setCookie(CSRF.cookie(token, publicOrigin: configuration.publicOrigin)) }
+        return response
+    }
+
+    /// The page of `survey` as one form for `event`, with `results` and `refusal` when a submission was refused.
+    func onePageSurveyPage(_ survey: OCKSurvey, event: OCKEvent<OCKTask, OCKOutcome>, date: String, token: String,
+                           results: [String: OCKStepResult] = [:], refusal: OCKSurveyError? = nil,
+                           status: HTTPResponse.Status = .ok, render: OCKRenderContext) -> Response {
+        let action = OCKFormAction(url: SafeURL(url(Self.onePageSurveyPath))!, fields: [
+            "task": event.task.uuid.uuidString, "occurrence": String(event.scheduleEvent.occurrence), "date": date, CSRF.fieldName: token,
+        ])
+        let error = refusal.map { refusal -> (stepID: String?, message: String) in
+            let step: String? = switch refusal {
+            case let .missingAnswer(stepID), let .invalidAnswer(stepID, _): stepID
+            case .invalidSurvey, .unknownStep, .notFinished: nil
+            }
+            return (step, PageMessage(refusal).text(render.localization.language))
+        }
+        let view = OCKSurveyPageView(survey: survey, results: results, error: error, action: action,
+                                     cancelURL: SafeURL(url("/care?date=\(date)#\(cardIdentifier(forTaskID: event.task.id))"))!)
+        let page = AppPage(title: survey.title, base: basePath, idleSeconds: idleSeconds, tab: nil, main: [view.render(in: render)],
+                           metadata: ["ock-csrf": token], showsTabs: false)
+        return AppPage.response(page.render(in: render), status: status)
+    }
+
+    /// `POST /surveys/answer`: the whole survey's answers from one form, checked step by step as a session checks
+    /// them, then saved as the event's outcome under the store's rules. Sent again (the app's queue, after an answer
+    /// that was lost), answers already saved change nothing: they carry the moment the person pressed Done
+    /// (`acted`). If someone else answered meanwhile, these answers are not saved and the person is told who and
+    /// when (409).
+    func answerOnOnePage(_ event: OCKEvent<OCKTask, OCKOutcome>, fields: FormFields, _ request: Request,
+                         _ context: RecordContext) async throws -> Response? {
+        guard let survey = surveyOnOnePage(for: event.task) else {
+            throw FormError(field: "task", reason: .fieldSurveyStepByStep, status: .unprocessableContent)
+        }
+        let render = renderContext(for: request)
+        let acted = try actedDate(fields, for: event)
+        let (session, refusal) = OCKSurveyForm.session(answering: survey, fields: fields.all, now: acted, timeZone: configuration.timeZone)
+        let values: [OCKOutcomeValue]
+        do throws(OCKSurveyError) {
+            if let refusal { throw refusal }
+            values = try session.finish().outcomeValues(createdDate: acted)
+        } catch {
+            if request.wantsJSON {
+                return APIError(status: .unprocessableContent, field: "answer", message: PageMessage(error).text(render.localization.language)).response
+            }
+            return onePageSurveyPage(survey, event: event, date: try fields.string("date"), token: CSRF.token(of: request) ?? "",
+                                     results: session.results, refusal: error, status: .unprocessableContent, render: render)
+        }
+        if let outcome = event.outcome {
+            // These answers, saved already: the first send's answer was lost.
+            if outcome.values.count == values.count,
+               zip(outcome.values, values).allSatisfy({ $0.kind == $1.kind && Self.sameMoment($0.createdDate, $1.createdDate) }) {
+                return nil
+            }
+            let localization = render.localization
+            let title = event.task.title ?? survey.title
+            let when = localization.time(outcome.values.first?.createdDate ?? outcome.createdDate ?? configuration.now())
+            // Named only if a member of the record (any writer may put an id in an outcome's userInfo).
+            var name: String?
+            if let author = outcome.userInfo?[Self.authorKey].flatMap(CareAccountID.init) { name = try await context.auditTrail.memberName(author) }
+            let message = name.map { PageMessage(ErrorText.answeredMeanwhile, $0, title, when) }
+                ?? PageMessage(ErrorText.someoneAnsweredMeanwhile, "", title, when)
+            return request.wantsJSON ? APIError(status: .conflict, field: "occurrence", message: message.text(localization.language)).response
+                : errorPage(message, status: .conflict, context: render)
+        }
+        var outcome = OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence, values: values)
+        outcome.userInfo = [Self.authorKey: context.identity.account.id.description]
+        try await store.addOutcome(outcome)
+        return nil
     }
 
     /// Opens a session for the event's survey and sends the browser to its first step.

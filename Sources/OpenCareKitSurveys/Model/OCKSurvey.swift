@@ -40,6 +40,18 @@ public struct OCKSurvey: Sendable, Hashable, Identifiable {
 
     /// The step with `id`, if the survey has one.
     public func step(_ id: String) -> OCKSurveyStep? { steps.first { $0.id == id } }
+
+    /// Whether the survey can be answered as one form (`OCKSurveyPageView`), as the app does on a device offline:
+    /// instructions and questions only. A consent (its review and signature) and permissions, which the browser asks
+    /// for, are answered step by step.
+    public var isAnsweredOnOnePage: Bool {
+        steps.allSatisfy { step in
+            switch step.kind {
+            case .instruction, .question, .completion: true
+            case .consentReview, .signature, .permissions: false
+            }
+        }
+    }
 }
 
 /// One step of a survey.

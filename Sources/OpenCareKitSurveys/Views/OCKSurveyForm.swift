@@ -73,6 +73,32 @@ public enum OCKSurveyForm {
         }
     }
 
+    /// Every step's result from one form holding the whole survey (`OCKSurveyPageView`, which names a step's fields
+    /// after it: "pain.answer"), recorded in a session as its steps would be one by one: the session, and the first
+    /// step refused, if any (a wrong answer, a required question unanswered). The other steps' answers are kept, to
+    /// show the form again with them.
+    public static func session(answering survey: OCKSurvey, fields: [String: [String]], now: Date,
+                               timeZone: TimeZone) -> (session: OCKSurveySession, refusal: OCKSurveyError?) {
+        var session = OCKSurveySession(survey: survey)
+        var refusal: OCKSurveyError?
+        for step in survey.steps {
+            let prefix = OCKSurveyPageView.fieldPrefix(of: step)
+            var own: [String: [String]] = [:]
+            for (name, values) in fields where name.hasPrefix(prefix) { own[String(name.dropFirst(prefix.count))] = values }
+            do throws(OCKSurveyError) {
+                if let result = try result(for: step, fields: own, now: now, timeZone: timeZone) {
+                    try session.record(result, for: step.id)
+                } else if step.needsResult {
+                    // Unanswered: skipped if optional, else refused as missing (as Next refuses it).
+                    try session.record(.skipped, for: step.id)
+                }
+            } catch {
+                refusal = refusal ?? error
+            }
+        }
+        return (session, refusal)
+    }
+
     /// `YYYY-MM-DDTHH:MM` (a `datetime-local` field) for `date` in `timeZone`.
     public static func localDateTime(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)

@@ -19,6 +19,9 @@ public struct OCKSurveyStepView: OCKComponent {
     public var error: String?
     /// Where the form posts, with its hidden fields (a CSRF token).
     public var action: OCKFormAction
+    /// What the step's field names start with when it shares a form with the survey's other steps
+    /// (`OCKSurveyPageView`: "pain." names the answer "pain.answer"); empty on the step's own page.
+    public var fieldPrefix = ""
 
     public init(survey: OCKSurvey, step: OCKSurveyStep, progress: (step: Int, of: Int), result: OCKStepResult? = nil,
                 error: String? = nil, action: OCKFormAction) {
@@ -33,6 +36,19 @@ public struct OCKSurveyStepView: OCKComponent {
     /// The id of the step's error message, which the controls point to with `aria-describedby`.
     static let errorID = "ock-step-error"
 
+    /// The name of the step's field `name` in its form.
+    func fieldName(_ name: String) -> String { fieldPrefix + name }
+
+    /// The element id `id` of this step, unique on a page that shows every step.
+    func elementID(_ id: String) -> String {
+        guard !fieldPrefix.isEmpty else { return id }
+        // ASCII letters, digits and "-" as they are; anything else as "_", its code and "_", so ids never collide.
+        return id + "-" + step.id.unicodeScalars.map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-")
+                ? String(scalar) : "_" + String(scalar.value, radix: 16) + "_"
+        }.joined()
+    }
+
     public func render(in context: OCKRenderContext) -> HTML {
         let progressText = context.string(.stepProgress, String(progress.step), String(progress.of))
         var children: [HTML] = [
@@ -44,7 +60,7 @@ public struct OCKSurveyStepView: OCKComponent {
             .element("h1", ["class": "ock-survey-title"], [.text(survey.title)]),
         ]
         if let error {
-            children.append(.element("p", ["class": "ock-form-error", "id": Self.errorID, "role": "alert"], [.text(error)]))
+            children.append(.element("p", ["class": "ock-form-error", "id": elementID(Self.errorID), "role": "alert"], [.text(error)]))
         }
         children.append(.element("div", ["class": "ock-survey-step ock-survey-\(kindName)"], content(in: context)))
         children.append(buttons(in: context))
@@ -88,7 +104,7 @@ public struct OCKSurveyStepView: OCKComponent {
         if required && !step.isOptional { attributes["required"] = "required" }
         if error != nil {
             attributes["aria-invalid"] = "true"
-            attributes["aria-describedby"] = [attributes["aria-describedby"], Self.errorID].compactMap { $0 }.joined(separator: " ")
+            attributes["aria-describedby"] = [attributes["aria-describedby"], elementID(Self.errorID)].compactMap { $0 }.joined(separator: " ")
         }
         return attributes
     }
@@ -206,12 +222,12 @@ public struct OCKSurveyStepView: OCKComponent {
         func group(_ options: [(value: String, label: String, checked: Bool)], type: String, description: HTML? = nil) -> [HTML] {
             var legend: [String: String] = ["class": "ock-survey-question"]
             var fieldset: [String: String] = ["class": "ock-choices ock-choices-\(type)"]
-            if description != nil { fieldset["aria-describedby"] = "ock-question-description" }
-            if error != nil { fieldset["aria-describedby"] = [fieldset["aria-describedby"], Self.errorID].compactMap { $0 }.joined(separator: " ") }
-            legend["id"] = "ock-question"
+            if description != nil { fieldset["aria-describedby"] = elementID("ock-question-description") }
+            if error != nil { fieldset["aria-describedby"] = [fieldset["aria-describedby"], elementID(Self.errorID)].compactMap { $0 }.joined(separator: " ") }
+            legend["id"] = elementID("ock-question")
             let inputs: [HTML] = options.enumerated().map { index, option in
-                let id = "ock-answer-\(index)"
-                var attributes = ["type": type, "name": "answer", "value": option.value, "id": id]
+                let id = elementID("ock-answer-\(index)")
+                var attributes = ["type": type, "name": fieldName("answer"), "value": option.value, "id": id]
                 // One required radio makes the group required; checkboxes are never each required.
                 if type == "radio", index == 0, !step.isOptional { attributes["required"] = "required" }
                 if option.checked { attributes["checked"] = "checked" }
@@ -234,14 +250,14 @@ public struct OCKSurveyStepView: OCKComponent {
             }
             if let suffix { row.append(.element("span", ["class": "ock-unit", "aria-hidden": "true"], [.text(suffix)])) }
             return [
-                .element("label", ["class": "ock-survey-question", "for": "ock-answer"], [.text(prompt)]),
+                .element("label", ["class": "ock-survey-question", "for": elementID("ock-answer")], [.text(prompt)]),
                 .element("div", ["class": "ock-answer-row"], row),
             ]
         }
         switch format {
         case let .scale(minimum, maximum, minimumLabel, maximumLabel):
             let chosen: Int? = if case let .scale(value)? = answer { value } else { nil }
-            let description = HTML.element("p", ["class": "ock-survey-hint", "id": "ock-question-description"], [
+            let description = HTML.element("p", ["class": "ock-survey-hint", "id": elementID("ock-question-description")], [
                 .text(context.string(.scaleEnds, context.localization.number(Double(minimum), fractionDigits: 0), minimumLabel,
                                      context.localization.number(Double(maximum), fractionDigits: 0), maximumLabel)),
             ])
@@ -250,7 +266,7 @@ public struct OCKSurveyStepView: OCKComponent {
             }, type: "radio", description: description)
         case let .numeric(unit, minimum, maximum):
             let value: String = if case let .number(number)? = answer { HTML.fieldNumber(number) } else { "" }
-            var input = ["type": "number", "name": "answer", "id": "ock-answer", "inputmode": "decimal", "step": "any",
+            var input = ["type": "number", "name": fieldName("answer"), "id": elementID("ock-answer"), "inputmode": "decimal", "step": "any",
                          "min": HTML.fieldNumber(minimum), "max": HTML.fieldNumber(maximum), "value": value, "class": "ock-value-input"]
             if let unit {
                 input["aria-label"] = context.string(.entryLabel, prompt, unit)
@@ -264,13 +280,13 @@ public struct OCKSurveyStepView: OCKComponent {
             return group(choices.map { ($0.id, $0.text, chosen.contains($0.id)) }, type: "checkbox")
         case let .text(maximumLength):
             let value: String = if case let .text(text)? = answer { text } else { "" }
-            return field(["type": "textarea", "name": "answer", "id": "ock-answer", "maxlength": String(maximumLength),
+            return field(["type": "textarea", "name": fieldName("answer"), "id": elementID("ock-answer"), "maxlength": String(maximumLength),
                           "rows": "4", "value": value, "class": "ock-value-input"])
         case .dateTime:
             let value: String = if case let .date(date)? = answer {
                 OCKSurveyForm.localDateTime(date, timeZone: context.localization.timeZone)
             } else { "" }
-            return field(["type": "datetime-local", "name": "answer", "id": "ock-answer", "value": value, "class": "ock-value-input"])
+            return field(["type": "datetime-local", "name": fieldName("answer"), "id": elementID("ock-answer"), "value": value, "class": "ock-value-input"])
         case .yesNo:
             let chosen: Bool? = if case let .yesNo(value)? = answer { value } else { nil }
             return group([("true", context.string(.yes), chosen == true), ("false", context.string(.no), chosen == false)], type: "radio")

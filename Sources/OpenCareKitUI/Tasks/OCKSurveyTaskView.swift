@@ -9,6 +9,9 @@ public struct OCKSurveyTaskView: OCKComponent {
     public var startAction: OCKFormAction?
     /// The page that confirms deleting the answers; nil when they may not be deleted (a signed consent).
     public var deleteURL: SafeURL?
+    /// The whole survey as one form, which the app's script opens instead of "Start survey" on a device offline
+    /// (a hidden link, `data-ock-survey-page`); nil when the survey runs step by step only.
+    public var onePageURL: SafeURL?
     public var identifier: String?
 
     public init(title: String, detail: String? = nil, instructions: String? = nil, isComplete: Bool,
@@ -43,6 +46,11 @@ public struct OCKSurveyTaskView: OCKComponent {
                 .element("span", ["class": "ock-button-title"], [.text(context.string(.startSurvey))]), subject,
             ])
             stack.append(startAction?.form(button, className: "ock-survey-form") ?? button)
+            if let onePageURL, startAction != nil {
+                stack.append(HTML.element("a", ["href": onePageURL.description, "data-ock-survey-page": "", "hidden": "hidden"], [
+                    .text(context.string(.startSurvey)), subject,
+                ]))
+            }
         }
         return OCKCardView(header: header, contentStack: stack, identifier: identifier).render(in: context)
             .withClass(isComplete ? "ock-survey-task ock-complete" : "ock-survey-task")
