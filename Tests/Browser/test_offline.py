@@ -124,6 +124,8 @@ def test_changes_made_offline_survive_a_restart_and_are_sent_once(browser):
             "caches.open('ock-pages').then(cache => cache.keys()).then(keys => keys.map(key => new URL(key.url).pathname + new URL(key.url).search))")]
         for offset in range(-7, 8):
             assert f"{base.split(origin_of(url))[1]}/care?date={shifted(today, offset)}" in cached, cached
+        # Today's check-in as one form, to answer offline.
+        assert any(path.startswith(base.split(origin_of(url))[1] + "/surveys/answer?") for path in cached), cached
 
         go_offline(context)
         # Three days ahead, and today, open from the device with when they were saved.
@@ -142,12 +144,25 @@ def test_changes_made_offline_survive_a_restart_and_are_sent_once(browser):
         assert page.locator("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done']").get_attribute("aria-pressed") == "true"
         assert page.locator(".ock-waiting-note").count() == 4
         assert "Changes waiting to send: 4" in page.locator("[data-ock-device-status]").text_content()
+        # The check-in, answered offline as the one form the device kept; back on its card, it waits.
+        with page.expect_navigation():
+            page.locator("#task-check-in .ock-survey-start").click()
+        page.wait_for_selector("html[data-ock-device-ready]", state="attached")
+        assert page.locator("html").get_attribute("data-ock-offline-saved")
+        page.locator("#ock-answer-4-pain").check()
+        page.locator("#ock-answer-sleep").fill("7")
+        page.locator("#ock-answer-0-exercises").check()
+        with page.expect_navigation():
+            page.locator(".ock-survey-next").click()
+        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='5']")
+        assert page.locator("#task-check-in .ock-waiting-note").count() == 1
+        assert page.locator("#task-check-in .ock-survey-start").is_disabled()
         # Done and undone again before it was sent: the two cancel, and nothing of them waits.
         enoxaparin = "#task-enoxaparin button[aria-label='Mark Enoxaparin 9:00\u202fAM as done']"
         page.locator(enoxaparin).click()
-        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='5']")
+        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='6']")
         page.locator(enoxaparin).click()
-        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='4']")
+        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='5']")
         assert page.locator(enoxaparin).get_attribute("aria-pressed") == "false"
         assert page.locator("#task-enoxaparin .ock-waiting-note").count() == 0
         context.close()
@@ -156,9 +171,9 @@ def test_changes_made_offline_survive_a_restart_and_are_sent_once(browser):
         app.context, app.page = context, page = installed_app(browser, profile, url, offline=True)
         go_offline(context)
         page.goto(base + "/care")
-        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='4']")
+        page.wait_for_selector(state="attached", selector="html[data-ock-waiting='5']")
         assert page.locator("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done']").get_attribute("aria-pressed") == "true"
-        assert page.locator(".ock-waiting-note").count() == 4
+        assert page.locator(".ock-waiting-note").count() == 5
         assert outcomes(base) == before
 
         # Another page of the record, online, open meanwhile.
@@ -176,8 +191,10 @@ def test_changes_made_offline_survive_a_restart_and_are_sent_once(browser):
         assert page.locator("html").get_attribute("data-ock-waiting") == "0"
         stored = outcomes(base)
         added = [entry for entry in stored if entry not in before]
-        assert sorted(added) == sorted([("ibuprofen", 0, 1), ("omeprazole", 0, 1), ("nausea", 0, 1), ("hydration", 0, 1)]), added
+        assert sorted(added) == sorted([("ibuprofen", 0, 1), ("omeprazole", 0, 1), ("nausea", 0, 1), ("hydration", 0, 1),
+                                        ("check-in", 0, 3)]), added
         watcher.wait_for_selector("#task-ibuprofen button[aria-label='Mark Ibuprofen 8:00\u202fAM as done'][aria-pressed='true']")
+        watcher.wait_for_selector("#task-check-in.ock-complete")
         other.close()
         assert device_data(page)["writes"] == []
 
@@ -295,7 +312,7 @@ def test_on_a_slow_connection_each_tap_shows_at_once_and_settles(browser):
 
 def test_the_offline_states_pass_axe_at_both_sizes(browser):
     """Offline, with changes waiting and one refused: the Care page (its offline line, waiting notes and Not sent
-    list), a kept Insights page and the page of one not kept pass axe-core, at the phone's size and a desktop's."""
+    list), a kept Insights page, the check-in's one form and the page of one not kept pass axe-core, at the phone's size and a desktop's."""
     from axe_playwright_python.sync_playwright import Axe
     from conftest import DESKTOP, PHONE
     with installed(browser) as app:
@@ -312,7 +329,9 @@ def test_the_offline_states_pass_axe_at_both_sizes(browser):
             page.goto(base + "/care")
             page.wait_for_selector("html[data-ock-waiting='1']", state="attached")
             assert page.locator("[data-ock-outbox]").is_visible() and page.locator(".ock-waiting-note").count() == 1
-            for address in (base + "/care", base + "/insights", base + "/account/tokens"):
+            # The check-in as the one form kept to answer it offline.
+            check_in = page.locator("#task-check-in a[data-ock-survey-page]").evaluate("link => link.href")
+            for address in (base + "/care", base + "/insights", check_in, base + "/account/tokens"):
                 if address != base + "/care":
                     page.goto(address)
                 if address.endswith("/tokens"):

@@ -32,7 +32,11 @@
     // The changes this page shows as waiting, by number, with their forms: once one is sent, refused or needless,
     // its card shows the server's state again.
     var shownHere = {};
-    var actions = { "/care/events/toggle": true, "/care/events/log": true, "/care/events/record": true, "/care/events/log/delete": true };
+    var actions = { "/care/events/toggle": true, "/care/events/log": true, "/care/events/record": true, "/care/events/log/delete": true,
+                    "/surveys/answer": true };
+    // Whether this account keeps the record on this device: then a survey that can be answered as one form opens
+    // as that form (kept on the device), online or not.
+    var keptHere = false;
 
     function say(key, values) {
       return (words[key] || "").replace("{time}", (values && values.time) || "").replace("{count}", values && values.count !== undefined ? String(values.count) : "");
@@ -52,9 +56,11 @@
     function isOffline() { return savedAt > 0 || navigator.onLine === false; }
     function mark(name, value) { document.documentElement.setAttribute(name, String(value)); }
 
-    // The form on this page that a queued change came from (one event's control; a delete names its value).
+    // The form on this page that a queued change came from (one event's control; a delete names its value; a
+    // survey's answers, its card's "Start survey").
     function formFor(write) {
-      var forms = document.querySelectorAll('#care-cards form[action="' + write.record + write.action + '"]');
+      var action = write.action === "/surveys/answer" ? "/surveys/start" : write.action;
+      var forms = document.querySelectorAll('#care-cards form[action="' + write.record + action + '"]');
       for (var index = 0; index < forms.length; index += 1) {
         var form = forms[index];
         var value = function (name) { var input = form.querySelector('input[name="' + name + '"]'); return input ? input.value : null; };
@@ -82,6 +88,8 @@
       if (!form) { return; }
       if (write.seq !== undefined) { shownHere[write.seq] = form; }
       if (write.action === "/care/events/toggle") { showDone(form, write.fields.complete === "true"); }
+      // A survey answered on this device is not started again while its answers wait.
+      if (write.action === "/surveys/answer") { form.querySelector("button").disabled = true; }
       var card = form.closest(".ock-card");
       if (card && !card.querySelector(".ock-waiting-note")) {
         var note = document.createElement("p");
@@ -197,6 +205,7 @@
     function unshow(write, form) {
       if (!document.body.contains(form)) { return; }
       if (write && write.action === "/care/events/toggle") { showDone(form, write.fields.complete !== "true"); }
+      if (form.getAttribute("action") === record + "/surveys/start") { form.querySelector("button").disabled = false; }
       var card = form.closest(".ock-card");
       var note = card && card.querySelector(".ock-waiting-note");
       if (note) { note.remove(); }
@@ -216,18 +225,57 @@
       });
     }
 
-    function queue(form, address) {
-      if (!usable || !account || !record || address.indexOf(record + "/care/events/") !== 0 || !actions[address.slice(record.length)]) {
-        return false;
-      }
+    // The change a form makes, as the queue keeps it: its fields (without the CSRF token, fetched when it is sent)
+    // and the moment the person acted.
+    function change(form, address, label) {
       var fields = {};
       new FormData(form).forEach(function (value, name) { if (name !== "csrf") { fields[name] = String(value); } });
       fields.acted = String(Date.now());
+      return { account: account, record: record, action: address.slice(record.length), fields: fields,
+               label: label, state: "waiting", queuedAt: Date.now() };
+    }
+    function queueable(address) {
+      return usable && account && record && address.indexOf(record + "/") === 0 && actions[address.slice(record.length)];
+    }
+    function wakeWorker() {
+      if (navigator.serviceWorker) {
+        navigator.serviceWorker.ready.then(function (registration) {
+          return registration.sync ? registration.sync.register("ock-outbox") : null;
+        }).catch(function () { /* sent on the next start or online event */ });
+      }
+    }
+
+    // A survey answered as one form: queued like a tap (sent now if the network is there, else when it is back),
+    // then back to its card, which shows the answers waiting. Only once the queue holds it does the page leave.
+    function queueSurvey(form) {
+      var address = form.getAttribute("action") || "";
+      if (!queueable(address)) { return false; }
+      var title = document.querySelector(".ock-survey-title");
+      var write = change(form, address, title ? title.textContent : "");
+      var back = form.querySelector(".ock-survey-secondary a");
+      Outbox.queue(write).then(function () {
+        wakeWorker();
+        window.location.href = back ? back.href : record + "/care";
+      }, function () { form.submit(); });
+      return true;
+    }
+
+    // Whether "Start survey" on `form` opens the survey as one form instead: on a device offline, or one that keeps
+    // the record (the form is kept there). Resolves nothing; navigates.
+    function startSurvey(form) {
+      var link = form.closest(".ock-card") && form.closest(".ock-card").querySelector("[data-ock-survey-page]");
+      if (!link || !usable || !account || !(keptHere || isOffline())) { return false; }
+      window.location.href = link.href;
+      return true;
+    }
+
+    function queue(form, address) {
+      if (!queueable(address) || address.indexOf(record + "/care/events/") !== 0) { return false; }
+      var write = change(form, address, labelOf(form));
+      var fields = write.fields;
       // A page kept current by its live updates shows what the server has: the check against what it showed is for
       // changes made offline or on a page that fell behind.
       if (!isOffline() && source && source.readyState === 1) { delete fields.seen; }
-      var write = { account: account, record: record, action: address.slice(record.length), fields: fields,
-                    label: labelOf(form), state: "waiting", queuedAt: Date.now() };
       show(write, form);
       Outbox.queue(write).then(function (queued) {
         if (!queued) {
@@ -238,11 +286,7 @@
         }
         // Made online, its answer comes at once, to the card; made offline, it is listed when it comes.
         if (!isOffline()) { madeHere[write.seq] = form; }
-        if (navigator.serviceWorker) {
-          navigator.serviceWorker.ready.then(function (registration) {
-            return registration.sync ? registration.sync.register("ock-outbox") : null;
-          }).catch(function () { /* sent on the next start or online event */ });
-        }
+        wakeWorker();
         return status().then(flush);
       }, function () {
         // No room on the device (or IndexedDB failed): sent now, as a page without the queue would.
@@ -279,6 +323,14 @@
         });
       });
     }
+    // The addresses of the one-form surveys a saved page links (`data-ock-survey-page`).
+    function surveyForms(html) {
+      if (!html || html.indexOf("data-ock-survey-page") < 0) { return []; }
+      var page = new DOMParser().parseFromString(html, "text/html");
+      return Array.prototype.map.call(page.querySelectorAll("a[data-ock-survey-page]"), function (link) { return link.getAttribute("href"); })
+        .filter(function (address) { return address && address.indexOf(record + "/surveys/answer?") === 0; });
+    }
+    function unique(value, index, list) { return list.indexOf(value) === index; }
     function forgetRecord() {
       return Outbox.forget(account, record).then(function () { return caches.open(Outbox.PAGES); }).then(function (cache) {
         return cache.keys().then(function (keys) {
@@ -299,9 +351,16 @@
             var today = html && /\/care\/live\?date=(\d{4}-\d{2}-\d{2})/.exec(html);
             var addresses = [record + "/insights", record + "/contacts", record + "/consent"];
             for (var offset = -7; today && offset <= 7; offset += 1) { addresses.push(record + "/care?date=" + shiftDay(today[1], offset)); }
-            return addresses.reduce(function (done, address) {
-              return done.then(function () { return save(cache, address, when); });
-            }, Promise.resolve());
+            // The surveys of the days' cards that can be answered as one form, found in the Care pages saved.
+            var surveys = [];
+            var saveAll = function (list, found) {
+              return list.reduce(function (done, address) {
+                return done.then(function () { return save(cache, address, when); }).then(function (page) {
+                  if (found && page) { surveys = surveys.concat(surveyForms(page)); }
+                });
+              }, Promise.resolve());
+            };
+            return saveAll(addresses, true).then(function () { return saveAll(surveyForms(html).concat(surveys).filter(unique)); });
           });
         }).then(function () { return Outbox.keep(account, record, when); }).then(function () { mark("data-ock-kept", when); });
       }).catch(function (error) {
@@ -314,6 +373,7 @@
       if (!keep || !record || !("serviceWorker" in navigator)) { return; }
       var button = keep.querySelector("button"), line = keep.querySelector(".ock-keep-status");
       var render = function (entry) {
+        keptHere = Boolean(entry);
         button.setAttribute("aria-pressed", String(Boolean(entry)));
         line.textContent = entry && entry.updated ? say("kept", { time: clock(entry.updated) }) : "";
       };
@@ -401,7 +461,7 @@
       });
     }
 
-    return { start: start, queue: queue, reapply: reapply, lock: lock, leave: leave };
+    return { start: start, queue: queue, queueSurvey: queueSurvey, startSurvey: startSurvey, reapply: reapply, lock: lock, leave: leave };
   })();
 
   function fillTokens(root) {
@@ -551,6 +611,9 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var action = form.getAttribute("action") || "";
+    // A survey: answered as one form, queued on the device; started as that form where the device keeps it.
+    if (form.classList.contains("ock-survey-one-page") && Device.queueSurvey(form)) { event.preventDefault(); return; }
+    if (form.classList.contains("ock-survey-form") && Device.startSurvey(form)) { event.preventDefault(); return; }
     // Only the cards' forms post in place; others (confirming a deletion) navigate.
     if (form.method.toLowerCase() !== "post" || action.indexOf("/care/events/") < 0 || !form.closest("#care-cards") || !window.fetch) { return; }
     event.preventDefault();
