@@ -159,6 +159,12 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // A custom store in a few lines and OpenCareKit's own, used from top-level code (the README's example).
+        .executableTarget(
+            name: "opencarekit-example",
+            dependencies: ["OpenCareKitStore"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "OpenCareKitBenchmarks",
             dependencies: [

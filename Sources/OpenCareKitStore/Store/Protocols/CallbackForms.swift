@@ -5,6 +5,11 @@ import Foundation
 // queue, which only runs callbacks in a process that runs its main loop (`dispatchMain()`, `RunLoop.main.run()`); a
 // server or command-line tool passes another queue. Errors that are not `OCKStoreError`s arrive as the operation's
 // `OCKStoreError` case with the error's description.
+//
+// Unlike CareKit, a write's `completion` has no default: `store.addTask(task)` is always the async form, so that
+// `let task = try await store.addTask(task)` in top-level code (which ranks a synchronous candidate first) waits
+// for the write and gets the task, where CareKit's defaults pick the callback form, which neither waits nor returns
+// it. A write that delivers nothing names its queue: `store.addTask(task, callbackQueue: .main)`.
 
 /// Runs `work` and delivers its result to `completion` on `queue`.
 func deliver<T: Sendable>(on queue: DispatchQueue, to completion: OCKResultClosure<T>?,
@@ -27,6 +32,7 @@ func deliver<T: Sendable>(on queue: DispatchQueue, to completion: OCKResultClosu
 extension OCKAnyReadOnlyPatientStore {
     public func fetchAnyPatients(query: OCKPatientQuery, callbackQueue: DispatchQueue = .main,
                                  completion: @escaping OCKResultClosure<[any OCKAnyPatient]>) {
+        StoreForms.checkImplemented(Self.self, "fetchAnyPatients")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyPatients(query: query) }
     }
 
@@ -38,39 +44,73 @@ extension OCKAnyReadOnlyPatientStore {
 
 extension OCKAnyPatientStore {
     public func addAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<[any OCKAnyPatient]>? = nil) {
+                               completion: OCKResultClosure<[any OCKAnyPatient]>?) {
+        StoreForms.checkImplemented(Self.self, "addAnyPatients")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyPatients(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue) {
+        addAnyPatients(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func addAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
-                              completion: OCKResultClosure<any OCKAnyPatient>? = nil) {
+                              completion: OCKResultClosure<any OCKAnyPatient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyPatient(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue) {
+        addAnyPatient(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue = .main,
-                                  completion: OCKResultClosure<[any OCKAnyPatient]>? = nil) {
+                                  completion: OCKResultClosure<[any OCKAnyPatient]>?) {
+        StoreForms.checkImplemented(Self.self, "updateAnyPatients")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyPatients(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue) {
+        updateAnyPatients(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
-                                 completion: OCKResultClosure<any OCKAnyPatient>? = nil) {
+                                 completion: OCKResultClosure<any OCKAnyPatient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyPatient(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue) {
+        updateAnyPatient(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue = .main,
-                                  completion: OCKResultClosure<[any OCKAnyPatient]>? = nil) {
+                                  completion: OCKResultClosure<[any OCKAnyPatient]>?) {
+        StoreForms.checkImplemented(Self.self, "deleteAnyPatients")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyPatients(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue) {
+        deleteAnyPatients(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
-                                 completion: OCKResultClosure<any OCKAnyPatient>? = nil) {
+                                 completion: OCKResultClosure<any OCKAnyPatient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyPatient(value) }
+    }
+
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue) {
+        deleteAnyPatient(value, callbackQueue: callbackQueue, completion: nil)
     }
 }
 
 extension OCKReadablePatientStore {
     public func fetchPatients(query: OCKPatientQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[Patient]>) {
+        StoreForms.checkImplemented(Self.self, "fetchPatients")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchPatients(query: query) }
     }
 
@@ -82,39 +122,73 @@ extension OCKReadablePatientStore {
 
 extension OCKPatientStore {
     public func addPatients(_ values: [Patient], callbackQueue: DispatchQueue = .main,
-                            completion: OCKResultClosure<[Patient]>? = nil) {
+                            completion: OCKResultClosure<[Patient]>?) {
+        StoreForms.checkImplemented(Self.self, "addPatients")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addPatients(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addPatients(_ values: [Patient], callbackQueue: DispatchQueue) {
+        addPatients(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func addPatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
-                           completion: OCKResultClosure<Patient>? = nil) {
+                           completion: OCKResultClosure<Patient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addPatient(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addPatient(_ value: Patient, callbackQueue: DispatchQueue) {
+        addPatient(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updatePatients(_ values: [Patient], callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<[Patient]>? = nil) {
+                               completion: OCKResultClosure<[Patient]>?) {
+        StoreForms.checkImplemented(Self.self, "updatePatients")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updatePatients(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updatePatients(_ values: [Patient], callbackQueue: DispatchQueue) {
+        updatePatients(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updatePatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
-                              completion: OCKResultClosure<Patient>? = nil) {
+                              completion: OCKResultClosure<Patient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updatePatient(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updatePatient(_ value: Patient, callbackQueue: DispatchQueue) {
+        updatePatient(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deletePatients(_ values: [Patient], callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<[Patient]>? = nil) {
+                               completion: OCKResultClosure<[Patient]>?) {
+        StoreForms.checkImplemented(Self.self, "deletePatients")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deletePatients(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deletePatients(_ values: [Patient], callbackQueue: DispatchQueue) {
+        deletePatients(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deletePatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
-                              completion: OCKResultClosure<Patient>? = nil) {
+                              completion: OCKResultClosure<Patient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deletePatient(value) }
+    }
+
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deletePatient(_ value: Patient, callbackQueue: DispatchQueue) {
+        deletePatient(value, callbackQueue: callbackQueue, completion: nil)
     }
 }
 
 extension OCKAnyReadOnlyCarePlanStore {
     public func fetchAnyCarePlans(query: OCKCarePlanQuery, callbackQueue: DispatchQueue = .main,
                                   completion: @escaping OCKResultClosure<[any OCKAnyCarePlan]>) {
+        StoreForms.checkImplemented(Self.self, "fetchAnyCarePlans")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyCarePlans(query: query) }
     }
 
@@ -126,39 +200,73 @@ extension OCKAnyReadOnlyCarePlanStore {
 
 extension OCKAnyCarePlanStore {
     public func addAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue = .main,
-                                completion: OCKResultClosure<[any OCKAnyCarePlan]>? = nil) {
+                                completion: OCKResultClosure<[any OCKAnyCarePlan]>?) {
+        StoreForms.checkImplemented(Self.self, "addAnyCarePlans")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyCarePlans(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue) {
+        addAnyCarePlans(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func addAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<any OCKAnyCarePlan>? = nil) {
+                               completion: OCKResultClosure<any OCKAnyCarePlan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyCarePlan(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue) {
+        addAnyCarePlan(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue = .main,
-                                   completion: OCKResultClosure<[any OCKAnyCarePlan]>? = nil) {
+                                   completion: OCKResultClosure<[any OCKAnyCarePlan]>?) {
+        StoreForms.checkImplemented(Self.self, "updateAnyCarePlans")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyCarePlans(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue) {
+        updateAnyCarePlans(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
-                                  completion: OCKResultClosure<any OCKAnyCarePlan>? = nil) {
+                                  completion: OCKResultClosure<any OCKAnyCarePlan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyCarePlan(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue) {
+        updateAnyCarePlan(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue = .main,
-                                   completion: OCKResultClosure<[any OCKAnyCarePlan]>? = nil) {
+                                   completion: OCKResultClosure<[any OCKAnyCarePlan]>?) {
+        StoreForms.checkImplemented(Self.self, "deleteAnyCarePlans")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyCarePlans(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue) {
+        deleteAnyCarePlans(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
-                                  completion: OCKResultClosure<any OCKAnyCarePlan>? = nil) {
+                                  completion: OCKResultClosure<any OCKAnyCarePlan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyCarePlan(value) }
+    }
+
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue) {
+        deleteAnyCarePlan(value, callbackQueue: callbackQueue, completion: nil)
     }
 }
 
 extension OCKReadableCarePlanStore {
     public func fetchCarePlans(query: OCKCarePlanQuery, callbackQueue: DispatchQueue = .main,
                                completion: @escaping OCKResultClosure<[Plan]>) {
+        StoreForms.checkImplemented(Self.self, "fetchCarePlans")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchCarePlans(query: query) }
     }
 
@@ -170,39 +278,73 @@ extension OCKReadableCarePlanStore {
 
 extension OCKCarePlanStore {
     public func addCarePlans(_ values: [Plan], callbackQueue: DispatchQueue = .main,
-                             completion: OCKResultClosure<[Plan]>? = nil) {
+                             completion: OCKResultClosure<[Plan]>?) {
+        StoreForms.checkImplemented(Self.self, "addCarePlans")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addCarePlans(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addCarePlans(_ values: [Plan], callbackQueue: DispatchQueue) {
+        addCarePlans(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func addCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
-                            completion: OCKResultClosure<Plan>? = nil) {
+                            completion: OCKResultClosure<Plan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addCarePlan(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addCarePlan(_ value: Plan, callbackQueue: DispatchQueue) {
+        addCarePlan(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateCarePlans(_ values: [Plan], callbackQueue: DispatchQueue = .main,
-                                completion: OCKResultClosure<[Plan]>? = nil) {
+                                completion: OCKResultClosure<[Plan]>?) {
+        StoreForms.checkImplemented(Self.self, "updateCarePlans")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateCarePlans(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateCarePlans(_ values: [Plan], callbackQueue: DispatchQueue) {
+        updateCarePlans(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<Plan>? = nil) {
+                               completion: OCKResultClosure<Plan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateCarePlan(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateCarePlan(_ value: Plan, callbackQueue: DispatchQueue) {
+        updateCarePlan(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteCarePlans(_ values: [Plan], callbackQueue: DispatchQueue = .main,
-                                completion: OCKResultClosure<[Plan]>? = nil) {
+                                completion: OCKResultClosure<[Plan]>?) {
+        StoreForms.checkImplemented(Self.self, "deleteCarePlans")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteCarePlans(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteCarePlans(_ values: [Plan], callbackQueue: DispatchQueue) {
+        deleteCarePlans(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<Plan>? = nil) {
+                               completion: OCKResultClosure<Plan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteCarePlan(value) }
+    }
+
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteCarePlan(_ value: Plan, callbackQueue: DispatchQueue) {
+        deleteCarePlan(value, callbackQueue: callbackQueue, completion: nil)
     }
 }
 
 extension OCKAnyReadOnlyContactStore {
     public func fetchAnyContacts(query: OCKContactQuery, callbackQueue: DispatchQueue = .main,
                                  completion: @escaping OCKResultClosure<[any OCKAnyContact]>) {
+        StoreForms.checkImplemented(Self.self, "fetchAnyContacts")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyContacts(query: query) }
     }
 
@@ -214,39 +356,73 @@ extension OCKAnyReadOnlyContactStore {
 
 extension OCKAnyContactStore {
     public func addAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<[any OCKAnyContact]>? = nil) {
+                               completion: OCKResultClosure<[any OCKAnyContact]>?) {
+        StoreForms.checkImplemented(Self.self, "addAnyContacts")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyContacts(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue) {
+        addAnyContacts(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func addAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
-                              completion: OCKResultClosure<any OCKAnyContact>? = nil) {
+                              completion: OCKResultClosure<any OCKAnyContact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyContact(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue) {
+        addAnyContact(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue = .main,
-                                  completion: OCKResultClosure<[any OCKAnyContact]>? = nil) {
+                                  completion: OCKResultClosure<[any OCKAnyContact]>?) {
+        StoreForms.checkImplemented(Self.self, "updateAnyContacts")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyContacts(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue) {
+        updateAnyContacts(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
-                                 completion: OCKResultClosure<any OCKAnyContact>? = nil) {
+                                 completion: OCKResultClosure<any OCKAnyContact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyContact(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue) {
+        updateAnyContact(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue = .main,
-                                  completion: OCKResultClosure<[any OCKAnyContact]>? = nil) {
+                                  completion: OCKResultClosure<[any OCKAnyContact]>?) {
+        StoreForms.checkImplemented(Self.self, "deleteAnyContacts")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyContacts(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue) {
+        deleteAnyContacts(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
-                                 completion: OCKResultClosure<any OCKAnyContact>? = nil) {
+                                 completion: OCKResultClosure<any OCKAnyContact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyContact(value) }
+    }
+
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue) {
+        deleteAnyContact(value, callbackQueue: callbackQueue, completion: nil)
     }
 }
 
 extension OCKReadableContactStore {
     public func fetchContacts(query: OCKContactQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[Contact]>) {
+        StoreForms.checkImplemented(Self.self, "fetchContacts")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchContacts(query: query) }
     }
 
@@ -258,39 +434,73 @@ extension OCKReadableContactStore {
 
 extension OCKContactStore {
     public func addContacts(_ values: [Contact], callbackQueue: DispatchQueue = .main,
-                            completion: OCKResultClosure<[Contact]>? = nil) {
+                            completion: OCKResultClosure<[Contact]>?) {
+        StoreForms.checkImplemented(Self.self, "addContacts")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addContacts(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addContacts(_ values: [Contact], callbackQueue: DispatchQueue) {
+        addContacts(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func addContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
-                           completion: OCKResultClosure<Contact>? = nil) {
+                           completion: OCKResultClosure<Contact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addContact(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addContact(_ value: Contact, callbackQueue: DispatchQueue) {
+        addContact(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateContacts(_ values: [Contact], callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<[Contact]>? = nil) {
+                               completion: OCKResultClosure<[Contact]>?) {
+        StoreForms.checkImplemented(Self.self, "updateContacts")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateContacts(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateContacts(_ values: [Contact], callbackQueue: DispatchQueue) {
+        updateContacts(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
-                              completion: OCKResultClosure<Contact>? = nil) {
+                              completion: OCKResultClosure<Contact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateContact(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateContact(_ value: Contact, callbackQueue: DispatchQueue) {
+        updateContact(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteContacts(_ values: [Contact], callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<[Contact]>? = nil) {
+                               completion: OCKResultClosure<[Contact]>?) {
+        StoreForms.checkImplemented(Self.self, "deleteContacts")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteContacts(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteContacts(_ values: [Contact], callbackQueue: DispatchQueue) {
+        deleteContacts(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
-                              completion: OCKResultClosure<Contact>? = nil) {
+                              completion: OCKResultClosure<Contact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteContact(value) }
+    }
+
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteContact(_ value: Contact, callbackQueue: DispatchQueue) {
+        deleteContact(value, callbackQueue: callbackQueue, completion: nil)
     }
 }
 
 extension OCKAnyReadOnlyTaskStore {
     public func fetchAnyTasks(query: OCKTaskQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[any OCKAnyTask]>) {
+        StoreForms.checkImplemented(Self.self, "fetchAnyTasks")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyTasks(query: query) }
     }
 
@@ -302,39 +512,73 @@ extension OCKAnyReadOnlyTaskStore {
 
 extension OCKAnyTaskStore {
     public func addAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue = .main,
-                            completion: OCKResultClosure<[any OCKAnyTask]>? = nil) {
+                            completion: OCKResultClosure<[any OCKAnyTask]>?) {
+        StoreForms.checkImplemented(Self.self, "addAnyTasks")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyTasks(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue) {
+        addAnyTasks(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func addAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
-                           completion: OCKResultClosure<any OCKAnyTask>? = nil) {
+                           completion: OCKResultClosure<any OCKAnyTask>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyTask(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue) {
+        addAnyTask(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<[any OCKAnyTask]>? = nil) {
+                               completion: OCKResultClosure<[any OCKAnyTask]>?) {
+        StoreForms.checkImplemented(Self.self, "updateAnyTasks")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyTasks(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue) {
+        updateAnyTasks(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
-                              completion: OCKResultClosure<any OCKAnyTask>? = nil) {
+                              completion: OCKResultClosure<any OCKAnyTask>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyTask(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue) {
+        updateAnyTask(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<[any OCKAnyTask]>? = nil) {
+                               completion: OCKResultClosure<[any OCKAnyTask]>?) {
+        StoreForms.checkImplemented(Self.self, "deleteAnyTasks")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyTasks(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue) {
+        deleteAnyTasks(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
-                              completion: OCKResultClosure<any OCKAnyTask>? = nil) {
+                              completion: OCKResultClosure<any OCKAnyTask>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyTask(value) }
+    }
+
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue) {
+        deleteAnyTask(value, callbackQueue: callbackQueue, completion: nil)
     }
 }
 
 extension OCKReadableTaskStore {
     public func fetchTasks(query: OCKTaskQuery, callbackQueue: DispatchQueue = .main,
                            completion: @escaping OCKResultClosure<[Task]>) {
+        StoreForms.checkImplemented(Self.self, "fetchTasks")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchTasks(query: query) }
     }
 
@@ -346,39 +590,73 @@ extension OCKReadableTaskStore {
 
 extension OCKTaskStore {
     public func addTasks(_ values: [Task], callbackQueue: DispatchQueue = .main,
-                         completion: OCKResultClosure<[Task]>? = nil) {
+                         completion: OCKResultClosure<[Task]>?) {
+        StoreForms.checkImplemented(Self.self, "addTasks")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addTasks(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addTasks(_ values: [Task], callbackQueue: DispatchQueue) {
+        addTasks(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func addTask(_ value: Task, callbackQueue: DispatchQueue = .main,
-                        completion: OCKResultClosure<Task>? = nil) {
+                        completion: OCKResultClosure<Task>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addTask(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addTask(_ value: Task, callbackQueue: DispatchQueue) {
+        addTask(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateTasks(_ values: [Task], callbackQueue: DispatchQueue = .main,
-                            completion: OCKResultClosure<[Task]>? = nil) {
+                            completion: OCKResultClosure<[Task]>?) {
+        StoreForms.checkImplemented(Self.self, "updateTasks")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateTasks(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateTasks(_ values: [Task], callbackQueue: DispatchQueue) {
+        updateTasks(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateTask(_ value: Task, callbackQueue: DispatchQueue = .main,
-                           completion: OCKResultClosure<Task>? = nil) {
+                           completion: OCKResultClosure<Task>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateTask(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateTask(_ value: Task, callbackQueue: DispatchQueue) {
+        updateTask(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteTasks(_ values: [Task], callbackQueue: DispatchQueue = .main,
-                            completion: OCKResultClosure<[Task]>? = nil) {
+                            completion: OCKResultClosure<[Task]>?) {
+        StoreForms.checkImplemented(Self.self, "deleteTasks")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteTasks(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteTasks(_ values: [Task], callbackQueue: DispatchQueue) {
+        deleteTasks(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteTask(_ value: Task, callbackQueue: DispatchQueue = .main,
-                           completion: OCKResultClosure<Task>? = nil) {
+                           completion: OCKResultClosure<Task>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteTask(value) }
+    }
+
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteTask(_ value: Task, callbackQueue: DispatchQueue) {
+        deleteTask(value, callbackQueue: callbackQueue, completion: nil)
     }
 }
 
 extension OCKAnyReadOnlyOutcomeStore {
     public func fetchAnyOutcomes(query: OCKOutcomeQuery, callbackQueue: DispatchQueue = .main,
                                  completion: @escaping OCKResultClosure<[any OCKAnyOutcome]>) {
+        StoreForms.checkImplemented(Self.self, "fetchAnyOutcomes")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyOutcomes(query: query) }
     }
 
@@ -390,39 +668,73 @@ extension OCKAnyReadOnlyOutcomeStore {
 
 extension OCKAnyOutcomeStore {
     public func addAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<[any OCKAnyOutcome]>? = nil) {
+                               completion: OCKResultClosure<[any OCKAnyOutcome]>?) {
+        StoreForms.checkImplemented(Self.self, "addAnyOutcomes")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyOutcomes(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue) {
+        addAnyOutcomes(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func addAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
-                              completion: OCKResultClosure<any OCKAnyOutcome>? = nil) {
+                              completion: OCKResultClosure<any OCKAnyOutcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyOutcome(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue) {
+        addAnyOutcome(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue = .main,
-                                  completion: OCKResultClosure<[any OCKAnyOutcome]>? = nil) {
+                                  completion: OCKResultClosure<[any OCKAnyOutcome]>?) {
+        StoreForms.checkImplemented(Self.self, "updateAnyOutcomes")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyOutcomes(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue) {
+        updateAnyOutcomes(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
-                                 completion: OCKResultClosure<any OCKAnyOutcome>? = nil) {
+                                 completion: OCKResultClosure<any OCKAnyOutcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyOutcome(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue) {
+        updateAnyOutcome(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue = .main,
-                                  completion: OCKResultClosure<[any OCKAnyOutcome]>? = nil) {
+                                  completion: OCKResultClosure<[any OCKAnyOutcome]>?) {
+        StoreForms.checkImplemented(Self.self, "deleteAnyOutcomes")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyOutcomes(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue) {
+        deleteAnyOutcomes(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
-                                 completion: OCKResultClosure<any OCKAnyOutcome>? = nil) {
+                                 completion: OCKResultClosure<any OCKAnyOutcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyOutcome(value) }
+    }
+
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue) {
+        deleteAnyOutcome(value, callbackQueue: callbackQueue, completion: nil)
     }
 }
 
 extension OCKReadableOutcomeStore {
     public func fetchOutcomes(query: OCKOutcomeQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[Outcome]>) {
+        StoreForms.checkImplemented(Self.self, "fetchOutcomes")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchOutcomes(query: query) }
     }
 
@@ -434,33 +746,66 @@ extension OCKReadableOutcomeStore {
 
 extension OCKOutcomeStore {
     public func addOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue = .main,
-                            completion: OCKResultClosure<[Outcome]>? = nil) {
+                            completion: OCKResultClosure<[Outcome]>?) {
+        StoreForms.checkImplemented(Self.self, "addOutcomes")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addOutcomes(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue) {
+        addOutcomes(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func addOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
-                           completion: OCKResultClosure<Outcome>? = nil) {
+                           completion: OCKResultClosure<Outcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addOutcome(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func addOutcome(_ value: Outcome, callbackQueue: DispatchQueue) {
+        addOutcome(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<[Outcome]>? = nil) {
+                               completion: OCKResultClosure<[Outcome]>?) {
+        StoreForms.checkImplemented(Self.self, "updateOutcomes")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateOutcomes(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue) {
+        updateOutcomes(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func updateOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
-                              completion: OCKResultClosure<Outcome>? = nil) {
+                              completion: OCKResultClosure<Outcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateOutcome(value) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func updateOutcome(_ value: Outcome, callbackQueue: DispatchQueue) {
+        updateOutcome(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue = .main,
-                               completion: OCKResultClosure<[Outcome]>? = nil) {
+                               completion: OCKResultClosure<[Outcome]>?) {
+        StoreForms.checkImplemented(Self.self, "deleteOutcomes")
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteOutcomes(values) }
     }
 
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue) {
+        deleteOutcomes(values, callbackQueue: callbackQueue, completion: nil)
+    }
+
     public func deleteOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
-                              completion: OCKResultClosure<Outcome>? = nil) {
+                              completion: OCKResultClosure<Outcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteOutcome(value) }
+    }
+
+    /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
+    public func deleteOutcome(_ value: Outcome, callbackQueue: DispatchQueue) {
+        deleteOutcome(value, callbackQueue: callbackQueue, completion: nil)
     }
 }
 

@@ -2,8 +2,8 @@ import Foundation
 
 // The care plan part of CareKit's store protocols: type-erased ("Any") and typed, read-only and read-write. Required
 // members are the batch operations (each one transaction, all or nothing) and the live query; the single-item,
-// by-id and type-bridging forms come from the extensions, as in CareKit. CareKit's callback forms are not part of
-// OpenCareKit: its async forms are the API here.
+// by-id and type-bridging forms come from the extensions, as in CareKit. Each batch operation is required in its
+// async form and in CareKit's callback form; a store implements either, and gets the other (`StoreForms`).
 
 /// Reads care plans of any type.
 public protocol OCKAnyReadOnlyCarePlanStore: OCKAnyResettableStore {
@@ -11,6 +11,8 @@ public protocol OCKAnyReadOnlyCarePlanStore: OCKAnyResettableStore {
     func anyCarePlans(matching query: OCKCarePlanQuery) -> CareStoreQueryResults<any OCKAnyCarePlan>
     /// The care plans matching `query`.
     func fetchAnyCarePlans(query: OCKCarePlanQuery) async throws -> [any OCKAnyCarePlan]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func fetchAnyCarePlans(query: OCKCarePlanQuery, callbackQueue: DispatchQueue, completion: @escaping OCKResultClosure<[any OCKAnyCarePlan]>)
 }
 
 extension OCKAnyReadOnlyCarePlanStore {
@@ -30,12 +32,18 @@ public protocol OCKAnyCarePlanStore: OCKAnyReadOnlyCarePlanStore {
     /// Adds first versions; fails if an id exists already.
     @discardableResult
     func addAnyCarePlans(_ carePlans: [any OCKAnyCarePlan]) async throws -> [any OCKAnyCarePlan]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func addAnyCarePlans(_ carePlans: [any OCKAnyCarePlan], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyCarePlan]>?)
     /// Appends new versions.
     @discardableResult
     func updateAnyCarePlans(_ carePlans: [any OCKAnyCarePlan]) async throws -> [any OCKAnyCarePlan]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func updateAnyCarePlans(_ carePlans: [any OCKAnyCarePlan], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyCarePlan]>?)
     /// Appends tombstone versions.
     @discardableResult
     func deleteAnyCarePlans(_ carePlans: [any OCKAnyCarePlan]) async throws -> [any OCKAnyCarePlan]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func deleteAnyCarePlans(_ carePlans: [any OCKAnyCarePlan], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyCarePlan]>?)
 }
 
 extension OCKAnyCarePlanStore {
@@ -64,6 +72,8 @@ public protocol OCKReadableCarePlanStore: OCKAnyReadOnlyCarePlanStore {
     func carePlans(matching query: OCKCarePlanQuery) -> CarePlans
     /// The care plans matching `query`.
     func fetchCarePlans(query: OCKCarePlanQuery) async throws -> [Plan]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func fetchCarePlans(query: OCKCarePlanQuery, callbackQueue: DispatchQueue, completion: @escaping OCKResultClosure<[Plan]>)
 }
 
 extension OCKReadableCarePlanStore {
@@ -91,12 +101,18 @@ public protocol OCKCarePlanStore: OCKReadableCarePlanStore, OCKAnyCarePlanStore 
     /// Adds first versions; fails if an id exists already.
     @discardableResult
     func addCarePlans(_ carePlans: [Plan]) async throws -> [Plan]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func addCarePlans(_ carePlans: [Plan], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Plan]>?)
     /// Appends new versions.
     @discardableResult
     func updateCarePlans(_ carePlans: [Plan]) async throws -> [Plan]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func updateCarePlans(_ carePlans: [Plan], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Plan]>?)
     /// Appends tombstone versions.
     @discardableResult
     func deleteCarePlans(_ carePlans: [Plan]) async throws -> [Plan]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func deleteCarePlans(_ carePlans: [Plan], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Plan]>?)
 }
 
 extension OCKCarePlanStore {

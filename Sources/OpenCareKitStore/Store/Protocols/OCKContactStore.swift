@@ -2,8 +2,8 @@ import Foundation
 
 // The contact part of CareKit's store protocols: type-erased ("Any") and typed, read-only and read-write. Required
 // members are the batch operations (each one transaction, all or nothing) and the live query; the single-item,
-// by-id and type-bridging forms come from the extensions, as in CareKit. CareKit's callback forms are not part of
-// OpenCareKit: its async forms are the API here.
+// by-id and type-bridging forms come from the extensions, as in CareKit. Each batch operation is required in its
+// async form and in CareKit's callback form; a store implements either, and gets the other (`StoreForms`).
 
 /// Reads contacts of any type.
 public protocol OCKAnyReadOnlyContactStore: OCKAnyResettableStore {
@@ -11,6 +11,8 @@ public protocol OCKAnyReadOnlyContactStore: OCKAnyResettableStore {
     func anyContacts(matching query: OCKContactQuery) -> CareStoreQueryResults<any OCKAnyContact>
     /// The contacts matching `query`.
     func fetchAnyContacts(query: OCKContactQuery) async throws -> [any OCKAnyContact]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func fetchAnyContacts(query: OCKContactQuery, callbackQueue: DispatchQueue, completion: @escaping OCKResultClosure<[any OCKAnyContact]>)
 }
 
 extension OCKAnyReadOnlyContactStore {
@@ -30,12 +32,18 @@ public protocol OCKAnyContactStore: OCKAnyReadOnlyContactStore {
     /// Adds first versions; fails if an id exists already.
     @discardableResult
     func addAnyContacts(_ contacts: [any OCKAnyContact]) async throws -> [any OCKAnyContact]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func addAnyContacts(_ contacts: [any OCKAnyContact], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyContact]>?)
     /// Appends new versions.
     @discardableResult
     func updateAnyContacts(_ contacts: [any OCKAnyContact]) async throws -> [any OCKAnyContact]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func updateAnyContacts(_ contacts: [any OCKAnyContact], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyContact]>?)
     /// Appends tombstone versions.
     @discardableResult
     func deleteAnyContacts(_ contacts: [any OCKAnyContact]) async throws -> [any OCKAnyContact]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func deleteAnyContacts(_ contacts: [any OCKAnyContact], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyContact]>?)
 }
 
 extension OCKAnyContactStore {
@@ -64,6 +72,8 @@ public protocol OCKReadableContactStore: OCKAnyReadOnlyContactStore {
     func contacts(matching query: OCKContactQuery) -> Contacts
     /// The contacts matching `query`.
     func fetchContacts(query: OCKContactQuery) async throws -> [Contact]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func fetchContacts(query: OCKContactQuery, callbackQueue: DispatchQueue, completion: @escaping OCKResultClosure<[Contact]>)
 }
 
 extension OCKReadableContactStore {
@@ -91,12 +101,18 @@ public protocol OCKContactStore: OCKReadableContactStore, OCKAnyContactStore {
     /// Adds first versions; fails if an id exists already.
     @discardableResult
     func addContacts(_ contacts: [Contact]) async throws -> [Contact]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func addContacts(_ contacts: [Contact], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Contact]>?)
     /// Appends new versions.
     @discardableResult
     func updateContacts(_ contacts: [Contact]) async throws -> [Contact]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func updateContacts(_ contacts: [Contact], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Contact]>?)
     /// Appends tombstone versions.
     @discardableResult
     func deleteContacts(_ contacts: [Contact]) async throws -> [Contact]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func deleteContacts(_ contacts: [Contact], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Contact]>?)
 }
 
 extension OCKContactStore {

@@ -2,8 +2,8 @@ import Foundation
 
 // The outcome part of CareKit's store protocols: type-erased ("Any") and typed, read-only and read-write. Required
 // members are the batch operations (each one transaction, all or nothing) and the live query; the single-item,
-// by-id and type-bridging forms come from the extensions, as in CareKit. CareKit's callback forms are not part of
-// OpenCareKit: its async forms are the API here.
+// by-id and type-bridging forms come from the extensions, as in CareKit. Each batch operation is required in its
+// async form and in CareKit's callback form; a store implements either, and gets the other (`StoreForms`).
 
 /// Reads outcomes of any type.
 public protocol OCKAnyReadOnlyOutcomeStore: OCKAnyResettableStore {
@@ -11,6 +11,8 @@ public protocol OCKAnyReadOnlyOutcomeStore: OCKAnyResettableStore {
     func anyOutcomes(matching query: OCKOutcomeQuery) -> CareStoreQueryResults<any OCKAnyOutcome>
     /// The outcomes matching `query`.
     func fetchAnyOutcomes(query: OCKOutcomeQuery) async throws -> [any OCKAnyOutcome]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func fetchAnyOutcomes(query: OCKOutcomeQuery, callbackQueue: DispatchQueue, completion: @escaping OCKResultClosure<[any OCKAnyOutcome]>)
 }
 
 extension OCKAnyReadOnlyOutcomeStore {
@@ -30,12 +32,18 @@ public protocol OCKAnyOutcomeStore: OCKAnyReadOnlyOutcomeStore {
     /// Adds first versions; fails if an id exists already.
     @discardableResult
     func addAnyOutcomes(_ outcomes: [any OCKAnyOutcome]) async throws -> [any OCKAnyOutcome]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func addAnyOutcomes(_ outcomes: [any OCKAnyOutcome], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyOutcome]>?)
     /// Appends new versions.
     @discardableResult
     func updateAnyOutcomes(_ outcomes: [any OCKAnyOutcome]) async throws -> [any OCKAnyOutcome]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func updateAnyOutcomes(_ outcomes: [any OCKAnyOutcome], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyOutcome]>?)
     /// Appends tombstone versions.
     @discardableResult
     func deleteAnyOutcomes(_ outcomes: [any OCKAnyOutcome]) async throws -> [any OCKAnyOutcome]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func deleteAnyOutcomes(_ outcomes: [any OCKAnyOutcome], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyOutcome]>?)
 }
 
 extension OCKAnyOutcomeStore {
@@ -64,6 +72,8 @@ public protocol OCKReadableOutcomeStore: OCKAnyReadOnlyOutcomeStore {
     func outcomes(matching query: OCKOutcomeQuery) -> Outcomes
     /// The outcomes matching `query`.
     func fetchOutcomes(query: OCKOutcomeQuery) async throws -> [Outcome]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func fetchOutcomes(query: OCKOutcomeQuery, callbackQueue: DispatchQueue, completion: @escaping OCKResultClosure<[Outcome]>)
 }
 
 extension OCKReadableOutcomeStore {
@@ -91,12 +101,18 @@ public protocol OCKOutcomeStore: OCKReadableOutcomeStore, OCKAnyOutcomeStore {
     /// Adds first versions; fails if an id exists already.
     @discardableResult
     func addOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func addOutcomes(_ outcomes: [Outcome], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Outcome]>?)
     /// Appends new versions.
     @discardableResult
     func updateOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func updateOutcomes(_ outcomes: [Outcome], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Outcome]>?)
     /// Appends tombstone versions.
     @discardableResult
     func deleteOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func deleteOutcomes(_ outcomes: [Outcome], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Outcome]>?)
 }
 
 extension OCKOutcomeStore {

@@ -2,8 +2,8 @@ import Foundation
 
 // The patient part of CareKit's store protocols: type-erased ("Any") and typed, read-only and read-write. Required
 // members are the batch operations (each one transaction, all or nothing) and the live query; the single-item,
-// by-id and type-bridging forms come from the extensions, as in CareKit. CareKit's callback forms are not part of
-// OpenCareKit: its async forms are the API here.
+// by-id and type-bridging forms come from the extensions, as in CareKit. Each batch operation is required in its
+// async form and in CareKit's callback form; a store implements either, and gets the other (`StoreForms`).
 
 /// Reads patients of any type.
 public protocol OCKAnyReadOnlyPatientStore: OCKAnyResettableStore {
@@ -11,6 +11,8 @@ public protocol OCKAnyReadOnlyPatientStore: OCKAnyResettableStore {
     func anyPatients(matching query: OCKPatientQuery) -> CareStoreQueryResults<any OCKAnyPatient>
     /// The patients matching `query`.
     func fetchAnyPatients(query: OCKPatientQuery) async throws -> [any OCKAnyPatient]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func fetchAnyPatients(query: OCKPatientQuery, callbackQueue: DispatchQueue, completion: @escaping OCKResultClosure<[any OCKAnyPatient]>)
 }
 
 extension OCKAnyReadOnlyPatientStore {
@@ -30,12 +32,18 @@ public protocol OCKAnyPatientStore: OCKAnyReadOnlyPatientStore {
     /// Adds first versions; fails if an id exists already.
     @discardableResult
     func addAnyPatients(_ patients: [any OCKAnyPatient]) async throws -> [any OCKAnyPatient]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func addAnyPatients(_ patients: [any OCKAnyPatient], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyPatient]>?)
     /// Appends new versions.
     @discardableResult
     func updateAnyPatients(_ patients: [any OCKAnyPatient]) async throws -> [any OCKAnyPatient]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func updateAnyPatients(_ patients: [any OCKAnyPatient], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyPatient]>?)
     /// Appends tombstone versions.
     @discardableResult
     func deleteAnyPatients(_ patients: [any OCKAnyPatient]) async throws -> [any OCKAnyPatient]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func deleteAnyPatients(_ patients: [any OCKAnyPatient], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyPatient]>?)
 }
 
 extension OCKAnyPatientStore {
@@ -64,6 +72,8 @@ public protocol OCKReadablePatientStore: OCKAnyReadOnlyPatientStore {
     func patients(matching query: OCKPatientQuery) -> Patients
     /// The patients matching `query`.
     func fetchPatients(query: OCKPatientQuery) async throws -> [Patient]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func fetchPatients(query: OCKPatientQuery, callbackQueue: DispatchQueue, completion: @escaping OCKResultClosure<[Patient]>)
 }
 
 extension OCKReadablePatientStore {
@@ -91,12 +101,18 @@ public protocol OCKPatientStore: OCKReadablePatientStore, OCKAnyPatientStore {
     /// Adds first versions; fails if an id exists already.
     @discardableResult
     func addPatients(_ patients: [Patient]) async throws -> [Patient]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func addPatients(_ patients: [Patient], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Patient]>?)
     /// Appends new versions.
     @discardableResult
     func updatePatients(_ patients: [Patient]) async throws -> [Patient]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func updatePatients(_ patients: [Patient], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Patient]>?)
     /// Appends tombstone versions.
     @discardableResult
     func deletePatients(_ patients: [Patient]) async throws -> [Patient]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func deletePatients(_ patients: [Patient], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Patient]>?)
 }
 
 extension OCKPatientStore {

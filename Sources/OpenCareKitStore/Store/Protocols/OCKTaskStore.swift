@@ -2,8 +2,8 @@ import Foundation
 
 // The task part of CareKit's store protocols: type-erased ("Any") and typed, read-only and read-write. Required
 // members are the batch operations (each one transaction, all or nothing) and the live query; the single-item,
-// by-id and type-bridging forms come from the extensions, as in CareKit. CareKit's callback forms are not part of
-// OpenCareKit: its async forms are the API here.
+// by-id and type-bridging forms come from the extensions, as in CareKit. Each batch operation is required in its
+// async form and in CareKit's callback form; a store implements either, and gets the other (`StoreForms`).
 
 /// Reads tasks of any type.
 public protocol OCKAnyReadOnlyTaskStore: OCKAnyResettableStore {
@@ -11,6 +11,8 @@ public protocol OCKAnyReadOnlyTaskStore: OCKAnyResettableStore {
     func anyTasks(matching query: OCKTaskQuery) -> CareStoreQueryResults<any OCKAnyTask>
     /// The tasks matching `query`.
     func fetchAnyTasks(query: OCKTaskQuery) async throws -> [any OCKAnyTask]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func fetchAnyTasks(query: OCKTaskQuery, callbackQueue: DispatchQueue, completion: @escaping OCKResultClosure<[any OCKAnyTask]>)
 }
 
 extension OCKAnyReadOnlyTaskStore {
@@ -30,12 +32,18 @@ public protocol OCKAnyTaskStore: OCKAnyReadOnlyTaskStore {
     /// Adds first versions; fails if an id exists already.
     @discardableResult
     func addAnyTasks(_ tasks: [any OCKAnyTask]) async throws -> [any OCKAnyTask]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func addAnyTasks(_ tasks: [any OCKAnyTask], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyTask]>?)
     /// Appends new versions.
     @discardableResult
     func updateAnyTasks(_ tasks: [any OCKAnyTask]) async throws -> [any OCKAnyTask]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func updateAnyTasks(_ tasks: [any OCKAnyTask], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyTask]>?)
     /// Appends tombstone versions.
     @discardableResult
     func deleteAnyTasks(_ tasks: [any OCKAnyTask]) async throws -> [any OCKAnyTask]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func deleteAnyTasks(_ tasks: [any OCKAnyTask], callbackQueue: DispatchQueue, completion: OCKResultClosure<[any OCKAnyTask]>?)
 }
 
 extension OCKAnyTaskStore {
@@ -64,6 +72,8 @@ public protocol OCKReadableTaskStore: OCKAnyReadOnlyTaskStore {
     func tasks(matching query: OCKTaskQuery) -> Tasks
     /// The tasks matching `query`.
     func fetchTasks(query: OCKTaskQuery) async throws -> [Task]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func fetchTasks(query: OCKTaskQuery, callbackQueue: DispatchQueue, completion: @escaping OCKResultClosure<[Task]>)
 }
 
 extension OCKReadableTaskStore {
@@ -91,12 +101,18 @@ public protocol OCKTaskStore: OCKReadableTaskStore, OCKAnyTaskStore {
     /// Adds first versions; fails if an id exists already.
     @discardableResult
     func addTasks(_ tasks: [Task]) async throws -> [Task]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func addTasks(_ tasks: [Task], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Task]>?)
     /// Appends new versions.
     @discardableResult
     func updateTasks(_ tasks: [Task]) async throws -> [Task]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func updateTasks(_ tasks: [Task], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Task]>?)
     /// Appends tombstone versions.
     @discardableResult
     func deleteTasks(_ tasks: [Task]) async throws -> [Task]
+    /// The same, in CareKit's callback form: a store implements one of the two forms (`StoreForms`).
+    func deleteTasks(_ tasks: [Task], callbackQueue: DispatchQueue, completion: OCKResultClosure<[Task]>?)
 }
 
 extension OCKTaskStore {
