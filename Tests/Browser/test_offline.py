@@ -149,9 +149,9 @@ def test_changes_made_offline_survive_a_restart_and_are_sent_once(browser):
             page.locator("#task-check-in .ock-survey-start").click()
         page.wait_for_selector("html[data-ock-device-ready]", state="attached")
         assert page.locator("html").get_attribute("data-ock-offline-saved")
-        page.locator("#ock-answer-4-pain").check()
-        page.locator("#ock-answer-sleep").fill("7")
-        page.locator("#ock-answer-0-exercises").check()
+        page.locator("#ock-answer-4_pain").check()
+        page.locator("#ock-answer_sleep").fill("7")
+        page.locator("#ock-answer-0_exercises").check()
         with page.expect_navigation():
             page.locator(".ock-survey-next").click()
         page.wait_for_selector(state="attached", selector="html[data-ock-waiting='5']")
@@ -451,3 +451,24 @@ def test_a_change_made_offline_meets_another_members_and_the_person_reads_why(br
             page.wait_for_selector("html[data-ock-refused='0']", state="attached")
         finally:
             sam_context.close()
+
+
+def test_a_kept_device_answers_the_check_in_as_one_form_online_too(browser):
+    """Where the record is kept, "Start survey" opens the check-in as the one form kept on the device; online, Done
+    sends it at once and goes back to its card, answered, with nothing left waiting."""
+    with installed(browser) as app:
+        base, page, before = app.base, app.page, app.before
+        with page.expect_navigation():
+            page.locator("#task-check-in .ock-survey-start").click()
+        page.wait_for_selector("form.ock-survey-one-page")
+        assert page.locator("html").get_attribute("data-ock-offline-saved") is None
+        page.locator("#ock-answer-2_pain").check()
+        page.locator("#ock-answer_sleep").fill("8")
+        page.locator("#ock-answer-1_exercises").check()
+        with page.expect_navigation():
+            page.locator(".ock-survey-next").click()
+        page.wait_for_selector("#task-check-in.ock-complete")
+        page.wait_for_selector(state="attached", selector="html[data-ock-device-ready]")
+        assert page.locator("html").get_attribute("data-ock-waiting") == "0"
+        assert [entry for entry in outcomes(base) if entry not in before] == [("check-in", 0, 3)]
+        assert device_data(page)["writes"] == []

@@ -237,26 +237,41 @@
     function queueable(address) {
       return usable && account && record && address.indexOf(record + "/") === 0 && actions[address.slice(record.length)];
     }
+    // Asks the worker to send what waits once the network is back (Background Sync, where the browser has it).
     function wakeWorker() {
-      if (navigator.serviceWorker) {
-        navigator.serviceWorker.ready.then(function (registration) {
-          return registration.sync ? registration.sync.register("ock-outbox") : null;
-        }).catch(function () { /* sent on the next start or online event */ });
-      }
+      if (!navigator.serviceWorker) { return Promise.resolve(); }
+      return navigator.serviceWorker.ready.then(function (registration) {
+        return registration.sync ? registration.sync.register("ock-outbox") : null;
+      }).catch(function () { /* sent on the next start or online event */ });
     }
 
-    // A survey answered as one form: queued like a tap (sent now if the network is there, else when it is back),
-    // then back to its card, which shows the answers waiting. Only once the queue holds it does the page leave.
+    // A survey answered as one form. Online, it is sent at once: saved, the page goes back to its card; refused,
+    // the form is posted the ordinary way, so the server's page shows why beside the answers. Offline (or when the
+    // request fails), it is queued like a tap and sent once the network is back; back on its card, the answers
+    // show as waiting. The page leaves only once the queue holds them; Done works once.
     function queueSurvey(form) {
       var address = form.getAttribute("action") || "";
       if (!queueable(address)) { return false; }
+      if (form.getAttribute("data-ock-sending")) { return true; }
+      form.setAttribute("data-ock-sending", "true");
+      var done = form.querySelector(".ock-survey-next");
+      if (done) { done.disabled = true; }
       var title = document.querySelector(".ock-survey-title");
       var write = change(form, address, title ? title.textContent : "");
       var back = form.querySelector(".ock-survey-secondary a");
-      Outbox.queue(write).then(function () {
-        wakeWorker();
-        window.location.href = back ? back.href : record + "/care";
-      }, function () { form.submit(); });
+      var leave = function () { window.location.href = back ? back.href : record + "/care"; };
+      var enqueue = function () {
+        return Outbox.queue(write).then(function () { return wakeWorker(); }).then(leave, function () { form.submit(); });
+      };
+      if (isOffline()) { enqueue(); return true; }
+      var body = new URLSearchParams(write.fields);
+      body.set("csrf", token || "");
+      fetch(address, { method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" } })
+        .then(function (response) {
+          if (response.ok) { leave(); return; }
+          if (response.status >= 500 || response.status === 429 || response.status === 408) { enqueue(); return; }
+          form.submit();
+        }, enqueue);
       return true;
     }
 
@@ -313,7 +328,8 @@
     function save(cache, address, when, required) {
       return fetch(address, { credentials: "same-origin", redirect: "error", headers: { "X-OCK-Background": "1" } }).then(function (response) {
         if (required && (response.status === 403 || response.status === 404)) { throw new Error("gone"); }
-        if (!response.ok) { return null; }
+        // A page that is gone (a survey answered since, a consent removed) is no longer kept either.
+        if (!response.ok) { return cache.delete(address).then(function () { return null; }); }
         var headers = { "Content-Type": "text/html; charset=utf-8", "X-OCK-Saved": String(when) };
         Outbox.KEPT_HEADERS.forEach(function (name) {
           if (response.headers.get(name)) { headers[name] = response.headers.get(name); }

@@ -76,6 +76,7 @@
     // The change is stored at once (a send that hangs never holds a tap back); the cancel runs under the lock.
     queue: function (write) {
       return Outbox.add(write).then(function (added) {
+        if (write.action === "/surveys/answer") { return Outbox.replacing(added); }
         if (write.action !== "/care/events/toggle") { return added; }
         return Outbox.locked(function () {
           return Outbox.writes(write.account).then(function (writes) {
@@ -88,6 +89,18 @@
             return Outbox.remove(twin.seq).then(function () { return Outbox.remove(added.seq); }).then(function () { return null; });
           });
         });
+      });
+    },
+
+    // A survey's answers replace the same event's answers still waiting (answered again before they were sent).
+    replacing: function (added) {
+      return Outbox.locked(function () {
+        return Outbox.writes(added.account).then(function (writes) {
+          return Promise.all(writes.filter(function (other) {
+            return other.seq !== added.seq && other.state === "waiting" && other.record === added.record && other.action === added.action &&
+              other.fields.task === added.fields.task && other.fields.occurrence === added.fields.occurrence;
+          }).map(function (other) { return Outbox.remove(other.seq); }));
+        }).then(function () { return added; });
       });
     },
 

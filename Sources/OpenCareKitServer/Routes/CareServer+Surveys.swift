@@ -114,7 +114,8 @@ extension CareServer {
             return errorPage(PageMessage(ErrorText.noSuchEvent), status: .notFound, context: render)
         }
         guard let survey = surveyOnOnePage(for: event.task) else {
-            return errorPage(FormError(field: "task", reason: .fieldSurveyStepByStep).message, status: .notFound, context: render)
+            let reason: ErrorText = survey(for: event.task) == nil ? .fieldHasNoSurvey : .fieldSurveyStepByStep
+            return errorPage(FormError(field: "task", reason: reason).message, status: .notFound, context: render)
         }
         guard event.outcome == nil else {
             return errorPage(FormError(field: "occurrence", reason: .fieldAlreadyAnswered).message, status: .conflict, context: render)
@@ -171,26 +172,47 @@ extension CareServer {
                                      results: session.results, refusal: error, status: .unprocessableContent, render: render)
         }
         if let outcome = event.outcome {
-            // These answers, saved already: the first send's answer was lost.
-            if outcome.values.count == values.count,
-               zip(outcome.values, values).allSatisfy({ $0.kind == $1.kind && Self.sameMoment($0.createdDate, $1.createdDate) }) {
-                return nil
-            }
-            let localization = render.localization
-            let title = event.task.title ?? survey.title
-            let when = localization.time(outcome.values.first?.createdDate ?? outcome.createdDate ?? configuration.now())
-            // Named only if a member of the record (any writer may put an id in an outcome's userInfo).
-            var name: String?
-            if let author = outcome.userInfo?[Self.authorKey].flatMap(CareAccountID.init) { name = try await context.auditTrail.memberName(author) }
-            let message = name.map { PageMessage(ErrorText.answeredMeanwhile, $0, title, when) }
-                ?? PageMessage(ErrorText.someoneAnsweredMeanwhile, "", title, when)
-            return request.wantsJSON ? APIError(status: .conflict, field: "occurrence", message: message.text(localization.language)).response
-                : errorPage(message, status: .conflict, context: render)
+            return try await answered(outcome, saving: values, survey: survey, event: event, request, context)
         }
         var outcome = OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence, values: values)
         outcome.userInfo = [Self.authorKey: context.identity.account.id.description]
-        try await store.addOutcome(outcome)
+        do {
+            try await store.addOutcome(outcome)
+        } catch let error as OCKStoreError {
+            // Answered meanwhile, between the look and the write (this same send, sent twice at once, or someone
+            // else): told as if it had been seen first.
+            guard let now = try await store.fetchEvent(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence).outcome else {
+                throw error
+            }
+            return try await answered(now, saving: values, survey: survey, event: event, request, context)
+        }
         return nil
+    }
+
+    /// The answer to answers `values` for an event answered already (`outcome`): nil (done) if they are those
+    /// answers, saved by an earlier send whose answer was lost — the same kinds, values and moment, by the same
+    /// person; else a refusal naming who answered and when (409): these answers are not saved.
+    func answered(_ outcome: OCKOutcome, saving values: [OCKOutcomeValue], survey: OCKSurvey, event: OCKEvent<OCKTask, OCKOutcome>,
+                  _ request: Request, _ context: RecordContext) async throws -> Response? {
+        let author = outcome.userInfo?[Self.authorKey].flatMap(CareAccountID.init)
+        if author == context.identity.account.id, outcome.values.count == values.count,
+           zip(outcome.values, values).allSatisfy({ saved, sent in
+               var moved = sent
+               moved.createdDate = saved.createdDate
+               return saved == moved && Self.sameMoment(saved.createdDate, sent.createdDate)
+           }) {
+            return nil
+        }
+        let localization = renderContext(for: request).localization
+        let title = event.task.title ?? survey.title
+        let when = localization.time(outcome.values.first?.createdDate ?? outcome.createdDate ?? configuration.now())
+        // Named only if a member of the record (any writer may put an id in an outcome's userInfo).
+        var name: String?
+        if let author { name = try await context.auditTrail.memberName(author) }
+        let message = name.map { PageMessage(ErrorText.answeredMeanwhile, $0, title, when) }
+            ?? PageMessage(ErrorText.someoneAnsweredMeanwhile, "", title, when)
+        return request.wantsJSON ? APIError(status: .conflict, field: "occurrence", message: message.text(localization.language)).response
+            : errorPage(message, status: .conflict, context: renderContext(for: request))
     }
 
     /// Opens a session for the event's survey and sends the browser to its first step.

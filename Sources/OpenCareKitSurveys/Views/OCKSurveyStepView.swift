@@ -42,8 +42,9 @@ public struct OCKSurveyStepView: OCKComponent {
     /// The element id `id` of this step, unique on a page that shows every step.
     func elementID(_ id: String) -> String {
         guard !fieldPrefix.isEmpty else { return id }
-        // ASCII letters, digits and "-" as they are; anything else as "_", its code and "_", so ids never collide.
-        return id + "-" + step.id.unicodeScalars.map { scalar in
+        // "_", then the step's id with ASCII letters, digits and "-" as they are and anything else (an "_" too) as
+        // "_", its code and "_": the first "_" ends the fixed part, so two steps' ids never meet.
+        return id + "_" + step.id.unicodeScalars.map { scalar in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-")
                 ? String(scalar) : "_" + String(scalar.value, radix: 16) + "_"
         }.joined()
