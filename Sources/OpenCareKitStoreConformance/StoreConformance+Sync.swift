@@ -56,6 +56,69 @@ extension StoreConformance {
 }
 
 extension StoreConformance {
+    /// Runs CareKit's blocking sync steps (`computeRevisions(since:)`, `mergeRevision(_:)`) off the concurrency
+    /// pool, as CareKit's callers do from a thread of their own.
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+
+    /// `store.computeRevisions(since:)`, from a thread of its own.
+    static func computeRevisions(_ store: OCKStore, since vector: OCKRevisionRecord.KnowledgeVector) async throws -> [OCKRevisionRecord] {
+        try await onThread { Result { try store.computeRevisions(since: vector) } }.get()
+    }
+
+    /// CareKit's two sync steps on this store: the revisions a remote lacks, and one revision merged.
+    static let careKitSyncSteps: [StoreCheck] = [
+        StoreCheck("careKitsComputeRevisionsAndMergeRevision") { store in
+            let store = try #require(store as? OCKStore)
+            #expect(try await computeRevisions(store, since: .init()).isEmpty)
+            // What was written is one record for a remote that knows nothing, and nothing for one that knows it all.
+            let task = try await store.addTask(Fixture.daily("med"))
+            let outcome = try await store.addOutcome(Fixture.done(task, 0))
+            let all = try await computeRevisions(store, since: .init())
+            #expect(all.count == 1 && all.first?.entities.map(\.uuid) == [task.uuid, outcome.uuid])
+            let knowledge = try await store.knowledgeVector()
+            #expect(try await computeRevisions(store, since: knowledge).isEmpty)
+
+            // A new task from another device, kept with its own dates, and the device's knowledge learned.
+            let device = UUID()
+            var walk = Fixture.daily("walk")
+            walk.uuid = UUID()
+            walk.createdDate = Fixture.date(3)
+            walk.updatedDate = walk.createdDate
+            let added = OCKRevisionRecord(entities: [.task(walk)], knowledgeVector: .init([device: 1]))
+            #expect(await onThread { store.mergeRevision(added) } == nil)
+            #expect(try await store.fetchTask(withID: "walk").createdDate == Fixture.date(3))
+            #expect(try await store.knowledgeVector().clock(for: device) == 1)
+            // Its next version, effective later, becomes the version in effect then.
+            var renamed = walk
+            renamed.uuid = UUID()
+            renamed.title = "Evening walk"
+            renamed.effectiveDate = Fixture.date(5)
+            renamed.createdDate = Fixture.date(4)
+            renamed.updatedDate = renamed.createdDate
+            renamed.previousVersionUUIDs = [walk.uuid]
+            let next = OCKRevisionRecord(entities: [.task(renamed)], knowledgeVector: .init([device: 2]))
+            #expect(await onThread { store.mergeRevision(next) } == nil)
+            var query = OCKTaskQuery(for: Fixture.date(6))
+            query.ids = ["walk"]
+            #expect(try await store.fetchTasks(query: query).map(\.title) == ["Evening walk"])
+            // A remote that knows that device has seen its versions, not this store's.
+            let deviceKnows = OCKRevisionRecord.KnowledgeVector([device: 2])
+            let lacking = try await computeRevisions(store, since: deviceKnows)
+            #expect(Set(lacking.flatMap(\.entities).map(\.uuid)) == [task.uuid, outcome.uuid])
+            // A revision the store refuses (a version linking another id's) merges nothing and says why.
+            var forged = Fixture.daily("other")
+            forged.previousVersionUUIDs = [walk.uuid]
+            let forgedRecord = OCKRevisionRecord(entities: [.task(forged)], knowledgeVector: .init([device: 3]))
+            let refused = await onThread { store.mergeRevision(forgedRecord) }
+            #expect((refused as? OCKStoreError)?.isInvalidValue == true, "\(String(describing: refused))")
+            #expect(try await store.fetchTasks(query: OCKTaskQuery()).contains { $0.id == "other" } == false)
+        },
+    ]
+
     /// Two devices (in-memory stores) synchronizing through the store under test as their server.
     static func devices(_ server: OCKStore, automatic: Bool = false) -> (a: OCKStore, b: OCKStore, remotes: [StoreRemote]) {
         let remotes = [StoreRemote(server: server, pageSize: 3), StoreRemote(server: server, pageSize: 3)]

@@ -1,0 +1,65 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+// CareKit's two steps of a synchronization, as CareKit's `OCKStore` names them (internal there, reached by its own
+// tests and by code written against them): the revisions a remote lacks, and the merge of one revision. Both run
+// this store's sync — the same vectors, the same deterministic merge (forks resolved by `OCKEntity.newest(of:)`),
+// the same rules and limits — and block the calling thread until it is done, as CareKit's Core Data
+// `performAndWait` does. Async code uses `revisions(since:after:limit:)` and `mergeRevisions(_:deviceKnowledge:)`.
+extension OCKStore {
+    /// Every version a remote whose knowledge is `vector` has not seen, one revision record per knowledge vector
+    /// (CareKit's `computeRevisions(since:)`): the pages of `revisions(since:after:limit:)`, joined.
+    ///
+    /// - Throws: what `revisions(since:after:limit:)` throws.
+    @available(*, noasync, message: "Use revisions(since:after:limit:) in async code")
+    public func computeRevisions(since vector: OCKRevisionRecord.KnowledgeVector) throws -> [OCKRevisionRecord] {
+        try Self.waiting {
+            var records: [OCKRevisionRecord] = []
+            var cursor: String?
+            repeat {
+                let page = try await self.revisions(since: vector, after: cursor)
+                for record in page.revisions {
+                    // A vector larger than a page came in parts: one record again.
+                    if let last = records.last, last.knowledgeVector == record.knowledgeVector {
+                        records[records.count - 1] = OCKRevisionRecord(entities: last.entities + record.entities,
+                                                                      knowledgeVector: last.knowledgeVector)
+                    } else {
+                        records.append(record)
+                    }
+                }
+                cursor = page.next
+            } while cursor != nil
+            return records
+        }
+    }
+
+    /// Merges one revision record and learns its knowledge vector (CareKit's `mergeRevision(_:)`), in one
+    /// transaction. CareKit's cannot fail; this one refuses what every merge refuses (a version that fails
+    /// validation or the store's rules, a vector this store cannot have given), merging nothing, and returns that
+    /// error — nil once merged. `mergeRevisions(_:deviceKnowledge:)` throws it instead.
+    @available(*, noasync, message: "Use mergeRevisions(_:deviceKnowledge:) in async code")
+    @discardableResult
+    public func mergeRevision(_ revision: OCKRevisionRecord) -> (any Error)? {
+        do {
+            try Self.waiting { try await self.mergeRevisions([revision], deviceKnowledge: revision.knowledgeVector) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Runs `work` and blocks the calling (synchronous) thread until it ends.
+    private static func waiting<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<T, any Error>?>(nil)
+        _Concurrency.Task {
+            let outcome: Result<T, any Error>
+            do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+}
