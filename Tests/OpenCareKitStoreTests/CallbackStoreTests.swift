@@ -43,6 +43,11 @@ final class CallbackStore: OCKPatientStore, OCKCarePlanStore, OCKContactStore, O
         return new
     }
 
+    private static func removing<E>(_ gone: [E], from list: inout [E], id: (E) -> String) -> [E] {
+        list.removeAll { old in gone.contains { id($0) == id(old) } }
+        return gone
+    }
+
     private static func stream<E: Sendable>(_ value: [E]) -> AsyncThrowingStream<[E], any Error> {
         AsyncThrowingStream { $0.yield(value); $0.finish() }
     }
@@ -62,10 +67,7 @@ final class CallbackStore: OCKPatientStore, OCKCarePlanStore, OCKContactStore, O
         }
     }
     func deletePatients(_ patients: [OCKPatient], callbackQueue: DispatchQueue, completion: OCKResultClosure<[OCKPatient]>?) {
-        answer(callbackQueue, completion) { state in
-            state.patients.removeAll { old in patients.contains { $0.id == old.id } }
-            return patients
-        }
+        answer(callbackQueue, completion) { state in Self.removing(patients, from: &state.patients, id: \.id) }
     }
 
     // Care plans
@@ -80,10 +82,7 @@ final class CallbackStore: OCKPatientStore, OCKCarePlanStore, OCKContactStore, O
         answer(callbackQueue, completion) { _ in plans }
     }
     func deleteCarePlans(_ plans: [OCKCarePlan], callbackQueue: DispatchQueue, completion: OCKResultClosure<[OCKCarePlan]>?) {
-        answer(callbackQueue, completion) { state in
-            state.plans.removeAll { old in plans.contains { $0.id == old.id } }
-            return plans
-        }
+        answer(callbackQueue, completion) { state in Self.removing(plans, from: &state.plans, id: \.id) }
     }
 
     // Contacts
@@ -98,10 +97,7 @@ final class CallbackStore: OCKPatientStore, OCKCarePlanStore, OCKContactStore, O
         answer(callbackQueue, completion) { _ in contacts }
     }
     func deleteContacts(_ contacts: [OCKContact], callbackQueue: DispatchQueue, completion: OCKResultClosure<[OCKContact]>?) {
-        answer(callbackQueue, completion) { state in
-            state.contacts.removeAll { old in contacts.contains { $0.id == old.id } }
-            return contacts
-        }
+        answer(callbackQueue, completion) { state in Self.removing(contacts, from: &state.contacts, id: \.id) }
     }
 
     // Tasks
@@ -116,10 +112,7 @@ final class CallbackStore: OCKPatientStore, OCKCarePlanStore, OCKContactStore, O
         answer(callbackQueue, completion) { _ in tasks }
     }
     func deleteTasks(_ tasks: [OCKTask], callbackQueue: DispatchQueue, completion: OCKResultClosure<[OCKTask]>?) {
-        answer(callbackQueue, completion) { state in
-            state.tasks.removeAll { old in tasks.contains { $0.id == old.id } }
-            return tasks
-        }
+        answer(callbackQueue, completion) { state in Self.removing(tasks, from: &state.tasks, id: \.id) }
     }
 
     // Outcomes
@@ -137,10 +130,7 @@ final class CallbackStore: OCKPatientStore, OCKCarePlanStore, OCKContactStore, O
         answer(callbackQueue, completion) { _ in outcomes }
     }
     func deleteOutcomes(_ outcomes: [OCKOutcome], callbackQueue: DispatchQueue, completion: OCKResultClosure<[OCKOutcome]>?) {
-        answer(callbackQueue, completion) { state in
-            state.outcomes.removeAll { old in outcomes.contains { $0.uuid == old.uuid } }
-            return outcomes
-        }
+        answer(callbackQueue, completion) { state in Self.removing(outcomes, from: &state.outcomes, id: \.uuid.uuidString) }
     }
 }
 

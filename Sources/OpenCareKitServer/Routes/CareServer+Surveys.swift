@@ -101,17 +101,10 @@ extension CareServer {
     /// is answered offline too (the app queues the form, and sends it when the network is back).
     func onePageSurvey(_ request: Request) async throws -> Response {
         let render = renderContext(for: request)
-        let query = request.uri.queryParameters
-        guard let taskText = query.get("task"), let task = UUID(uuidString: taskText),
-              let occurrenceText = query.get("occurrence"), let occurrence = Int(occurrenceText), occurrence >= 0,
-              let date = query.get("date"), day(from: date) != nil else {
-            return errorPage(PageMessage(ErrorText.badSurveyAddress), status: .badRequest, context: render)
-        }
-        let event: OCKEvent<OCKTask, OCKOutcome>
-        do {
-            event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
-        } catch OCKStoreError.fetchFailed {
-            return errorPage(PageMessage(ErrorText.noSuchEvent), status: .notFound, context: render)
+        let event: OCKEvent<OCKTask, OCKOutcome>, date: String
+        switch try await surveyEvent(request, render: render) {
+        case let .success(found): (event, date) = found
+        case let .failure(refusal): return refusal.response
         }
         guard let survey = surveyOnOnePage(for: event.task) else {
             let reason: ErrorText = survey(for: event.task) == nil ? .fieldHasNoSurvey : .fieldSurveyStepByStep
@@ -429,21 +422,36 @@ extension CareServer {
                       status: .notFound, context: render)
     }
 
-    /// `GET /care/events/survey/delete?task=…&occurrence=…&date=…`: asks before deleting a survey's answers
-    /// (CareKit's delete confirmation), with the form that does it and the way back.
-    func confirmDeletingAnswers(_ request: Request) async throws -> Response {
-        let render = renderContext(for: request)
+    /// A refusal to answer with.
+    struct PageRefusal: Error {
+        let response: Response
+    }
+
+    /// The event and day a survey page's address names (`?task=…&occurrence=…&date=…`), or the page saying what is
+    /// wrong with it: 400 for a malformed address, 404 for an event there is not.
+    func surveyEvent(_ request: Request, render: OCKRenderContext) async throws
+        -> Result<(event: OCKEvent<OCKTask, OCKOutcome>, date: String), PageRefusal> {
         let query = request.uri.queryParameters
         guard let taskText = query.get("task"), let task = UUID(uuidString: taskText),
               let occurrenceText = query.get("occurrence"), let occurrence = Int(occurrenceText), occurrence >= 0,
               let date = query.get("date"), day(from: date) != nil else {
-            return errorPage(PageMessage(ErrorText.badSurveyAddress), status: .badRequest, context: render)
+            return .failure(PageRefusal(response: errorPage(PageMessage(ErrorText.badSurveyAddress), status: .badRequest, context: render)))
         }
-        let event: OCKEvent<OCKTask, OCKOutcome>
         do {
-            event = try await store.fetchEvent(taskUUID: task, occurrence: occurrence)
+            return .success((try await store.fetchEvent(taskUUID: task, occurrence: occurrence), date))
         } catch OCKStoreError.fetchFailed {
-            return errorPage(PageMessage(ErrorText.noSuchEvent), status: .notFound, context: render)
+            return .failure(PageRefusal(response: errorPage(PageMessage(ErrorText.noSuchEvent), status: .notFound, context: render)))
+        }
+    }
+
+    /// `GET /care/events/survey/delete?task=…&occurrence=…&date=…`: asks before deleting a survey's answers
+    /// (CareKit's delete confirmation), with the form that does it and the way back.
+    func confirmDeletingAnswers(_ request: Request) async throws -> Response {
+        let render = renderContext(for: request)
+        let event: OCKEvent<OCKTask, OCKOutcome>, date: String
+        switch try await surveyEvent(request, render: render) {
+        case let .success(found): (event, date) = found
+        case let .failure(refusal): return refusal.response
         }
         let back = url("/care?date=\(date)#\(cardIdentifier(forTaskID: event.task.id))")
         guard survey(for: event.task) != nil, event.task.id != configuration.onboardingTaskID, event.outcome != nil else {
@@ -451,7 +459,7 @@ extension CareServer {
         }
         let token = CSRF.token(of: request) ?? CSRF.newToken()
         let form = OCKFormAction(url: SafeURL(url("/care/events/survey/delete"))!, fields: [
-            "task": task.uuidString, "occurrence": String(occurrence), "date": date, CSRF.fieldName: token,
+            "task": event.task.uuid.uuidString, "occurrence": String(event.scheduleEvent.occurrence), "date": date, CSRF.fieldName: token,
         ])
         let title = render.string(.confirmDeleteTitle, event.task.title ?? "")
         let page = AppPage(title: title, base: basePath, idleSeconds: idleSeconds, tab: .care, main: [

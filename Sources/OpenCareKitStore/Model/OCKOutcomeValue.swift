@@ -103,8 +103,10 @@ public struct OCKOutcomeValue: Codable, Hashable, Sendable, CustomStringConverti
 
     // MARK: - Equality
 
+    /// As in CareKit, two values are equal when they say the same — the same value of the same type, kind, units
+    /// and end — whenever each was recorded: `createdDate` is left out (compare it apart where the moment matters).
     public static func == (lhs: OCKOutcomeValue, rhs: OCKOutcomeValue) -> Bool {
-        lhs.type == rhs.type && lhs.kind == rhs.kind && lhs.units == rhs.units && lhs.createdDate == rhs.createdDate
+        lhs.type == rhs.type && lhs.kind == rhs.kind && lhs.units == rhs.units
             && lhs.endDate == rhs.endDate && lhs.hashableValue == rhs.hashableValue
     }
 
@@ -112,7 +114,6 @@ public struct OCKOutcomeValue: Codable, Hashable, Sendable, CustomStringConverti
         hasher.combine(type)
         hasher.combine(kind)
         hasher.combine(units)
-        hasher.combine(createdDate)
         hasher.combine(endDate)
         hasher.combine(hashableValue)
     }
