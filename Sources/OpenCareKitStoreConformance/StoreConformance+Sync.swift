@@ -116,6 +116,16 @@ extension StoreConformance {
             let refused = await onThread { store.mergeRevision(forgedRecord) }
             #expect((refused as? OCKStoreError)?.isInvalidValue == true, "\(String(describing: refused))")
             #expect(try await store.fetchTasks(query: OCKTaskQuery()).contains { $0.id == "other" } == false)
+            // A record that several devices' versions came in together (a server relaying them) merges whole: a
+            // pull's step is not a push, which may bring one new device only.
+            let relayed = (0..<3).map { index in
+                var contact = OCKContact(id: "relayed-\(index)", givenName: "R", familyName: "\(index)", carePlanUUID: nil)
+                contact.uuid = UUID()
+                return OCKEntity.contact(contact)
+            }
+            let many = OCKRevisionRecord(entities: relayed, knowledgeVector: .init([UUID(): 1, UUID(): 4, UUID(): 2]))
+            #expect(await onThread { store.mergeRevision(many) } == nil)
+            #expect(try await store.fetchContacts(query: OCKContactQuery()).filter { $0.id.hasPrefix("relayed-") }.count == 3)
         },
     ]
 

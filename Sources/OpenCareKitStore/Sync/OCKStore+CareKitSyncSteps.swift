@@ -34,15 +34,19 @@ extension OCKStore {
         }
     }
 
-    /// Merges one revision record and learns its knowledge vector (CareKit's `mergeRevision(_:)`), in one
-    /// transaction. CareKit's cannot fail; this one refuses what every merge refuses (a version that fails
-    /// validation or the store's rules, a vector this store cannot have given), merging nothing, and returns that
-    /// error — nil once merged. `mergeRevisions(_:deviceKnowledge:)` throws it instead.
+    /// Merges one revision record, as a pull merges what the remote sent, and learns its knowledge vector (CareKit's
+    /// `mergeRevision(_:)`), in one transaction. Unlike a pull's own merge, the store's rules are asked (the caller
+    /// writes directly). CareKit's cannot fail; this one refuses what every merge refuses (a version that fails
+    /// validation or a rule, a vector of more devices than a store keeps or that knows more of this store's writes
+    /// than it made), merging nothing, and returns that error — nil once merged.
+    ///
+    /// A server's merge of a device's push (`mergeRevisions(_:deviceKnowledge:)`) is bounded further: a push may
+    /// bring one new device only.
     @available(*, noasync, message: "Use mergeRevisions(_:deviceKnowledge:) in async code")
     @discardableResult
     public func mergeRevision(_ revision: OCKRevisionRecord) -> (any Error)? {
         do {
-            try Self.waiting { try await self.mergeRevisions([revision], deviceKnowledge: revision.knowledgeVector) }
+            try Self.waiting { try await self.mergePulled(revision) }
             return nil
         } catch {
             return error

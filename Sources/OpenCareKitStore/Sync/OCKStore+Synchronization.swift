@@ -178,6 +178,18 @@ extension OCKStore {
         }
     }
 
+    /// One revision merged as a pull merges it, under the store's rules, and its vector learned (`mergeRevision(_:)`).
+    func mergePulled(_ revision: OCKRevisionRecord) async throws {
+        try SyncKnowledge.requireBounded(revision.knowledgeVector)
+        let kinds = StoreChanges.Kinds(revision.entities.map(\.changeKind))
+        let (cache, rules) = (self.cache, self.rules)
+        try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, now in
+            try SyncKnowledge.requireNotAhead(revision.knowledgeVector, of: try SyncKnowledge.clock(db))
+            _ = try SyncMerge.merge([revision], db, cache: cache, rules: rules, now: now)
+            try SyncKnowledge.learn(revision.knowledgeVector, db)
+        }
+    }
+
     // MARK: - Synchronizing with the remote
 
     private func pullThenPush(_ remote: any OCKRemoteSynchronizable) async throws {
