@@ -55,3 +55,34 @@ final class ArrayStore: OCKReadOnlyEventStore {
         #expect(try await iterator.next()?.count == 1)
     }
 }
+
+/// CareKit's filter of task queries, public here for code that filters tasks it holds (`filtered(dateInterval:
+/// excludeTasksWithNoEvents:)`): the same rule a task query of the store applies.
+@Suite struct TaskFilterTests {
+    @Test func tasksAreListedAsATaskQueryListsThem() async throws {
+        let calendar = ScheduleSemanticsTests.newYork
+        let morning = ScheduleSemanticsTests.date(calendar, 2026, 3, 2)
+        func at(_ hour: Int, day: Int = 2) -> Date { ScheduleSemanticsTests.date(calendar, 2026, 3, day, hour) }
+        // 09:00–11:00 daily: its event starts before 10:00 and lasts into the query.
+        let long = OCKTask(id: "long", title: nil, carePlanUUID: nil, schedule: OCKSchedule(composing: [
+            OCKScheduleElement(start: at(9), end: nil, interval: DateComponents(day: 1), duration: .hours(2), calendar: calendar),
+        ]))
+        // 06:00 daily: no event between 10:00 and 13:00, but it is in effect.
+        let early = OCKTask(id: "early", title: nil, carePlanUUID: nil, schedule: .dailyAtTime(hour: 6, minutes: 0, start: morning, end: nil,
+                                                                                               text: nil, calendar: calendar))
+        // Ended the day before.
+        let ended = OCKTask(id: "ended", title: nil, carePlanUUID: nil, schedule: .dailyAtTime(
+            hour: 6, minutes: 0, start: at(0, day: 1), end: at(0, day: 2), text: nil, calendar: calendar))
+        let tasks = [long, early, ended]
+        let interval = DateInterval(start: at(10), end: at(13))
+        #expect(tasks.filtered(dateInterval: interval, excludeTasksWithNoEvents: false).map(\.id) == ["long", "early"])
+        #expect(tasks.filtered(dateInterval: interval, excludeTasksWithNoEvents: true).map(\.id) == ["long"])
+        #expect(tasks.filtered(dateInterval: nil, excludeTasksWithNoEvents: true).map(\.id) == ["long", "early", "ended"])
+        // The store's own task query lists the same.
+        let store = OCKStore(name: "filter", type: .inMemory)
+        try await store.addTasks(tasks)
+        var query = OCKTaskQuery(dateInterval: interval)
+        query.excludesTasksWithNoEvents = true
+        #expect(try await store.fetchTasks(query: query).map(\.id) == ["long"])
+    }
+}

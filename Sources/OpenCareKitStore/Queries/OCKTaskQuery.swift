@@ -35,14 +35,27 @@ extension OCKTaskQuery {
     /// Whether a task version in effect during the query's interval is listed (CareKit's rule): not when its schedule
     /// ended before the interval, nor, with `excludesTasksWithNoEvents`, when it has no events in it. Without an
     /// interval, every task is.
-    func lists(_ task: some TaskFields) -> Bool {
+    func lists(_ task: some OCKAnyTask) -> Bool {
+        Self.lists(task, in: dateInterval, excludingTasksWithNoEvents: excludesTasksWithNoEvents)
+    }
+
+    static func lists(_ task: some OCKAnyTask, in dateInterval: DateInterval?, excludingTasksWithNoEvents: Bool) -> Bool {
         guard let interval = dateInterval else { return true }
-        if excludesTasksWithNoEvents, task.schedule.events(from: interval.start, to: interval.end).isEmpty {
+        if excludingTasksWithNoEvents, task.schedule.events(from: interval.start, to: interval.end).isEmpty {
             return false
         }
         if let end = task.schedule.endDate() {
             return end >= interval.start && task.effectiveDate <= interval.end
         }
         return true
+    }
+}
+
+extension Array where Element: OCKAnyTask {
+    /// The tasks a task query for `dateInterval` lists (CareKit's filter of its task queries): not those whose
+    /// schedule ended before the interval, nor, with `excludeTasksWithNoEvents`, those without an event in it (an
+    /// event that starts before the interval and lasts into it counts). Without an interval, all of them.
+    public func filtered(dateInterval: DateInterval?, excludeTasksWithNoEvents: Bool) -> [Element] {
+        filter { OCKTaskQuery.lists($0, in: dateInterval, excludingTasksWithNoEvents: excludeTasksWithNoEvents) }
     }
 }
