@@ -54,6 +54,18 @@ import Testing
         #expect(try await changes.next()?.map(\.id) == ["walk"])
     }
 
+    /// CareKit's write without a completion or a queue, from synchronous code (as CareKit's own tests call it, in a
+    /// closure), compiles — with a warning that it does not wait — and writes.
+    @available(*, deprecated, message: "calls CareKit's completion-less write on purpose")
+    @Test func aWriteWithNeitherCompletionNorQueueStillHappens() async throws {
+        let store = OCKStore(name: "bare", type: .inMemory)
+        var changes = store.tasks(matching: OCKTaskQuery()).makeAsyncIterator()
+        #expect(try await changes.next()?.isEmpty == true)
+        let write: () -> Void = { store.addTask(StoreCoordinatorTests.task("walk")) }
+        write()
+        #expect(try await changes.next()?.map(\.id) == ["walk"])
+    }
+
     @Test func aCoordinatorHasTheCallbackFormsToo() async throws {
         let coordinator = OCKStoreCoordinator()
         coordinator.attach(store: OCKStore(name: "a", type: .inMemory))

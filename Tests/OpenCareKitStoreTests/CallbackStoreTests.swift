@@ -196,10 +196,9 @@ final class FormlessPatientStore: OCKPatientStore {
         #expect(otherMessage.contains("FormlessPatientStore implements neither form of addPatients"), "\(otherMessage)")
     }
 
-    /// `let task = try await store.addTask(task)` in top-level code waits for the write and gets the task (CareKit's
-    /// defaulted callback form would be picked there, which neither waits nor returns it): the README's example, a
-    /// program of its own, compiles only so, and prints what each write stored.
-    @Test func topLevelCodeWaitsForEachWriteAndGetsWhatWasWritten() throws {
+    /// The README's example, a program of its own: a custom store written for CareKit's callbacks and OpenCareKit's
+    /// store, each write awaited and returning what it wrote (the program compiles only so), each read seeing it.
+    @Test func theExampleProgramWaitsForEachWriteAndGetsWhatWasWritten() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("opencarekit-example")

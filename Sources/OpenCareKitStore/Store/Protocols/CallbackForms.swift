@@ -6,10 +6,11 @@ import Foundation
 // server or command-line tool passes another queue. Errors that are not `OCKStoreError`s arrive as the operation's
 // `OCKStoreError` case with the error's description.
 //
-// Unlike CareKit, a write's `completion` has no default: `store.addTask(task)` is always the async form, so that
-// `let task = try await store.addTask(task)` in top-level code (which ranks a synchronous candidate first) waits
-// for the write and gets the task, where CareKit's defaults pick the callback form, which neither waits nor returns
-// it. A write that delivers nothing names its queue: `store.addTask(task, callbackQueue: .main)`.
+// A write without a completion (`store.addTask(task)` from synchronous code, as CareKit allows) compiles, with a
+// warning that it does not wait: in top-level code (a `main.swift`, where Swift ranks a synchronous candidate
+// first) `_ = try await store.addOutcome(outcome)` picks it too, as in CareKit, and the warning says so instead of
+// nothing. A write on a named queue without a completion (`store.addTask(task, callbackQueue: q)`) is CareKit's
+// fire and forget, without the warning.
 
 /// Runs `work` and delivers its result to `completion` on `queue`.
 func deliver<T: Sendable>(on queue: DispatchQueue, to completion: OCKResultClosure<T>?,
@@ -54,6 +55,12 @@ extension OCKAnyPatientStore {
         addAnyPatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addAnyPatients(_ values: [any OCKAnyPatient]) {
+        addAnyPatients(values, callbackQueue: .main, completion: nil)
+    }
+
     public func addAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyPatient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyPatient(value) }
@@ -62,6 +69,12 @@ extension OCKAnyPatientStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func addAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue) {
         addAnyPatient(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addAnyPatient(_ value: any OCKAnyPatient) {
+        addAnyPatient(value, callbackQueue: .main, completion: nil)
     }
 
     public func updateAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue = .main,
@@ -75,6 +88,12 @@ extension OCKAnyPatientStore {
         updateAnyPatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateAnyPatients(_ values: [any OCKAnyPatient]) {
+        updateAnyPatients(values, callbackQueue: .main, completion: nil)
+    }
+
     public func updateAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyPatient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyPatient(value) }
@@ -83,6 +102,12 @@ extension OCKAnyPatientStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func updateAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue) {
         updateAnyPatient(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateAnyPatient(_ value: any OCKAnyPatient) {
+        updateAnyPatient(value, callbackQueue: .main, completion: nil)
     }
 
     public func deleteAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue = .main,
@@ -96,6 +121,12 @@ extension OCKAnyPatientStore {
         deleteAnyPatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteAnyPatients(_ values: [any OCKAnyPatient]) {
+        deleteAnyPatients(values, callbackQueue: .main, completion: nil)
+    }
+
     public func deleteAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyPatient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyPatient(value) }
@@ -104,6 +135,12 @@ extension OCKAnyPatientStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func deleteAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue) {
         deleteAnyPatient(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteAnyPatient(_ value: any OCKAnyPatient) {
+        deleteAnyPatient(value, callbackQueue: .main, completion: nil)
     }
 }
 
@@ -132,6 +169,12 @@ extension OCKPatientStore {
         addPatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addPatients(_ values: [Patient]) {
+        addPatients(values, callbackQueue: .main, completion: nil)
+    }
+
     public func addPatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Patient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addPatient(value) }
@@ -140,6 +183,12 @@ extension OCKPatientStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func addPatient(_ value: Patient, callbackQueue: DispatchQueue) {
         addPatient(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addPatient(_ value: Patient) {
+        addPatient(value, callbackQueue: .main, completion: nil)
     }
 
     public func updatePatients(_ values: [Patient], callbackQueue: DispatchQueue = .main,
@@ -153,6 +202,12 @@ extension OCKPatientStore {
         updatePatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updatePatients(_ values: [Patient]) {
+        updatePatients(values, callbackQueue: .main, completion: nil)
+    }
+
     public func updatePatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Patient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updatePatient(value) }
@@ -161,6 +216,12 @@ extension OCKPatientStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func updatePatient(_ value: Patient, callbackQueue: DispatchQueue) {
         updatePatient(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updatePatient(_ value: Patient) {
+        updatePatient(value, callbackQueue: .main, completion: nil)
     }
 
     public func deletePatients(_ values: [Patient], callbackQueue: DispatchQueue = .main,
@@ -174,6 +235,12 @@ extension OCKPatientStore {
         deletePatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deletePatients(_ values: [Patient]) {
+        deletePatients(values, callbackQueue: .main, completion: nil)
+    }
+
     public func deletePatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Patient>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deletePatient(value) }
@@ -182,6 +249,12 @@ extension OCKPatientStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func deletePatient(_ value: Patient, callbackQueue: DispatchQueue) {
         deletePatient(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deletePatient(_ value: Patient) {
+        deletePatient(value, callbackQueue: .main, completion: nil)
     }
 }
 
@@ -210,6 +283,12 @@ extension OCKAnyCarePlanStore {
         addAnyCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addAnyCarePlans(_ values: [any OCKAnyCarePlan]) {
+        addAnyCarePlans(values, callbackQueue: .main, completion: nil)
+    }
+
     public func addAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<any OCKAnyCarePlan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyCarePlan(value) }
@@ -218,6 +297,12 @@ extension OCKAnyCarePlanStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func addAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue) {
         addAnyCarePlan(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addAnyCarePlan(_ value: any OCKAnyCarePlan) {
+        addAnyCarePlan(value, callbackQueue: .main, completion: nil)
     }
 
     public func updateAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue = .main,
@@ -231,6 +316,12 @@ extension OCKAnyCarePlanStore {
         updateAnyCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateAnyCarePlans(_ values: [any OCKAnyCarePlan]) {
+        updateAnyCarePlans(values, callbackQueue: .main, completion: nil)
+    }
+
     public func updateAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<any OCKAnyCarePlan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyCarePlan(value) }
@@ -239,6 +330,12 @@ extension OCKAnyCarePlanStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func updateAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue) {
         updateAnyCarePlan(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateAnyCarePlan(_ value: any OCKAnyCarePlan) {
+        updateAnyCarePlan(value, callbackQueue: .main, completion: nil)
     }
 
     public func deleteAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue = .main,
@@ -252,6 +349,12 @@ extension OCKAnyCarePlanStore {
         deleteAnyCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteAnyCarePlans(_ values: [any OCKAnyCarePlan]) {
+        deleteAnyCarePlans(values, callbackQueue: .main, completion: nil)
+    }
+
     public func deleteAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<any OCKAnyCarePlan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyCarePlan(value) }
@@ -260,6 +363,12 @@ extension OCKAnyCarePlanStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func deleteAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue) {
         deleteAnyCarePlan(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteAnyCarePlan(_ value: any OCKAnyCarePlan) {
+        deleteAnyCarePlan(value, callbackQueue: .main, completion: nil)
     }
 }
 
@@ -288,6 +397,12 @@ extension OCKCarePlanStore {
         addCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addCarePlans(_ values: [Plan]) {
+        addCarePlans(values, callbackQueue: .main, completion: nil)
+    }
+
     public func addCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<Plan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addCarePlan(value) }
@@ -296,6 +411,12 @@ extension OCKCarePlanStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func addCarePlan(_ value: Plan, callbackQueue: DispatchQueue) {
         addCarePlan(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addCarePlan(_ value: Plan) {
+        addCarePlan(value, callbackQueue: .main, completion: nil)
     }
 
     public func updateCarePlans(_ values: [Plan], callbackQueue: DispatchQueue = .main,
@@ -309,6 +430,12 @@ extension OCKCarePlanStore {
         updateCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateCarePlans(_ values: [Plan]) {
+        updateCarePlans(values, callbackQueue: .main, completion: nil)
+    }
+
     public func updateCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<Plan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateCarePlan(value) }
@@ -317,6 +444,12 @@ extension OCKCarePlanStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func updateCarePlan(_ value: Plan, callbackQueue: DispatchQueue) {
         updateCarePlan(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateCarePlan(_ value: Plan) {
+        updateCarePlan(value, callbackQueue: .main, completion: nil)
     }
 
     public func deleteCarePlans(_ values: [Plan], callbackQueue: DispatchQueue = .main,
@@ -330,6 +463,12 @@ extension OCKCarePlanStore {
         deleteCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteCarePlans(_ values: [Plan]) {
+        deleteCarePlans(values, callbackQueue: .main, completion: nil)
+    }
+
     public func deleteCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<Plan>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteCarePlan(value) }
@@ -338,6 +477,12 @@ extension OCKCarePlanStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func deleteCarePlan(_ value: Plan, callbackQueue: DispatchQueue) {
         deleteCarePlan(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteCarePlan(_ value: Plan) {
+        deleteCarePlan(value, callbackQueue: .main, completion: nil)
     }
 }
 
@@ -366,6 +511,12 @@ extension OCKAnyContactStore {
         addAnyContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addAnyContacts(_ values: [any OCKAnyContact]) {
+        addAnyContacts(values, callbackQueue: .main, completion: nil)
+    }
+
     public func addAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyContact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyContact(value) }
@@ -374,6 +525,12 @@ extension OCKAnyContactStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func addAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue) {
         addAnyContact(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addAnyContact(_ value: any OCKAnyContact) {
+        addAnyContact(value, callbackQueue: .main, completion: nil)
     }
 
     public func updateAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue = .main,
@@ -387,6 +544,12 @@ extension OCKAnyContactStore {
         updateAnyContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateAnyContacts(_ values: [any OCKAnyContact]) {
+        updateAnyContacts(values, callbackQueue: .main, completion: nil)
+    }
+
     public func updateAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyContact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyContact(value) }
@@ -395,6 +558,12 @@ extension OCKAnyContactStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func updateAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue) {
         updateAnyContact(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateAnyContact(_ value: any OCKAnyContact) {
+        updateAnyContact(value, callbackQueue: .main, completion: nil)
     }
 
     public func deleteAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue = .main,
@@ -408,6 +577,12 @@ extension OCKAnyContactStore {
         deleteAnyContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteAnyContacts(_ values: [any OCKAnyContact]) {
+        deleteAnyContacts(values, callbackQueue: .main, completion: nil)
+    }
+
     public func deleteAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyContact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyContact(value) }
@@ -416,6 +591,12 @@ extension OCKAnyContactStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func deleteAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue) {
         deleteAnyContact(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteAnyContact(_ value: any OCKAnyContact) {
+        deleteAnyContact(value, callbackQueue: .main, completion: nil)
     }
 }
 
@@ -444,6 +625,12 @@ extension OCKContactStore {
         addContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addContacts(_ values: [Contact]) {
+        addContacts(values, callbackQueue: .main, completion: nil)
+    }
+
     public func addContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Contact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addContact(value) }
@@ -452,6 +639,12 @@ extension OCKContactStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func addContact(_ value: Contact, callbackQueue: DispatchQueue) {
         addContact(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addContact(_ value: Contact) {
+        addContact(value, callbackQueue: .main, completion: nil)
     }
 
     public func updateContacts(_ values: [Contact], callbackQueue: DispatchQueue = .main,
@@ -465,6 +658,12 @@ extension OCKContactStore {
         updateContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateContacts(_ values: [Contact]) {
+        updateContacts(values, callbackQueue: .main, completion: nil)
+    }
+
     public func updateContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Contact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateContact(value) }
@@ -473,6 +672,12 @@ extension OCKContactStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func updateContact(_ value: Contact, callbackQueue: DispatchQueue) {
         updateContact(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateContact(_ value: Contact) {
+        updateContact(value, callbackQueue: .main, completion: nil)
     }
 
     public func deleteContacts(_ values: [Contact], callbackQueue: DispatchQueue = .main,
@@ -486,6 +691,12 @@ extension OCKContactStore {
         deleteContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteContacts(_ values: [Contact]) {
+        deleteContacts(values, callbackQueue: .main, completion: nil)
+    }
+
     public func deleteContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Contact>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteContact(value) }
@@ -494,6 +705,12 @@ extension OCKContactStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func deleteContact(_ value: Contact, callbackQueue: DispatchQueue) {
         deleteContact(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteContact(_ value: Contact) {
+        deleteContact(value, callbackQueue: .main, completion: nil)
     }
 }
 
@@ -522,6 +739,12 @@ extension OCKAnyTaskStore {
         addAnyTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addAnyTasks(_ values: [any OCKAnyTask]) {
+        addAnyTasks(values, callbackQueue: .main, completion: nil)
+    }
+
     public func addAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<any OCKAnyTask>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyTask(value) }
@@ -530,6 +753,12 @@ extension OCKAnyTaskStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func addAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue) {
         addAnyTask(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addAnyTask(_ value: any OCKAnyTask) {
+        addAnyTask(value, callbackQueue: .main, completion: nil)
     }
 
     public func updateAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue = .main,
@@ -543,6 +772,12 @@ extension OCKAnyTaskStore {
         updateAnyTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateAnyTasks(_ values: [any OCKAnyTask]) {
+        updateAnyTasks(values, callbackQueue: .main, completion: nil)
+    }
+
     public func updateAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyTask>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyTask(value) }
@@ -551,6 +786,12 @@ extension OCKAnyTaskStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func updateAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue) {
         updateAnyTask(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateAnyTask(_ value: any OCKAnyTask) {
+        updateAnyTask(value, callbackQueue: .main, completion: nil)
     }
 
     public func deleteAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue = .main,
@@ -564,6 +805,12 @@ extension OCKAnyTaskStore {
         deleteAnyTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteAnyTasks(_ values: [any OCKAnyTask]) {
+        deleteAnyTasks(values, callbackQueue: .main, completion: nil)
+    }
+
     public func deleteAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyTask>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyTask(value) }
@@ -572,6 +819,12 @@ extension OCKAnyTaskStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func deleteAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue) {
         deleteAnyTask(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteAnyTask(_ value: any OCKAnyTask) {
+        deleteAnyTask(value, callbackQueue: .main, completion: nil)
     }
 }
 
@@ -600,6 +853,12 @@ extension OCKTaskStore {
         addTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addTasks(_ values: [Task]) {
+        addTasks(values, callbackQueue: .main, completion: nil)
+    }
+
     public func addTask(_ value: Task, callbackQueue: DispatchQueue = .main,
                         completion: OCKResultClosure<Task>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addTask(value) }
@@ -608,6 +867,12 @@ extension OCKTaskStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func addTask(_ value: Task, callbackQueue: DispatchQueue) {
         addTask(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addTask(_ value: Task) {
+        addTask(value, callbackQueue: .main, completion: nil)
     }
 
     public func updateTasks(_ values: [Task], callbackQueue: DispatchQueue = .main,
@@ -621,6 +886,12 @@ extension OCKTaskStore {
         updateTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateTasks(_ values: [Task]) {
+        updateTasks(values, callbackQueue: .main, completion: nil)
+    }
+
     public func updateTask(_ value: Task, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Task>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateTask(value) }
@@ -629,6 +900,12 @@ extension OCKTaskStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func updateTask(_ value: Task, callbackQueue: DispatchQueue) {
         updateTask(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateTask(_ value: Task) {
+        updateTask(value, callbackQueue: .main, completion: nil)
     }
 
     public func deleteTasks(_ values: [Task], callbackQueue: DispatchQueue = .main,
@@ -642,6 +919,12 @@ extension OCKTaskStore {
         deleteTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteTasks(_ values: [Task]) {
+        deleteTasks(values, callbackQueue: .main, completion: nil)
+    }
+
     public func deleteTask(_ value: Task, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Task>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteTask(value) }
@@ -650,6 +933,12 @@ extension OCKTaskStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func deleteTask(_ value: Task, callbackQueue: DispatchQueue) {
         deleteTask(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteTask(_ value: Task) {
+        deleteTask(value, callbackQueue: .main, completion: nil)
     }
 }
 
@@ -678,6 +967,12 @@ extension OCKAnyOutcomeStore {
         addAnyOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addAnyOutcomes(_ values: [any OCKAnyOutcome]) {
+        addAnyOutcomes(values, callbackQueue: .main, completion: nil)
+    }
+
     public func addAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyOutcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyOutcome(value) }
@@ -686,6 +981,12 @@ extension OCKAnyOutcomeStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func addAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue) {
         addAnyOutcome(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addAnyOutcome(_ value: any OCKAnyOutcome) {
+        addAnyOutcome(value, callbackQueue: .main, completion: nil)
     }
 
     public func updateAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue = .main,
@@ -699,6 +1000,12 @@ extension OCKAnyOutcomeStore {
         updateAnyOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateAnyOutcomes(_ values: [any OCKAnyOutcome]) {
+        updateAnyOutcomes(values, callbackQueue: .main, completion: nil)
+    }
+
     public func updateAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyOutcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyOutcome(value) }
@@ -707,6 +1014,12 @@ extension OCKAnyOutcomeStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func updateAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue) {
         updateAnyOutcome(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateAnyOutcome(_ value: any OCKAnyOutcome) {
+        updateAnyOutcome(value, callbackQueue: .main, completion: nil)
     }
 
     public func deleteAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue = .main,
@@ -720,6 +1033,12 @@ extension OCKAnyOutcomeStore {
         deleteAnyOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteAnyOutcomes(_ values: [any OCKAnyOutcome]) {
+        deleteAnyOutcomes(values, callbackQueue: .main, completion: nil)
+    }
+
     public func deleteAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyOutcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyOutcome(value) }
@@ -728,6 +1047,12 @@ extension OCKAnyOutcomeStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func deleteAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue) {
         deleteAnyOutcome(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteAnyOutcome(_ value: any OCKAnyOutcome) {
+        deleteAnyOutcome(value, callbackQueue: .main, completion: nil)
     }
 }
 
@@ -756,6 +1081,12 @@ extension OCKOutcomeStore {
         addOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addOutcomes(_ values: [Outcome]) {
+        addOutcomes(values, callbackQueue: .main, completion: nil)
+    }
+
     public func addOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Outcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addOutcome(value) }
@@ -764,6 +1095,12 @@ extension OCKOutcomeStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func addOutcome(_ value: Outcome, callbackQueue: DispatchQueue) {
         addOutcome(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func addOutcome(_ value: Outcome) {
+        addOutcome(value, callbackQueue: .main, completion: nil)
     }
 
     public func updateOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue = .main,
@@ -777,6 +1114,12 @@ extension OCKOutcomeStore {
         updateOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateOutcomes(_ values: [Outcome]) {
+        updateOutcomes(values, callbackQueue: .main, completion: nil)
+    }
+
     public func updateOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Outcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateOutcome(value) }
@@ -785,6 +1128,12 @@ extension OCKOutcomeStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func updateOutcome(_ value: Outcome, callbackQueue: DispatchQueue) {
         updateOutcome(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func updateOutcome(_ value: Outcome) {
+        updateOutcome(value, callbackQueue: .main, completion: nil)
     }
 
     public func deleteOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue = .main,
@@ -798,6 +1147,12 @@ extension OCKOutcomeStore {
         deleteOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteOutcomes(_ values: [Outcome]) {
+        deleteOutcomes(values, callbackQueue: .main, completion: nil)
+    }
+
     public func deleteOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Outcome>?) {
         deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteOutcome(value) }
@@ -806,6 +1161,12 @@ extension OCKOutcomeStore {
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
     public func deleteOutcome(_ value: Outcome, callbackQueue: DispatchQueue) {
         deleteOutcome(value, callbackQueue: callbackQueue, completion: nil)
+    }
+
+    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
+    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    public func deleteOutcome(_ value: Outcome) {
+        deleteOutcome(value, callbackQueue: .main, completion: nil)
     }
 }
 

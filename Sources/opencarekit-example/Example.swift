@@ -1,5 +1,7 @@
-// A custom store in a few lines, written as for CareKit (its callback forms), beside OpenCareKit's own store, in
-// top-level code: `try await` waits for each write and returns what was written. The README shows it; a test runs it.
+// A custom store in a few lines, written as for CareKit (its callback forms), beside OpenCareKit's own store, used
+// from an async entry point: `try await` waits for each write and returns what was written. (In top-level code Swift
+// ranks CareKit's completion-less callback write first, which does not wait; it compiles with a warning saying so.)
+// The README shows it; a test runs it.
 import Dispatch
 import Foundation
 import OpenCareKitStore
@@ -37,12 +39,17 @@ final class MemoryPatientStore: OCKPatientStore {
     }
 }
 
-let patients = MemoryPatientStore()
-let patient = try await patients.addPatient(OCKPatient(id: "alex", givenName: "Alex", familyName: "Kim"))
-print("patient \(patient.id): \(try await patients.fetchPatients(query: OCKPatientQuery()).count) in the custom store")
+@main
+enum Example {
+    static func main() async throws {
+        let patients = MemoryPatientStore()
+        let patient = try await patients.addPatient(OCKPatient(id: "alex", givenName: "Alex", familyName: "Kim"))
+        print("patient \(patient.id): \(try await patients.fetchPatients(query: OCKPatientQuery()).count) in the custom store")
 
-let store = OCKStore(name: "example", type: .inMemory)
-let schedule = OCKSchedule.dailyAtTime(hour: 8, minutes: 0, start: Date(), end: nil, text: nil)
-let task = try await store.addTask(OCKTask(id: "ibuprofen", title: "Ibuprofen", carePlanUUID: nil, schedule: schedule))
-_ = try await store.addOutcome(OCKOutcome(taskUUID: task.uuid, taskOccurrenceIndex: 0, values: [OCKOutcomeValue(true)]))
-print("task \(task.id): \(try await store.fetchOutcomes(query: OCKOutcomeQuery()).count) outcome stored")
+        let store = OCKStore(name: "example", type: .inMemory)
+        let schedule = OCKSchedule.dailyAtTime(hour: 8, minutes: 0, start: Date(), end: nil, text: nil)
+        let task = try await store.addTask(OCKTask(id: "ibuprofen", title: "Ibuprofen", carePlanUUID: nil, schedule: schedule))
+        _ = try await store.addOutcome(OCKOutcome(taskUUID: task.uuid, taskOccurrenceIndex: 0, values: [OCKOutcomeValue(true)]))
+        print("task \(task.id): \(try await store.fetchOutcomes(query: OCKOutcomeQuery()).count) outcome stored")
+    }
+}
