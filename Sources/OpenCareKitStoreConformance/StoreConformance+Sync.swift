@@ -77,10 +77,15 @@ extension StoreConformance {
             // What was written is one record for a remote that knows nothing, and nothing for one that knows it all.
             let task = try await store.addTask(Fixture.daily("med"))
             let outcome = try await store.addOutcome(Fixture.done(task, 0))
+            // CareKit's order in a record: the latest updated first.
             let all = try await computeRevisions(store, since: .init())
-            #expect(all.count == 1 && all.first?.entities.map(\.uuid) == [task.uuid, outcome.uuid])
+            #expect(all.count == 1 && all.first?.entities.map(\.uuid) == [outcome.uuid, task.uuid])
             let knowledge = try await store.knowledgeVector()
             #expect(try await computeRevisions(store, since: knowledge).isEmpty)
+            // A deletion's tombstone leads its record.
+            let tombstone = try await store.deleteOutcome(outcome)
+            let deletion = try await computeRevisions(store, since: knowledge)
+            #expect(deletion.first?.entities.first?.uuid == tombstone.uuid && deletion.first?.entities.first?.value.deletedDate != nil)
 
             // A new task from another device, kept with its own dates, and the device's knowledge learned.
             let device = UUID()
@@ -108,7 +113,7 @@ extension StoreConformance {
             // A remote that knows that device has seen its versions, not this store's.
             let deviceKnows = OCKRevisionRecord.KnowledgeVector([device: 2])
             let lacking = try await computeRevisions(store, since: deviceKnows)
-            #expect(Set(lacking.flatMap(\.entities).map(\.uuid)) == [task.uuid, outcome.uuid])
+            #expect(Set(lacking.flatMap(\.entities).map(\.uuid)) == [task.uuid, outcome.uuid, tombstone.uuid])
             // A revision the store refuses (a version linking another id's) merges nothing and says why.
             var forged = Fixture.daily("other")
             forged.previousVersionUUIDs = [walk.uuid]

@@ -9,7 +9,8 @@ import Synchronization
 // `performAndWait` does. Async code uses `revisions(since:after:limit:)` and `mergeRevisions(_:deviceKnowledge:)`.
 extension OCKStore {
     /// Every version a remote whose knowledge is `vector` has not seen, one revision record per knowledge vector
-    /// (CareKit's `computeRevisions(since:)`): the pages of `revisions(since:after:limit:)`, joined.
+    /// (CareKit's `computeRevisions(since:)`): the pages of `revisions(since:after:limit:)`, joined, each record's
+    /// versions in CareKit's order — the latest updated first, so that a deletion's tombstone leads.
     ///
     /// - Throws: what `revisions(since:after:limit:)` throws.
     @available(*, noasync, message: "Use revisions(since:after:limit:) in async code")
@@ -30,7 +31,14 @@ extension OCKStore {
                 }
                 cursor = page.next
             } while cursor != nil
-            return records
+            return records.map { record in
+                // Stable: versions updated at the same moment keep the page's order (kind, then uuid).
+                let ordered = record.entities.enumerated().sorted { first, second in
+                    let (a, b) = (first.element.value.updatedDate ?? .distantPast, second.element.value.updatedDate ?? .distantPast)
+                    return a != b ? a > b : first.offset < second.offset
+                }.map(\.element)
+                return OCKRevisionRecord(entities: ordered, knowledgeVector: record.knowledgeVector)
+            }
         }
     }
 
