@@ -74,12 +74,15 @@ extension StoreConformance {
         StoreCheck("careKitsComputeRevisionsAndMergeRevision") { store in
             let store = try #require(store as? OCKStore)
             #expect(try await computeRevisions(store, since: .init()).isEmpty)
-            // What was written is one record for a remote that knows nothing, and nothing for one that knows it all.
+            // What was written is one record for a remote that knows nothing, and nothing for one that knows it all;
+            // in it, CareKit's order: by kind, and in a kind the latest updated first.
             let task = try await store.addTask(Fixture.daily("med"))
-            let outcome = try await store.addOutcome(Fixture.done(task, 0))
-            // CareKit's order in a record: the latest updated first.
+            var retitled = task
+            retitled.title = "Ibuprofen"
+            let second = try await store.updateTask(retitled)
+            let outcome = try await store.addOutcome(Fixture.done(second, 0))
             let all = try await computeRevisions(store, since: .init())
-            #expect(all.count == 1 && all.first?.entities.map(\.uuid) == [outcome.uuid, task.uuid])
+            #expect(all.count == 1 && all.first?.entities.map(\.uuid) == [second.uuid, task.uuid, outcome.uuid])
             let knowledge = try await store.knowledgeVector()
             #expect(try await computeRevisions(store, since: knowledge).isEmpty)
             // A deletion's tombstone leads its record.
@@ -113,7 +116,7 @@ extension StoreConformance {
             // A remote that knows that device has seen its versions, not this store's.
             let deviceKnows = OCKRevisionRecord.KnowledgeVector([device: 2])
             let lacking = try await computeRevisions(store, since: deviceKnows)
-            #expect(Set(lacking.flatMap(\.entities).map(\.uuid)) == [task.uuid, outcome.uuid, tombstone.uuid])
+            #expect(Set(lacking.flatMap(\.entities).map(\.uuid)) == [task.uuid, outcome.uuid, tombstone.uuid, second.uuid])
             // A revision the store refuses (a version linking another id's) merges nothing and says why.
             var forged = Fixture.daily("other")
             forged.previousVersionUUIDs = [walk.uuid]

@@ -10,7 +10,8 @@ import Synchronization
 extension OCKStore {
     /// Every version a remote whose knowledge is `vector` has not seen, one revision record per knowledge vector
     /// (CareKit's `computeRevisions(since:)`): the pages of `revisions(since:after:limit:)`, joined, each record's
-    /// versions in CareKit's order — the latest updated first, so that a deletion's tombstone leads.
+    /// versions in CareKit's order — by kind (patients, care plans, contacts, tasks, outcomes), and in a kind the
+    /// latest updated first, so that a deletion's tombstone leads its entity's versions.
     ///
     /// - Throws: what `revisions(since:after:limit:)` throws.
     @available(*, noasync, message: "Use revisions(since:after:limit:) in async code")
@@ -32,8 +33,11 @@ extension OCKStore {
                 cursor = page.next
             } while cursor != nil
             return records.map { record in
-                // Stable: versions updated at the same moment keep the page's order (kind, then uuid).
+                // Stable: versions of a kind updated at the same moment keep the page's order (uuid).
+                let kinds = OCKEntity.EntityType.allCases
                 let ordered = record.entities.enumerated().sorted { first, second in
+                    let (kindA, kindB) = (kinds.firstIndex(of: first.element.entityType)!, kinds.firstIndex(of: second.element.entityType)!)
+                    if kindA != kindB { return kindA < kindB }
                     let (a, b) = (first.element.value.updatedDate ?? .distantPast, second.element.value.updatedDate ?? .distantPast)
                     return a != b ? a > b : first.offset < second.offset
                 }.map(\.element)
