@@ -69,6 +69,28 @@ extension StoreConformance {
         try await onThread { Result { try store.computeRevisions(since: vector) } }.get()
     }
 
+    /// CareKit's callback forms on this store: each delivers on the given queue what the async form gives.
+    static let careKitCallbackForms: [StoreCheck] = [
+        StoreCheck("careKitsCallbackFormsDeliverWhatTheAsyncFormsGive") { store in
+            let store = try #require(store as? OCKStore)
+            let queue = DispatchQueue(label: "conformance.callbacks")
+            let task = Fixture.daily("med")
+            let added: Result<OCKTask, OCKStoreError> = await withCheckedContinuation { continuation in
+                store.addTask(task, callbackQueue: queue) { continuation.resume(returning: $0) }
+            }
+            #expect(try added.get().id == "med")
+            let fetched: Result<[OCKTask], OCKStoreError> = await withCheckedContinuation { continuation in
+                store.fetchTasks(query: OCKTaskQuery(), callbackQueue: queue) { continuation.resume(returning: $0) }
+            }
+            #expect(try fetched.get().map(\.uuid) == (try await store.fetchTasks(query: OCKTaskQuery())).map(\.uuid))
+            // A refusal arrives as the operation's error, in the callback.
+            let again: Result<[any OCKAnyTask], OCKStoreError> = await withCheckedContinuation { continuation in
+                store.addAnyTasks([task], callbackQueue: queue) { continuation.resume(returning: $0) }
+            }
+            #expect({ if case .failure(.addFailed) = again { true } else { false } }())
+        },
+    ]
+
     /// CareKit's two sync steps on this store: the revisions a remote lacks, and one revision merged.
     static let careKitSyncSteps: [StoreCheck] = [
         StoreCheck("careKitsComputeRevisionsAndMergeRevision") { store in

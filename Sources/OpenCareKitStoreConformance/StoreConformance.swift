@@ -80,5 +80,5 @@ extension OCKStoreError {
 
 /// Every check of the suite.
 public enum StoreConformance {
-    public static var checks: [StoreCheck] { versioning + rules + recordRules + events + queries + live + sync + careKitSyncSteps + serving + paging }
+    public static var checks: [StoreCheck] { versioning + rules + recordRules + events + queries + live + sync + careKitSyncSteps + careKitCallbackForms + serving + paging }
 }
