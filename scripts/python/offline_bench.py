@@ -3,7 +3,7 @@ on the device:
 - opening the Care page offline from the installed app, to the first task card shown (first contentful paint: the
   cards are in the page's first paint), median of N, beside the same page online from the loopback server, in the
   same run — target: at most 300 ms;
-- what the record's kept pages take on the device (the 15 Care days, Insights, Contacts, the consent) — target: at
+- what the record's kept pages take on the device (the 15 Care days, Insights, Contacts, the consent, and each unanswered check-in as one form) — target: at
   most 2 MB;
 - replaying M changes queued offline (values logged, each its own write) once the network is back, through the
   app's own queue, beside M requests for /healthz from the same page — target: 200 in at most 5 s.
@@ -81,7 +81,7 @@ def main():
                 Promise.all(keys.map(key => cache.match(key).then(response => response.blob()).then(blob => blob.size)))
                   .then(sizes => ({pages: keys.length, bytes: sizes.reduce((a, b) => a + b, 0)}))))""")
             print(f"Kept on the device: {kept['pages']} pages, {kept['bytes'] / 1024:.0f} kB (15 Care days, Insights, Contacts, "
-                  f"consent; target <= 2048 kB)")
+                  f"consent, check-in forms; target <= 2048 kB)")
 
             # M changes queued while the network is gone (the queue as the Care page fills it: one log each, its own
             # moment), then sent through the app's own queue once it is back.
