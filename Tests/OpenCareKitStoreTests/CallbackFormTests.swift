@@ -55,8 +55,7 @@ import Testing
     }
 
     /// CareKit's write without a completion or a queue, from synchronous code (as CareKit's own tests call it, in a
-    /// closure), compiles — with a warning that it does not wait — and writes.
-    @available(*, deprecated, message: "calls CareKit's completion-less write on purpose")
+    /// closure), compiles and writes.
     @Test func aWriteWithNeitherCompletionNorQueueStillHappens() async throws {
         let store = OCKStore(name: "bare", type: .inMemory)
         var changes = store.tasks(matching: OCKTaskQuery()).makeAsyncIterator()

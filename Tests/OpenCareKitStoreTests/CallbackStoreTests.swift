@@ -211,3 +211,69 @@ final class FormlessPatientStore: OCKPatientStore {
         #expect(text == "patient alex: 1 in the custom store\ntask ibuprofen: 1 outcome stored\n", "\(text)")
     }
 }
+
+/// What top-level code (a `main.swift`) gets: Swift ranks a synchronous candidate first there, so CareKit's
+/// completion-less write would be picked for `try await store.addTask(task)` and not wait. Here that is a compile error
+/// that says so; the same lines in an async function compile and wait. Checked by type-checking both programs against
+/// the built module.
+@Suite struct TopLevelCodeTests {
+    /// `swiftc -typecheck` of `source` against this build's modules: its errors.
+    static func typecheck(_ source: String) throws -> String {
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let checkouts = products.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("checkouts")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("main-\(UUID().uuidString).swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", products.appendingPathComponent("Modules").path,
+                             "-Xcc", "-fmodule-map-file=" + checkouts.appendingPathComponent("GRDB.swift/Sources/GRDBSQLite/module.modulemap").path,
+                             file.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
+    @Test func aWriteThatWouldNotWaitIsACompileErrorInTopLevelCodeAndAnAsyncFunctionWaits() throws {
+        let write = """
+            let task = try await store.addTask(OCKTask(id: "walk", title: nil, carePlanUUID: nil, schedule: schedule))
+            _ = try await store.addOutcome(OCKOutcome(taskUUID: task.uuid, taskOccurrenceIndex: 0, values: []))
+            """
+        let setup = """
+            import Foundation
+            import OpenCareKitStore
+            let store = OCKStore(name: "t", type: .inMemory)
+            let schedule = OCKSchedule.dailyAtTime(hour: 8, minutes: 0, start: Date(), end: nil, text: nil)
+            """
+        let topLevel = try Self.typecheck(setup + "\n" + write + "\n")
+        #expect(topLevel.contains("unavailable from asynchronous contexts; This completion-less write does not wait"), "\(topLevel)")
+        let inFunction = try Self.typecheck(setup + "\nfunc run() async throws {\n" + write + "\n}\n")
+        #expect(!inFunction.contains("error:"), "\(inFunction)")
+    }
+}
+
+/// A record may hold one version twice, but not two versions under one uuid — also when they differ only in a value's
+/// moment (outcome values are equal whenever recorded, so the versions are compared with their values' moments).
+@Suite struct RepeatedVersionTests {
+    @Test func twoOutcomeVersionsUnderOneUUIDThatDifferOnlyInAValuesMomentAreRefused() async throws {
+        let store = OCKStore(name: "repeated", type: .inMemory)
+        let task = try await store.addTask(StoreCoordinatorTests.task("walk"))
+        var outcome = OCKOutcome(taskUUID: task.uuid, taskOccurrenceIndex: 0, values: [OCKOutcomeValue(true)])
+        outcome.createdDate = task.createdDate
+        outcome.updatedDate = task.createdDate
+        var other = outcome
+        other.values[0].createdDate = outcome.values[0].createdDate.addingTimeInterval(60)
+        let device = UUID()
+        let twice = OCKRevisionRecord(entities: [.outcome(outcome), .outcome(outcome)], knowledgeVector: .init([device: 1]))
+        try await store.mergeRevisions([twice], deviceKnowledge: .init([device: 1]))
+        #expect(try await store.fetchOutcomes(query: OCKOutcomeQuery()).count == 1)
+        let clashing = OCKRevisionRecord(entities: [.outcome(outcome), .outcome(other)], knowledgeVector: .init([device: 2]))
+        await #expect(throws: OCKStoreError.invalidValue(reason: "A revision holds two different outcome versions with one uuid")) {
+            try await store.mergeRevisions([clashing], deviceKnowledge: .init([device: 2]))
+        }
+    }
+}

@@ -265,6 +265,16 @@ private struct KnowledgeSlots {
     }
 }
 
+extension SyncMerge {
+    /// Whether two versions with one uuid are the same: their fields and, for an outcome, each value's moment too
+    /// (values are equal whenever recorded).
+    static func sameVersion<E: StoredEntity>(_ first: E, _ second: E) -> Bool {
+        guard first == second else { return false }
+        guard let first = first as? OCKOutcome, let second = second as? OCKOutcome else { return true }
+        return first.values.map(\.createdDate) == second.values.map(\.createdDate)
+    }
+}
+
 /// The versions of one id: those in the store (links as stored) and those being merged.
 struct VersionGraph<E: StoredEntity> {
     struct Node {
@@ -344,7 +354,7 @@ fileprivate struct KindMerge<E: StoredEntity> {
         for given in versions {
             let version = given.version
             if let seen = incoming[version.uuid] {
-                guard seen.record != given.record || seen.version == version else {
+                guard seen.record != given.record || SyncMerge.sameVersion(seen.version, version) else {
                     throw OCKStoreError.invalidValue(reason: "A revision holds two different \(E.kind) versions with one uuid")
                 }
                 continue

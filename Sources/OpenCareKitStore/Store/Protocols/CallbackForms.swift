@@ -6,11 +6,11 @@ import Foundation
 // server or command-line tool passes another queue. Errors that are not `OCKStoreError`s arrive as the operation's
 // `OCKStoreError` case with the error's description.
 //
-// A write without a completion (`store.addTask(task)` from synchronous code, as CareKit allows) compiles, with a
-// warning that it does not wait: in top-level code (a `main.swift`, where Swift ranks a synchronous candidate
-// first) `_ = try await store.addOutcome(outcome)` picks it too, as in CareKit, and the warning says so instead of
-// nothing. A write on a named queue without a completion (`store.addTask(task, callbackQueue: q)`) is CareKit's
-// fire and forget, without the warning.
+// A write without a completion (`store.addTask(task)` from synchronous code, as CareKit allows) compiles and neither
+// waits nor reports an error. It is unavailable from async code: in top-level code (a `main.swift`, where Swift ranks
+// a synchronous candidate first) `_ = try await store.addOutcome(outcome)` would pick it and silently not wait, as
+// with CareKit; here that is a compile error that says so. A write on a named queue without a completion
+// (`store.addTask(task, callbackQueue: q)`) is CareKit's fire and forget from anywhere.
 
 /// Runs `work` and delivers its result to `completion` on `queue`.
 func deliver<T: Sendable>(on queue: DispatchQueue, to completion: OCKResultClosure<T>?,
@@ -25,7 +25,9 @@ func deliver<T: Sendable>(on queue: DispatchQueue, to completion: OCKResultClosu
         } catch {
             result = .failure(failure(String(describing: error)))
         }
-        queue.async { completion?(result) }
+        // Nothing to deliver: no block left on the queue (the main queue never runs one in a process without a main loop).
+        guard let completion else { return }
+        queue.async { completion(result) }
     }
 }
 
@@ -55,8 +57,8 @@ extension OCKAnyPatientStore {
         addAnyPatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addAnyPatients(_ values: [any OCKAnyPatient]) {
         addAnyPatients(values, callbackQueue: .main, completion: nil)
     }
@@ -71,8 +73,8 @@ extension OCKAnyPatientStore {
         addAnyPatient(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addAnyPatient(_ value: any OCKAnyPatient) {
         addAnyPatient(value, callbackQueue: .main, completion: nil)
     }
@@ -88,8 +90,8 @@ extension OCKAnyPatientStore {
         updateAnyPatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateAnyPatients(_ values: [any OCKAnyPatient]) {
         updateAnyPatients(values, callbackQueue: .main, completion: nil)
     }
@@ -104,8 +106,8 @@ extension OCKAnyPatientStore {
         updateAnyPatient(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateAnyPatient(_ value: any OCKAnyPatient) {
         updateAnyPatient(value, callbackQueue: .main, completion: nil)
     }
@@ -121,8 +123,8 @@ extension OCKAnyPatientStore {
         deleteAnyPatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteAnyPatients(_ values: [any OCKAnyPatient]) {
         deleteAnyPatients(values, callbackQueue: .main, completion: nil)
     }
@@ -137,8 +139,8 @@ extension OCKAnyPatientStore {
         deleteAnyPatient(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteAnyPatient(_ value: any OCKAnyPatient) {
         deleteAnyPatient(value, callbackQueue: .main, completion: nil)
     }
@@ -169,8 +171,8 @@ extension OCKPatientStore {
         addPatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addPatients(_ values: [Patient]) {
         addPatients(values, callbackQueue: .main, completion: nil)
     }
@@ -185,8 +187,8 @@ extension OCKPatientStore {
         addPatient(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addPatient(_ value: Patient) {
         addPatient(value, callbackQueue: .main, completion: nil)
     }
@@ -202,8 +204,8 @@ extension OCKPatientStore {
         updatePatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updatePatients(_ values: [Patient]) {
         updatePatients(values, callbackQueue: .main, completion: nil)
     }
@@ -218,8 +220,8 @@ extension OCKPatientStore {
         updatePatient(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updatePatient(_ value: Patient) {
         updatePatient(value, callbackQueue: .main, completion: nil)
     }
@@ -235,8 +237,8 @@ extension OCKPatientStore {
         deletePatients(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deletePatients(_ values: [Patient]) {
         deletePatients(values, callbackQueue: .main, completion: nil)
     }
@@ -251,8 +253,8 @@ extension OCKPatientStore {
         deletePatient(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deletePatient(_ value: Patient) {
         deletePatient(value, callbackQueue: .main, completion: nil)
     }
@@ -283,8 +285,8 @@ extension OCKAnyCarePlanStore {
         addAnyCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addAnyCarePlans(_ values: [any OCKAnyCarePlan]) {
         addAnyCarePlans(values, callbackQueue: .main, completion: nil)
     }
@@ -299,8 +301,8 @@ extension OCKAnyCarePlanStore {
         addAnyCarePlan(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addAnyCarePlan(_ value: any OCKAnyCarePlan) {
         addAnyCarePlan(value, callbackQueue: .main, completion: nil)
     }
@@ -316,8 +318,8 @@ extension OCKAnyCarePlanStore {
         updateAnyCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateAnyCarePlans(_ values: [any OCKAnyCarePlan]) {
         updateAnyCarePlans(values, callbackQueue: .main, completion: nil)
     }
@@ -332,8 +334,8 @@ extension OCKAnyCarePlanStore {
         updateAnyCarePlan(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateAnyCarePlan(_ value: any OCKAnyCarePlan) {
         updateAnyCarePlan(value, callbackQueue: .main, completion: nil)
     }
@@ -349,8 +351,8 @@ extension OCKAnyCarePlanStore {
         deleteAnyCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteAnyCarePlans(_ values: [any OCKAnyCarePlan]) {
         deleteAnyCarePlans(values, callbackQueue: .main, completion: nil)
     }
@@ -365,8 +367,8 @@ extension OCKAnyCarePlanStore {
         deleteAnyCarePlan(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteAnyCarePlan(_ value: any OCKAnyCarePlan) {
         deleteAnyCarePlan(value, callbackQueue: .main, completion: nil)
     }
@@ -397,8 +399,8 @@ extension OCKCarePlanStore {
         addCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addCarePlans(_ values: [Plan]) {
         addCarePlans(values, callbackQueue: .main, completion: nil)
     }
@@ -413,8 +415,8 @@ extension OCKCarePlanStore {
         addCarePlan(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addCarePlan(_ value: Plan) {
         addCarePlan(value, callbackQueue: .main, completion: nil)
     }
@@ -430,8 +432,8 @@ extension OCKCarePlanStore {
         updateCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateCarePlans(_ values: [Plan]) {
         updateCarePlans(values, callbackQueue: .main, completion: nil)
     }
@@ -446,8 +448,8 @@ extension OCKCarePlanStore {
         updateCarePlan(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateCarePlan(_ value: Plan) {
         updateCarePlan(value, callbackQueue: .main, completion: nil)
     }
@@ -463,8 +465,8 @@ extension OCKCarePlanStore {
         deleteCarePlans(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteCarePlans(_ values: [Plan]) {
         deleteCarePlans(values, callbackQueue: .main, completion: nil)
     }
@@ -479,8 +481,8 @@ extension OCKCarePlanStore {
         deleteCarePlan(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteCarePlan(_ value: Plan) {
         deleteCarePlan(value, callbackQueue: .main, completion: nil)
     }
@@ -511,8 +513,8 @@ extension OCKAnyContactStore {
         addAnyContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addAnyContacts(_ values: [any OCKAnyContact]) {
         addAnyContacts(values, callbackQueue: .main, completion: nil)
     }
@@ -527,8 +529,8 @@ extension OCKAnyContactStore {
         addAnyContact(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addAnyContact(_ value: any OCKAnyContact) {
         addAnyContact(value, callbackQueue: .main, completion: nil)
     }
@@ -544,8 +546,8 @@ extension OCKAnyContactStore {
         updateAnyContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateAnyContacts(_ values: [any OCKAnyContact]) {
         updateAnyContacts(values, callbackQueue: .main, completion: nil)
     }
@@ -560,8 +562,8 @@ extension OCKAnyContactStore {
         updateAnyContact(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateAnyContact(_ value: any OCKAnyContact) {
         updateAnyContact(value, callbackQueue: .main, completion: nil)
     }
@@ -577,8 +579,8 @@ extension OCKAnyContactStore {
         deleteAnyContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteAnyContacts(_ values: [any OCKAnyContact]) {
         deleteAnyContacts(values, callbackQueue: .main, completion: nil)
     }
@@ -593,8 +595,8 @@ extension OCKAnyContactStore {
         deleteAnyContact(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteAnyContact(_ value: any OCKAnyContact) {
         deleteAnyContact(value, callbackQueue: .main, completion: nil)
     }
@@ -625,8 +627,8 @@ extension OCKContactStore {
         addContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addContacts(_ values: [Contact]) {
         addContacts(values, callbackQueue: .main, completion: nil)
     }
@@ -641,8 +643,8 @@ extension OCKContactStore {
         addContact(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addContact(_ value: Contact) {
         addContact(value, callbackQueue: .main, completion: nil)
     }
@@ -658,8 +660,8 @@ extension OCKContactStore {
         updateContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateContacts(_ values: [Contact]) {
         updateContacts(values, callbackQueue: .main, completion: nil)
     }
@@ -674,8 +676,8 @@ extension OCKContactStore {
         updateContact(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateContact(_ value: Contact) {
         updateContact(value, callbackQueue: .main, completion: nil)
     }
@@ -691,8 +693,8 @@ extension OCKContactStore {
         deleteContacts(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteContacts(_ values: [Contact]) {
         deleteContacts(values, callbackQueue: .main, completion: nil)
     }
@@ -707,8 +709,8 @@ extension OCKContactStore {
         deleteContact(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteContact(_ value: Contact) {
         deleteContact(value, callbackQueue: .main, completion: nil)
     }
@@ -739,8 +741,8 @@ extension OCKAnyTaskStore {
         addAnyTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addAnyTasks(_ values: [any OCKAnyTask]) {
         addAnyTasks(values, callbackQueue: .main, completion: nil)
     }
@@ -755,8 +757,8 @@ extension OCKAnyTaskStore {
         addAnyTask(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addAnyTask(_ value: any OCKAnyTask) {
         addAnyTask(value, callbackQueue: .main, completion: nil)
     }
@@ -772,8 +774,8 @@ extension OCKAnyTaskStore {
         updateAnyTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateAnyTasks(_ values: [any OCKAnyTask]) {
         updateAnyTasks(values, callbackQueue: .main, completion: nil)
     }
@@ -788,8 +790,8 @@ extension OCKAnyTaskStore {
         updateAnyTask(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateAnyTask(_ value: any OCKAnyTask) {
         updateAnyTask(value, callbackQueue: .main, completion: nil)
     }
@@ -805,8 +807,8 @@ extension OCKAnyTaskStore {
         deleteAnyTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteAnyTasks(_ values: [any OCKAnyTask]) {
         deleteAnyTasks(values, callbackQueue: .main, completion: nil)
     }
@@ -821,8 +823,8 @@ extension OCKAnyTaskStore {
         deleteAnyTask(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteAnyTask(_ value: any OCKAnyTask) {
         deleteAnyTask(value, callbackQueue: .main, completion: nil)
     }
@@ -853,8 +855,8 @@ extension OCKTaskStore {
         addTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addTasks(_ values: [Task]) {
         addTasks(values, callbackQueue: .main, completion: nil)
     }
@@ -869,8 +871,8 @@ extension OCKTaskStore {
         addTask(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addTask(_ value: Task) {
         addTask(value, callbackQueue: .main, completion: nil)
     }
@@ -886,8 +888,8 @@ extension OCKTaskStore {
         updateTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateTasks(_ values: [Task]) {
         updateTasks(values, callbackQueue: .main, completion: nil)
     }
@@ -902,8 +904,8 @@ extension OCKTaskStore {
         updateTask(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateTask(_ value: Task) {
         updateTask(value, callbackQueue: .main, completion: nil)
     }
@@ -919,8 +921,8 @@ extension OCKTaskStore {
         deleteTasks(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteTasks(_ values: [Task]) {
         deleteTasks(values, callbackQueue: .main, completion: nil)
     }
@@ -935,8 +937,8 @@ extension OCKTaskStore {
         deleteTask(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteTask(_ value: Task) {
         deleteTask(value, callbackQueue: .main, completion: nil)
     }
@@ -967,8 +969,8 @@ extension OCKAnyOutcomeStore {
         addAnyOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addAnyOutcomes(_ values: [any OCKAnyOutcome]) {
         addAnyOutcomes(values, callbackQueue: .main, completion: nil)
     }
@@ -983,8 +985,8 @@ extension OCKAnyOutcomeStore {
         addAnyOutcome(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addAnyOutcome(_ value: any OCKAnyOutcome) {
         addAnyOutcome(value, callbackQueue: .main, completion: nil)
     }
@@ -1000,8 +1002,8 @@ extension OCKAnyOutcomeStore {
         updateAnyOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateAnyOutcomes(_ values: [any OCKAnyOutcome]) {
         updateAnyOutcomes(values, callbackQueue: .main, completion: nil)
     }
@@ -1016,8 +1018,8 @@ extension OCKAnyOutcomeStore {
         updateAnyOutcome(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateAnyOutcome(_ value: any OCKAnyOutcome) {
         updateAnyOutcome(value, callbackQueue: .main, completion: nil)
     }
@@ -1033,8 +1035,8 @@ extension OCKAnyOutcomeStore {
         deleteAnyOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteAnyOutcomes(_ values: [any OCKAnyOutcome]) {
         deleteAnyOutcomes(values, callbackQueue: .main, completion: nil)
     }
@@ -1049,8 +1051,8 @@ extension OCKAnyOutcomeStore {
         deleteAnyOutcome(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteAnyOutcome(_ value: any OCKAnyOutcome) {
         deleteAnyOutcome(value, callbackQueue: .main, completion: nil)
     }
@@ -1081,8 +1083,8 @@ extension OCKOutcomeStore {
         addOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addOutcomes(_ values: [Outcome]) {
         addOutcomes(values, callbackQueue: .main, completion: nil)
     }
@@ -1097,8 +1099,8 @@ extension OCKOutcomeStore {
         addOutcome(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func addOutcome(_ value: Outcome) {
         addOutcome(value, callbackQueue: .main, completion: nil)
     }
@@ -1114,8 +1116,8 @@ extension OCKOutcomeStore {
         updateOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateOutcomes(_ values: [Outcome]) {
         updateOutcomes(values, callbackQueue: .main, completion: nil)
     }
@@ -1130,8 +1132,8 @@ extension OCKOutcomeStore {
         updateOutcome(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func updateOutcome(_ value: Outcome) {
         updateOutcome(value, callbackQueue: .main, completion: nil)
     }
@@ -1147,8 +1149,8 @@ extension OCKOutcomeStore {
         deleteOutcomes(values, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteOutcomes(_ values: [Outcome]) {
         deleteOutcomes(values, callbackQueue: .main, completion: nil)
     }
@@ -1163,8 +1165,8 @@ extension OCKOutcomeStore {
         deleteOutcome(value, callbackQueue: callbackQueue, completion: nil)
     }
 
-    /// CareKit's write without a completion, on the main queue: it neither waits for the store nor reports an error.
-    @available(*, deprecated, message: "This write does not wait for the store and reports no error: use try await in async code, or pass a completion")
+    /// CareKit's write without a completion, from synchronous code: it neither waits for the store nor reports an error.
+    @available(*, noasync, message: "This completion-less write does not wait for the store (in top-level code Swift picks it over the async form): write the code in an async function, or pass a completion")
     public func deleteOutcome(_ value: Outcome) {
         deleteOutcome(value, callbackQueue: .main, completion: nil)
     }

@@ -28,7 +28,7 @@ enum StoreForms {
     /// Called by the default callback form of `operation`: traps if the store's async form is the default too.
     static func checkImplemented(_ store: Any.Type, _ operation: String) {
         if bridging.contains(key(store, operation)) {
-            preconditionFailure("\(String(reflecting: store)) implements neither form of \(operation): a store implements its async form or CareKit's callback form (callbackQueue:completion:).")
+            fatalError("\(String(reflecting: store)) implements neither form of \(operation): a store implements its async form or CareKit's callback form (callbackQueue:completion:).")
         }
     }
 }
