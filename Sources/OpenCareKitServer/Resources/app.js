@@ -237,6 +237,13 @@
     function queueable(address) {
       return usable && account && record && address.indexOf(record + "/") === 0 && actions[address.slice(record.length)];
     }
+    // Posts a change's fields at once, with the page's CSRF token, asking for JSON.
+    function sendNow(address, fields) {
+      var body = new URLSearchParams(fields);
+      body.set("csrf", token || "");
+      return fetch(address, { method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" } });
+    }
+
     // Asks the worker to send what waits once the network is back (Background Sync, where the browser has it).
     function wakeWorker() {
       if (!navigator.serviceWorker) { return Promise.resolve(); }
@@ -264,9 +271,7 @@
         return Outbox.queue(write).then(function () { return wakeWorker(); }).then(leave, function () { form.submit(); });
       };
       if (isOffline()) { enqueue(); return true; }
-      var body = new URLSearchParams(write.fields);
-      body.set("csrf", token || "");
-      fetch(address, { method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" } })
+      sendNow(address, write.fields)
         .then(function (response) {
           if (response.ok) { leave(); return; }
           if (response.status >= 500 || response.status === 429 || response.status === 408) { enqueue(); return; }
@@ -305,10 +310,7 @@
         return status().then(flush);
       }, function () {
         // No room on the device (or IndexedDB failed): sent now, as a page without the queue would.
-        var body = new URLSearchParams(fields);
-        body.set("csrf", token || "");
-        fetch(address, { method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" } })
-          .finally(function () { window.location.reload(); });
+        sendNow(address, fields).finally(function () { window.location.reload(); });
       });
       return true;
     }

@@ -210,10 +210,7 @@ extension CareServer {
         if let outcome = event.outcome {
             // When its person marked it (the value's moment: the tap's, for a change the app queued).
             let when = localization.time(outcome.values.first?.createdDate ?? outcome.createdDate ?? configuration.now())
-            // Named only if a member of the record (any writer may put an id in an outcome's userInfo).
-            var name: String?
-            if let author { name = try await context.auditTrail.memberName(author) }
-            message = name.map { PageMessage(ErrorText.markedDoneMeanwhile, $0, label, when) }
+            message = try await authorName(author, context).map { PageMessage(ErrorText.markedDoneMeanwhile, $0, label, when) }
                 ?? PageMessage(ErrorText.someoneMarkedDoneMeanwhile, "", label, when)
         } else {
             let deleted = try await store.lastOutcomeDeletion(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
@@ -244,12 +241,17 @@ extension CareServer {
         let title = event.task.title ?? event.task.id
         let amount = current.doubleValue.map { localization.number($0, unit: current.units) } ?? "\(current.value)"
         let when = localization.time(current.createdDate)
-        var name: String?
-        if let author { name = try await context.auditTrail.memberName(author) }
-        let message = name.map { PageMessage(ErrorText.recordedMeanwhile, $0, amount, title, when) }
+        let message = try await authorName(author, context).map { PageMessage(ErrorText.recordedMeanwhile, $0, amount, title, when) }
             ?? PageMessage(ErrorText.someoneRecordedMeanwhile, "", amount, title, when)
         return request.wantsJSON ? APIError(status: .conflict, field: Self.seenField, message: message.text(localization.language)).response
             : errorPage(message, status: .conflict, context: render)
+    }
+
+    /// The name of `author` (an outcome's `authorKey`) if a member of the record, for the words of a change made
+    /// meanwhile: any writer may put an id in an outcome's userInfo, so a stranger's is not named.
+    func authorName(_ author: CareAccountID?, _ context: RecordContext) async throws -> String? {
+        guard let author else { return nil }
+        return try await context.auditTrail.memberName(author)
     }
 
     /// Whether `task`'s card is a log card (its style, or CareKit's choice for a task that does not count towards

@@ -196,16 +196,13 @@ extension CareServer {
            }) {
             return nil
         }
-        let localization = renderContext(for: request).localization
+        let render = renderContext(for: request)
         let title = event.task.title ?? survey.title
-        let when = localization.time(outcome.values.first?.createdDate ?? outcome.createdDate ?? configuration.now())
-        // Named only if a member of the record (any writer may put an id in an outcome's userInfo).
-        var name: String?
-        if let author { name = try await context.auditTrail.memberName(author) }
-        let message = name.map { PageMessage(ErrorText.answeredMeanwhile, $0, title, when) }
+        let when = render.localization.time(outcome.values.first?.createdDate ?? outcome.createdDate ?? configuration.now())
+        let message = try await authorName(author, context).map { PageMessage(ErrorText.answeredMeanwhile, $0, title, when) }
             ?? PageMessage(ErrorText.someoneAnsweredMeanwhile, "", title, when)
-        return request.wantsJSON ? APIError(status: .conflict, field: "occurrence", message: message.text(localization.language)).response
-            : errorPage(message, status: .conflict, context: renderContext(for: request))
+        return request.wantsJSON ? APIError(status: .conflict, field: "occurrence", message: message.text(render.localization.language)).response
+            : errorPage(message, status: .conflict, context: render)
     }
 
     /// Opens a session for the event's survey and sends the browser to its first step.
@@ -422,25 +419,20 @@ extension CareServer {
                       status: .notFound, context: render)
     }
 
-    /// A refusal to answer with.
-    struct PageRefusal: Error {
-        let response: Response
-    }
-
     /// The event and day a survey page's address names (`?task=…&occurrence=…&date=…`), or the page saying what is
     /// wrong with it: 400 for a malformed address, 404 for an event there is not.
     func surveyEvent(_ request: Request, render: OCKRenderContext) async throws
-        -> Result<(event: OCKEvent<OCKTask, OCKOutcome>, date: String), PageRefusal> {
+        -> Result<(event: OCKEvent<OCKTask, OCKOutcome>, date: String), CareHost.Refusal> {
         let query = request.uri.queryParameters
         guard let taskText = query.get("task"), let task = UUID(uuidString: taskText),
               let occurrenceText = query.get("occurrence"), let occurrence = Int(occurrenceText), occurrence >= 0,
               let date = query.get("date"), day(from: date) != nil else {
-            return .failure(PageRefusal(response: errorPage(PageMessage(ErrorText.badSurveyAddress), status: .badRequest, context: render)))
+            return .failure(CareHost.Refusal(response: errorPage(PageMessage(ErrorText.badSurveyAddress), status: .badRequest, context: render)))
         }
         do {
             return .success((try await store.fetchEvent(taskUUID: task, occurrence: occurrence), date))
         } catch OCKStoreError.fetchFailed {
-            return .failure(PageRefusal(response: errorPage(PageMessage(ErrorText.noSuchEvent), status: .notFound, context: render)))
+            return .failure(CareHost.Refusal(response: errorPage(PageMessage(ErrorText.noSuchEvent), status: .notFound, context: render)))
         }
     }
 
