@@ -5,12 +5,12 @@ import OpenCareKitSurveys
 import Testing
 
 /// A care record's rules against every writer of the store: its own calls (what pages, the JSON API, imports and the
-/// command line use) and a sync merge (a device's push). Each rule refuses each writer with the same reason, and a
+/// command line use), a sync merge (a device's push) and CareKit's `mergeRevision(_:)` (one pulled revision). Each rule refuses each writer with the same reason, and a
 /// refused call leaves the store as it was.
 extension StoreConformance {
     /// The store's writers, as the matrix tries them.
     enum Writer: CaseIterable {
-        case calls, merge
+        case calls, merge, mergeRevision
     }
 
     /// A record of the demo plan's rules, at noon on 16 November 2026 (America/New_York): the onboarding (a daily
@@ -86,11 +86,21 @@ extension StoreConformance {
                                            deviceKnowledge: knowledge)
         }
 
+        /// Writes `entities` as a merge `writer` does: a device's push, or CareKit's `mergeRevision(_:)` of one
+        /// revision of the device (from a thread of its own, as it blocks), throwing the error it returns.
+        func merge(_ entities: [OCKEntity], by writer: Writer) async throws {
+            guard writer == .mergeRevision else { return try await push(entities) }
+            let clock = try await store.knowledgeVector()
+            let record = OCKRevisionRecord(entities: entities, knowledgeVector: .init([device: clock.clock(for: device) + 1]))
+            let store = self.store
+            if let error = await onThread({ store.mergeRevision(record) }) { throw error }
+        }
+
         /// Writes outcomes with `writer`: as new, as updates of what is there (`current`), or as deletions.
         func add(_ outcomes: [OCKOutcome], by writer: Writer) async throws {
             switch writer {
             case .calls: try await store.addOutcomes(outcomes)
-            case .merge: try await push(outcomes.map { .outcome($0) })
+            case .merge, .mergeRevision: try await merge(outcomes.map { .outcome($0) }, by: writer)
             }
         }
 
@@ -100,21 +110,21 @@ extension StoreConformance {
                 var changed = current
                 change(&changed)
                 try await store.updateOutcome(changed)
-            case .merge: try await push([.outcome(nextVersion(of: current, change))])
+            case .merge, .mergeRevision: try await merge([.outcome(nextVersion(of: current, change))], by: writer)
             }
         }
 
         func delete(_ current: OCKOutcome, by writer: Writer) async throws {
             switch writer {
             case .calls: try await store.deleteOutcome(current)
-            case .merge: try await push([.outcome(nextVersion(of: current) { $0.deletedDate = Self.now })])
+            case .merge, .mergeRevision: try await merge([.outcome(nextVersion(of: current) { $0.deletedDate = Self.now })], by: writer)
             }
         }
 
         func add(_ tasks: [OCKTask], by writer: Writer) async throws {
             switch writer {
             case .calls: try await store.addTasks(tasks)
-            case .merge: try await push(tasks.map { .task($0) })
+            case .merge, .mergeRevision: try await merge(tasks.map { .task($0) }, by: writer)
             }
         }
 
@@ -162,7 +172,7 @@ extension StoreConformance {
                     try await record.update(consent, by: writer) { $0.values[0].kind = "consent.signerName"; $0.values[0].value = "Somebody Else" }
                 }
                 // Nor deleted by another outcome for its event (a merge keeps the newer one and tombstones the other).
-                if writer == .merge {
+                if writer != .calls {
                     // Newer than the consent by every date the merge compares (the store dates its writes by its clock).
                     var usurper = try record.consent()
                     usurper.createdDate = Date().addingTimeInterval(86_400)
