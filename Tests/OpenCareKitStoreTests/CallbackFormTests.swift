@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import OpenCareKitStore
 import Testing
 
@@ -65,6 +66,36 @@ import Testing
         #expect(try await changes.next()?.map(\.id) == ["walk"])
     }
 
+    /// As in CareKit, whose store runs its calls one after the other, a store's callback calls run in the order they
+    /// were made: a write that does not wait is in place for the call after it.
+    @Test func aWriteThatDoesNotWaitIsInPlaceForTheNextCall() async throws {
+        let store = OCKStore(name: "in order", type: .inMemory)
+        for index in 0..<30 {
+            let task = StoreCoordinatorTests.task("task\(index)")
+            store.addTask(task, callbackQueue: Self.queue)
+            let outcome = OCKOutcome(taskUUID: task.uuid, taskOccurrenceIndex: 0, values: [OCKOutcomeValue(true)])
+            let (added, _) = await Self.callback { store.addOutcome(outcome, callbackQueue: Self.queue, completion: $0) }
+            #expect(throws: Never.self) { try added.get() }
+        }
+    }
+
+    /// A call waits for the store's calls made before it to end, not for other stores' calls.
+    @Test func aStoresCallbackCallsRunOneAfterTheOther() async throws {
+        let held = GatedPatientStore(holding: "first")
+        let other = GatedPatientStore(holding: nil)
+        held.addPatients([GatedPatientStore.patient("first")], callbackQueue: Self.queue)
+        let (second, secondDone) = AsyncStream.makeStream(of: Result<[OCKPatient], OCKStoreError>.self)
+        held.addPatients([GatedPatientStore.patient("second")], callbackQueue: Self.queue) { secondDone.yield($0) }
+        // Another store's call runs meanwhile; the second call on the held store has not started.
+        let (elsewhere, _) = await Self.callback { other.addPatients([GatedPatientStore.patient("third")], callbackQueue: Self.queue, completion: $0) }
+        #expect(try elsewhere.get().map(\.id) == ["third"])
+        #expect(held.log == ["first started"])
+        held.release()
+        var results = second.makeAsyncIterator()
+        #expect(try await results.next()?.get().map(\.id) == ["second"])
+        #expect(held.log == ["first started", "first ended", "second started", "second ended"])
+    }
+
     @Test func aCoordinatorHasTheCallbackFormsToo() async throws {
         let coordinator = OCKStoreCoordinator()
         coordinator.attach(store: OCKStore(name: "a", type: .inMemory))
@@ -88,4 +119,37 @@ import Testing
         #expect(onDisk != OCKStore(name: "care", type: .inMemory))
         #expect(onDisk == OCKStore(name: "care", type: .onDisk(), directory: directory))
     }
+}
+
+/// A patient store (async forms) whose add of the patient `holding` waits until `release()`, and that logs when
+/// each add starts and ends.
+final class GatedPatientStore: OCKPatientStore {
+    typealias Patient = OCKPatient
+    private let holding: String?
+    private let gate = AsyncStream.makeStream(of: Void.self)
+    private let entries = Mutex<[String]>([])
+    private let patients = Mutex<[OCKPatient]>([])
+
+    init(holding: String?) { self.holding = holding }
+
+    static func patient(_ id: String) -> OCKPatient { OCKPatient(id: id, givenName: id, familyName: "Kim") }
+
+    var log: [String] { entries.withLock { $0 } }
+    func release() { gate.continuation.finish() }
+
+    func reset() throws {}
+    func patients(matching query: OCKPatientQuery) -> AsyncThrowingStream<[OCKPatient], any Error> {
+        AsyncThrowingStream { $0.finish() }
+    }
+    func fetchPatients(query: OCKPatientQuery) async throws -> [OCKPatient] { patients.withLock { $0 } }
+    func addPatients(_ added: [OCKPatient]) async throws -> [OCKPatient] {
+        let name = added.map(\.id).joined()
+        entries.withLock { $0.append("\(name) started") }
+        if name == holding { for await _ in gate.stream {} }
+        patients.withLock { $0 += added }
+        entries.withLock { $0.append("\(name) ended") }
+        return added
+    }
+    func updatePatients(_ updated: [OCKPatient]) async throws -> [OCKPatient] { updated }
+    func deletePatients(_ deleted: [OCKPatient]) async throws -> [OCKPatient] { deleted }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // CareKit's callback forms of the store API, for code written against CareKit before async/await: each runs the
 // async form and hands its result to `completion` on `callbackQueue`. As in CareKit the queue defaults to the main
@@ -12,11 +13,11 @@ import Foundation
 // with CareKit; here that is a compile error that says so. A write on a named queue without a completion
 // (`store.addTask(task, callbackQueue: q)`) is CareKit's fire and forget from anywhere.
 
-/// Runs `work` and delivers its result to `completion` on `queue`.
-func deliver<T: Sendable>(on queue: DispatchQueue, to completion: OCKResultClosure<T>?,
+/// Runs `work` after the calls made before it on `store`, and delivers its result to `completion` on `queue`.
+func deliver<T: Sendable>(for store: some Any, on queue: DispatchQueue, to completion: OCKResultClosure<T>?,
                           failure: @escaping @Sendable (String) -> OCKStoreError,
                           _ work: @escaping @Sendable () async throws -> T) {
-    _Concurrency.Task {
+    CallbackLine.shared.run(for: CallbackLine.key(of: store)) {
         let result: Result<T, OCKStoreError>
         do {
             result = .success(try await work())
@@ -31,17 +32,58 @@ func deliver<T: Sendable>(on queue: DispatchQueue, to completion: OCKResultClosu
     }
 }
 
+/// The order of a store's callback calls. CareKit's store runs its calls one after the other on one queue, so code
+/// written for it relies on `store.addTask(task, callbackQueue: q)` being in place for the call made after it, which
+/// need not wait (`store.addOutcome(outcome, callbackQueue: q) { … }`). Here each store's callback calls run in the
+/// order they were made, each once the one before it ended (its completion need not have run); calls on different
+/// stores, and the async forms, do not wait for each other. A store is the instance for a class (and an actor), and
+/// its type for a value type, which has no identity.
+///
+/// Bounded by the caller: a line holds the calls made and not yet run, and is gone once it is empty.
+final class CallbackLine: Sendable {
+    static let shared = CallbackLine()
+
+    /// The last call of each store that has calls left to run, and a number naming it.
+    private let tails = Mutex<(next: UInt64, last: [ObjectIdentifier: (number: UInt64, run: _Concurrency.Task<Void, Never>)])>((0, [:]))
+
+    static func key(of store: some Any) -> ObjectIdentifier {
+        let type = type(of: store as Any)
+        return type is AnyClass ? ObjectIdentifier(store as AnyObject) : ObjectIdentifier(type)
+    }
+
+    /// Runs `work` once the store's calls made before it have ended.
+    func run(for key: ObjectIdentifier, _ work: @escaping @Sendable () async -> Void) {
+        tails.withLock { tails in
+            let before = tails.last[key]?.run
+            let number = tails.next
+            tails.next &+= 1
+            let run = _Concurrency.Task {
+                await before?.value
+                await work()
+                self.ended(number, of: key)
+            }
+            tails.last[key] = (number, run)
+        }
+    }
+
+    private func ended(_ number: UInt64, of key: ObjectIdentifier) {
+        tails.withLock { tails in
+            if tails.last[key]?.number == number { tails.last[key] = nil }
+        }
+    }
+}
+
 
 extension OCKAnyReadOnlyPatientStore {
     public func fetchAnyPatients(query: OCKPatientQuery, callbackQueue: DispatchQueue = .main,
                                  completion: @escaping OCKResultClosure<[any OCKAnyPatient]>) {
         StoreForms.checkImplemented(Self.self, "fetchAnyPatients")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyPatients(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyPatients(query: query) }
     }
 
     public func fetchAnyPatient(withID id: String, callbackQueue: DispatchQueue = .main,
                                 completion: @escaping OCKResultClosure<any OCKAnyPatient>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyPatient(withID: id) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyPatient(withID: id) }
     }
 }
 
@@ -49,7 +91,7 @@ extension OCKAnyPatientStore {
     public func addAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[any OCKAnyPatient]>?) {
         StoreForms.checkImplemented(Self.self, "addAnyPatients")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyPatients(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyPatients(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -65,7 +107,7 @@ extension OCKAnyPatientStore {
 
     public func addAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyPatient>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyPatient(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyPatient(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -82,7 +124,7 @@ extension OCKAnyPatientStore {
     public func updateAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyPatient]>?) {
         StoreForms.checkImplemented(Self.self, "updateAnyPatients")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyPatients(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyPatients(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -98,7 +140,7 @@ extension OCKAnyPatientStore {
 
     public func updateAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyPatient>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyPatient(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyPatient(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -115,7 +157,7 @@ extension OCKAnyPatientStore {
     public func deleteAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyPatient]>?) {
         StoreForms.checkImplemented(Self.self, "deleteAnyPatients")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyPatients(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyPatients(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -131,7 +173,7 @@ extension OCKAnyPatientStore {
 
     public func deleteAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyPatient>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyPatient(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyPatient(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -150,12 +192,12 @@ extension OCKReadablePatientStore {
     public func fetchPatients(query: OCKPatientQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[Patient]>) {
         StoreForms.checkImplemented(Self.self, "fetchPatients")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchPatients(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchPatients(query: query) }
     }
 
     public func fetchPatient(withID id: String, callbackQueue: DispatchQueue = .main,
                              completion: @escaping OCKResultClosure<Patient>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchPatient(withID: id) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchPatient(withID: id) }
     }
 }
 
@@ -163,7 +205,7 @@ extension OCKPatientStore {
     public func addPatients(_ values: [Patient], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[Patient]>?) {
         StoreForms.checkImplemented(Self.self, "addPatients")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addPatients(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addPatients(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -179,7 +221,7 @@ extension OCKPatientStore {
 
     public func addPatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Patient>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addPatient(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addPatient(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -196,7 +238,7 @@ extension OCKPatientStore {
     public func updatePatients(_ values: [Patient], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Patient]>?) {
         StoreForms.checkImplemented(Self.self, "updatePatients")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updatePatients(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updatePatients(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -212,7 +254,7 @@ extension OCKPatientStore {
 
     public func updatePatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Patient>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updatePatient(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updatePatient(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -229,7 +271,7 @@ extension OCKPatientStore {
     public func deletePatients(_ values: [Patient], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Patient]>?) {
         StoreForms.checkImplemented(Self.self, "deletePatients")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deletePatients(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deletePatients(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -245,7 +287,7 @@ extension OCKPatientStore {
 
     public func deletePatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Patient>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deletePatient(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deletePatient(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -264,12 +306,12 @@ extension OCKAnyReadOnlyCarePlanStore {
     public func fetchAnyCarePlans(query: OCKCarePlanQuery, callbackQueue: DispatchQueue = .main,
                                   completion: @escaping OCKResultClosure<[any OCKAnyCarePlan]>) {
         StoreForms.checkImplemented(Self.self, "fetchAnyCarePlans")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyCarePlans(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyCarePlans(query: query) }
     }
 
     public func fetchAnyCarePlan(withID id: String, callbackQueue: DispatchQueue = .main,
                                  completion: @escaping OCKResultClosure<any OCKAnyCarePlan>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyCarePlan(withID: id) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyCarePlan(withID: id) }
     }
 }
 
@@ -277,7 +319,7 @@ extension OCKAnyCarePlanStore {
     public func addAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue = .main,
                                 completion: OCKResultClosure<[any OCKAnyCarePlan]>?) {
         StoreForms.checkImplemented(Self.self, "addAnyCarePlans")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyCarePlans(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyCarePlans(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -293,7 +335,7 @@ extension OCKAnyCarePlanStore {
 
     public func addAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<any OCKAnyCarePlan>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyCarePlan(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyCarePlan(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -310,7 +352,7 @@ extension OCKAnyCarePlanStore {
     public func updateAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue = .main,
                                    completion: OCKResultClosure<[any OCKAnyCarePlan]>?) {
         StoreForms.checkImplemented(Self.self, "updateAnyCarePlans")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyCarePlans(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyCarePlans(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -326,7 +368,7 @@ extension OCKAnyCarePlanStore {
 
     public func updateAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<any OCKAnyCarePlan>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyCarePlan(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyCarePlan(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -343,7 +385,7 @@ extension OCKAnyCarePlanStore {
     public func deleteAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue = .main,
                                    completion: OCKResultClosure<[any OCKAnyCarePlan]>?) {
         StoreForms.checkImplemented(Self.self, "deleteAnyCarePlans")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyCarePlans(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyCarePlans(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -359,7 +401,7 @@ extension OCKAnyCarePlanStore {
 
     public func deleteAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<any OCKAnyCarePlan>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyCarePlan(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyCarePlan(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -378,12 +420,12 @@ extension OCKReadableCarePlanStore {
     public func fetchCarePlans(query: OCKCarePlanQuery, callbackQueue: DispatchQueue = .main,
                                completion: @escaping OCKResultClosure<[Plan]>) {
         StoreForms.checkImplemented(Self.self, "fetchCarePlans")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchCarePlans(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchCarePlans(query: query) }
     }
 
     public func fetchCarePlan(withID id: String, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<Plan>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchCarePlan(withID: id) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchCarePlan(withID: id) }
     }
 }
 
@@ -391,7 +433,7 @@ extension OCKCarePlanStore {
     public func addCarePlans(_ values: [Plan], callbackQueue: DispatchQueue = .main,
                              completion: OCKResultClosure<[Plan]>?) {
         StoreForms.checkImplemented(Self.self, "addCarePlans")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addCarePlans(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addCarePlans(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -407,7 +449,7 @@ extension OCKCarePlanStore {
 
     public func addCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<Plan>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addCarePlan(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addCarePlan(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -424,7 +466,7 @@ extension OCKCarePlanStore {
     public func updateCarePlans(_ values: [Plan], callbackQueue: DispatchQueue = .main,
                                 completion: OCKResultClosure<[Plan]>?) {
         StoreForms.checkImplemented(Self.self, "updateCarePlans")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateCarePlans(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateCarePlans(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -440,7 +482,7 @@ extension OCKCarePlanStore {
 
     public func updateCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<Plan>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateCarePlan(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateCarePlan(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -457,7 +499,7 @@ extension OCKCarePlanStore {
     public func deleteCarePlans(_ values: [Plan], callbackQueue: DispatchQueue = .main,
                                 completion: OCKResultClosure<[Plan]>?) {
         StoreForms.checkImplemented(Self.self, "deleteCarePlans")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteCarePlans(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteCarePlans(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -473,7 +515,7 @@ extension OCKCarePlanStore {
 
     public func deleteCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<Plan>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteCarePlan(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteCarePlan(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -492,12 +534,12 @@ extension OCKAnyReadOnlyContactStore {
     public func fetchAnyContacts(query: OCKContactQuery, callbackQueue: DispatchQueue = .main,
                                  completion: @escaping OCKResultClosure<[any OCKAnyContact]>) {
         StoreForms.checkImplemented(Self.self, "fetchAnyContacts")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyContacts(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyContacts(query: query) }
     }
 
     public func fetchAnyContact(withID id: String, callbackQueue: DispatchQueue = .main,
                                 completion: @escaping OCKResultClosure<any OCKAnyContact>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyContact(withID: id) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyContact(withID: id) }
     }
 }
 
@@ -505,7 +547,7 @@ extension OCKAnyContactStore {
     public func addAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[any OCKAnyContact]>?) {
         StoreForms.checkImplemented(Self.self, "addAnyContacts")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyContacts(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyContacts(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -521,7 +563,7 @@ extension OCKAnyContactStore {
 
     public func addAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyContact>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyContact(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyContact(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -538,7 +580,7 @@ extension OCKAnyContactStore {
     public func updateAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyContact]>?) {
         StoreForms.checkImplemented(Self.self, "updateAnyContacts")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyContacts(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyContacts(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -554,7 +596,7 @@ extension OCKAnyContactStore {
 
     public func updateAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyContact>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyContact(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyContact(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -571,7 +613,7 @@ extension OCKAnyContactStore {
     public func deleteAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyContact]>?) {
         StoreForms.checkImplemented(Self.self, "deleteAnyContacts")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyContacts(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyContacts(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -587,7 +629,7 @@ extension OCKAnyContactStore {
 
     public func deleteAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyContact>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyContact(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyContact(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -606,12 +648,12 @@ extension OCKReadableContactStore {
     public func fetchContacts(query: OCKContactQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[Contact]>) {
         StoreForms.checkImplemented(Self.self, "fetchContacts")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchContacts(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchContacts(query: query) }
     }
 
     public func fetchContact(withID id: String, callbackQueue: DispatchQueue = .main,
                              completion: @escaping OCKResultClosure<Contact>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchContact(withID: id) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchContact(withID: id) }
     }
 }
 
@@ -619,7 +661,7 @@ extension OCKContactStore {
     public func addContacts(_ values: [Contact], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[Contact]>?) {
         StoreForms.checkImplemented(Self.self, "addContacts")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addContacts(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addContacts(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -635,7 +677,7 @@ extension OCKContactStore {
 
     public func addContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Contact>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addContact(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addContact(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -652,7 +694,7 @@ extension OCKContactStore {
     public func updateContacts(_ values: [Contact], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Contact]>?) {
         StoreForms.checkImplemented(Self.self, "updateContacts")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateContacts(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateContacts(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -668,7 +710,7 @@ extension OCKContactStore {
 
     public func updateContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Contact>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateContact(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateContact(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -685,7 +727,7 @@ extension OCKContactStore {
     public func deleteContacts(_ values: [Contact], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Contact]>?) {
         StoreForms.checkImplemented(Self.self, "deleteContacts")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteContacts(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteContacts(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -701,7 +743,7 @@ extension OCKContactStore {
 
     public func deleteContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Contact>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteContact(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteContact(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -720,12 +762,12 @@ extension OCKAnyReadOnlyTaskStore {
     public func fetchAnyTasks(query: OCKTaskQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[any OCKAnyTask]>) {
         StoreForms.checkImplemented(Self.self, "fetchAnyTasks")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyTasks(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyTasks(query: query) }
     }
 
     public func fetchAnyTask(withID id: String, callbackQueue: DispatchQueue = .main,
                              completion: @escaping OCKResultClosure<any OCKAnyTask>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyTask(withID: id) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyTask(withID: id) }
     }
 }
 
@@ -733,7 +775,7 @@ extension OCKAnyTaskStore {
     public func addAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[any OCKAnyTask]>?) {
         StoreForms.checkImplemented(Self.self, "addAnyTasks")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyTasks(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyTasks(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -749,7 +791,7 @@ extension OCKAnyTaskStore {
 
     public func addAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<any OCKAnyTask>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyTask(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyTask(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -766,7 +808,7 @@ extension OCKAnyTaskStore {
     public func updateAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[any OCKAnyTask]>?) {
         StoreForms.checkImplemented(Self.self, "updateAnyTasks")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyTasks(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyTasks(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -782,7 +824,7 @@ extension OCKAnyTaskStore {
 
     public func updateAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyTask>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyTask(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyTask(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -799,7 +841,7 @@ extension OCKAnyTaskStore {
     public func deleteAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[any OCKAnyTask]>?) {
         StoreForms.checkImplemented(Self.self, "deleteAnyTasks")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyTasks(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyTasks(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -815,7 +857,7 @@ extension OCKAnyTaskStore {
 
     public func deleteAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyTask>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyTask(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyTask(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -834,12 +876,12 @@ extension OCKReadableTaskStore {
     public func fetchTasks(query: OCKTaskQuery, callbackQueue: DispatchQueue = .main,
                            completion: @escaping OCKResultClosure<[Task]>) {
         StoreForms.checkImplemented(Self.self, "fetchTasks")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchTasks(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchTasks(query: query) }
     }
 
     public func fetchTask(withID id: String, callbackQueue: DispatchQueue = .main,
                           completion: @escaping OCKResultClosure<Task>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchTask(withID: id) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchTask(withID: id) }
     }
 }
 
@@ -847,7 +889,7 @@ extension OCKTaskStore {
     public func addTasks(_ values: [Task], callbackQueue: DispatchQueue = .main,
                          completion: OCKResultClosure<[Task]>?) {
         StoreForms.checkImplemented(Self.self, "addTasks")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addTasks(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addTasks(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -863,7 +905,7 @@ extension OCKTaskStore {
 
     public func addTask(_ value: Task, callbackQueue: DispatchQueue = .main,
                         completion: OCKResultClosure<Task>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addTask(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addTask(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -880,7 +922,7 @@ extension OCKTaskStore {
     public func updateTasks(_ values: [Task], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[Task]>?) {
         StoreForms.checkImplemented(Self.self, "updateTasks")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateTasks(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateTasks(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -896,7 +938,7 @@ extension OCKTaskStore {
 
     public func updateTask(_ value: Task, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Task>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateTask(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateTask(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -913,7 +955,7 @@ extension OCKTaskStore {
     public func deleteTasks(_ values: [Task], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[Task]>?) {
         StoreForms.checkImplemented(Self.self, "deleteTasks")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteTasks(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteTasks(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -929,7 +971,7 @@ extension OCKTaskStore {
 
     public func deleteTask(_ value: Task, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Task>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteTask(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteTask(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -948,12 +990,12 @@ extension OCKAnyReadOnlyOutcomeStore {
     public func fetchAnyOutcomes(query: OCKOutcomeQuery, callbackQueue: DispatchQueue = .main,
                                  completion: @escaping OCKResultClosure<[any OCKAnyOutcome]>) {
         StoreForms.checkImplemented(Self.self, "fetchAnyOutcomes")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyOutcomes(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyOutcomes(query: query) }
     }
 
     public func fetchAnyOutcome(query: OCKOutcomeQuery, callbackQueue: DispatchQueue = .main,
                                 completion: @escaping OCKResultClosure<any OCKAnyOutcome>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyOutcome(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyOutcome(query: query) }
     }
 }
 
@@ -961,7 +1003,7 @@ extension OCKAnyOutcomeStore {
     public func addAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[any OCKAnyOutcome]>?) {
         StoreForms.checkImplemented(Self.self, "addAnyOutcomes")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyOutcomes(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyOutcomes(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -977,7 +1019,7 @@ extension OCKAnyOutcomeStore {
 
     public func addAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyOutcome>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyOutcome(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyOutcome(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -994,7 +1036,7 @@ extension OCKAnyOutcomeStore {
     public func updateAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyOutcome]>?) {
         StoreForms.checkImplemented(Self.self, "updateAnyOutcomes")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyOutcomes(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyOutcomes(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -1010,7 +1052,7 @@ extension OCKAnyOutcomeStore {
 
     public func updateAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyOutcome>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyOutcome(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyOutcome(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -1027,7 +1069,7 @@ extension OCKAnyOutcomeStore {
     public func deleteAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyOutcome]>?) {
         StoreForms.checkImplemented(Self.self, "deleteAnyOutcomes")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyOutcomes(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyOutcomes(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -1043,7 +1085,7 @@ extension OCKAnyOutcomeStore {
 
     public func deleteAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyOutcome>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyOutcome(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyOutcome(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -1062,12 +1104,12 @@ extension OCKReadableOutcomeStore {
     public func fetchOutcomes(query: OCKOutcomeQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[Outcome]>) {
         StoreForms.checkImplemented(Self.self, "fetchOutcomes")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchOutcomes(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchOutcomes(query: query) }
     }
 
     public func fetchOutcome(query: OCKOutcomeQuery, callbackQueue: DispatchQueue = .main,
                              completion: @escaping OCKResultClosure<Outcome>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchOutcome(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchOutcome(query: query) }
     }
 }
 
@@ -1075,7 +1117,7 @@ extension OCKOutcomeStore {
     public func addOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[Outcome]>?) {
         StoreForms.checkImplemented(Self.self, "addOutcomes")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addOutcomes(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addOutcomes(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -1091,7 +1133,7 @@ extension OCKOutcomeStore {
 
     public func addOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Outcome>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addOutcome(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addOutcome(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -1108,7 +1150,7 @@ extension OCKOutcomeStore {
     public func updateOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Outcome]>?) {
         StoreForms.checkImplemented(Self.self, "updateOutcomes")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateOutcomes(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateOutcomes(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -1124,7 +1166,7 @@ extension OCKOutcomeStore {
 
     public func updateOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Outcome>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateOutcome(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateOutcome(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -1141,7 +1183,7 @@ extension OCKOutcomeStore {
     public func deleteOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Outcome]>?) {
         StoreForms.checkImplemented(Self.self, "deleteOutcomes")
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteOutcomes(values) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteOutcomes(values) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -1157,7 +1199,7 @@ extension OCKOutcomeStore {
 
     public func deleteOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Outcome>?) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteOutcome(value) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteOutcome(value) }
     }
 
     /// Fire and forget, delivering nothing (CareKit's `completion: nil`).
@@ -1175,31 +1217,31 @@ extension OCKOutcomeStore {
 extension OCKAnyReadOnlyEventStore {
     public func fetchAnyEvents(query: OCKEventQuery, callbackQueue: DispatchQueue = .main,
                                completion: @escaping OCKResultClosure<[OCKAnyEvent]>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyEvents(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyEvents(query: query) }
     }
 
     public func fetchAnyEvent(forTask task: any OCKAnyTask, occurrence: Int, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<OCKAnyEvent>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) {
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) {
             try await self.fetchAnyEvent(forTask: task, occurrence: occurrence)
         }
     }
 
     public func fetchAdherence(query: OCKAdherenceQuery, callbackQueue: DispatchQueue = .main,
                                completion: @escaping OCKResultClosure<[OCKAdherence]>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAdherence(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAdherence(query: query) }
     }
 }
 
 extension OCKReadOnlyEventStore {
     public func fetchEvents(query: OCKEventQuery, callbackQueue: DispatchQueue = .main,
                             completion: @escaping OCKResultClosure<[Event]>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchEvents(query: query) }
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchEvents(query: query) }
     }
 
     public func fetchEvent(forTask task: Task, occurrence: Int, callbackQueue: DispatchQueue = .main,
                            completion: @escaping OCKResultClosure<Event>) {
-        deliver(on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) {
+        deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) {
             try await self.fetchEvent(forTask: task, occurrence: occurrence)
         }
     }
