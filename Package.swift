@@ -223,7 +223,7 @@ let package = Package(
             name: "OpenCareKitServerTests",
             dependencies: [
                 "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore", "OpenCareKitSurveys", "OpenCareKitUI", "OpenCareKitFHIR",
-                "OpenCareKitCommandTesting", "OpenCareKitPostgres", "OpenCareKitPostgresTesting",
+                "OpenCareKitCommandTesting", "OpenCareKitPostgres", "OpenCareKitPostgresTesting", "OpenCareKitStoreConformance",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -35,6 +35,8 @@ public struct FHIRExport: Sendable {
     static let timeZoneExtension = extensionBase + "time-zone"
     static let consentTitleExtension = extensionBase + "consent-title"
     static let consentVersionExtension = extensionBase + "consent-version"
+    /// A task's `userInfo` (its card style, survey, alert rules …) as a JSON object of strings, on each activity.
+    static let userInfoExtension = extensionBase + "task-user-info"
     static let carePlanSystem = "urn:opencarekit:care-plan"
     static let carePlanCatalog = "urn:opencarekit:care-plan-catalog:"
     static let ucum = "http://unitsofmeasure.org"
@@ -206,12 +208,19 @@ public struct FHIRExport: Sendable {
                 .object(("url", .string(Self.taskExtension)), ("valueString", .string(task.id))),
                 .object(("url", .string(Self.scheduleElementExtension)), ("valueString", exact.map(FHIRJSON.string))),
                 .object(("url", .string(Self.impactsAdherenceExtension)), ("valueBoolean", .bool(task.impactsAdherence))),
-            ])),
+            ] + userInfo(task))),
             ("kind", "Task"),
             ("code", .object(("text", .string(task.title ?? task.id)))),
             ("status", "scheduled"),
             ("scheduledTiming", timing(element)),
             ("description", task.instructions.map(FHIRJSON.string)))))
+    }
+
+    /// The task's `userInfo`, when it has one, as an extension.
+    func userInfo(_ task: OCKTask) -> [FHIRJSON] {
+        guard let info = task.userInfo, !info.isEmpty,
+              let text = (try? JSONEncoder.sortedKeys.encode(info)).map({ String(decoding: $0, as: UTF8.self) }) else { return [] }
+        return [.object(("url", .string(Self.userInfoExtension)), ("valueString", .string(text)))]
     }
 
     /// FHIR's `Timing` of a schedule element: every `period` `periodUnit` from its start (at its wall-clock time for

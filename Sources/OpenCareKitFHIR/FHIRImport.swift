@@ -32,6 +32,8 @@ public struct FHIRImport: Sendable {
     /// The most entries a Bundle may hold (a year of a busy plan is about 12,000), and the most bytes it may be.
     public static let maximumEntries = 25_000
     public static let maximumBytes = 32 << 20
+    /// The most a task's user info may hold, as JSON.
+    public static let maximumUserInfoBytes = 16 << 10
     static let supported: Set<String> = ["Patient", "CarePlan", "Observation", "Questionnaire", "QuestionnaireResponse", "Consent", "CareTeam"]
 
     /// The survey of each survey task (by task id), to read QuestionnaireResponses back into answers.
@@ -279,6 +281,15 @@ private struct Reader {
                                    schedule: OCKSchedule(composing: [element]))
                 task.instructions = detail["description"]?.string
                 task.impactsAdherence = extensionValue(detail, FHIRExport.impactsAdherenceExtension)?.bool ?? true
+                if let info = extensionValue(detail, FHIRExport.userInfoExtension)?.string {
+                    // The store's rules judge what it holds (alert rules, say); here only its shape and size.
+                    guard info.utf8.count <= FHIRImport.maximumUserInfoBytes,
+                          let decoded = try? JSONDecoder().decode([String: String].self, from: Data(info.utf8)) else {
+                        throw Problem(code: "value", message: "The task's user info is not a JSON object of strings of at most 16 KB.",
+                                      expression: "\(here).extension")
+                    }
+                    task.userInfo = decoded
+                }
                 tasks[taskID] = (task, [])
                 order.append(taskID)
             }

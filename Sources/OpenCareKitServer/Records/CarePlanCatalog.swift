@@ -40,12 +40,13 @@ extension CareServer.Configuration {
     /// (`OCKStoreRule`), whoever writes:
     /// - the surveys' rule (`OCKSurveyStoreRule`): the signed consent is kept, a survey task's outcome comes from its
     ///   survey with valid answers, and onboarding comes first;
-    /// - events still to come are read-only (`OCKFutureEventsRule`), in the record's time zone by `now`.
+    /// - events still to come are read-only (`OCKFutureEventsRule`), in the record's time zone by `now`;
+    /// - a task's alert rules are readable and in bounds (`OCKAlertRulesStoreRule`).
     /// The store's own limits (entities of a kind, events a day, sync devices) hold for every store.
     public var recordRules: [any OCKStoreRule] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        return [CareServer.surveyRule(self), OCKFutureEventsRule(calendar: calendar, now: now)]
+        return [CareServer.surveyRule(self), OCKFutureEventsRule(calendar: calendar, now: now), OCKAlertRulesStoreRule()]
     }
 
     /// Adds `recordRules` to `store`.
