@@ -284,12 +284,14 @@ public struct CareDataImport: Sendable {
         let invitations = try await allRows(of: .invitation, from: source.directory.runner, filter: filter)
         let tokens = try await allRows(of: .accessToken, from: source.directory.runner, filter: filter)
         let reminders = try await allRows(of: .reminderSetting, from: source.directory.runner, filter: filter)
+        let triage = try await allRows(of: .triageItem, from: source.directory.runner, filter: filter)
         try await target.transactions.run(.directoryWrite) { db in
             try StoredTable.record.insert([row], into: db)
             try StoredTable.membership.insert(memberships, into: db)
             try StoredTable.invitation.insert(invitations, into: db)
             try StoredTable.accessToken.insert(tokens, into: db)
             try StoredTable.reminderSetting.insert(reminders, into: db)
+            try StoredTable.triageItem.insert(triage, into: db)
         }
         return there
     }

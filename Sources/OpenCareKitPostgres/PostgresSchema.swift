@@ -72,6 +72,8 @@ enum PostgresSchema {
                                                        prefix: "\(schema).")),
         ("10: shared values", [DirectorySchema.sharedValueTable(text: "text COLLATE \"C\"", real: "double precision", prefix: "\(schema).")]),
         ("11: two-step codes used once", ["ALTER TABLE \(schema).account ADD COLUMN totp_last_step bigint"]),
+        ("12: triage", DirectorySchema.triageTables(text: "text COLLATE \"C\"", real: "double precision", integer: "bigint",
+                                                   prefix: "\(schema).")),
     ]
 
     /// HealthKit tasks from CareKit devices: a task's columns, indexes, policy and view, with the sync column.

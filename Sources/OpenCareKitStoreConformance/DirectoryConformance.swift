@@ -251,6 +251,68 @@ public enum DirectoryConformance {
                 try await directory.setReminderSettings(CareReminderSettings(account: ana.id, record: .random(), taskIDs: ["x"], updatedDate: now))
             }
         },
+        DirectoryCheck("triageItemsAreOnePerCauseAndMoveFromNewToResolved") { subject in
+            let directory = subject.directory
+            let (lee, kim, stranger) = (account("lee@example.org"), account("kim@example.org"), account("x@example.org"))
+            for person in [lee, kim, stranger] { try await directory.addAccount(person) }
+            let care = record()
+            try await directory.addRecord(care, member: CareMembership(record: care.id, account: lee.id, role: .clinician, isOwner: true,
+                                                                       createdDate: now))
+            try await directory.setMembership(CareMembership(record: care.id, account: kim.id, role: .clinician, isOwner: false, createdDate: now))
+            func pain(_ evidence: [String], _ observed: Double = 9, priority: CareTriageItem.Priority = .urgent) -> CareTriageAlert {
+                CareTriageAlert(cause: "check-in/pain", taskID: "check-in", taskTitle: "Check-in", ruleID: "pain", rule: "{}", priority: priority,
+                                observed: observed, evidence: evidence, outcomeIDs: evidence, latest: now)
+            }
+            let doses = CareTriageAlert(cause: "med/doses", taskID: "med", taskTitle: nil, ruleID: "doses", rule: "{}", priority: .routine,
+                                        observed: 2, evidence: ["day:2027-01-14", "day:2027-01-15"], outcomeIDs: [], latest: now)
+            // Raised once per cause; the same evidence again changes nothing, new evidence updates the open item.
+            let first = try await directory.raiseTriage([pain(["outcome:a"]), doses], record: care.id, now: now)
+            #expect(first.raised.map(\.alert.cause).sorted() == ["check-in/pain", "med/doses"] && first.updated.isEmpty)
+            #expect(try await directory.raiseTriage([pain(["outcome:a"]), doses], record: care.id, now: now).isEmpty)
+            let later = now.addingTimeInterval(60)
+            let again = try await directory.raiseTriage([pain(["outcome:a", "outcome:b"], 10)], record: care.id, now: later)
+            #expect(again.raised.isEmpty && again.updated.map(\.raisedCount) == [2])
+            var open = try await directory.triageItems(records: [care.id], open: true, limit: 10)
+            #expect(open.map(\.alert.cause) == ["check-in/pain", "med/doses"], "urgent first")
+            let item = try #require(open.first)
+            #expect(item.alert.observed == 10 && item.alert.evidence == ["outcome:a", "outcome:b"] && item.updatedDate == later)
+            #expect(item.status == .new && item.owner == nil)
+
+            // Acknowledged once, by whom and when: the second clinician is told it is taken.
+            let seen = try await directory.actOnTriageItem(item.id, .acknowledge, by: lee.id, now: later)
+            #expect(seen.status == .acknowledged && seen.acknowledgedBy == lee.id && seen.acknowledgedDate == later)
+            await #expect(throws: CareDirectoryError(.conflict, "The item is acknowledged already.")) {
+                try await directory.actOnTriageItem(item.id, .acknowledge, by: kim.id, now: later)
+            }
+            // Assigned to a member only, and back to the pool.
+            #expect(try await directory.actOnTriageItem(item.id, .assign(kim.id), by: lee.id, now: later).owner == kim.id)
+            await #expect(throws: CareDirectoryError.self) {
+                try await directory.actOnTriageItem(item.id, .assign(stranger.id), by: lee.id, now: later)
+            }
+            #expect(try await directory.triageItem(item.id)?.owner == kim.id)
+            // Resolved with a note, it leaves the open list; resolved is final.
+            await #expect(throws: CareDirectoryError.self) { try await directory.actOnTriageItem(item.id, .resolve(note: "  "), by: kim.id, now: later) }
+            let done = try await directory.actOnTriageItem(item.id, .resolve(note: "Called her; pain eased."), by: kim.id, now: later)
+            #expect(done.status == .resolved && done.resolvedBy == kim.id && done.resolutionNote == "Called her; pain eased.")
+            await #expect(throws: CareDirectoryError(.conflict, "The item is resolved already.")) {
+                try await directory.actOnTriageItem(item.id, .acknowledge, by: lee.id, now: later)
+            }
+            open = try await directory.triageItems(records: [care.id], open: true, limit: 10)
+            #expect(open.map(\.alert.cause) == ["med/doses"])
+            #expect(try await directory.triageItems(records: [care.id], open: false, limit: 10).map(\.id) == [item.id])
+            // What was resolved is not raised again by the same evidence; something new raises a new item.
+            #expect(try await directory.raiseTriage([pain(["outcome:a", "outcome:b"])], record: care.id, now: later).isEmpty)
+            let renewed = try await directory.raiseTriage([pain(["outcome:b", "outcome:c"])], record: care.id, now: later)
+            #expect(renewed.raised.count == 1 && renewed.raised.first?.id != item.id)
+            // Bounded: an alert out of bounds is refused; a stranger's record shows nothing.
+            var huge = doses
+            huge.evidence = (0...CareTriageAlert.maximumEvidence).map { "day:\($0)" }
+            await #expect(throws: CareDirectoryError.self) { try await directory.raiseTriage([huge], record: care.id, now: later) }
+            #expect(try await directory.triageItems(records: [.random()], open: true, limit: 10).isEmpty)
+            await #expect(throws: CareDirectoryError(.notFound, "There is no such item.")) {
+                try await directory.actOnTriageItem(.random(), .acknowledge, by: lee.id, now: later)
+            }
+        },
         DirectoryCheck("theFirstSharedValueKeptIsEveryonesValue") { subject in
             let directory = subject.directory
             #expect(try await directory.sharedValue(named: "key", orKeep: "first", now: now) == "first")

@@ -188,6 +188,17 @@ public final class CachingCareDirectory: CareDirectory {
         defer { accounts.withLock { $0.removeAll() } }
         return try await base.resealSecrets(transform)
     }
+    public func raiseTriage(_ alerts: [CareTriageAlert], record: CareRecordID, now: Date) async throws -> CareTriageRaise {
+        try await base.raiseTriage(alerts, record: record, now: now)
+    }
+    public func triageItems(records: [CareRecordID], open: Bool, limit: Int) async throws -> [CareTriageItem] {
+        try await base.triageItems(records: records, open: open, limit: limit)
+    }
+    public func triageItem(_ id: RandomIdentifier) async throws -> CareTriageItem? { try await base.triageItem(id) }
+    public func actOnTriageItem(_ id: RandomIdentifier, _ action: CareTriageAction, by account: CareAccountID, now: Date) async throws
+        -> CareTriageItem {
+        try await base.actOnTriageItem(id, action, by: account, now: now)
+    }
     public func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String {
         try await base.sharedValue(named: name, orKeep: value, now: now)
     }

@@ -159,6 +159,18 @@ public protocol CareDirectory: Sendable {
     /// kept outside the database.)
     func resealSecrets(_ transform: @escaping @Sendable (String) throws -> String?) async throws -> Int
 
+    // MARK: Triage
+    /// Raises `alerts` on `record` in one transaction: an alert updates its cause's open item when it brings new
+    /// evidence, raises a new item when its cause has none open and its evidence is not all in the last resolved one,
+    /// and is dropped otherwise.
+    func raiseTriage(_ alerts: [CareTriageAlert], record: CareRecordID, now: Date) async throws -> CareTriageRaise
+    /// The open items of `records` (urgent, then new, then newest first), or the resolved ones (newest first).
+    func triageItems(records: [CareRecordID], open: Bool, limit: Int) async throws -> [CareTriageItem]
+    func triageItem(_ id: RandomIdentifier) async throws -> CareTriageItem?
+    /// Acknowledges, assigns or resolves an open item, by `account`; a conflict when another did it first.
+    func actOnTriageItem(_ id: RandomIdentifier, _ action: CareTriageAction, by account: CareAccountID, now: Date) async throws
+        -> CareTriageItem
+
     // MARK: Audit log
     /// Numbers, chains and appends entries in one transaction.
     func appendAudit(_ drafts: [AuditEntry.Draft]) async throws

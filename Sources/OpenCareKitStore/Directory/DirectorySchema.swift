@@ -142,12 +142,48 @@ package enum DirectorySchema {
         migrator.registerMigration("v8: two-step codes used once") { db in
             try db.execute(sql: "ALTER TABLE account ADD COLUMN totp_last_step INTEGER")
         }
+        migrator.registerMigration("v9: triage") { db in
+            for statement in DirectorySchema.triageTables(text: "TEXT", real: "REAL", integer: "INTEGER") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
     /// Values every app server shares (the Web Push signing key), in the column types of an engine.
     package static func sharedValueTable(text: String, real: String, prefix: String = "") -> String {
         "CREATE TABLE \(prefix)shared_value (name \(text) PRIMARY KEY NOT NULL, value \(text) NOT NULL, created_date \(real) NOT NULL)"
+    }
+
+    /// The care team's triage items (`CareTriageItem`), in the column types of an engine: one open item per record and
+    /// cause, found by record and status.
+    package static func triageTables(text: String, real: String, integer: String, prefix: String = "") -> [String] {
+        """
+        CREATE TABLE \(prefix)triage_item (
+            id \(text) PRIMARY KEY NOT NULL,
+            record \(text) NOT NULL REFERENCES \(prefix)record(id) ON DELETE CASCADE,
+            cause \(text) NOT NULL,
+            task_id \(text) NOT NULL,
+            task_title \(text),
+            rule_id \(text) NOT NULL,
+            rule \(text) NOT NULL,
+            priority \(text) NOT NULL,
+            status \(text) NOT NULL,
+            observed \(real) NOT NULL,
+            evidence \(text) NOT NULL,
+            outcome_ids \(text) NOT NULL,
+            latest \(real) NOT NULL,
+            raised_date \(real) NOT NULL,
+            updated_date \(real) NOT NULL,
+            raised_count \(integer) NOT NULL,
+            owner \(text) REFERENCES \(prefix)account(id) ON DELETE SET NULL,
+            acknowledged_by \(text),
+            acknowledged_date \(real),
+            resolved_by \(text),
+            resolved_date \(real),
+            resolution_note \(text)
+        );
+        CREATE UNIQUE INDEX triage_item_open ON \(prefix)triage_item(record, cause) WHERE status <> 'resolved';
+        CREATE INDEX triage_item_by_record ON \(prefix)triage_item(record, status, latest)
+        """.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 
     /// The tables of push subscriptions and reminder settings, in the column types of an engine.

@@ -73,9 +73,15 @@ package struct StoredTable: Sendable {
 
     package static let sharedValue = StoredTable("shared_value", ["name", "value", "created_date"], key: ["name"])
 
+    package static let triageItem = StoredTable("triage_item", ["id", "record", "cause", "task_id", "task_title", "rule_id", "rule",
+                                                                "priority", "status", "observed", "evidence", "outcome_ids", "latest",
+                                                                "raised_date", "updated_date", "raised_count", "owner", "acknowledged_by",
+                                                                "acknowledged_date", "resolved_by", "resolved_date", "resolution_note"],
+                                                key: ["id"])
+
     /// The directory's tables (sessions are not among what is copied: people sign in again).
     package static let directory = [account, record, membership, invitation, accessToken, auditEntry, auditHead, pushSubscription,
-                                    reminderSetting, sharedValue]
+                                    reminderSetting, sharedValue, triageItem]
 
     /// Up to `limit` rows after the row whose key is `after` (from the first row when nil), in key order, `filter`
     /// (an SQL condition on the columns, with its arguments) limiting them further; each row's values are in

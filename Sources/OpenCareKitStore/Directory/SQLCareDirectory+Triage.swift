@@ -1,0 +1,171 @@
+import Foundation
+
+// The care team's triage items (`CareTriageItem`), on every engine of the directory.
+extension SQLCareDirectory {
+    public func raiseTriage(_ alerts: [CareTriageAlert], record: CareRecordID, now: Date) async throws -> CareTriageRaise {
+        for alert in alerts { try Self.check(alert) }
+        let byCause = Dictionary(alerts.map { ($0.cause, $0) }) { $1 }
+        guard !byCause.isEmpty else { return CareTriageRaise() }
+        let causes = byCause.keys.sorted()
+        return try await write { db in
+            var result = CareTriageRaise()
+            var inserted = false
+            for cause in causes {
+                let alert = byCause[cause]!
+                if let open = try db.firstRow("SELECT * FROM triage_item WHERE record = ? AND cause = ? AND status <> 'resolved'",
+                                              [record.description, cause], Self.triageItem) {
+                    guard !Set(alert.evidence).isSubset(of: open.alert.evidence) else { continue }
+                    try db.execute("""
+                        UPDATE triage_item SET task_title = ?, rule = ?, priority = ?, observed = ?, evidence = ?, outcome_ids = ?,
+                          latest = ?, updated_date = ?, raised_count = raised_count + 1 WHERE id = ?
+                        """, [alert.taskTitle, alert.rule, alert.priority.rawValue, alert.observed, Self.json(alert.evidence),
+                              Self.json(alert.outcomeIDs), alert.latest.timeIntervalSince1970, now.timeIntervalSince1970, open.id.description])
+                    var updated = open
+                    updated.alert = alert
+                    updated.updatedDate = now
+                    updated.raisedCount += 1
+                    result.updated.append(updated)
+                    continue
+                }
+                let resolved = try db.firstRow("""
+                    SELECT evidence FROM triage_item WHERE record = ? AND cause = ? AND status = 'resolved'
+                    ORDER BY resolved_date DESC, id LIMIT 1
+                    """, [record.description, cause]) { try Self.list($0.string("evidence")) }
+                if let resolved, Set(alert.evidence).isSubset(of: resolved) { continue }
+                let item = CareTriageItem(id: .random(), record: record, alert: alert, status: .new, raisedDate: now, updatedDate: now,
+                                          raisedCount: 1)
+                try db.execute("""
+                    INSERT INTO triage_item (id, record, cause, task_id, task_title, rule_id, rule, priority, status, observed, evidence,
+                      outcome_ids, latest, raised_date, updated_date, raised_count)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'new', ?, ?, ?, ?, ?, ?, 1)
+                    """, [item.id.description, record.description, cause, alert.taskID, alert.taskTitle, alert.ruleID, alert.rule,
+                          alert.priority.rawValue, alert.observed, Self.json(alert.evidence), Self.json(alert.outcomeIDs),
+                          alert.latest.timeIntervalSince1970, now.timeIntervalSince1970, now.timeIntervalSince1970])
+                result.raised.append(item)
+                inserted = true
+            }
+            if inserted {
+                // A record keeps its newest resolved items only.
+                try db.execute("""
+                    DELETE FROM triage_item WHERE record = ? AND status = 'resolved' AND id NOT IN (
+                      SELECT id FROM triage_item WHERE record = ? AND status = 'resolved' ORDER BY resolved_date DESC, id LIMIT ?)
+                    """, [record.description, record.description, CareTriageItem.maximumResolvedPerRecord])
+            }
+            return result
+        }
+    }
+
+    public func triageItems(records: [CareRecordID], open: Bool, limit: Int) async throws -> [CareTriageItem] {
+        guard limit > 0, !records.isEmpty else { return [] }
+        let ids = Array(Set(records.map(\.description))).sorted()
+        let items = try await read { db in
+            var items: [CareTriageItem] = []
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let (status, order) = open
+                    ? ("status <> 'resolved'", "(priority = 'urgent') DESC, (status = 'new') DESC, latest DESC, id")
+                    : ("status = 'resolved'", "resolved_date DESC, id")
+                items += try db.rows("SELECT * FROM triage_item WHERE record IN (\(placeholders)) AND \(status) ORDER BY \(order) LIMIT ?",
+                                     chunk.map { $0 as any SQLBindable } + [limit], Self.triageItem)
+            }
+            return items
+        }
+        return Array(items.sorted(by: open ? Self.openFirst : Self.resolvedFirst).prefix(limit))
+    }
+
+    public func triageItem(_ id: RandomIdentifier) async throws -> CareTriageItem? {
+        try await read { db in try db.firstRow("SELECT * FROM triage_item WHERE id = ?", [id.description], Self.triageItem) }
+    }
+
+    public func actOnTriageItem(_ id: RandomIdentifier, _ action: CareTriageAction, by account: CareAccountID, now: Date) async throws
+        -> CareTriageItem {
+        if case let .resolve(note) = action {
+            guard !note.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, note.count <= CareTriageItem.maximumNoteLength else {
+                throw CareDirectoryError(.conflict, "A resolution has a note of 1 to \(CareTriageItem.maximumNoteLength) characters.")
+            }
+        }
+        return try await write { db in
+            guard var item = try db.firstRow("SELECT * FROM triage_item WHERE id = ?", [id.description], Self.triageItem) else {
+                throw CareDirectoryError(.notFound, "There is no such item.")
+            }
+            guard item.isOpen else { throw CareDirectoryError(.conflict, "The item is resolved already.") }
+            let stamp = now.timeIntervalSince1970
+            switch action {
+            case .acknowledge:
+                guard item.status == .new else { throw CareDirectoryError(.conflict, "The item is acknowledged already.") }
+                try db.execute("UPDATE triage_item SET status = 'acknowledged', acknowledged_by = ?, acknowledged_date = ? WHERE id = ?",
+                               [account.description, stamp, id.description])
+                item.status = .acknowledged
+                item.acknowledgedBy = account
+                item.acknowledgedDate = now
+            case let .assign(owner):
+                if let owner {
+                    guard try db.scalar("SELECT 1 FROM membership WHERE record = ? AND account = ?",
+                                        [item.record.description, owner.description]).isTrue else {
+                        throw CareDirectoryError(.notFound, "The item can be assigned to a member of its record only.")
+                    }
+                }
+                try db.execute("UPDATE triage_item SET owner = ? WHERE id = ?", [owner?.description, id.description])
+                item.owner = owner
+            case let .resolve(note):
+                try db.execute("UPDATE triage_item SET status = 'resolved', resolved_by = ?, resolved_date = ?, resolution_note = ? WHERE id = ?",
+                               [account.description, stamp, note, id.description])
+                item.status = .resolved
+                item.resolvedBy = account
+                item.resolvedDate = now
+                item.resolutionNote = note
+            }
+            return item
+        }
+    }
+
+    // MARK: Rows
+
+    static func check(_ alert: CareTriageAlert) throws {
+        let texts = [alert.cause, alert.taskID, alert.ruleID, alert.rule, alert.taskTitle ?? ""]
+        guard !alert.cause.isEmpty, texts.allSatisfy({ $0.utf8.count <= CareTriageAlert.maximumTextLength }),
+              alert.evidence.count <= CareTriageAlert.maximumEvidence, alert.outcomeIDs.count <= CareTriageAlert.maximumEvidence,
+              (alert.evidence + alert.outcomeIDs).allSatisfy({ $0.utf8.count <= 200 }), alert.observed.isFinite else {
+            throw CareDirectoryError(.conflict, "An alert is out of the directory's bounds.")
+        }
+    }
+
+    static func json(_ list: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(list)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    static func list(_ text: String) throws -> [String] {
+        try JSONDecoder().decode([String].self, from: Data(text.utf8))
+    }
+
+    static func triageItem(_ row: any SQLRow) throws -> CareTriageItem {
+        func date(_ column: String) throws -> Date? { try row.optionalDouble(column).map(Date.init(timeIntervalSince1970:)) }
+        func account(_ column: String) throws -> CareAccountID? { try row.optionalString(column).map(RandomIdentifier.init(uncheckedText:)) }
+        let alert = CareTriageAlert(
+            cause: try row.string("cause"), taskID: try row.string("task_id"), taskTitle: try row.optionalString("task_title"),
+            ruleID: try row.string("rule_id"), rule: try row.string("rule"),
+            priority: CareTriageItem.Priority(rawValue: try row.string("priority")) ?? .routine, observed: try row.double("observed"),
+            evidence: try list(row.string("evidence")), outcomeIDs: try list(row.string("outcome_ids")),
+            latest: Date(timeIntervalSince1970: try row.double("latest")))
+        return CareTriageItem(
+            id: RandomIdentifier(uncheckedText: try row.string("id")), record: RandomIdentifier(uncheckedText: try row.string("record")),
+            alert: alert, status: CareTriageItem.Status(rawValue: try row.string("status")) ?? .new,
+            raisedDate: try date("raised_date") ?? .distantPast, updatedDate: try date("updated_date") ?? .distantPast,
+            raisedCount: try row.int("raised_count"), owner: try account("owner"), acknowledgedBy: try account("acknowledged_by"),
+            acknowledgedDate: try date("acknowledged_date"), resolvedBy: try account("resolved_by"), resolvedDate: try date("resolved_date"),
+            resolutionNote: try row.optionalString("resolution_note"))
+    }
+
+    /// Open items: urgent first, then new before acknowledged, then the newest evidence first.
+    static func openFirst(_ lhs: CareTriageItem, _ rhs: CareTriageItem) -> Bool {
+        let left = (lhs.alert.priority == .urgent ? 0 : 1, lhs.status == .new ? 0 : 1, -lhs.alert.latest.timeIntervalSince1970)
+        let right = (rhs.alert.priority == .urgent ? 0 : 1, rhs.status == .new ? 0 : 1, -rhs.alert.latest.timeIntervalSince1970)
+        return left != right ? left < right : lhs.id < rhs.id
+    }
+
+    static func resolvedFirst(_ lhs: CareTriageItem, _ rhs: CareTriageItem) -> Bool {
+        let (left, right) = (lhs.resolvedDate ?? .distantPast, rhs.resolvedDate ?? .distantPast)
+        return left != right ? left > right : lhs.id < rhs.id
+    }
+}
