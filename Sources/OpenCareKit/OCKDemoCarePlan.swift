@@ -107,7 +107,12 @@ public struct OCKDemoCarePlan: Sendable {
         }
         let weekday = calendar.component(.weekday, from: start)
         let daysToMonday = (9 - weekday) % 7
-        return [
+        // The care team's alerts (`OCKAlertRule`): a medication missed on two days of a week, pain of 7 or more, no
+        // check-in for three days.
+        let missed = [OCKAlertRule(id: "missed-doses", condition: .missedDoses(days: 2, ofDays: 7))]
+        let checkIn = [OCKAlertRule(id: "pain", condition: .value(kind: "pain", atLeast: 7, atMost: nil), priority: .urgent),
+                       OCKAlertRule(id: "no-check-in", condition: .noActivity(days: 3))]
+        return Self.withAlerts([
             task("onboarding", "Onboarding", "You'll need to agree to some terms and conditions before we get started!",
                  [element(0, text: "Before you start", duration: .allDay)], plan: plan, impactsAdherence: false,
                  asset: "person.badge.shield.checkmark"),
@@ -134,7 +139,15 @@ public struct OCKDemoCarePlan: Sendable {
                  [element(7, every: DateComponents(weekOfYear: 1), text: "Monday morning",
                           targets: [OCKOutcomeValue(75.0, units: "kg", createdDate: start)], duration: .minutes(15),
                           days: daysToMonday)], plan: plan, asset: "scalemass"),
-        ]
+        ], ["check-in": checkIn, "ibuprofen": missed, "enoxaparin": missed, "omeprazole": missed])
+    }
+
+    private static func withAlerts(_ tasks: [OCKTask], _ rules: [String: [OCKAlertRule]]) -> [OCKTask] {
+        tasks.map { task in
+            var task = task
+            task.setAlertRules(rules[task.id] ?? [])
+            return task
+        }
     }
 
     public func makeContacts(plan: UUID) -> [OCKContact] {

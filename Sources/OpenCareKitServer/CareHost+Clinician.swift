@@ -116,9 +116,11 @@ extension CareHost {
         let rows = await patientRows(shown)
         let flagged = rows.count { !$0.summary.flags.isEmpty }
         let text = PatientRowText(language: language, contexts: zoneContexts)
+        let queue = try await triageQueue(of: shown, language: language)
         return hostPage(request, title: HostText.patientsTitle.text(language),
                         metadata: ["ock-refresh": "/", "ock-changes": "/live/home"]) { token in [
             .element("h1", [:], [.text(HostText.patientsTitle.text(language))]),
+            queue(token),
             .element("p", ["class": "ock-home-summary", "id": "patients-summary"], [
                 .text(HostText.needAttention.text(language, String(flagged), String(rows.count))),
             ]),
@@ -155,12 +157,19 @@ extension CareHost {
     /// The records of `account` that change from now on (those it is a member of when they change), at most one per
     /// `throttle`: the first at once, then the changes of each `throttle` collapse into the newest.
     func changes(of account: CareAccountID, throttle: Duration) -> AsyncStream<CareRecordID> {
-        let feed = changeFeed.subscribe()
+        // A record's store changed, or its triage items did.
+        let feeds = [changeFeed.subscribe(), triageFeed.subscribe()]
         let directory = self.directory
         let (members, memberInput) = AsyncStream<CareRecordID>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let filter = Task {
-            for await record in feed where (try? await directory.membership(record: record, account: account)) != nil {
-                memberInput.yield(record)
+            await withTaskGroup(of: Void.self) { group in
+                for feed in feeds {
+                    group.addTask {
+                        for await record in feed where (try? await directory.membership(record: record, account: account)) != nil {
+                            memberInput.yield(record)
+                        }
+                    }
+                }
             }
             memberInput.finish()
         }

@@ -109,6 +109,8 @@ public struct CareHost: Sendable {
     let recordRoutes: [RecordRouteTable.Route]
     /// Which open record just changed, for the clinicians' live homes.
     let changeFeed = RecordChangeFeed()
+    /// Which record's triage items were just raised or changed, for the clinicians' live homes.
+    let triageFeed = RecordChangeFeed()
     let summaries = PatientSummaries()
     let summaryAudits: SummaryViewAudits
     let zoneContexts = ZoneRenderContexts()
@@ -205,6 +207,7 @@ public struct CareHost: Sendable {
         addAccountRoutes(to: &routes)
         addRecordRoutes(to: &routes)
         addSharingRoutes(to: &routes)
+        addTriageRoutes(to: &routes)
         addActivityRoutes(to: &routes)
         addTokenRoutes(to: &routes)
         addCalendarRoutes(to: &routes)

@@ -274,6 +274,7 @@ public enum DirectoryConformance {
             #expect(again.raised.isEmpty && again.updated.map(\.raisedCount) == [2])
             var open = try await directory.triageItems(records: [care.id], open: true, limit: 10)
             #expect(open.map(\.alert.cause) == ["check-in/pain", "med/doses"], "urgent first")
+            #expect(try await directory.openTriageCounts(records: [care.id, .random()]) == (2, 1))
             let item = try #require(open.first)
             #expect(item.alert.observed == 10 && item.alert.evidence == ["outcome:a", "outcome:b"] && item.updatedDate == later)
             #expect(item.status == .new && item.owner == nil)

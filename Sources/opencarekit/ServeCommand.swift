@@ -426,6 +426,8 @@ struct ServeRun {
         // says so in one line, with no reminder's failure before it.
         let (started, serverStarted) = AsyncStream<Void>.makeStream()
         if !noReminders { services.append(AfterStartup(started: started, service: careHost.reminderService())) }
+        // Every server raises alerts for the changes it sees; the one that sends reminders also sweeps each day.
+        services.append(AfterStartup(started: started, service: careHost.triageService(sweepsDaily: !noReminders)))
         let host = self.host
         let demo = self.demo
         var app = Application(

@@ -80,7 +80,9 @@ import Testing
                     default: UUID().uuidString
                     }
                 }
-                // The owner, signed in, with the CSRF cookie but a form that does not carry it back.
+                // The owner (or, for the care team's own work, a clinician), signed in, with the CSRF cookie but a form that
+                // does not carry it back.
+                let session = try #require(world.sessions[Self.allowedAsker(catalog[route])])
                 let response = try await client.execute(uri: path, method: method, headers: [
                     .cookie: "ock_session=\(session); ock_csrf=\(ServerFixture.token)", .contentType: "application/x-www-form-urlencoded",
                 ], body: ByteBuffer(string: "task=\(UUID().uuidString)&occurrence=0&date=2026-11-16&complete=true&role=caregiver"))
@@ -103,6 +105,12 @@ import Testing
                 try await expectJSONRefused(client, path: path, method: HTTPRequest.Method(String(parts[0]))!, session: session, route: route)
             }
         }
+    }
+
+    /// Who of the world may reach a route: the patient who owns the record, unless only clinicians may.
+    static func allowedAsker(_ access: RouteAccess?) -> Asker {
+        guard case let .record(policy)? = access else { return .patient }
+        return expectedRefusal(.patient, policy) == nil ? .patient : .clinician
     }
 
     /// A JSON body (or none) with the session needs the token in `X-CSRF-Token`: refused without, and with another's.
@@ -216,7 +224,10 @@ import Testing
         switch asker {
         case .nobody: return isAPI ? .unauthorized : .seeOther
         case .stranger, .otherPatient, .tokenOtherRecord: return .notFound
-        case .patient: return nil
+        case .patient:
+            // The patient owns the record: everything but the care team's own work.
+            let owner = CareMembership(record: .random(), account: .random(), role: .patient, isOwner: true, createdDate: .now)
+            return policy.permission.isGranted(to: owner) ? nil : .forbidden
         case .caregiver, .clinician:
             let membership = CareMembership(record: .random(), account: .random(), role: asker == .caregiver ? .caregiver : .clinician,
                                             isOwner: false, createdDate: .now)

@@ -18,6 +18,8 @@ import Testing
         "CareHost+Calendar.swift": ["records.server(for:"],
         // The clinician's home summarizes the records the directory lists as theirs.
         "CareHost+Clinician.swift": ["records.openServer(", "openReadingStore(for:", "records.server(for:"],
+        // The triage queue raises the alerts of a record that changed, or whose day began (the host's own work).
+        "Triage/CareHost+Triage.swift": ["records.openServer(", "openReadingStore(for:", "records.server(for:"],
         // An import writes the new record it has just made the importer own.
         "CareHost+FHIR.swift": ["records.server(for:"],
         // How the host opens stores, and the demo's people (made at start, before any request).

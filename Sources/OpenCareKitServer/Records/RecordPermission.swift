@@ -12,6 +12,8 @@ public enum RecordPermission: String, Sendable, CaseIterable {
     case manageSharing
     /// Read who viewed or changed the record.
     case readAuditLog
+    /// Work the record's triage queue: acknowledge, assign and resolve the alerts its rules raise.
+    case triage
 
     /// Whether `membership` holds this permission in `record`. A patient does everything; a caregiver sees and
     /// completes, and manages sharing only as the owner of a record without a patient account; a clinician sees and
@@ -25,6 +27,7 @@ public enum RecordPermission: String, Sendable, CaseIterable {
             membership.role == .clinician
                 || ((membership.role == .patient || membership.isOwner) && record?.patientEditsPlan != false)
         case .manageSharing, .readAuditLog: membership.isOwner
+        case .triage: membership.role == .clinician
         }
     }
 

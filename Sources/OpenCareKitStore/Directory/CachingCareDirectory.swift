@@ -195,6 +195,9 @@ public final class CachingCareDirectory: CareDirectory {
         try await base.triageItems(records: records, open: open, limit: limit)
     }
     public func triageItem(_ id: RandomIdentifier) async throws -> CareTriageItem? { try await base.triageItem(id) }
+    public func openTriageCounts(records: [CareRecordID]) async throws -> (open: Int, urgent: Int) {
+        try await base.openTriageCounts(records: records)
+    }
     public func actOnTriageItem(_ id: RandomIdentifier, _ action: CareTriageAction, by account: CareAccountID, now: Date) async throws
         -> CareTriageItem {
         try await base.actOnTriageItem(id, action, by: account, now: now)

@@ -167,6 +167,8 @@ public protocol CareDirectory: Sendable {
     /// The open items of `records` (urgent, then new, then newest first), or the resolved ones (newest first).
     func triageItems(records: [CareRecordID], open: Bool, limit: Int) async throws -> [CareTriageItem]
     func triageItem(_ id: RandomIdentifier) async throws -> CareTriageItem?
+    /// How many items of `records` are open, and how many of those are urgent.
+    func openTriageCounts(records: [CareRecordID]) async throws -> (open: Int, urgent: Int)
     /// Acknowledges, assigns or resolves an open item, by `account`; a conflict when another did it first.
     func actOnTriageItem(_ id: RandomIdentifier, _ action: CareTriageAction, by account: CareAccountID, now: Date) async throws
         -> CareTriageItem

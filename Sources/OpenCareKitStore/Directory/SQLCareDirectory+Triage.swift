@@ -74,6 +74,25 @@ extension SQLCareDirectory {
         return Array(items.sorted(by: open ? Self.openFirst : Self.resolvedFirst).prefix(limit))
     }
 
+    public func openTriageCounts(records: [CareRecordID]) async throws -> (open: Int, urgent: Int) {
+        let ids = Array(Set(records.map(\.description))).sorted()
+        return try await read { db in
+            var counts = (open: 0, urgent: 0)
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                try db.forEachRow("""
+                    SELECT count(*) AS open, coalesce(sum(CASE WHEN priority = 'urgent' THEN 1 ELSE 0 END), 0) AS urgent
+                    FROM triage_item WHERE record IN (\(placeholders)) AND status <> 'resolved'
+                    """, chunk.map(\.sqlValue)) { row in
+                    counts.open += try row.int("open")
+                    counts.urgent += try row.int("urgent")
+                }
+            }
+            return counts
+        }
+    }
+
     public func triageItem(_ id: RandomIdentifier) async throws -> CareTriageItem? {
         try await read { db in try db.firstRow("SELECT * FROM triage_item WHERE id = ?", [id.description], Self.triageItem) }
     }

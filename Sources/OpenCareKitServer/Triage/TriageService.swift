@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+import OpenCareKitStore
+import ServiceLifecycle
+
+/// Raises each record's alerts (`CareHost.raiseAlerts(of:at:)`): after every change to a record open in this
+/// process — whoever wrote it: a page, the JSON API, a sync, an import, the command line or another server, while the
+/// record is open here — and, where `sweepsDaily`, at the start of each record's day in its time zone (the missed-
+/// doses and no-activity rules change with the day alone) and once at start-up for every record.
+///
+/// Changes are handled one record at a time, in the order they come; a record that changes while it is being looked
+/// at is looked at once more after, however often it changed. A day's sweep looks at `sweepConcurrency` records at once.
+/// With several app servers on one database, every server raises alerts for its own changes and exactly one sweeps
+/// (the one that sends reminders).
+public actor TriageService: Service {
+    private let host: CareHost
+    private let sweepsDaily: Bool
+    private let logger: Logger
+    /// Each record's day (in its time zone) when the sweep last looked at it.
+    private var sweptDay: [CareRecordID: String] = [:]
+    /// Records changed while their change was handled, to look at again.
+    private var pending: [CareRecordID] = []
+    private var pendingSet: Set<CareRecordID> = []
+    private var draining = false
+
+    static let sweepConcurrency = 4
+    static let pageSize = 500
+
+    public init(host: CareHost, sweepsDaily: Bool, logger: Logger = Logger(label: "opencarekit.triage")) {
+        self.host = host
+        self.sweepsDaily = sweepsDaily
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let changes = host.changeFeed.subscribe()
+        let (wake, wakeInput) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                // Taking changes never waits for the alerts of earlier ones, so none is dropped from the feed.
+                group.addTask { [self] in
+                    for await record in changes {
+                        await self.enqueue(record)
+                        wakeInput.yield()
+                    }
+                }
+                group.addTask { [self] in
+                    for await _ in wake { await self.drain() }
+                }
+                if self.sweepsDaily {
+                    group.addTask { [self] in
+                        while !Task.isCancelled {
+                            _ = await self.sweep(at: self.host.configuration.now())
+                            let now = self.host.configuration.now().timeIntervalSince1970
+                            let next = (now / 60).rounded(.down) * 60 + 60
+                            try? await Task.sleep(for: .milliseconds(Int64((next - now) * 1_000) + 50))
+                        }
+                    }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Raises the alerts of `record` (and of any record waiting).
+    func changed(_ record: CareRecordID) async {
+        enqueue(record)
+        await drain()
+    }
+
+    /// Adds `record` to the records waiting, unless it waits already.
+    private func enqueue(_ record: CareRecordID) {
+        if pendingSet.insert(record).inserted { pending.append(record) }
+    }
+
+    /// Raises the alerts of the records waiting, in order, until none waits. A record that changes while it is looked
+    /// at waits again.
+    private func drain() async {
+        guard !draining else { return }
+        draining = true
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            pendingSet.remove(next)
+            await evaluate(next, at: host.configuration.now())
+        }
+        draining = false
+    }
+
+    /// Looks at every record whose day began since the sweep last looked at it (every record, the first time); how
+    /// many it looked at.
+    func sweep(at now: Date) async -> Int {
+        var looked = 0
+        var after: CareRecordID?
+        while true {
+            let page: [CareRecord]
+            do {
+                page = try await host.directory.records(limit: Self.pageSize, after: after)
+            } catch {
+                logger.error("triage: the directory could not be read", metadata: ["error": "\(type(of: error))"])
+                return looked
+            }
+            let due = page.filter { sweptDay[$0.id] != CareServer.dayString(now, calendar: CareHost.calendar(of: $0)) }
+            await withTaskGroup(of: Void.self) { group in
+                var next = due.makeIterator()
+                func addNext() -> Bool {
+                    guard let record = next.next() else { return false }
+                    group.addTask { [self] in await self.raise(record, at: now) }
+                    return true
+                }
+                for _ in 0..<Self.sweepConcurrency where !addNext() { break }
+                while await group.next() != nil { _ = addNext() }
+            }
+            for record in due { sweptDay[record.id] = CareServer.dayString(now, calendar: CareHost.calendar(of: record)) }
+            looked += due.count
+            guard page.count == Self.pageSize, let last = page.last else { return looked }
+            after = last.id
+        }
+    }
+
+    private func evaluate(_ id: CareRecordID, at now: Date) async {
+        guard let record = try? await host.directory.record(id) else { return }
+        await raise(record, at: now)
+    }
+
+    private nonisolated func raise(_ record: CareRecord, at now: Date) async {
+        do {
+            try await host.raiseAlerts(of: record, at: now)
+        } catch {
+            // No patient data: the error's type only.
+            logger.warning("triage: a record's alerts could not be raised", metadata: ["error": "\(type(of: error))"])
+        }
+    }
+}
+
+extension CareHost {
+    /// The service that raises this host's alerts (`TriageService`); `sweepsDaily` on exactly one app server.
+    public func triageService(sweepsDaily: Bool) -> TriageService {
+        TriageService(host: self, sweepsDaily: sweepsDaily)
+    }
+}

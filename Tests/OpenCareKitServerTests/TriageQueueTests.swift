@@ -1,0 +1,196 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import OpenCareKit
+@testable import OpenCareKitServer
+import OpenCareKitStore
+import Testing
+
+/// The triage queue on the clinician's home: an alert a record's rule raises becomes an item there at once; a
+/// clinician acknowledges it (a second one is told who did, and when), assigns and resolves it with a note; only the
+/// record's clinicians act on it, a stranger gets 404, and each action is audited.
+@Suite struct TriageQueueTests {
+    /// Friday 15 January 2027, 17:00 in Seoul.
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let password = "correct horse battery"
+
+    struct Setup {
+        let host: CareHost
+        let directory: SQLiteCareDirectory
+        let record: CareRecord
+        let people: [String: CareAccount]
+        let checkIn: OCKTask
+
+        var service: TriageService { host.triageService(sweepsDaily: false) }
+
+        /// Records a check-in with `pain` for today (or `occurrence`), through the record's open server, as any writer would.
+        func recordPain(_ pain: Int, occurrence: Int = 3) async throws {
+            let server = try #require(try await host.records.server(for: record.id, load: { record }))
+            var value = OCKOutcomeValue(pain)
+            value.kind = "pain"
+            try await server.store.addOutcome(OCKOutcome(taskUUID: checkIn.uuid, taskOccurrenceIndex: occurrence, values: [value]))
+        }
+    }
+
+    /// Ana's record (she owns it), with Dr. Lee and Dr. Kim as clinicians, Sam as caregiver, and Ben outside it; a daily
+    /// check-in from three days ago whose rule raises an urgent alert for pain of 7 or more.
+    func setup() async throws -> Setup {
+        let directory = try SQLiteCareDirectory(path: nil)
+        let hash = try await Passwords.hash(Self.password, cost: 4)
+        var people: [String: CareAccount] = [:]
+        for (key, name) in [("ana", "Ana Kim"), ("lee", "Dr. Lee"), ("kim", "Dr. Kim"), ("sam", "Sam Park"), ("ben", "Ben Cho")] {
+            let account = CareAccount(email: "\(key)@example.org", name: name, passwordHash: hash, createdDate: now)
+            try await directory.addAccount(account)
+            people[key] = account
+        }
+        let record = CareRecord(patientName: "Ana Kim", timeZoneIdentifier: "Asia/Seoul", createdDate: now)
+        try await directory.addRecord(record, member: CareMembership(record: record.id, account: people["ana"]!.id, role: .patient,
+                                                                     isOwner: true, createdDate: now))
+        for (key, role) in [("lee", CareRole.clinician), ("kim", .clinician), ("sam", .caregiver)] {
+            try await directory.setMembership(CareMembership(record: record.id, account: people[key]!.id, role: role, isOwner: false,
+                                                             createdDate: now))
+        }
+        let host = CareHost(directory: directory, configuration: CareHost.Configuration(passwordCost: 4, now: { [now] in now }))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Asia/Seoul")!
+        let start = calendar.date(byAdding: .day, value: -3, to: calendar.startOfDay(for: now))!
+        var task = OCKTask(id: "check-in", title: "Check-in", carePlanUUID: nil, schedule: OCKSchedule(composing: [
+            OCKScheduleElement(start: start, end: nil, interval: DateComponents(day: 1), duration: .allDay, calendar: calendar),
+        ]))
+        task.effectiveDate = start
+        task.setAlertRules([OCKAlertRule(id: "pain", condition: .value(kind: "pain", atLeast: 7, atMost: nil), priority: .urgent)])
+        let server = try #require(try await host.records.server(for: record.id, load: { record }))
+        let checkIn = try await server.store.addTask(task)
+        return Setup(host: host, directory: directory, record: record, people: people, checkIn: checkIn)
+    }
+
+    static func signedIn(_ client: any TestClientProtocol, _ email: String) async throws -> TestBrowser {
+        let browser = TestBrowser(client)
+        try await browser.signIn(email, password)
+        return browser
+    }
+
+    /// The item ids listed on a home page.
+    static func items(_ html: String) -> [String] {
+        html.components(separatedBy: #"data-item=""#).dropFirst().map { String($0.prefix(26)) }
+    }
+
+    @Test func aHighPainCheckInPutsAnUrgentItemOnTheCliniciansHomeAtOnce() async throws {
+        let setup = try await setup()
+        var triage = setup.host.triageFeed.subscribe().makeAsyncIterator()
+        try await setup.recordPain(5, occurrence: 2)
+        await setup.service.changed(setup.record.id)
+        try await setup.recordPain(9)
+        await setup.service.changed(setup.record.id)
+        // The homes hear of the item raised (a pain of 5 raised nothing).
+        #expect(await triage.next() == setup.record.id)
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let lee = try await Self.signedIn(client, "lee@example.org")
+            let html = String(buffer: try await lee.send("/").body)
+            #expect(Self.items(html).count == 1)
+            #expect(html.contains(#"data-open="1" data-urgent="1""#) && html.contains("1 open, 1 urgent"))
+            #expect(html.contains("Check-in: pain 9 (alert at 7 or more)"))
+            #expect(html.contains("ock-badge-urgent") && html.contains(">Urgent<"))
+            #expect(html.contains("New · Assigned to the care team · Raised "))
+            #expect(html.contains(#"href="/records/\#(setup.record.id)/care?date=2027-01-15""#))
+            // Its forms post to the record's triage routes with the page's CSRF token.
+            #expect(html.contains(#"action="/records/\#(setup.record.id)/triage/acknowledge""#))
+            #expect(html.contains(#"name="csrf" type="hidden" value="\#(lee.cookie("ock_csrf") ?? "-")""#))
+            // In Korean too.
+            let korean = String(buffer: try await lee.send("/", headers: [.acceptLanguage: "ko"]).body)
+            #expect(korean.contains("열린 항목 1개, 긴급 1개") && korean.contains("Check-in: pain 9 (7 이상이면 알림)"))
+            // The patient and her caregiver have no queue.
+            let ana = try await Self.signedIn(client, "ana@example.org")
+            #expect(!String(buffer: try await ana.send("/").body).contains("data-item="))
+        }
+    }
+
+    @Test func aSecondClinicianSeesWhoAcknowledgedItAndAResolvedItemLeavesTheQueueAudited() async throws {
+        let setup = try await setup()
+        try await setup.recordPain(9)
+        await setup.service.changed(setup.record.id)
+        let item = try #require(try await setup.directory.triageItems(records: [setup.record.id], open: true, limit: 5).first)
+        let base = "/records/\(setup.record.id)/triage"
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let lee = try await Self.signedIn(client, "lee@example.org")
+            let kim = try await Self.signedIn(client, "kim@example.org")
+            _ = try await lee.send("/")
+            _ = try await kim.send("/")
+            let acknowledged = try await lee.send(base + "/acknowledge", .post, form: ["item": item.id.description])
+            #expect(acknowledged.status == .seeOther && acknowledged.headers[.location] == "/#triage")
+            #expect(String(buffer: try await kim.send("/").body).contains("Acknowledged by Dr. Lee at "))
+            let late = try await kim.send(base + "/acknowledge", .post, form: ["item": item.id.description])
+            #expect(late.status == .conflict)
+            #expect(String(buffer: late.body).contains("Dr. Lee acknowledged this at "))
+
+            // Assigned to a clinician of the record only.
+            let caregiver = try await kim.send(base + "/assign", .post, form: ["item": item.id.description, "owner": setup.people["sam"]!.id.description])
+            #expect(caregiver.status == .unprocessableContent)
+            let assigned = try await kim.send(base + "/assign", .post, form: ["item": item.id.description, "owner": setup.people["kim"]!.id.description])
+            #expect(assigned.status == .seeOther)
+            #expect(String(buffer: try await lee.send("/").body).contains("Assigned to Dr. Kim"))
+
+            // Resolved with a note; without one it is not.
+            #expect(try await kim.send(base + "/resolve", .post, form: ["item": item.id.description, "note": " "]).status == .unprocessableContent)
+            let resolved = try await kim.send(base + "/resolve", .post, form: ["item": item.id.description, "note": "Called Ana; the pain eased."])
+            #expect(resolved.status == .seeOther)
+            let home = String(buffer: try await lee.send("/").body)
+            #expect(Self.items(home).isEmpty && home.contains("Nothing open"))
+            let done = try #require(try await setup.directory.triageItem(item.id))
+            #expect(done.status == .resolved && done.resolvedBy == setup.people["kim"]!.id && done.resolutionNote == "Called Ana; the pain eased.")
+            let late2 = try await lee.send(base + "/resolve", .post, form: ["item": item.id.description, "note": "Me too"])
+            #expect(late2.status == .conflict && String(buffer: late2.body).contains("Dr. Kim resolved this at "))
+        }
+        // Every action passed the record's gate, which audited it (the refused ones as allowed requests that changed
+        // nothing).
+        let entries = try await setup.directory.auditEntries(record: setup.record.id, resource: "triage", limit: 50)
+        #expect(entries.count == 7 && entries.allSatisfy { $0.draft.action == .update && $0.draft.outcome == .allowed })
+    }
+
+    @Test func onlyTheRecordsCliniciansActAndAStrangerGetsNotFound() async throws {
+        let setup = try await setup()
+        try await setup.recordPain(9)
+        await setup.service.changed(setup.record.id)
+        let item = try #require(try await setup.directory.triageItems(records: [setup.record.id], open: true, limit: 5).first)
+        let base = "/records/\(setup.record.id)/triage"
+        try await Application(router: setup.host.router()).test(.router) { client in
+            for (person, status) in [("ana", HTTPResponse.Status.forbidden), ("sam", .forbidden), ("ben", .notFound)] {
+                let browser = try await Self.signedIn(client, "\(person)@example.org")
+                _ = try await browser.send("/")
+                for action in ["acknowledge", "assign", "resolve"] {
+                    let answer = try await browser.send(base + "/" + action, .post, form: ["item": item.id.description, "note": "x"])
+                    #expect(answer.status == status, "\(person) \(action)")
+                }
+            }
+            // An item of another record, named through this one, does not exist here.
+            let other = CareRecord(patientName: "Other", timeZoneIdentifier: "UTC", createdDate: now)
+            try await setup.directory.addRecord(other, member: CareMembership(record: other.id, account: setup.people["lee"]!.id,
+                                                                              role: .clinician, isOwner: true, createdDate: now))
+            let alert = CareTriageAlert(cause: "t/r", taskID: "t", taskTitle: nil, ruleID: "r", rule: "{}", priority: .routine,
+                                        observed: 1, evidence: ["x"], outcomeIDs: [], latest: now)
+            let foreign = try #require(try await setup.directory.raiseTriage([alert], record: other.id, now: now).raised.first)
+            let lee = try await Self.signedIn(client, "lee@example.org")
+            _ = try await lee.send("/")
+            let answer = try await lee.send(base + "/acknowledge", .post, form: ["item": foreign.id.description])
+            #expect(answer.status == .notFound && String(buffer: answer.body).contains("There is no such item in this record."))
+            #expect(try await setup.directory.triageItem(foreign.id)?.status == .new)
+        }
+        #expect(try await setup.directory.triageItem(item.id)?.status == .new, "nothing changed")
+    }
+
+    /// The same cause updates its open item instead of adding one; the homes hear of it.
+    @Test func aRepeatedAlertUpdatesTheOpenItem() async throws {
+        let setup = try await setup()
+        try await setup.recordPain(9)
+        await setup.service.changed(setup.record.id)
+        let server = try #require(try await setup.host.records.server(for: setup.record.id, load: { setup.record }))
+        var value = OCKOutcomeValue(8)
+        value.kind = "pain"
+        try await server.store.addOutcome(OCKOutcome(taskUUID: setup.checkIn.uuid, taskOccurrenceIndex: 2, values: [value]))
+        var triage = setup.host.triageFeed.subscribe().makeAsyncIterator()
+        await setup.service.changed(setup.record.id)
+        #expect(await triage.next() == setup.record.id)
+        let items = try await setup.directory.triageItems(records: [setup.record.id], open: true, limit: 5)
+        #expect(items.count == 1 && items.first?.raisedCount == 2 && items.first?.alert.evidence.count == 2)
+    }
+}
