@@ -154,26 +154,26 @@ extension CareHost {
                                       accessCheck: check)
     }
 
-    /// The records of `account` that change from now on (those it is a member of when they change), at most one per
-    /// `throttle`: the first at once, then the changes of each `throttle` collapse into the newest.
+    /// The records of `account` that change from now on (those it is a member of when they change): changes to a
+    /// store at most one per `throttle` (the first at once, then the changes of each `throttle` collapse into the
+    /// newest); a triage item raised or changed at once, since the care team waits for it (a pain of 9 reaches the
+    /// home within a second, not after the store's change that raised it).
     func changes(of account: CareAccountID, throttle: Duration) -> AsyncStream<CareRecordID> {
-        // A record's store changed, or its triage items did.
-        let feeds = [changeFeed.subscribe(), triageFeed.subscribe()]
+        let (stores, triage) = (changeFeed.subscribe(), triageFeed.subscribe())
         let directory = self.directory
         let (members, memberInput) = AsyncStream<CareRecordID>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let filter = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for feed in feeds {
-                    group.addTask {
-                        for await record in feed where (try? await directory.membership(record: record, account: account)) != nil {
-                            memberInput.yield(record)
-                        }
-                    }
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let filter = Task {
+                for await record in stores where (try? await directory.membership(record: record, account: account)) != nil {
+                    memberInput.yield(record)
+                }
+                memberInput.finish()
+            }
+            let urgent = Task {
+                for await record in triage where (try? await directory.membership(record: record, account: account)) != nil {
+                    continuation.yield(record)
                 }
             }
-            memberInput.finish()
-        }
-        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let pace = Task {
                 for await record in members {
                     continuation.yield(record)
@@ -185,6 +185,7 @@ extension CareHost {
             }
             continuation.onTermination = { _ in
                 filter.cancel()
+                urgent.cancel()
                 pace.cancel()
             }
         }

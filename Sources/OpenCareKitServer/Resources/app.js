@@ -559,13 +559,27 @@
     if (!address || !changes || !window.EventSource || !window.fetch) { return; }
     source = new EventSource(changes);
     var connected = false;
+    // Refreshes started, and the newest applied: an answer older than the one shown is dropped.
+    var started = 0;
+    var applied = 0;
     function refresh() {
+      var number = ++started;
       // A refresh after a change is not the person doing something: it does not keep the session alive.
       fetch(address, { credentials: "same-origin", headers: { "X-OCK-Background": "1" } }).then(function (response) { return response.text(); }).then(function (html) {
+        if (number < applied) { return; }
+        applied = number;
         var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
         var main = document.querySelector("main");
         if (!next || !main || next.innerHTML === main.innerHTML) { return; }
         var focusedID = document.activeElement && document.activeElement.id;
+        // What the person was typing or choosing (a resolution note, an owner) stays as it was.
+        var edits = [];
+        Array.prototype.forEach.call(main.querySelectorAll("textarea[id], input[id]:not([type=hidden]), select[id]"), function (field) {
+          var changed = field.tagName === "SELECT"
+            ? Array.prototype.some.call(field.options, function (option) { return option.selected !== option.defaultSelected; })
+            : (field.type === "checkbox" || field.type === "radio" ? field.checked !== field.defaultChecked : field.value !== field.defaultValue);
+          if (changed) { edits.push({ id: field.id, value: field.value, checked: field.checked }); }
+        });
         // Each chart's selected column (and whether it had focus), to select again once the chart is drawn anew.
         var selections = [];
         Array.prototype.forEach.call(main.querySelectorAll(".ock-chart[id]"), function (chart) {
@@ -579,6 +593,11 @@
           if (svg) { svg.setAttribute("data-ock-selected", String(selection.index)); }
         });
         if (window.OpenCareKitUI) { window.OpenCareKitUI.setUp(main); }
+        edits.forEach(function (edit) {
+          var field = document.getElementById(edit.id);
+          if (!field) { return; }
+          if (field.type === "checkbox" || field.type === "radio") { field.checked = edit.checked; } else { field.value = edit.value; }
+        });
         if (focusedID && document.getElementById(focusedID)) { document.getElementById(focusedID).focus(); }
         selections.forEach(function (selection) {
           var column = selection.focused && document.querySelectorAll("#" + CSS.escape(selection.id) + " .ock-chart-column")[selection.index];
