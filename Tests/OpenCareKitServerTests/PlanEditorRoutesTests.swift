@@ -141,6 +141,42 @@ import Testing
         }
     }
 
+    /// The care team's alerts are part of the task: shown in its form (the demo's enoxaparin alerts on missed doses),
+    /// changed there with the rule's id kept (so its triage items stay one), refused beside their fields when out of
+    /// range, and listed in the task's history.
+    @Test func aClinicianSetsTheTasksAlertsAndTheirIDsStay() async throws {
+        let fixture = ServerFixture()
+        try await fixture.seed()
+        try await fixture.hosted(role: .clinician).test { client in
+            let page = String(buffer: try await client.execute(uri: "/plan/tasks/enoxaparin", method: .get, headers: ServerFixture.cookie).body)
+            #expect(page.contains("Alerts for the care team"))
+            #expect(page.contains(#"name="alert-missed-days" type="number" value="2""#))
+            #expect(page.contains(#"name="alert-missed-id" type="hidden" value="missed-doses""#))
+            let version = try #require(Self.version(in: page))
+            let change: [(String, String)] = [("csrf", ServerFixture.token), ("version", version), ("title", "Enoxaparin"), ("counts", "true"),
+                                              ("repeat", "days"), ("every", "1"), ("timing", "times"), ("time", "09:00"), ("time-label", "Morning"),
+                                              ("duration", "60"), ("start", "2026-11-10"), ("target-value", "40"), ("target-units", "mg"),
+                                              ("target-kind", "dose"), ("effective", "next"), ("intent", "save"),
+                                              ("alert-missed-id", "missed-doses"), ("alert-missed-days", "3"), ("alert-missed-of", "7"),
+                                              ("alert-missed-urgent", "true"), ("alert-quiet-days", "4")]
+            // Out of range: said beside the alert, and nothing saved.
+            var bad = change.filter { $0.0 != "alert-missed-days" }
+            bad.append(("alert-missed-days", "9"))
+            let refused = try await Self.post(client, "/plan/tasks/enoxaparin", bad)
+            #expect(refused.status == .unprocessableContent)
+            #expect(String(buffer: refused.body).contains(#"id="alert-missed-error""#))
+            #expect(String(buffer: refused.body).contains("Fill in this alert with numbers in range (1–31), or leave it empty."))
+            #expect(try await fixture.store.fetchTask(withID: "enoxaparin").alertRules().first?.condition == .missedDoses(days: 2, ofDays: 7))
+
+            #expect(try await Self.post(client, "/plan/tasks/enoxaparin", change).status == .seeOther)
+            let saved = try await fixture.store.fetchTask(withID: "enoxaparin").alertRules()
+            #expect(saved == [OCKAlertRule(id: "missed-doses", condition: .missedDoses(days: 3, ofDays: 7), priority: .urgent),
+                              OCKAlertRule(id: "no-activity", condition: .noActivity(days: 4))])
+            let history = String(buffer: try await client.execute(uri: "/plan/tasks/enoxaparin", method: .get, headers: ServerFixture.cookie).body)
+            #expect(history.contains("alerts"))
+        }
+    }
+
     @Test func aTaskWithOutcomesIsEndedNotDeleted() async throws {
         let fixture = ServerFixture()
         try await fixture.seed()

@@ -67,6 +67,7 @@ extension CareServer {
         change(.fieldSurvey, old.userInfo?[OCKSurvey.taskUserInfoKey], new.userInfo?[OCKSurvey.taskUserInfoKey])
         change(.fieldGroup, old.groupIdentifier, new.groupIdentifier)
         change(.fieldTags, old.tags?.joined(separator: ", "), new.tags?.joined(separator: ", "))
+        if old.userInfo?[OCKTask.alertRulesKey] != new.userInfo?[OCKTask.alertRulesKey] { changes.append(EditorText.fieldAlerts.text(language)) }
         return changes
     }
 

@@ -82,6 +82,7 @@ extension CareServer {
         var formChildren: [HTML] = [EditorHTML.hidden(CSRF.fieldName, token), EditorHTML.hidden("version", form.version)]
         formChildren.append(taskFields(form, html: html, isNew: task == nil))
         formChildren.append(scheduleFields(form, html: html, task: task, localization: localization))
+        formChildren.append(alertFields(form.alerts, html: html))
         // Read once for the page: when a change (or the end) applies unless chosen, and the latest event with an outcome.
         var suggested: Date?, latest: Date?
         if let task {
@@ -125,6 +126,44 @@ extension CareServer {
             html.choice(EditorText.countsTowardAdherence.text(language), type: "checkbox", name: "counts", id: "counts", value: "true", checked: form.counts),
             html.field(EditorText.group.text(language), id: "group", value: form.group),
             html.field(EditorText.tags.text(language), id: "tags", value: form.tags, hint: EditorText.tagsHint.text(language)),
+        ])
+    }
+
+    /// The care team's alerts of the task: a group of fields for each kind, empty for none.
+    func alertFields(_ rows: TaskForm.AlertRows, html: EditorHTML) -> HTML {
+        let language = html.language
+        func text(_ words: EditorText) -> String { words.text(language) }
+        func number(_ words: EditorText, _ id: String, _ value: String, decimal: Bool = false) -> HTML {
+            html.field(text(words), id: id, type: decimal ? "text" : "number", value: value,
+                       extra: decimal ? ["inputmode": "decimal"] : ["min": "1", "max": "90", "inputmode": "numeric"])
+        }
+        func urgent(_ id: String, _ checked: Bool) -> HTML {
+            html.choice(text(.alertUrgent), type: "checkbox", name: id, id: id, value: "true", checked: checked)
+        }
+        return html.group(text(.alertsSection), id: "alerts", [
+            .element("p", [:], [.text(text(.alertsExplain))]),
+            html.group(text(.alertMissed), id: "alert-missed", [
+                EditorHTML.hidden("alert-missed-id", rows.missedID),
+                number(.alertMissedDays, "alert-missed-days", rows.missedDays), number(.alertMissedOf, "alert-missed-of", rows.missedOf),
+                urgent("alert-missed-urgent", rows.missedUrgent),
+            ]),
+            html.group(text(.alertValue), id: "alert-value", [
+                EditorHTML.hidden("alert-value-id", rows.valueID),
+                html.field(text(.alertValueKind), id: "alert-value-kind", value: rows.valueKind, extra: ["maxlength": "40"]),
+                number(.alertAtLeast, "alert-at-least", rows.atLeast, decimal: true), number(.alertAtMost, "alert-at-most", rows.atMost, decimal: true),
+                urgent("alert-value-urgent", rows.valueUrgent),
+            ]),
+            html.group(text(.alertChange), id: "alert-change", [
+                EditorHTML.hidden("alert-change-id", rows.changeID),
+                html.field(text(.alertChangeKind), id: "alert-change-kind", value: rows.changeKind, extra: ["maxlength": "40"]),
+                number(.alertChangeBy, "alert-change-by", rows.changeBy, decimal: true),
+                number(.alertChangeWithin, "alert-change-within", rows.changeWithin),
+                urgent("alert-change-urgent", rows.changeUrgent),
+            ]),
+            html.group(text(.alertQuiet), id: "alert-quiet", [
+                EditorHTML.hidden("alert-quiet-id", rows.quietID),
+                number(.alertQuietDays, "alert-quiet-days", rows.quietDays), urgent("alert-quiet-urgent", rows.quietUrgent),
+            ]),
         ])
     }
 

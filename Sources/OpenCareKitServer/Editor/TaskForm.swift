@@ -18,6 +18,8 @@ struct TaskForm: Sendable {
     var repeats = "days", every = "1", weekdays: Set<Int> = [], timing = "times"
     var times: [TimeRow] = [], duration = "60", allDayLabel = "", start = "", end = ""
     var targets: [TargetRow] = []
+    /// The alert rules the form shows, one of each kind (`OCKAlertRule`); a task's other rules are kept as they are.
+    var alerts = AlertRows()
     /// The stored schedule, kept as it is (no rule expresses it).
     var keepsSchedule = false
     /// The stored schedule (which no rule expresses, or which ended) is being replaced by the builder's.
@@ -65,6 +67,12 @@ struct TaskForm: Sendable {
         targets = rule.targets.map { TargetRow(value: Self.number($0.value), units: $0.units ?? "", kind: $0.kind ?? "") }
     }
 
+    /// The form of a stored task, with its alert rules.
+    init(task: OCKTask, style: String, survey: String, calendar: Calendar, alerts rules: [OCKAlertRule]) {
+        self.init(task: task, style: style, survey: survey, calendar: calendar)
+        alerts = AlertRows(rules)
+    }
+
     /// The form as submitted.
     init(_ fields: FormFields) {
         func text(_ name: String) -> String { fields.values[name] ?? "" }
@@ -99,6 +107,7 @@ struct TaskForm: Sendable {
         effective = text("effective") == "date" ? "date" : "next"
         effectiveDate = text("effective-date")
         intent = text("intent").isEmpty ? "save" : text("intent")
+        alerts = AlertRows(fields)
     }
 
     /// The rows the form shows: what was typed, with blank rows to add to (one more on request).
@@ -238,6 +247,101 @@ struct TaskForm: Sendable {
         case .noEventsBeforeEnd: .noEventsBeforeEnd
         case .tooManyTargets: .tooManyTargets
         case .targetNotFinite: .targetNotNumber
+        }
+    }
+
+    // MARK: Alerts
+
+    /// The alert rules as typed: one row of each kind, each with the id of the stored rule it shows (so that an edit
+    /// keeps the rule, and the triage items it raised, the same).
+    struct AlertRows: Sendable, Equatable {
+        var missedID = "", missedDays = "", missedOf = "", missedUrgent = false
+        var valueID = "", valueKind = "", atLeast = "", atMost = "", valueUrgent = false
+        var changeID = "", changeKind = "", changeBy = "", changeWithin = "", changeUrgent = false
+        var quietID = "", quietDays = "", quietUrgent = false
+
+        init() {}
+
+        /// The first rule of each kind of `rules`.
+        init(_ rules: [OCKAlertRule]) {
+            for rule in rules {
+                let urgent = rule.priority == .urgent
+                switch rule.condition {
+                case let .missedDoses(days, ofDays) where missedID.isEmpty:
+                    (missedID, missedDays, missedOf, missedUrgent) = (rule.id, String(days), String(ofDays), urgent)
+                case let .value(kind, least, most) where valueID.isEmpty:
+                    (valueID, valueKind, atLeast, atMost, valueUrgent) = (rule.id, kind ?? "", least.map(TaskForm.number) ?? "",
+                                                                          most.map(TaskForm.number) ?? "", urgent)
+                case let .change(kind, by, within) where changeID.isEmpty:
+                    (changeID, changeKind, changeBy, changeWithin, changeUrgent) = (rule.id, kind ?? "", TaskForm.number(by), String(within), urgent)
+                case let .noActivity(days) where quietID.isEmpty:
+                    (quietID, quietDays, quietUrgent) = (rule.id, String(days), urgent)
+                default: break
+                }
+            }
+        }
+
+        init(_ fields: FormFields) {
+            func text(_ name: String) -> String { (fields.values[name] ?? "").trimmingCharacters(in: .whitespaces) }
+            func flag(_ name: String) -> Bool { fields.values[name] == "true" }
+            (missedID, missedDays, missedOf, missedUrgent) = (text("alert-missed-id"), text("alert-missed-days"), text("alert-missed-of"),
+                                                              flag("alert-missed-urgent"))
+            (valueID, valueKind, atLeast, atMost, valueUrgent) = (text("alert-value-id"), text("alert-value-kind"), text("alert-at-least"),
+                                                                  text("alert-at-most"), flag("alert-value-urgent"))
+            (changeID, changeKind, changeBy, changeWithin, changeUrgent) = (text("alert-change-id"), text("alert-change-kind"),
+                                                                            text("alert-change-by"), text("alert-change-within"),
+                                                                            flag("alert-change-urgent"))
+            (quietID, quietDays, quietUrgent) = (text("alert-quiet-id"), text("alert-quiet-days"), flag("alert-quiet-urgent"))
+        }
+
+        /// The ids of the rules the rows stand for (a stored rule not among them is kept as it is).
+        var shownIDs: Set<String> { Set([missedID, valueID, changeID, quietID].filter { !$0.isEmpty }) }
+
+        /// The rules the rows describe, adding a problem for each row filled in part or out of range.
+        func rules(problems: inout [Problem]) -> [OCKAlertRule] {
+            var rules: [OCKAlertRule] = []
+            func number(_ text: String) -> Double? {
+                let text = text.replacingOccurrences(of: ",", with: ".")
+                guard FormFields.isDecimal(text), let value = Double(text), value.isFinite, abs(value) < 1e9 else { return nil }
+                return value
+            }
+            func add(_ field: String, _ id: String, _ fallback: String, _ urgent: Bool, _ condition: OCKAlertRule.Condition?, range: String) {
+                let rule = condition.map { OCKAlertRule(id: id.isEmpty ? fallback : id, condition: $0, priority: urgent ? .urgent : .routine) }
+                guard let rule, rule.problem == nil else {
+                    problems.append(Problem(field: field, text: .alertInvalid, argument: range))
+                    return
+                }
+                rules.append(rule)
+            }
+            let window = "1–\(OCKAlertRule.maximumWindowDays)"
+            if !missedDays.isEmpty || !missedOf.isEmpty {
+                add("alert-missed", missedID, "missed-doses", missedUrgent, Int(missedDays).flatMap { days in
+                    Int(missedOf).map { OCKAlertRule.Condition.missedDoses(days: days, ofDays: $0) }
+                }, range: window)
+            }
+            if !valueKind.isEmpty || !atLeast.isEmpty || !atMost.isEmpty {
+                let least = atLeast.isEmpty ? nil : number(atLeast), most = atMost.isEmpty ? nil : number(atMost)
+                let readable = (atLeast.isEmpty || least != nil) && (atMost.isEmpty || most != nil) && valueKind.count <= OCKAlertRule.maximumKindLength
+                add("alert-value", valueID, "value", valueUrgent,
+                    readable ? .value(kind: valueKind.isEmpty ? nil : valueKind, atLeast: least, atMost: most) : nil,
+                    range: "−10⁹–10⁹")
+            }
+            if !changeKind.isEmpty || !changeBy.isEmpty || !changeWithin.isEmpty {
+                add("alert-change", changeID, "change", changeUrgent, number(changeBy).flatMap { by in
+                    Int(changeWithin).map { .change(kind: changeKind.isEmpty ? nil : changeKind, by: by, withinDays: $0) }
+                }, range: window)
+            }
+            if !quietDays.isEmpty {
+                add("alert-quiet", quietID, "no-activity", quietUrgent, Int(quietDays).map { .noActivity(days: $0) },
+                    range: "1–\(OCKAlertRule.maximumQuietDays)")
+            }
+            // Two rows may not share an id (a stored rule's id taken by a new row's default).
+            var seen = Set<String>()
+            return rules.map { rule in
+                var rule = rule
+                while !seen.insert(rule.id).inserted { rule.id += "-2" }
+                return rule
+            }
         }
     }
 

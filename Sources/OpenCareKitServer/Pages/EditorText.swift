@@ -26,7 +26,9 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
          templateFile, templateStart, templateTimeZone, templateTimeZoneHint, timeZoneInvalid, applyTemplate, templateApplied,
          exportSection, exportExplain, exportPlan, schemaLink, templateTasks, downloadTemplate, templateProblem, templateNotJSON,
          templateTooLarge, templateUnknownField, templateMissingField, templateWrongType, templateUnsupported, templateIDRepeated,
-         templateTextRequired, templateTooMany, templateOutOfRange, templateNotAllowed, templateIDInUse, templateWhole, templateHasProblems, replaceSchedule, planFull, exportOmitted
+         templateTextRequired, templateTooMany, templateOutOfRange, templateNotAllowed, templateIDInUse, templateWhole, templateHasProblems, replaceSchedule, planFull, exportOmitted,
+         alertsSection, alertsExplain, alertMissed, alertMissedDays, alertMissedOf, alertValue, alertValueKind, alertAtLeast, alertAtMost,
+         alertChange, alertChangeKind, alertChangeBy, alertChangeWithin, alertQuiet, alertQuietDays, alertUrgent, alertInvalid, fieldAlerts
 
     var english: String {
         switch self {
@@ -227,6 +229,24 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .replaceSchedule: "Give it a new schedule (to resume it, or replace this one)"
         case .planFull: "This plan has the most it can keep ({0}). Delete one first."
         case .exportOmitted: "Left out of the template (the builder cannot express their schedules, or the template format does not allow one of their values): {0}."
+        case .alertsSection: "Alerts for the care team"
+        case .alertsExplain: "When one of these holds, the record's clinicians see an item in their triage queue. Leave a group empty for no alert."
+        case .alertMissed: "Missed doses"
+        case .alertMissedDays: "Alert when missed on this many days"
+        case .alertMissedOf: "of the last (days)"
+        case .alertValue: "A value past a threshold"
+        case .alertValueKind: "Which value (such as pain; empty: any number)"
+        case .alertAtLeast: "Alert at or above"
+        case .alertAtMost: "Alert at or below"
+        case .alertChange: "A value that changes quickly"
+        case .alertChangeKind: "Which value (such as weight; empty: any number)"
+        case .alertChangeBy: "Alert on a change of (negative for a fall)"
+        case .alertChangeWithin: "within (days)"
+        case .alertQuiet: "Nothing recorded"
+        case .alertQuietDays: "Alert when nothing is recorded for (days)"
+        case .alertUrgent: "Urgent"
+        case .alertInvalid: "Fill in this alert with numbers in range ({0}), or leave it empty."
+        case .fieldAlerts: "alerts"
         }
     }
 
@@ -429,6 +449,24 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .replaceSchedule: "새 일정 지정 (다시 시작하거나 이 일정을 바꾸기)"
         case .planFull: "이 플랜에 둘 수 있는 최대 개수({0})입니다. 먼저 하나를 삭제하세요."
         case .exportOmitted: "템플릿에서 빠지는 항목 (일정 편집기로 표현할 수 없는 일정이거나 템플릿 형식에 맞지 않는 값): {0}."
+        case .alertsSection: "의료진 알림"
+        case .alertsExplain: "다음 중 하나에 해당하면 이 기록의 의료진 분류 대기열에 항목이 생깁니다. 알림이 필요 없으면 비워 두세요."
+        case .alertMissed: "놓친 복용"
+        case .alertMissedDays: "놓친 날이 이만큼이면 알림"
+        case .alertMissedOf: "최근 (일) 중"
+        case .alertValue: "기준을 넘는 값"
+        case .alertValueKind: "어떤 값 (예: 통증, 비우면 모든 숫자)"
+        case .alertAtLeast: "이 값 이상이면 알림"
+        case .alertAtMost: "이 값 이하이면 알림"
+        case .alertChange: "빠르게 변하는 값"
+        case .alertChangeKind: "어떤 값 (예: 체중, 비우면 모든 숫자)"
+        case .alertChangeBy: "이만큼 변하면 알림 (감소는 음수)"
+        case .alertChangeWithin: "기간 (일)"
+        case .alertQuiet: "기록 없음"
+        case .alertQuietDays: "기록이 없는 날이 이만큼이면 알림 (일)"
+        case .alertUrgent: "긴급"
+        case .alertInvalid: "이 알림을 범위 안의 숫자로 채우거나 비워 두세요 ({0})."
+        case .fieldAlerts: "알림"
         }
     }
 }

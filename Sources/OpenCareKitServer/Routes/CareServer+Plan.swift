@@ -58,7 +58,8 @@ extension CareServer {
     func taskForm(_ task: OCKTask) -> TaskForm {
         let style = task.userInfo?[OCKDailyTasksPage.cardStyleKey] ?? configuration.cardStyles[task.id]?.rawValue ?? ""
         let survey = survey(for: task)?.id ?? ""
-        return TaskForm(task: task, style: style == "survey" ? "" : style, survey: survey, calendar: calendar)
+        return TaskForm(task: task, style: style == "survey" ? "" : style, survey: survey, calendar: calendar,
+                        alerts: (try? task.alertRules()) ?? [])
     }
 
     /// The address of a task's page.
@@ -184,6 +185,7 @@ extension CareServer {
         if let survey = fields.survey, configuration.surveyCatalog[survey] == nil, current.flatMap({ self.survey(for: $0) })?.id != survey {
             problems.append(TaskForm.Problem(field: "survey", text: .chooseOption))
         }
+        let alerts = form.alerts.rules(problems: &problems)
         guard problems.isEmpty, let schedule else { return nil }
         var task: OCKTask
         if let current {
@@ -202,6 +204,9 @@ extension CareServer {
         info[OCKDailyTasksPage.cardStyleKey] = fields.survey != nil ? OCKDailyTasksPage.CardStyle.survey.rawValue : fields.style
         if configuration.surveys[task.id] == nil { info[OCKSurvey.taskUserInfoKey] = fields.survey }
         task.userInfo = info.isEmpty ? nil : info
+        // The rules the form shows, then the task's others as they are (made by a template or the API).
+        let kept = ((try? current?.alertRules()) ?? []).filter { !form.alerts.shownIDs.contains($0.id) }
+        task.setAlertRules(Array((alerts + kept.filter { rule in !alerts.contains { $0.id == rule.id } }).prefix(OCKAlertRule.maximumRulesPerTask)))
         return task
     }
 
