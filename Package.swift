@@ -83,7 +83,7 @@ let package = Package(
         // The glue, as in CareKit: view synchronizers, synchronized views, the daily tasks page, contacts, insights.
         .target(
             name: "OpenCareKit",
-            dependencies: ["OpenCareKitStore", "OpenCareKitUI"],
+            dependencies: ["OpenCareKitStore", "OpenCareKitUI", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // ResearchKit-style surveys: onboarding, informed consent with signature, check-ins, their pages and outcomes.

@@ -305,14 +305,68 @@ public enum DirectoryConformance {
             #expect(try await directory.raiseTriage([pain(["outcome:a", "outcome:b"])], record: care.id, now: later).isEmpty)
             let renewed = try await directory.raiseTriage([pain(["outcome:b", "outcome:c"])], record: care.id, now: later)
             #expect(renewed.raised.count == 1 && renewed.raised.first?.id != item.id)
-            // Bounded: an alert out of bounds is refused; a stranger's record shows nothing.
+            // Bounded: an alert out of bounds raises nothing; a stranger's record shows nothing.
             var huge = doses
+            huge.cause = "huge"
             huge.evidence = (0...CareTriageAlert.maximumEvidence).map { "day:\($0)" }
-            await #expect(throws: CareDirectoryError.self) { try await directory.raiseTriage([huge], record: care.id, now: later) }
+            #expect(try await directory.raiseTriage([huge], record: care.id, now: later).isEmpty)
             #expect(try await directory.triageItems(records: [.random()], open: true, limit: 10).isEmpty)
             await #expect(throws: CareDirectoryError(.notFound, "There is no such item.")) {
                 try await directory.actOnTriageItem(.random(), .acknowledge, by: lee.id, now: later)
             }
+        },
+        DirectoryCheck("triageItemsComeBackNewWithWorseNewsAndStayBounded") { subject in
+            let directory = subject.directory
+            let (lee, sam) = (account("lee@example.org"), account("sam@example.org"))
+            try await directory.addAccount(lee)
+            try await directory.addAccount(sam)
+            let care = record()
+            try await directory.addRecord(care, member: CareMembership(record: care.id, account: lee.id, role: .clinician, isOwner: true,
+                                                                       createdDate: now))
+            try await directory.setMembership(CareMembership(record: care.id, account: sam.id, role: .clinician, isOwner: false, createdDate: now))
+            func alert(_ cause: String, _ evidence: [String]) -> CareTriageAlert {
+                CareTriageAlert(cause: cause, taskID: "t", taskTitle: nil, ruleID: cause, rule: "{}", priority: .routine, observed: 1,
+                                evidence: evidence, outcomeIDs: [], latest: now)
+            }
+            // Acknowledged, then something new holds it: it is new again, for everyone to see.
+            let item = try #require(try await directory.raiseTriage([alert("pain", ["a"])], record: care.id, now: now).raised.first)
+            _ = try await directory.actOnTriageItem(item.id, .acknowledge, by: lee.id, now: now)
+            _ = try await directory.actOnTriageItem(item.id, .assign(sam.id), by: lee.id, now: now)
+            let worse = try await directory.raiseTriage([alert("pain", ["a", "b"])], record: care.id, now: now)
+            #expect(worse.updated.first?.status == .new && worse.updated.first?.acknowledgedBy == nil)
+            #expect(try await directory.triageItem(item.id)?.status == .new)
+            // Sam, no longer a clinician of the record, hands it back to the care team.
+            try await directory.setMembership(CareMembership(record: care.id, account: sam.id, role: .caregiver, isOwner: false, createdDate: now))
+            #expect(try await directory.triageItem(item.id)?.owner == nil)
+            await #expect(throws: CareDirectoryError.self) { try await directory.actOnTriageItem(item.id, .assign(sam.id), by: lee.id, now: now) }
+            // One alert out of bounds is dropped alone.
+            let long = alert("long", [String(repeating: "x", count: CareTriageAlert.maximumEvidenceLength + 1)])
+            let mixed = try await directory.raiseTriage([long, alert("quiet", ["q"])], record: care.id, now: now)
+            #expect(mixed.raised.map(\.alert.cause) == ["quiet"])
+            // A record keeps 1,000 resolved items, and each cause's last one whatever its age.
+            let columns = "id, record, cause, task_id, rule_id, rule, priority, status, observed, evidence, outcome_ids, latest, raised_date, updated_date, raised_count, resolved_date"
+            try await subject.execute(["""
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(CareTriageItem.maximumResolvedPerRecord + 1))
+                INSERT INTO triage_item (\(columns)) SELECT 'old' || i, '\(care.id)', 'old-cause', 't', 'r', '{}', 'routine', 'resolved', 1,
+                  '["e' || i || '"]', '[]', 0, 0, 0, 1, 1000 + i FROM n
+                """, """
+                INSERT INTO triage_item (\(columns)) VALUES ('oldest', '\(care.id)', 'lone-cause', 't', 'r', '{}', 'routine', 'resolved', 1,
+                  '["z"]', '[]', 0, 0, 0, 1, 1)
+                """])
+            #expect(try await directory.raiseTriage([alert("new-cause", ["n"])], record: care.id, now: now).raised.count == 1)
+            let resolved = try await directory.triageItems(records: [care.id], open: false, limit: 5_000)
+            #expect(resolved.count == CareTriageItem.maximumResolvedPerRecord + 1)
+            #expect(resolved.contains { $0.alert.cause == "lone-cause" } && !resolved.contains { $0.id.description == "old1" })
+            // The lone cause's last evidence raises nothing again.
+            #expect(try await directory.raiseTriage([alert("lone-cause", ["z"])], record: care.id, now: now).isEmpty)
+            // A record's open items are bounded: past the limit a new cause raises nothing.
+            try await subject.execute(["""
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(CareTriageItem.maximumOpenPerRecord))
+                INSERT INTO triage_item (\(columns)) SELECT 'open' || i, '\(care.id)', 'open-' || i, 't', 'r', '{}', 'routine', 'new', 1,
+                  '["e"]', '[]', 0, 0, 0, 1, NULL FROM n
+                """])
+            #expect(try await directory.raiseTriage([alert("one-too-many", ["x"])], record: care.id, now: now).isEmpty)
+            #expect(try await directory.openTriageCounts(records: [care.id]).open == CareTriageItem.maximumOpenPerRecord + 3)
         },
         DirectoryCheck("theFirstSharedValueKeptIsEveryonesValue") { subject in
             let directory = subject.directory

@@ -89,6 +89,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Send reminders from this server (default; with several app servers on one database, exactly one sends them: --no-reminders on the others).")
     var reminders: Bool?
 
+    @Flag(inversion: .prefixedNo, help: "Raise each record's daily alerts (missed doses, nothing recorded) from this server at the start of the record's day (default; with several app servers on one database, exactly one sweeps: --no-triage-sweep on the others).")
+    var triageSweep: Bool?
+
     @Option(help: "The least important log messages written: trace, debug, info (every request), notice, warning, error or critical (default info).")
     var logLevel: String?
 
@@ -140,6 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
         put("clinician.flagMissedDoseDays", flagMissedDoseDays.map { .int($0) })
         put("clinician.flagPainScore", flagPainScore.map { .double($0) })
         put("reminders.send", reminders.map { .bool($0) })
+        put("triage.sweep", triageSweep.map { .bool($0) })
         put("reminders.pushContact", pushContact.map { .string($0) })
         put("reports.chromium", chromium.map { .string($0) })
         put("log.level", logLevel.map { .string($0) })
@@ -190,6 +194,7 @@ struct ServeRun {
     let shellRevisionForTests: String?
     let chromium: String?
     let noReminders: Bool
+    let sweepsTriage: Bool
     let logLevel: String
     let logFormat: String
     let slowStoreCall: Int
@@ -233,6 +238,7 @@ struct ServeRun {
         self.shellRevisionForTests = shellRevisionForTests
         chromium = settings.string("reports.chromium")
         noReminders = !settings.bool("reminders.send", default: true)
+        sweepsTriage = settings.bool("triage.sweep", default: true)
         logLevel = settings.string("log.level") ?? "info"
         logFormat = settings.string("log.format") ?? "text"
         slowStoreCall = settings.int("log.slowStoreCall", default: 250)
@@ -426,8 +432,8 @@ struct ServeRun {
         // says so in one line, with no reminder's failure before it.
         let (started, serverStarted) = AsyncStream<Void>.makeStream()
         if !noReminders { services.append(AfterStartup(started: started, service: careHost.reminderService())) }
-        // Every server raises alerts for the changes it sees; the one that sends reminders also sweeps each day.
-        services.append(AfterStartup(started: started, service: careHost.triageService(sweepsDaily: !noReminders)))
+        // Every server raises alerts for the changes it sees; one sweeps each record's new day.
+        services.append(AfterStartup(started: started, service: careHost.triageService(sweepsDaily: sweepsTriage)))
         let host = self.host
         let demo = self.demo
         var app = Application(

@@ -91,6 +91,8 @@ struct ServeSetting: Sendable {
                      "Flag a patient after a check-in pain score at or above this in the last 7 days (0: never)."),
         ServeSetting("reminders.send", "--reminders", .bool, default: "true",
                      "Send reminders from this server (--no-reminders: with several app servers on one database, exactly one sends them)."),
+        ServeSetting("triage.sweep", "--triage-sweep", .bool, default: "true",
+                     "Raise each record's daily alerts (missed doses, nothing recorded) at the start of its day from this server (--no-triage-sweep: with several app servers on one database, exactly one sweeps)."),
         ServeSetting("reminders.pushContact", "--push-contact", .string, default: "the public URL when https, else mailto:admin@localhost",
                      "Who runs this server, for browsers' push services: a mailto: or https: address."),
         ServeSetting("reports.chromium", "--chromium", .string, default: "chromium, chromium-browser, google-chrome or google-chrome-stable on PATH",

@@ -207,6 +207,8 @@ import Testing
             (#"[{"id":"a","when":"noActivity","days":1},{"id":"a","when":"noActivity","days":2}]"#, "Alert rules: two rules share an id"),
             ("[" + Array(repeating: #"{"id":"a","when":"noActivity","days":1}"#, count: 9).joined(separator: ",") + "]",
              "Alert rules: at most 8 rules a task"),
+            (#"[{"id":"a","when":"noActivity","days":1,"pad":""# + String(repeating: "x", count: 4_096) + #""}]"#,
+             "Alert rules: at most 4,096 bytes"),
         ]
         let good = try await store.addTask(Self.task("good", [OCKAlertRule(id: "quiet", condition: .noActivity(days: 3))]))
         for (index, (text, reason)) in cases.enumerated() {
@@ -245,5 +247,51 @@ import Testing
         #expect(task.userInfo == ["ock.card": "checklist"])
         #expect(try task.alertRules().isEmpty)
     }
-}
 
+    /// An alert keeps its newest evidence (by when it happened, not by the ids' order), and names an id longer than
+    /// the directory keeps by its hash, so that every alert fits.
+    @Test(arguments: Backend.allCases)
+    func evidenceIsTheNewestAndFitsWhateverTheIDs(_ backend: Backend) async throws {
+        let clock = Clock(Self.now)
+        let store = try await Self.store(backend, clock: clock)
+        let rule = OCKAlertRule(id: "any", condition: .value(kind: nil, atLeast: 1, atMost: nil))
+        // Four values a day for the week, each outcome with an id a device chose: random, and one very long.
+        var task = Self.task("many", [rule])
+        task.schedule = OCKSchedule(composing: (0..<5).map { hour in
+            OCKScheduleElement(start: Self.march(-8, 8 + hour), end: nil, interval: DateComponents(day: 1), calendar: Self.calendar)
+        })
+        let many = try await store.addTask(task)
+        var outcomes: [OCKOutcome] = []
+        for day in 4...10 {
+            for slot in 0..<5 {
+                var outcome = OCKOutcome(taskUUID: many.uuid, taskOccurrenceIndex: (day + 8) * 5 + slot, values: [OCKOutcomeValue(5.0)])
+                outcome.id = day == 10 && slot == 4 ? String(repeating: "z", count: 500) : UUID().uuidString
+                outcomes.append(outcome)
+            }
+        }
+        try await store.addOutcomes(outcomes)
+        let alert = try #require(try await Self.alerts(store)["many/any"])
+        #expect(alert.evidence.count == OCKAlert.maximumEvidence)
+        #expect(alert.evidence.allSatisfy { $0.utf8.count <= CareTriageAlert.maximumEvidenceLength })
+        // The newest 31 of the 35: the first four of Wednesday 4 March are left out, the long id is named by its hash.
+        let left = Set(outcomes.prefix(4).map { "outcome:" + $0.id })
+        #expect(Set(alert.evidence).isDisjoint(with: left))
+        #expect(alert.evidence.contains { $0.hasPrefix("sha256:") } && alert.outcomeIDs.first?.hasPrefix("sha256:") == true)
+        #expect(CareHost.triageAlert(alert).evidence == alert.evidence)
+    }
+
+    /// A task's user info in a FHIR Bundle is read up to 16 KB; beyond, the import says where.
+    @Test func anImportedTasksUserInfoIsBounded() async throws {
+        let store = OCKStore(name: "info", type: .inMemory)
+        var task = Self.task("big", [])
+        task.userInfo = ["note": String(repeating: "x", count: FHIRImport.maximumUserInfoBytes)]
+        try await store.addTask(task)
+        let bundle = try await FHIRExport(patientID: "p", now: Self.now).bundle(of: store)
+        #expect(throws: FHIRImport.Problem.self) { try FHIRImport().read(Data(bundle.text.utf8)) }
+        let small = OCKStore(name: "small", type: .inMemory)
+        task.userInfo = ["note": "fine"]
+        try await small.addTask(task)
+        let record = try FHIRImport().read(Data(try await FHIRExport(patientID: "p", now: Self.now).bundle(of: small).text.utf8))
+        #expect(record.tasks.first?.userInfo == ["note": "fine"])
+    }
+}

@@ -173,7 +173,7 @@ import Testing
             #expect(saved == [OCKAlertRule(id: "missed-doses", condition: .missedDoses(days: 3, ofDays: 7), priority: .urgent),
                               OCKAlertRule(id: "no-activity", condition: .noActivity(days: 4))])
             let history = String(buffer: try await client.execute(uri: "/plan/tasks/enoxaparin", method: .get, headers: ServerFixture.cookie).body)
-            #expect(history.contains("alerts"))
+            #expect(history.contains("; alerts, effective "))
         }
     }
 

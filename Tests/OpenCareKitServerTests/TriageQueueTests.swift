@@ -80,6 +80,7 @@ import Testing
         var triage = setup.host.triageFeed.subscribe().makeAsyncIterator()
         try await setup.recordPain(5, occurrence: 2)
         await setup.service.changed(setup.record.id)
+        #expect(try await setup.directory.triageItems(records: [setup.record.id], open: true, limit: 5).isEmpty)
         try await setup.recordPain(9)
         await setup.service.changed(setup.record.id)
         // The homes hear of the item raised (a pain of 5 raised nothing).
@@ -100,8 +101,12 @@ import Testing
             let korean = String(buffer: try await lee.send("/", headers: [.acceptLanguage: "ko"]).body)
             #expect(korean.contains("열린 항목 1개, 긴급 1개") && korean.contains("Check-in: pain 9 (7 이상이면 알림)"))
             // The patient and her caregiver have no queue.
-            let ana = try await Self.signedIn(client, "ana@example.org")
-            #expect(!String(buffer: try await ana.send("/").body).contains("data-item="))
+            for person in ["ana", "sam"] {
+                let browser = try await Self.signedIn(client, "\(person)@example.org")
+                let landing = try await browser.send("/")
+                let page = landing.status == .seeOther ? try await browser.send(try #require(landing.headers[.location])) : landing
+                #expect(page.status == .ok && !String(buffer: page.body).contains("ock-triage"), "\(person)")
+            }
         }
     }
 
@@ -130,8 +135,11 @@ import Testing
             #expect(assigned.status == .seeOther)
             #expect(String(buffer: try await lee.send("/").body).contains("Assigned to Dr. Kim"))
 
-            // Resolved with a note; without one it is not.
+            // Resolved with a note of at most 2,000 characters; without one, or with a longer one, it is not.
             #expect(try await kim.send(base + "/resolve", .post, form: ["item": item.id.description, "note": " "]).status == .unprocessableContent)
+            let long = try await kim.send(base + "/resolve", .post, form: ["item": item.id.description,
+                                                                           "note": String(repeating: "x", count: CareTriageItem.maximumNoteLength + 1)])
+            #expect(long.status == .unprocessableContent && String(buffer: long.body).contains("Write a note of 1 to 2000 characters"))
             let resolved = try await kim.send(base + "/resolve", .post, form: ["item": item.id.description, "note": "Called Ana; the pain eased."])
             #expect(resolved.status == .seeOther)
             let home = String(buffer: try await lee.send("/").body)
@@ -144,7 +152,7 @@ import Testing
         // Every action passed the record's gate, which audited it (the refused ones as allowed requests that changed
         // nothing).
         let entries = try await setup.directory.auditEntries(record: setup.record.id, resource: "triage", limit: 50)
-        #expect(entries.count == 7 && entries.allSatisfy { $0.draft.action == .update && $0.draft.outcome == .allowed })
+        #expect(entries.count == 8 && entries.allSatisfy { $0.draft.action == .update && $0.draft.outcome == .allowed })
     }
 
     @Test func onlyTheRecordsCliniciansActAndAStrangerGetsNotFound() async throws {
@@ -192,5 +200,23 @@ import Testing
         #expect(await triage.next() == setup.record.id)
         let items = try await setup.directory.triageItems(records: [setup.record.id], open: true, limit: 5)
         #expect(items.count == 1 && items.first?.raisedCount == 2 && items.first?.alert.evidence.count == 2)
+    }
+
+    /// The home lists 50 open items, urgent first, and counts them all.
+    @Test func theHomeListsFiftyItemsAndSaysHowManyThereAre() async throws {
+        let setup = try await setup()
+        let alerts = (0...CareHost.triageHomeLimit).map { index in
+            CareTriageAlert(cause: "t\(index)/r", taskID: "t\(index)", taskTitle: "Task \(index)", ruleID: "r", rule: "{}",
+                            priority: index == 7 ? .urgent : .routine, observed: 1, evidence: ["e"], outcomeIDs: [], latest: now)
+        }
+        #expect(try await setup.directory.raiseTriage(alerts, record: setup.record.id, now: now).raised.count == CareHost.triageHomeLimit + 1)
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let lee = try await Self.signedIn(client, "lee@example.org")
+            let html = String(buffer: try await lee.send("/").body)
+            #expect(Self.items(html).count == CareHost.triageHomeLimit)
+            #expect(html.contains("Showing 50 of 51 open items.") && html.contains("51 open, 1 urgent"))
+            #expect(html.range(of: "ock-triage-item ock-urgent").map { html[..<$0.lowerBound].components(separatedBy: "data-item=").count } == 1,
+                    "the urgent item comes first")
+        }
     }
 }

@@ -79,11 +79,20 @@ import Testing
         }
     }
 
+    /// A store's async form that answers through one of its own callback forms does not wait behind itself.
+    @Test func aStoreThatCallsItsOwnCallbackFormFromItsCallDoesNotWaitForItself() async throws {
+        let store = SelfCallingPatientStore()
+        let (fetched, _) = await Self.callback { store.fetchPatients(query: OCKPatientQuery(), callbackQueue: Self.queue, completion: $0) }
+        #expect(try fetched.get().isEmpty)
+    }
+
     /// A call waits for the store's calls made before it to end, not for other stores' calls.
     @Test func aStoresCallbackCallsRunOneAfterTheOther() async throws {
         let held = GatedPatientStore(holding: "first")
         let other = GatedPatientStore(holding: nil)
         held.addPatients([GatedPatientStore.patient("first")], callbackQueue: Self.queue)
+        var started = held.started.makeAsyncIterator()
+        #expect(await started.next() == "first")
         let (second, secondDone) = AsyncStream.makeStream(of: Result<[OCKPatient], OCKStoreError>.self)
         held.addPatients([GatedPatientStore.patient("second")], callbackQueue: Self.queue) { secondDone.yield($0) }
         // Another store's call runs meanwhile; the second call on the held store has not started.
@@ -127,6 +136,9 @@ final class GatedPatientStore: OCKPatientStore {
     typealias Patient = OCKPatient
     private let holding: String?
     private let gate = AsyncStream.makeStream(of: Void.self)
+    private let starts = AsyncStream.makeStream(of: String.self)
+    /// The adds as they start.
+    var started: AsyncStream<String> { starts.stream }
     private let entries = Mutex<[String]>([])
     private let patients = Mutex<[OCKPatient]>([])
 
@@ -145,11 +157,35 @@ final class GatedPatientStore: OCKPatientStore {
     func addPatients(_ added: [OCKPatient]) async throws -> [OCKPatient] {
         let name = added.map(\.id).joined()
         entries.withLock { $0.append("\(name) started") }
+        starts.continuation.yield(name)
         if name == holding { for await _ in gate.stream {} }
         patients.withLock { $0 += added }
         entries.withLock { $0.append("\(name) ended") }
         return added
     }
+    func updatePatients(_ updated: [OCKPatient]) async throws -> [OCKPatient] { updated }
+    func deletePatients(_ deleted: [OCKPatient]) async throws -> [OCKPatient] { deleted }
+}
+
+/// A patient store whose async fetch answers through its own type-erased callback form (which runs the typed async
+/// form of another query): a call it makes from its own call.
+final class SelfCallingPatientStore: OCKPatientStore {
+    typealias Patient = OCKPatient
+    func reset() throws {}
+    func patients(matching query: OCKPatientQuery) -> AsyncThrowingStream<[OCKPatient], any Error> {
+        AsyncThrowingStream { $0.finish() }
+    }
+    func fetchPatients(query: OCKPatientQuery) async throws -> [OCKPatient] {
+        guard query.ids.isEmpty else { return [] }
+        // Asks itself again, through the callback form, for a narrower query.
+        var narrower = query
+        narrower.ids = ["nobody"]
+        let found: Result<[any OCKAnyPatient], OCKStoreError> = await withCheckedContinuation { continuation in
+            fetchAnyPatients(query: narrower, callbackQueue: .global()) { continuation.resume(returning: $0) }
+        }
+        return try found.get().compactMap { $0 as? OCKPatient }
+    }
+    func addPatients(_ added: [OCKPatient]) async throws -> [OCKPatient] { added }
     func updatePatients(_ updated: [OCKPatient]) async throws -> [OCKPatient] { updated }
     func deletePatients(_ deleted: [OCKPatient]) async throws -> [OCKPatient] { deleted }
 }

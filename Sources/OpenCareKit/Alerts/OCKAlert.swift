@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import OpenCareKitStore
 
@@ -71,10 +72,26 @@ extension OCKAlert {
 
     typealias Event = OCKEvent<OCKTask, OCKOutcome>
 
-    private static func alert(_ task: OCKTask, _ rule: OCKAlertRule, evidence: [String], outcomes: [(id: String, at: Date)],
+    /// The alert of `rule`, keeping the newest `maximumEvidence` pieces of evidence (by when they happened) and
+    /// outcomes; ids longer than `maximumEvidenceLength` (an id a device chose) are named by their SHA-256, and the
+    /// title is cut to `maximumTitleLength`, so that every alert fits what the directory keeps.
+    private static func alert(_ task: OCKTask, _ rule: OCKAlertRule, evidence: [(name: String, at: Date)], outcomes: [(id: String, at: Date)],
                               observed: Double, latest: Date) -> OCKAlert {
-        OCKAlert(taskID: task.id, taskTitle: task.title, rule: rule, evidence: Array(evidence.sorted().suffix(maximumEvidence)),
-                 outcomeIDs: outcomes.sorted { $0.at > $1.at }.prefix(maximumEvidence).map(\.id), observed: observed, latest: latest)
+        let newest = { (items: [(String, Date)]) in
+            items.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(maximumEvidence).map { fitted($0.0) }
+        }
+        return OCKAlert(taskID: task.id, taskTitle: task.title.map { String($0.prefix(maximumTitleLength)) }, rule: rule,
+                        evidence: Array(Set(newest(evidence))).sorted(), outcomeIDs: newest(outcomes), observed: observed, latest: latest)
+    }
+
+    /// The longest piece of evidence kept as it is, and the longest title.
+    public static let maximumEvidenceLength = 120
+    public static let maximumTitleLength = 200
+
+    /// `text`, or its SHA-256 when longer than `maximumEvidenceLength`.
+    static func fitted(_ text: String) -> String {
+        guard text.utf8.count > maximumEvidenceLength else { return text }
+        return "sha256:" + SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// A day string in `calendar` (the record's), for evidence.
@@ -91,7 +108,7 @@ extension OCKAlert {
             if event.outcome?.values.isEmpty ?? true { missed.insert(calendar.startOfDay(for: event.scheduleEvent.start)) }
         }
         guard missed.count >= days, let latest = missed.max() else { return nil }
-        return alert(task, rule, evidence: missed.map { "day:" + dayString($0, calendar) }, outcomes: [],
+        return alert(task, rule, evidence: missed.map { ("day:" + dayString($0, calendar), $0) }, outcomes: [],
                      observed: Double(missed.count), latest: latest)
     }
 
@@ -117,7 +134,7 @@ extension OCKAlert {
         // The figure: the furthest past the threshold it crossed (the highest above, the lowest below).
         let above = past.filter { number in atLeast.map { number.value >= $0 } ?? false }.map(\.value).max()
         let observed = above ?? past.map(\.value).min() ?? 0
-        return alert(task, rule, evidence: Set(past.map { "outcome:" + $0.outcome }).sorted(),
+        return alert(task, rule, evidence: past.map { ("outcome:" + $0.outcome, $0.at) },
                      outcomes: past.map { ($0.outcome, $0.at) }, observed: observed, latest: latest)
     }
 
@@ -125,17 +142,36 @@ extension OCKAlert {
                                calendar: Calendar, today: Date) -> OCKAlert? {
         guard let first = calendar.date(byAdding: .day, value: 1 - OCKAlertRule.lookbackDays, to: today) else { return nil }
         let values = numbers(events, kind: kind).sorted { $0.at < $1.at }
-        var best: (delta: Double, earlier: (value: Double, outcome: String, at: Date), later: (value: Double, outcome: String, at: Date))?
-        for later in values where later.at >= first {
+        typealias Reading = (value: Double, outcome: String, at: Date)
+        var best: (delta: Double, earlier: Reading, later: Reading)?
+        // One pass: for each later value, the lowest (for a rise) or highest (for a fall) earlier value within the
+        // window, kept in a deque of candidates (each value enters and leaves it once).
+        var candidates: [Int] = []
+        var head = 0, entered = 0
+        for (index, later) in values.enumerated() {
             guard let from = calendar.date(byAdding: .day, value: -withinDays, to: later.at) else { continue }
-            for earlier in values where earlier.at >= from && earlier.at < later.at {
-                let delta = later.value - earlier.value
-                guard by > 0 ? delta >= by : delta <= by else { continue }
-                if best == nil || abs(delta) > abs(best!.delta) { best = (delta, earlier, later) }
+            // Values before this one enter the deque, keeping it ordered best-first.
+            while entered < index {
+                if values[entered].at < later.at {
+                    while candidates.count > head,
+                          by > 0 ? values[candidates.last!].value >= values[entered].value : values[candidates.last!].value <= values[entered].value {
+                        candidates.removeLast()
+                    }
+                    candidates.append(entered)
+                    entered += 1
+                } else {
+                    break
+                }
             }
+            while candidates.count > head, values[candidates[head]].at < from { head += 1 }
+            guard later.at >= first, candidates.count > head else { continue }
+            let earlier = values[candidates[head]]
+            let delta = later.value - earlier.value
+            guard by > 0 ? delta >= by : delta <= by else { continue }
+            if best == nil || abs(delta) > abs(best!.delta) { best = (delta, earlier, later) }
         }
         guard let best else { return nil }
-        return alert(task, rule, evidence: ["outcome:" + best.earlier.outcome, "outcome:" + best.later.outcome],
+        return alert(task, rule, evidence: [("outcome:" + best.earlier.outcome, best.earlier.at), ("outcome:" + best.later.outcome, best.later.at)],
                      outcomes: [(best.earlier.outcome, best.earlier.at), (best.later.outcome, best.later.at)],
                      observed: best.delta, latest: best.later.at)
     }
@@ -150,7 +186,7 @@ extension OCKAlert {
         let last = outcome.map { max($0.createdDate ?? .distantPast, $0.updatedDate ?? .distantPast) } ?? task.effectiveDate
         let quietSince = calendar.startOfDay(for: last)
         guard let quiet = calendar.dateComponents([.day], from: quietSince, to: today).day, quiet >= days else { return nil }
-        return alert(task, rule, evidence: ["quiet:" + (outcome?.id ?? "none")], outcomes: outcome.map { [($0.id, last)] } ?? [],
+        return alert(task, rule, evidence: [("quiet:" + (outcome?.id ?? "none"), last)], outcomes: outcome.map { [($0.id, last)] } ?? [],
                      observed: Double(quiet), latest: quietSince)
     }
 }

@@ -93,7 +93,7 @@ public struct OCKAlertRule: Codable, Hashable, Sendable, Identifiable {
         case let .missedDoses(_, ofDays): ofDays
         case .value: Self.lookbackDays - 1
         case let .change(_, _, withinDays): Self.lookbackDays - 1 + withinDays
-        case let .noActivity(days): days
+        case .noActivity: 0
         }
     }
 }

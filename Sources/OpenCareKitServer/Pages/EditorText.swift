@@ -28,7 +28,8 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
          templateTooLarge, templateUnknownField, templateMissingField, templateWrongType, templateUnsupported, templateIDRepeated,
          templateTextRequired, templateTooMany, templateOutOfRange, templateNotAllowed, templateIDInUse, templateWhole, templateHasProblems, replaceSchedule, planFull, exportOmitted,
          alertsSection, alertsExplain, alertMissed, alertMissedDays, alertMissedOf, alertValue, alertValueKind, alertAtLeast, alertAtMost,
-         alertChange, alertChangeKind, alertChangeBy, alertChangeWithin, alertQuiet, alertQuietDays, alertUrgent, alertInvalid, fieldAlerts
+         alertChange, alertChangeKind, alertChangeBy, alertChangeWithin, alertQuiet, alertQuietDays, alertUrgent, alertInvalid, fieldAlerts,
+         tooManyAlerts
 
     var english: String {
         switch self {
@@ -235,11 +236,11 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .alertMissedDays: "Alert when missed on this many days"
         case .alertMissedOf: "of the last (days)"
         case .alertValue: "A value past a threshold"
-        case .alertValueKind: "Which value (such as pain; empty: any number)"
+        case .alertValueKind: "Which value: its kind as recorded, such as pain (empty: any number)"
         case .alertAtLeast: "Alert at or above"
         case .alertAtMost: "Alert at or below"
         case .alertChange: "A value that changes quickly"
-        case .alertChangeKind: "Which value (such as weight; empty: any number)"
+        case .alertChangeKind: "Which value: its kind as recorded, such as weight (empty: any number)"
         case .alertChangeBy: "Alert on a change of (negative for a fall)"
         case .alertChangeWithin: "within (days)"
         case .alertQuiet: "Nothing recorded"
@@ -247,6 +248,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .alertUrgent: "Urgent"
         case .alertInvalid: "Fill in this alert with numbers in range ({0}), or leave it empty."
         case .fieldAlerts: "alerts"
+        case .tooManyAlerts: "A task has at most {0} alerts, these and those made elsewhere together: leave one empty."
         }
     }
 
@@ -455,11 +457,11 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .alertMissedDays: "놓친 날이 이만큼이면 알림"
         case .alertMissedOf: "최근 (일) 중"
         case .alertValue: "기준을 넘는 값"
-        case .alertValueKind: "어떤 값 (예: 통증, 비우면 모든 숫자)"
+        case .alertValueKind: "어떤 값: 기록된 종류 이름, 예: pain (비우면 모든 숫자)"
         case .alertAtLeast: "이 값 이상이면 알림"
         case .alertAtMost: "이 값 이하이면 알림"
         case .alertChange: "빠르게 변하는 값"
-        case .alertChangeKind: "어떤 값 (예: 체중, 비우면 모든 숫자)"
+        case .alertChangeKind: "어떤 값: 기록된 종류 이름, 예: weight (비우면 모든 숫자)"
         case .alertChangeBy: "이만큼 변하면 알림 (감소는 음수)"
         case .alertChangeWithin: "기간 (일)"
         case .alertQuiet: "기록 없음"
@@ -467,6 +469,7 @@ enum EditorText: String, CaseIterable, Sendable, HostWords {
         case .alertUrgent: "긴급"
         case .alertInvalid: "이 알림을 범위 안의 숫자로 채우거나 비워 두세요 ({0})."
         case .fieldAlerts: "알림"
+        case .tooManyAlerts: "작업 하나에 알림은 다른 곳에서 만든 것을 포함해 최대 {0}개입니다. 하나를 비워 두세요."
         }
     }
 }

@@ -186,6 +186,13 @@ extension CareServer {
             problems.append(TaskForm.Problem(field: "survey", text: .chooseOption))
         }
         let alerts = form.alerts.rules(problems: &problems)
+        // The rules the form shows, then the task's others as they are (made by a template or the API).
+        let kept = ((try? current?.alertRules()) ?? []).filter { rule in
+            !form.alerts.shownIDs.contains(rule.id) && !alerts.contains { $0.id == rule.id }
+        }
+        if alerts.count + kept.count > OCKAlertRule.maximumRulesPerTask {
+            problems.append(TaskForm.Problem(field: "alerts", text: .tooManyAlerts, argument: String(OCKAlertRule.maximumRulesPerTask)))
+        }
         guard problems.isEmpty, let schedule else { return nil }
         var task: OCKTask
         if let current {
@@ -204,9 +211,7 @@ extension CareServer {
         info[OCKDailyTasksPage.cardStyleKey] = fields.survey != nil ? OCKDailyTasksPage.CardStyle.survey.rawValue : fields.style
         if configuration.surveys[task.id] == nil { info[OCKSurvey.taskUserInfoKey] = fields.survey }
         task.userInfo = info.isEmpty ? nil : info
-        // The rules the form shows, then the task's others as they are (made by a template or the API).
-        let kept = ((try? current?.alertRules()) ?? []).filter { !form.alerts.shownIDs.contains($0.id) }
-        task.setAlertRules(Array((alerts + kept.filter { rule in !alerts.contains { $0.id == rule.id } }).prefix(OCKAlertRule.maximumRulesPerTask)))
+        task.setAlertRules(alerts + kept)
         return task
     }
 

@@ -21,13 +21,9 @@ extension CareHost {
     func raiseAlerts(of record: CareRecord, at now: Date) async throws -> CareTriageRaise {
         guard let store = try await storeForAlerts(of: record) else { return CareTriageRaise() }
         let alerts = try await OCKAlert.find(in: store, calendar: Self.calendar(of: record), now: now)
-        let raised: CareTriageRaise
-        do {
-            raised = try await directory.raiseTriage(alerts.map(Self.triageAlert), record: record.id, now: now)
-        } catch let error as CareDirectoryError where error.kind == .conflict {
-            // Another server raised the same cause at the same moment: it is raised, and its homes were told.
-            return CareTriageRaise()
-        }
+        // The directory's writes are one at a time (one SQLite writer, PostgreSQL's directory lock), so two servers
+        // raising the same cause find each other's item.
+        let raised = try await directory.raiseTriage(alerts.map(Self.triageAlert), record: record.id, now: now)
         if !raised.isEmpty { triageFeed.publish(record.id) }
         return raised
     }

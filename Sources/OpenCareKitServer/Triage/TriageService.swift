@@ -6,12 +6,13 @@ import ServiceLifecycle
 /// Raises each record's alerts (`CareHost.raiseAlerts(of:at:)`): after every change to a record open in this
 /// process — whoever wrote it: a page, the JSON API, a sync, an import, the command line or another server, while the
 /// record is open here — and, where `sweepsDaily`, at the start of each record's day in its time zone (the missed-
-/// doses and no-activity rules change with the day alone) and once at start-up for every record.
+/// doses and no-activity rules change with the day alone; the directory is read on the quarter hours, when a day can
+/// begin) and once at start-up for every record.
 ///
 /// Changes are handled one record at a time, in the order they come; a record that changes while it is being looked
 /// at is looked at once more after, however often it changed. A day's sweep looks at `sweepConcurrency` records at once.
 /// With several app servers on one database, every server raises alerts for its own changes and exactly one sweeps
-/// (the one that sends reminders).
+/// (`--no-triage-sweep` on the others).
 public actor TriageService: Service {
     private let host: CareHost
     private let sweepsDaily: Bool
@@ -49,8 +50,13 @@ public actor TriageService: Service {
                 }
                 if self.sweepsDaily {
                     group.addTask { [self] in
+                        var first = true
                         while !Task.isCancelled {
-                            _ = await self.sweep(at: self.host.configuration.now())
+                            // A day begins somewhere only on a quarter hour (every time zone is whole quarter hours
+                            // from UTC): the directory is read then, and once at start-up.
+                            let minute = Int((self.host.configuration.now().timeIntervalSince1970 / 60).rounded(.down))
+                            if first || minute % 15 == 0 { _ = await self.sweep(at: self.host.configuration.now()) }
+                            first = false
                             let now = self.host.configuration.now().timeIntervalSince1970
                             let next = (now / 60).rounded(.down) * 60 + 60
                             try? await Task.sleep(for: .milliseconds(Int64((next - now) * 1_000) + 50))

@@ -76,8 +76,9 @@ public struct CareTriageAlert: Sendable, Hashable {
         self.latest = latest
     }
 
-    /// The longest evidence and outcome lists kept.
+    /// The longest evidence and outcome lists kept, and the longest piece of either.
     public static let maximumEvidence = 31
+    public static let maximumEvidenceLength = 200
     /// The longest text of a cause, a title or a rule.
     public static let maximumTextLength = 4_096
 }

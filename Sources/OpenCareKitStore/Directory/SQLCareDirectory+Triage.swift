@@ -3,8 +3,8 @@ import Foundation
 // The care team's triage items (`CareTriageItem`), on every engine of the directory.
 extension SQLCareDirectory {
     public func raiseTriage(_ alerts: [CareTriageAlert], record: CareRecordID, now: Date) async throws -> CareTriageRaise {
-        for alert in alerts { try Self.check(alert) }
-        let byCause = Dictionary(alerts.map { ($0.cause, $0) }) { $1 }
+        // An alert out of bounds is dropped alone (the others of the record still count).
+        let byCause = Dictionary(alerts.filter(Self.fits).map { ($0.cause, $0) }) { $1 }
         guard !byCause.isEmpty else { return CareTriageRaise() }
         let causes = byCause.keys.sorted()
         return try await write { db in
@@ -15,15 +15,19 @@ extension SQLCareDirectory {
                 if let open = try db.firstRow("SELECT * FROM triage_item WHERE record = ? AND cause = ? AND status <> 'resolved'",
                                               [record.description, cause], Self.triageItem) {
                     guard !Set(alert.evidence).isSubset(of: open.alert.evidence) else { continue }
+                    // Something new holds it: it is new again, so that a worse reading is not hidden behind an
+                    // acknowledgement of a milder one.
                     try db.execute("""
                         UPDATE triage_item SET task_title = ?, rule = ?, priority = ?, observed = ?, evidence = ?, outcome_ids = ?,
-                          latest = ?, updated_date = ?, raised_count = raised_count + 1 WHERE id = ?
+                          latest = ?, updated_date = ?, raised_count = raised_count + 1, status = 'new', acknowledged_by = NULL,
+                          acknowledged_date = NULL WHERE id = ?
                         """, [alert.taskTitle, alert.rule, alert.priority.rawValue, alert.observed, Self.json(alert.evidence),
                               Self.json(alert.outcomeIDs), alert.latest.timeIntervalSince1970, now.timeIntervalSince1970, open.id.description])
                     var updated = open
                     updated.alert = alert
                     updated.updatedDate = now
                     updated.raisedCount += 1
+                    (updated.status, updated.acknowledgedBy, updated.acknowledgedDate) = (.new, nil, nil)
                     result.updated.append(updated)
                     continue
                 }
@@ -32,6 +36,9 @@ extension SQLCareDirectory {
                     ORDER BY resolved_date DESC, id LIMIT 1
                     """, [record.description, cause]) { try Self.list($0.string("evidence")) }
                 if let resolved, Set(alert.evidence).isSubset(of: resolved) { continue }
+                // A record's open items are bounded (one per cause, whatever tasks come and go).
+                guard try db.scalar("SELECT count(*) FROM triage_item WHERE record = ? AND status <> 'resolved'", [record.description])
+                    .int ?? 0 < CareTriageItem.maximumOpenPerRecord else { continue }
                 let item = CareTriageItem(id: .random(), record: record, alert: alert, status: .new, raisedDate: now, updatedDate: now,
                                           raisedCount: 1)
                 try db.execute("""
@@ -45,11 +52,16 @@ extension SQLCareDirectory {
                 inserted = true
             }
             if inserted {
-                // A record keeps its newest resolved items only.
+                // A record keeps its newest resolved items only, and always each cause's last one (what a new alert
+                // is compared with).
                 try db.execute("""
                     DELETE FROM triage_item WHERE record = ? AND status = 'resolved' AND id NOT IN (
                       SELECT id FROM triage_item WHERE record = ? AND status = 'resolved' ORDER BY resolved_date DESC, id LIMIT ?)
-                    """, [record.description, record.description, CareTriageItem.maximumResolvedPerRecord])
+                    AND id NOT IN (
+                      SELECT id FROM triage_item t WHERE t.record = ? AND t.status = 'resolved' AND NOT EXISTS (
+                        SELECT 1 FROM triage_item later WHERE later.record = t.record AND later.cause = t.cause AND later.status = 'resolved'
+                          AND (later.resolved_date > t.resolved_date OR (later.resolved_date = t.resolved_date AND later.id < t.id))))
+                    """, [record.description, record.description, CareTriageItem.maximumResolvedPerRecord, record.description])
             }
             return result
         }
@@ -120,9 +132,9 @@ extension SQLCareDirectory {
                 item.acknowledgedDate = now
             case let .assign(owner):
                 if let owner {
-                    guard try db.scalar("SELECT 1 FROM membership WHERE record = ? AND account = ?",
+                    guard try db.scalar("SELECT 1 FROM membership WHERE record = ? AND account = ? AND role = 'clinician'",
                                         [item.record.description, owner.description]).isTrue else {
-                        throw CareDirectoryError(.notFound, "The item can be assigned to a member of its record only.")
+                        throw CareDirectoryError(.notFound, "The item can be assigned to a clinician of its record only.")
                     }
                 }
                 try db.execute("UPDATE triage_item SET owner = ? WHERE id = ?", [owner?.description, id.description])
@@ -139,15 +151,19 @@ extension SQLCareDirectory {
         }
     }
 
+    /// Hands `account`'s items of `record` back to the record's clinicians.
+    static func unassignTriage(record: CareRecordID, account: CareAccountID, in db: any SQLDatabase) throws {
+        try db.execute("UPDATE triage_item SET owner = NULL WHERE record = ? AND owner = ?", [record.description, account.description])
+    }
+
     // MARK: Rows
 
-    static func check(_ alert: CareTriageAlert) throws {
+    /// Whether `alert` is within what the directory keeps.
+    static func fits(_ alert: CareTriageAlert) -> Bool {
         let texts = [alert.cause, alert.taskID, alert.ruleID, alert.rule, alert.taskTitle ?? ""]
-        guard !alert.cause.isEmpty, texts.allSatisfy({ $0.utf8.count <= CareTriageAlert.maximumTextLength }),
-              alert.evidence.count <= CareTriageAlert.maximumEvidence, alert.outcomeIDs.count <= CareTriageAlert.maximumEvidence,
-              (alert.evidence + alert.outcomeIDs).allSatisfy({ $0.utf8.count <= 200 }), alert.observed.isFinite else {
-            throw CareDirectoryError(.conflict, "An alert is out of the directory's bounds.")
-        }
+        return !alert.cause.isEmpty && texts.allSatisfy({ $0.utf8.count <= CareTriageAlert.maximumTextLength })
+            && alert.evidence.count <= CareTriageAlert.maximumEvidence && alert.outcomeIDs.count <= CareTriageAlert.maximumEvidence
+            && (alert.evidence + alert.outcomeIDs).allSatisfy({ $0.utf8.count <= CareTriageAlert.maximumEvidenceLength }) && alert.observed.isFinite
     }
 
     static func json(_ list: [String]) -> String {

@@ -190,6 +190,7 @@ public final class SQLCareDirectory: CareDirectory {
             let hadOwner = try Self.hasOwner(record, in: db)
             let removed = try db.execute("DELETE FROM membership WHERE record = ? AND account = ?", [record.description, account.description])
             guard removed == 1 else { throw CareDirectoryError(.notFound, "That person has no access to the record.") }
+            try Self.unassignTriage(record: record, account: account, in: db)
             if hadOwner, try !Self.hasOwner(record, in: db) {
                 throw CareDirectoryError(.conflict, "The record's owner cannot be removed.")
             }
@@ -219,6 +220,8 @@ public final class SQLCareDirectory: CareDirectory {
             ON CONFLICT (record, account) DO UPDATE SET role = excluded.role, is_owner = excluded.is_owner
             """, [membership.record.description, membership.account.description, membership.role.rawValue,
                              membership.isOwner, membership.createdDate.timeIntervalSince1970])
+        // Triage items are assigned to the record's clinicians only: someone no longer one hands them back.
+        if membership.role != .clinician { try unassignTriage(record: membership.record, account: membership.account, in: db) }
     }
 
     // MARK: Invitations

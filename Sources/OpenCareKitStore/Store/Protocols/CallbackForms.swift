@@ -51,15 +51,24 @@ final class CallbackLine: Sendable {
         return type is AnyClass ? ObjectIdentifier(store as AnyObject) : ObjectIdentifier(type)
     }
 
-    /// Runs `work` once the store's calls made before it have ended.
+    /// The store whose line the current task runs a call of.
+    @TaskLocal static var running: ObjectIdentifier?
+
+    /// Runs `work` once the store's calls made before it have ended. A call that a store's own call makes (its async
+    /// form answering through one of its callback forms) runs at once: waiting behind the call that made it would
+    /// never end.
     func run(for key: ObjectIdentifier, _ work: @escaping @Sendable () async -> Void) {
+        if Self.running == key {
+            _Concurrency.Task { await work() }
+            return
+        }
         tails.withLock { tails in
             let before = tails.last[key]?.run
             let number = tails.next
             tails.next &+= 1
             let run = _Concurrency.Task {
                 await before?.value
-                await work()
+                await Self.$running.withValue(key) { await work() }
                 self.ended(number, of: key)
             }
             tails.last[key] = (number, run)
