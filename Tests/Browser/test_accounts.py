@@ -44,6 +44,15 @@ def type_password(page, email, password):
     page.click("button:has-text('Sign in')")
 
 
+def accept_invitation(page, link, name, email, password="a long enough password"):
+    """Opens an invitation link and accepts it with a new account, as the invitee would."""
+    page.goto(link)
+    page.fill("#name", name)
+    page.fill("#email", email)
+    page.fill("#password", password)
+    page.click("button:has-text('Create an account')")
+
+
 def fresh_context(browser, **options):
     """A browser context with nobody signed in."""
     return browser.new_context(**{"viewport": PHONE, **options})
@@ -98,11 +107,7 @@ def test_a_stranger_gets_404_on_every_address_of_the_record(browser, team):
     addresses = set()
     try:
         sam = context.new_page()
-        sam.goto(link)
-        sam.fill("#name", "Sam Lee")
-        sam.fill("#email", "sam.lee@example.org")
-        sam.fill("#password", "a long enough password")
-        sam.click("button:has-text('Create an account')")
+        accept_invitation(sam, link, "Sam Lee", "sam.lee@example.org")
         sam.wait_for_url(team["base"] + "/care")
         for path in ["/care", "/insights", "/contacts", "/sharing", "/consent"]:
             sam.goto(team["base"] + path)

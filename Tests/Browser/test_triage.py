@@ -8,7 +8,7 @@ import urllib.error
 
 from careapp import DEMO_CAREGIVER, DEMO_CLINICIAN, sign_in, urlopen
 from conftest import DESKTOP, PHONE, SESSIONS, opened_page
-from test_accounts import fresh_context, invite, team, type_password  # noqa: F401 (team is a fixture)
+from test_accounts import accept_invitation, fresh_context, invite, team, type_password  # noqa: F401 (team is a fixture)
 from test_surveys import assert_accessible, wait_step
 
 
@@ -43,11 +43,7 @@ def test_a_pain_of_nine_reaches_the_clinicians_home_within_a_second_and_the_team
     try:
         # A second clinician joins Alex's record through the link.
         kim = kim_context.new_page()
-        kim.goto(link)
-        kim.fill("#name", "Dana Kim")
-        kim.fill("#email", "dana.kim@example.org")
-        kim.fill("#password", "a long enough password")
-        kim.click("button:has-text('Create an account')")
+        accept_invitation(kim, link, "Dana Kim", "dana.kim@example.org")
         kim.wait_for_url(re.compile(r".*/records/[0-9a-z]{26}/care|.*/$"))
 
         lee.wait_for_url(team["origin"] + "/")

@@ -64,6 +64,14 @@ import Testing
         return Setup(host: host, directory: directory, record: record, people: people, checkIn: checkIn)
     }
 
+    /// The setup with a check-in of pain 9 today, and the item it raised.
+    func raisedItem() async throws -> (Setup, CareTriageItem) {
+        let setup = try await setup()
+        try await setup.recordPain(9)
+        await setup.service.changed(setup.record.id)
+        return (setup, try #require(try await setup.directory.triageItems(records: [setup.record.id], open: true, limit: 5).first))
+    }
+
     static func signedIn(_ client: any TestClientProtocol, _ email: String) async throws -> TestBrowser {
         let browser = TestBrowser(client)
         try await browser.signIn(email, password)
@@ -111,10 +119,7 @@ import Testing
     }
 
     @Test func aSecondClinicianSeesWhoAcknowledgedItAndAResolvedItemLeavesTheQueueAudited() async throws {
-        let setup = try await setup()
-        try await setup.recordPain(9)
-        await setup.service.changed(setup.record.id)
-        let item = try #require(try await setup.directory.triageItems(records: [setup.record.id], open: true, limit: 5).first)
+        let (setup, item) = try await raisedItem()
         let base = "/records/\(setup.record.id)/triage"
         try await Application(router: setup.host.router()).test(.router) { client in
             let lee = try await Self.signedIn(client, "lee@example.org")
@@ -156,10 +161,7 @@ import Testing
     }
 
     @Test func onlyTheRecordsCliniciansActAndAStrangerGetsNotFound() async throws {
-        let setup = try await setup()
-        try await setup.recordPain(9)
-        await setup.service.changed(setup.record.id)
-        let item = try #require(try await setup.directory.triageItems(records: [setup.record.id], open: true, limit: 5).first)
+        let (setup, item) = try await raisedItem()
         let base = "/records/\(setup.record.id)/triage"
         try await Application(router: setup.host.router()).test(.router) { client in
             for (person, status) in [("ana", HTTPResponse.Status.forbidden), ("sam", .forbidden), ("ben", .notFound)] {
