@@ -158,7 +158,7 @@ extension CareHost {
     /// store at most one per `throttle` (the first at once, then the changes of each `throttle` collapse into the
     /// newest); a triage item raised or changed at once, since the care team waits for it (a pain of 9 reaches the
     /// home within a second, not after the store's change that raised it).
-    func changes(of account: CareAccountID, throttle: Duration) -> AsyncStream<CareRecordID> {
+    package func changes(of account: CareAccountID, throttle: Duration) -> AsyncStream<CareRecordID> {
         let (stores, triage) = (changeFeed.subscribe(), triageFeed.subscribe())
         let directory = self.directory
         let (members, memberInput) = AsyncStream<CareRecordID>.makeStream(bufferingPolicy: .bufferingNewest(1))

@@ -133,3 +133,18 @@ def test_the_offline_benchmark_opens_the_kept_page_measures_its_size_and_replays
     # 15 Care days, Insights, Contacts, the consent and today's check-in as one form.
     assert kept and int(kept.group(1)) == 20 and int(kept.group(2)) > 0, result.stdout
     assert re.search(r"Replay of 10 queued changes after reconnecting: [0-9.]+ s .* each stored once", result.stdout), result.stdout
+
+
+def test_the_triage_benchmark_sweeps_records_renders_the_queue_and_reaches_every_home():
+    output = run("bench-triage")
+    sweep = re.search(r"sweep of every record\s+[0-9.]+\s+(\d+)\s+(\d+)", output)
+    reference = re.search(r"reference: open each store, read tasks\s+[0-9.]+\s+(\d+)", output)
+    assert sweep and reference, output
+    # The sweep looked at every record the reference opened, and the demo's history raised items.
+    assert sweep.group(1) == reference.group(1) == "5" and int(sweep.group(2)) > 0, output
+    queue = re.search(r"queue \(reads and HTML\)\s+[0-9.]+\s+[0-9.]+\s+\d+\s+(\d+)", output)
+    assert queue and queue.group(1) == "60", output
+    assert re.search(r"reference: the items' read alone\s+[0-9.]+", output), output
+    homes = re.search(r"to every live home\s+[0-9.]+\s+[0-9.]+\s+(\d+)", output)
+    assert homes and homes.group(1) == "5", output
+    assert re.search(r"One alert to 5 homes: p95 [0-9.]+ ms \(target <= 300 ms\): (met|NOT met)", output), output

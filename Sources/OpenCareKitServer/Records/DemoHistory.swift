@@ -18,6 +18,10 @@ package struct DemoHistory {
         var quietDays = 0
         /// Whether the pain rose to 8 or more in the last days.
         var painSpike = false
+
+        package init(adherence: Double, pain: Double, quietDays: Int = 0, painSpike: Bool = false) {
+            (self.adherence, self.pain, self.quietDays, self.painSpike) = (adherence, pain, quietDays, painSpike)
+        }
     }
 
     let calendar: Calendar

@@ -562,7 +562,26 @@
     // Refreshes started, and the newest applied: an answer older than the one shown is dropped.
     var started = 0;
     var applied = 0;
+    // While someone types in a field of the page (or composes a syllable), the refresh waits until they leave it:
+    // redrawing the page would move the caret and break the input method.
+    var composing = false;
+    var waiting = false;
+    function typing() {
+      var field = document.activeElement;
+      return composing || !!(field && (field.tagName === "TEXTAREA" || (field.tagName === "INPUT" && field.type !== "hidden"))
+        && field.closest("main") && field.value !== field.defaultValue);
+    }
+    function resume() {
+      if (!waiting || typing()) { return; }
+      waiting = false;
+      refresh();
+    }
+    document.addEventListener("compositionstart", function () { composing = true; });
+    document.addEventListener("compositionend", function () { composing = false; resume(); });
+    // Once focus has moved on (focusout comes before the next element has it).
+    document.addEventListener("focusout", function () { window.setTimeout(resume, 0); });
     function refresh() {
+      if (typing()) { waiting = true; return; }
       var number = ++started;
       // A refresh after a change is not the person doing something: it does not keep the session alive.
       fetch(address, { credentials: "same-origin", headers: { "X-OCK-Background": "1" } }).then(function (response) { return response.text(); }).then(function (html) {

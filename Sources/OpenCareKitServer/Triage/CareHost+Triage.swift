@@ -11,7 +11,7 @@ import OpenCareKitUI
 /// or changed at once (`triageFeed`). Each action passes the record's gate (clinicians only, CSRF, audited).
 extension CareHost {
     /// The most open items the home lists (the count says how many there are).
-    static let triageHomeLimit = 50
+    package static let triageHomeLimit = 50
 
     // MARK: Raising
 
@@ -30,7 +30,7 @@ extension CareHost {
 
     /// The store to find `record`'s alerts in: its open server's, or one opened for reading; nil if nothing was ever
     /// written to it.
-    private func storeForAlerts(of record: CareRecord) async throws -> OCKStore? {
+    package func storeForAlerts(of record: CareRecord) async throws -> OCKStore? {
         if let stores = configuration.stores {
             guard try await stores.revision(of: record) != nil else { return nil }
             return try records.openServer(record.id)?.store ?? stores.openReadingStore(for: record)
@@ -133,7 +133,7 @@ extension CareHost {
 
     /// The open items of `records` (the clinician's patients), urgent and new first, with what each person can do; the
     /// section is made with the page's CSRF token.
-    func triageQueue(of records: [CareRecord], language: OCKLanguage) async throws -> @Sendable (String) -> HTML {
+    package func triageQueue(of records: [CareRecord], language: OCKLanguage) async throws -> @Sendable (String) -> HTML {
         let ids = records.map(\.id)
         let counts = try await directory.openTriageCounts(records: ids)
         let items = try await directory.triageItems(records: ids, open: true, limit: Self.triageHomeLimit)

@@ -70,7 +70,7 @@ public actor TriageService: Service {
     }
 
     /// Raises the alerts of `record` (and of any record waiting).
-    func changed(_ record: CareRecordID) async {
+    package func changed(_ record: CareRecordID) async {
         enqueue(record)
         await drain()
     }
@@ -95,7 +95,7 @@ public actor TriageService: Service {
 
     /// Looks at every record whose day began since the sweep last looked at it (every record, the first time); how
     /// many it looked at.
-    func sweep(at now: Date) async -> Int {
+    package func sweep(at now: Date) async -> Int {
         var looked = 0
         var after: CareRecordID?
         while true {
