@@ -95,7 +95,7 @@ struct TriageBenchmark {
         var records: [CareRecord] = []
         for index in 0..<patients {
             let record = CareRecord(patientName: "Patient \(index)", timeZoneIdentifier: "Asia/Seoul", createdDate: now)
-            try await directory.addRecord(record, member: CareMembership(record: record.id, account: lee.id, role: .clinician, isOwner: true,
+            try await directory.addRecord(record, member: CareMembership(record: record.id, account: lee.id, role: .clinician, isOwner: false,
                                                                          createdDate: now))
             records.append(record)
         }
