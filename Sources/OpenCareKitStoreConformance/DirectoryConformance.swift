@@ -324,17 +324,22 @@ public enum DirectoryConformance {
             try await directory.addRecord(care, member: CareMembership(record: care.id, account: lee.id, role: .clinician, isOwner: true,
                                                                        createdDate: now))
             try await directory.setMembership(CareMembership(record: care.id, account: sam.id, role: .clinician, isOwner: false, createdDate: now))
-            func alert(_ cause: String, _ evidence: [String]) -> CareTriageAlert {
+            func alert(_ cause: String, _ evidence: [String], latest: Date = now) -> CareTriageAlert {
                 CareTriageAlert(cause: cause, taskID: "t", taskTitle: nil, ruleID: cause, rule: "{}", priority: .routine, observed: 1,
-                                evidence: evidence, outcomeIDs: [], latest: now)
+                                evidence: evidence, outcomeIDs: [], latest: latest)
             }
-            // Acknowledged, then something new holds it: it is new again, for everyone to see.
+            // Acknowledged, then something newer holds it: it is new again, for everyone to see.
             let item = try #require(try await directory.raiseTriage([alert("pain", ["a"])], record: care.id, now: now).raised.first)
             _ = try await directory.actOnTriageItem(item.id, .acknowledge, by: lee.id, now: now)
             _ = try await directory.actOnTriageItem(item.id, .assign(sam.id), by: lee.id, now: now)
-            let worse = try await directory.raiseTriage([alert("pain", ["a", "b"])], record: care.id, now: now)
+            let worse = try await directory.raiseTriage([alert("pain", ["a", "b"], latest: now.addingTimeInterval(60))], record: care.id, now: now)
             #expect(worse.updated.first?.status == .new && worse.updated.first?.acknowledgedBy == nil)
             #expect(try await directory.triageItem(item.id)?.status == .new)
+            // Older evidence coming to the fore only updates it: acknowledged stays acknowledged.
+            _ = try await directory.actOnTriageItem(item.id, .acknowledge, by: lee.id, now: now)
+            let older = try await directory.raiseTriage([alert("pain", ["c"], latest: now)], record: care.id, now: now)
+            #expect(older.updated.first?.status == .acknowledged && older.updated.first?.alert.evidence == ["c"])
+            #expect(try await directory.triageItem(item.id)?.acknowledgedBy == lee.id)
             // Sam, no longer a clinician of the record, hands it back to the care team.
             try await directory.setMembership(CareMembership(record: care.id, account: sam.id, role: .caregiver, isOwner: false, createdDate: now))
             #expect(try await directory.triageItem(item.id)?.owner == nil)

@@ -80,11 +80,11 @@ extension OCKAlert {
         let newest = { (items: [(String, Date)]) in
             items.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(maximumEvidence).map { fitted($0.0) }
         }
-        return OCKAlert(taskID: task.id, taskTitle: task.title.map { String($0.prefix(maximumTitleLength)) }, rule: rule,
+        return OCKAlert(taskID: task.id, taskTitle: task.title.map { String(String.UnicodeScalarView($0.unicodeScalars.prefix(maximumTitleLength))) }, rule: rule,
                         evidence: Array(Set(newest(evidence))).sorted(), outcomeIDs: newest(outcomes), observed: observed, latest: latest)
     }
 
-    /// The longest piece of evidence kept as it is, and the longest title.
+    /// The longest piece of evidence kept as it is, and the longest title (in Unicode scalars: at most 800 bytes).
     public static let maximumEvidenceLength = 120
     public static let maximumTitleLength = 200
 

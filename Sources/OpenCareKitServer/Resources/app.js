@@ -562,26 +562,20 @@
     // Refreshes started, and the newest applied: an answer older than the one shown is dropped.
     var started = 0;
     var applied = 0;
-    // While someone types in a field of the page (or composes a syllable), the refresh waits until they leave it:
-    // redrawing the page would move the caret and break the input method.
+    // While someone composes a syllable with an input method, the refresh waits until the syllable is done (or the
+    // field is left): redrawing would break it. Otherwise the refresh keeps what was typed, and where.
     var composing = false;
     var waiting = false;
-    function typing() {
-      var field = document.activeElement;
-      return composing || !!(field && (field.tagName === "TEXTAREA" || (field.tagName === "INPUT" && field.type !== "hidden"))
-        && field.closest("main") && field.value !== field.defaultValue);
-    }
     function resume() {
-      if (!waiting || typing()) { return; }
+      if (!waiting || composing) { return; }
       waiting = false;
       refresh();
     }
     document.addEventListener("compositionstart", function () { composing = true; });
     document.addEventListener("compositionend", function () { composing = false; resume(); });
-    // Once focus has moved on (focusout comes before the next element has it).
-    document.addEventListener("focusout", function () { window.setTimeout(resume, 0); });
+    document.addEventListener("focusout", function () { composing = false; window.setTimeout(resume, 0); });
     function refresh() {
-      if (typing()) { waiting = true; return; }
+      if (composing) { waiting = true; return; }
       var number = ++started;
       // A refresh after a change is not the person doing something: it does not keep the session alive.
       fetch(address, { credentials: "same-origin", headers: { "X-OCK-Background": "1" } }).then(function (response) { return response.text(); }).then(function (html) {
@@ -591,6 +585,12 @@
         var main = document.querySelector("main");
         if (!next || !main || next.innerHTML === main.innerHTML) { return; }
         var focusedID = document.activeElement && document.activeElement.id;
+        var caret = null;
+        try {
+          if (focusedID && typeof document.activeElement.selectionStart === "number") {
+            caret = [document.activeElement.selectionStart, document.activeElement.selectionEnd];
+          }
+        } catch (ignored) { caret = null; }
         // What the person was typing or choosing (a resolution note, an owner) stays as it was.
         var edits = [];
         Array.prototype.forEach.call(main.querySelectorAll("textarea[id], input[id]:not([type=hidden]), select[id]"), function (field) {
@@ -617,7 +617,13 @@
           if (!field) { return; }
           if (field.type === "checkbox" || field.type === "radio") { field.checked = edit.checked; } else { field.value = edit.value; }
         });
-        if (focusedID && document.getElementById(focusedID)) { document.getElementById(focusedID).focus(); }
+        if (focusedID && document.getElementById(focusedID)) {
+          var refocused = document.getElementById(focusedID);
+          refocused.focus();
+          if (caret && typeof refocused.setSelectionRange === "function") {
+            try { refocused.setSelectionRange(caret[0], caret[1]); } catch (ignored) { /* a field without a caret */ }
+          }
+        }
         selections.forEach(function (selection) {
           var column = selection.focused && document.querySelectorAll("#" + CSS.escape(selection.id) + " .ock-chart-column")[selection.index];
           if (column) { column.focus(); }

@@ -107,17 +107,23 @@ public actor TriageService: Service {
                 return looked
             }
             let due = page.filter { sweptDay[$0.id] != CareServer.dayString(now, calendar: CareHost.calendar(of: $0)) }
-            await withTaskGroup(of: Void.self) { group in
+            // A record whose alerts could not be raised is looked at again at the next sweep.
+            let raised = await withTaskGroup(of: CareRecord?.self) { group -> [CareRecord] in
                 var next = due.makeIterator()
                 func addNext() -> Bool {
                     guard let record = next.next() else { return false }
-                    group.addTask { [self] in await self.raise(record, at: now) }
+                    group.addTask { [self] in await self.raise(record, at: now) ? record : nil }
                     return true
                 }
                 for _ in 0..<Self.sweepConcurrency where !addNext() { break }
-                while await group.next() != nil { _ = addNext() }
+                var raised: [CareRecord] = []
+                while let result = await group.next() {
+                    if let result { raised.append(result) }
+                    _ = addNext()
+                }
+                return raised
             }
-            for record in due { sweptDay[record.id] = CareServer.dayString(now, calendar: CareHost.calendar(of: record)) }
+            for record in raised { sweptDay[record.id] = CareServer.dayString(now, calendar: CareHost.calendar(of: record)) }
             looked += due.count
             guard page.count == Self.pageSize, let last = page.last else { return looked }
             after = last.id
@@ -125,16 +131,24 @@ public actor TriageService: Service {
     }
 
     private func evaluate(_ id: CareRecordID, at now: Date) async {
-        guard let record = try? await host.directory.record(id) else { return }
-        await raise(record, at: now)
+        do {
+            // A record gone from the directory has nothing to raise.
+            guard let record = try await host.directory.record(id) else { return }
+            await raise(record, at: now)
+        } catch {
+            logger.warning("triage: the directory could not be read", metadata: ["error": "\(type(of: error))"])
+        }
     }
 
-    private nonisolated func raise(_ record: CareRecord, at now: Date) async {
+    /// Raises `record`'s alerts; false (logged) if they could not be.
+    private nonisolated func raise(_ record: CareRecord, at now: Date) async -> Bool {
         do {
             try await host.raiseAlerts(of: record, at: now)
+            return true
         } catch {
             // No patient data: the error's type only.
             logger.warning("triage: a record's alerts could not be raised", metadata: ["error": "\(type(of: error))"])
+            return false
         }
     }
 }

@@ -182,7 +182,8 @@ package enum DirectorySchema {
             resolution_note \(text)
         );
         CREATE UNIQUE INDEX triage_item_open ON \(prefix)triage_item(record, cause) WHERE status <> 'resolved';
-        CREATE INDEX triage_item_by_record ON \(prefix)triage_item(record, status, latest)
+        CREATE INDEX triage_item_by_record ON \(prefix)triage_item(record, status, latest);
+        CREATE INDEX triage_item_resolved ON \(prefix)triage_item(record, cause, resolved_date, id) WHERE status = 'resolved'
         """.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 

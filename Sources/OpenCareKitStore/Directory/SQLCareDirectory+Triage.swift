@@ -15,24 +15,29 @@ extension SQLCareDirectory {
                 if let open = try db.firstRow("SELECT * FROM triage_item WHERE record = ? AND cause = ? AND status <> 'resolved'",
                                               [record.description, cause], Self.triageItem) {
                     guard !Set(alert.evidence).isSubset(of: open.alert.evidence) else { continue }
-                    // Something new holds it: it is new again, so that a worse reading is not hidden behind an
-                    // acknowledgement of a milder one.
+                    // Something newer than what it held makes it new again, so that a worse reading is not hidden
+                    // behind an acknowledgement of a milder one (older evidence coming to the fore, as a change
+                    // rule's pair leaving the week, only updates it).
+                    let renewed = alert.latest > open.alert.latest
                     try db.execute("""
                         UPDATE triage_item SET task_title = ?, rule = ?, priority = ?, observed = ?, evidence = ?, outcome_ids = ?,
-                          latest = ?, updated_date = ?, raised_count = raised_count + 1, status = 'new', acknowledged_by = NULL,
-                          acknowledged_date = NULL WHERE id = ?
+                          latest = ?, updated_date = ?, raised_count = raised_count + 1,
+                          status = CASE WHEN ? = 1 THEN 'new' ELSE status END,
+                          acknowledged_by = CASE WHEN ? = 1 THEN NULL ELSE acknowledged_by END,
+                          acknowledged_date = CASE WHEN ? = 1 THEN NULL ELSE acknowledged_date END WHERE id = ?
                         """, [alert.taskTitle, alert.rule, alert.priority.rawValue, alert.observed, Self.json(alert.evidence),
-                              Self.json(alert.outcomeIDs), alert.latest.timeIntervalSince1970, now.timeIntervalSince1970, open.id.description])
+                              Self.json(alert.outcomeIDs), alert.latest.timeIntervalSince1970, now.timeIntervalSince1970,
+                              renewed, renewed, renewed, open.id.description])
                     var updated = open
                     updated.alert = alert
                     updated.updatedDate = now
                     updated.raisedCount += 1
-                    (updated.status, updated.acknowledgedBy, updated.acknowledgedDate) = (.new, nil, nil)
+                    if renewed { (updated.status, updated.acknowledgedBy, updated.acknowledgedDate) = (.new, nil, nil) }
                     result.updated.append(updated)
                     continue
                 }
                 let resolved = try db.firstRow("""
-                    SELECT evidence FROM triage_item WHERE record = ? AND cause = ? AND status = 'resolved'
+                    SELECT evidence FROM triage_item WHERE record = ? AND cause = ? AND status = 'resolved' AND resolved_date IS NOT NULL
                     ORDER BY resolved_date DESC, id LIMIT 1
                     """, [record.description, cause]) { try Self.list($0.string("evidence")) }
                 if let resolved, Set(alert.evidence).isSubset(of: resolved) { continue }
@@ -58,7 +63,7 @@ extension SQLCareDirectory {
                     DELETE FROM triage_item WHERE record = ? AND status = 'resolved' AND id NOT IN (
                       SELECT id FROM triage_item WHERE record = ? AND status = 'resolved' ORDER BY resolved_date DESC, id LIMIT ?)
                     AND id NOT IN (
-                      SELECT id FROM triage_item t WHERE t.record = ? AND t.status = 'resolved' AND NOT EXISTS (
+                      SELECT id FROM triage_item t WHERE t.record = ? AND t.status = 'resolved' AND t.resolved_date IS NOT NULL AND NOT EXISTS (
                         SELECT 1 FROM triage_item later WHERE later.record = t.record AND later.cause = t.cause AND later.status = 'resolved'
                           AND (later.resolved_date > t.resolved_date OR (later.resolved_date = t.resolved_date AND later.id < t.id))))
                     """, [record.description, record.description, CareTriageItem.maximumResolvedPerRecord, record.description])

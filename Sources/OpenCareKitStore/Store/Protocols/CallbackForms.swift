@@ -51,14 +51,16 @@ final class CallbackLine: Sendable {
         return type is AnyClass ? ObjectIdentifier(store as AnyObject) : ObjectIdentifier(type)
     }
 
-    /// The store whose line the current task runs a call of.
-    @TaskLocal static var running: ObjectIdentifier?
+    /// The call the current task runs for its store's line: the store, and the call's number.
+    @TaskLocal static var running: (store: ObjectIdentifier, number: UInt64)?
+    /// The call each store's line runs now.
+    private let current = Mutex<[ObjectIdentifier: UInt64]>([:])
 
-    /// Runs `work` once the store's calls made before it have ended. A call that a store's own call makes (its async
-    /// form answering through one of its callback forms) runs at once: waiting behind the call that made it would
-    /// never end.
+    /// Runs `work` once the store's calls made before it have ended. A call that a store's own call makes while it runs
+    /// (its async form answering through one of its callback forms) runs at once: waiting behind the call that made it
+    /// would never end. (A task the call started that calls the store after the call ended waits in line as any caller.)
     func run(for key: ObjectIdentifier, _ work: @escaping @Sendable () async -> Void) {
-        if Self.running == key {
+        if let running = Self.running, running.store == key, current.withLock({ $0[key] }) == running.number {
             _Concurrency.Task { await work() }
             return
         }
@@ -68,7 +70,9 @@ final class CallbackLine: Sendable {
             tails.next &+= 1
             let run = _Concurrency.Task {
                 await before?.value
-                await Self.$running.withValue(key) { await work() }
+                self.current.withLock { $0[key] = number }
+                await Self.$running.withValue((key, number)) { await work() }
+                self.current.withLock { if $0[key] == number { $0[key] = nil } }
                 self.ended(number, of: key)
             }
             tails.last[key] = (number, run)
