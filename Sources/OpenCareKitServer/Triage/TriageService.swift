@@ -134,7 +134,7 @@ public actor TriageService: Service {
         do {
             // A record gone from the directory has nothing to raise.
             guard let record = try await host.directory.record(id) else { return }
-            await raise(record, at: now)
+            _ = await raise(record, at: now)
         } catch {
             logger.warning("triage: the directory could not be read", metadata: ["error": "\(type(of: error))"])
         }
