@@ -76,17 +76,18 @@ def test_a_pain_of_nine_reaches_the_clinicians_home_within_a_second_and_the_team
         assert "Acknowledged by Dr. Jordan Lee at" in kim.locator(alex).text_content()
         assert kim.locator(alex + " button:has-text('Acknowledge')").count() == 0
 
-        # A note being typed on Dr. Kim's home survives a refresh that a change of the record brings, with its focus
-        # and caret.
+        # A note being typed on Dr. Kim's home survives the live refresh that Dr. Lee's assigning it to herself brings,
+        # with its focus and caret.
         note = kim.locator(alex + " textarea")
         note.fill("Called Alex: the pain eased after rest.")
         note.evaluate("(field) => field.setSelectionRange(6, 10)")
         before = int(kim.evaluate("document.documentElement.getAttribute('data-ock-updates') || '0'"))
-        with opened_page(browser, team["base"] + "/care") as (page, _):
-            page.locator('#task-enoxaparin button[aria-pressed]').first.click()
-            page.wait_for_selector('#task-enoxaparin button[aria-pressed="true"]')
+        lee.locator(alex + " select").select_option(label="Dr. Jordan Lee")
+        lee.locator(alex + " button:has-text('Assign')").click()
+        lee.wait_for_selector(alex + ":has-text('Assigned to Dr. Jordan Lee')")
         kim.wait_for_function("(before) => Number(document.documentElement.getAttribute('data-ock-updates') || '0') > before",
                               arg=before, timeout=5000)
+        assert "Assigned to Dr. Jordan Lee" in kim.locator(alex).text_content()
         assert kim.locator(alex + " textarea").input_value() == "Called Alex: the pain eased after rest."
         assert kim.evaluate("[document.activeElement.name, document.activeElement.selectionStart, document.activeElement.selectionEnd]") \
             == ["note", 6, 10]
