@@ -35,25 +35,11 @@ extension CareHost {
     /// The summaries of `records` (made or remembered), sorted by need, then name.
     func patientRows(_ records: [CareRecord]) async -> [PatientRow] {
         let now = configuration.now()
-        var rows: [PatientRow] = []
-        rows.reserveCapacity(records.count)
-        await withTaskGroup(of: PatientRow.self) { group in
-            var next = records.makeIterator()
-            func addNext() -> Bool {
-                guard let record = next.next() else { return false }
-                group.addTask {
-                    // One damaged record must not hide the others: it is listed, flagged as unreadable.
-                    let calendar = Self.calendar(of: record)
-                    let summary = (try? await self.summary(of: record, calendar: calendar, now: now)) ?? .unreadable
-                    return PatientRow(record: record, calendar: calendar, summary: summary)
-                }
-                return true
-            }
-            for _ in 0..<Self.summaryConcurrency where !addNext() { break }
-            while let row = await group.next() {
-                rows.append(row)
-                _ = addNext()
-            }
+        let rows = await concurrently(records, limit: Self.summaryConcurrency) { record in
+            // One damaged record must not hide the others: it is listed, flagged as unreadable.
+            let calendar = Self.calendar(of: record)
+            let summary = (try? await self.summary(of: record, calendar: calendar, now: now)) ?? .unreadable
+            return PatientRow(record: record, calendar: calendar, summary: summary)
         }
         return rows.sorted { lhs, rhs in
             if let first = PatientSummary.needsAttentionFirst(lhs.summary, rhs.summary) { return first }

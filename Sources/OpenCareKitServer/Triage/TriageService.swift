@@ -108,21 +108,9 @@ public actor TriageService: Service {
             }
             let due = page.filter { sweptDay[$0.id] != CareServer.dayString(now, calendar: CareHost.calendar(of: $0)) }
             // A record whose alerts could not be raised is looked at again at the next sweep.
-            let raised = await withTaskGroup(of: CareRecord?.self) { group -> [CareRecord] in
-                var next = due.makeIterator()
-                func addNext() -> Bool {
-                    guard let record = next.next() else { return false }
-                    group.addTask { [self] in await self.raise(record, at: now) ? record : nil }
-                    return true
-                }
-                for _ in 0..<Self.sweepConcurrency where !addNext() { break }
-                var raised: [CareRecord] = []
-                while let result = await group.next() {
-                    if let result { raised.append(result) }
-                    _ = addNext()
-                }
-                return raised
-            }
+            let raised = await concurrently(due, limit: Self.sweepConcurrency) { [self] record in
+                await self.raise(record, at: now) ? record : nil
+            }.compactMap { $0 }
             for record in raised { sweptDay[record.id] = CareServer.dayString(now, calendar: CareHost.calendar(of: record)) }
             looked += due.count
             guard page.count == Self.pageSize, let last = page.last else { return looked }

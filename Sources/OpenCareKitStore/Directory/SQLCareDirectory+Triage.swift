@@ -77,9 +77,8 @@ extension SQLCareDirectory {
         let ids = Array(Set(records.map(\.description))).sorted()
         let items = try await read { db in
             var items: [CareTriageItem] = []
-            for start in stride(from: 0, to: ids.count, by: 500) {
-                let chunk = Array(ids[start..<min(start + 500, ids.count)])
-                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            for chunk in ids.chunks(of: 500) {
+                let placeholders = QuerySQL.placeholders(chunk.count)
                 let (status, order) = open
                     ? ("status <> 'resolved'", "(priority = 'urgent') DESC, (status = 'new') DESC, latest DESC, id")
                     : ("status = 'resolved'", "resolved_date DESC, id")
@@ -95,9 +94,8 @@ extension SQLCareDirectory {
         let ids = Array(Set(records.map(\.description))).sorted()
         return try await read { db in
             var counts = (open: 0, urgent: 0)
-            for start in stride(from: 0, to: ids.count, by: 500) {
-                let chunk = Array(ids[start..<min(start + 500, ids.count)])
-                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            for chunk in ids.chunks(of: 500) {
+                let placeholders = QuerySQL.placeholders(chunk.count)
                 try db.forEachRow("""
                     SELECT count(*) AS open, coalesce(sum(CASE WHEN priority = 'urgent' THEN 1 ELSE 0 END), 0) AS urgent
                     FROM triage_item WHERE record IN (\(placeholders)) AND status <> 'resolved'
