@@ -20,7 +20,7 @@ import Testing
     }
 
     enum Rule: String, CaseIterable {
-        case onboardingFirst, consentKept, surveyAnswers, futureEvents, planLimits
+        case onboardingFirst, consentKept, surveyAnswers, futureEvents, planLimits, alertRules
     }
 
     /// How a writer's refusal looks: its status, and words it must say.
@@ -79,9 +79,18 @@ import Testing
             return OCKOutcome(taskUUID: checkIn.task.uuid, taskOccurrenceIndex: checkIn.scheduleEvent.occurrence, values: [pain, sleep, exercises])
         case .consentKept:
             return try await fixture.event(OCKDemoSurveys.onboardingTaskID, daysFromToday: -1).outcome
-        case .planLimits:
+        case .planLimits, .alertRules:
             return nil
         }
+    }
+
+    /// A task whose alert rules break a bound (a quiet of 0 days).
+    static func badAlertTask(_ fixture: ServerFixture) -> OCKTask {
+        var task = busyTasks(fixture)[0]
+        task.id = "alerting"
+        task.uuid = UUID()
+        task.userInfo = [OCKTask.alertRulesKey: #"[{"id":"quiet","when":"noActivity","days":0}]"#]
+        return task
     }
 
     /// 42 tasks of 48 events a day: each within a schedule's limits, together past the record's.
@@ -105,6 +114,7 @@ import Testing
         case .surveyAnswers: "A survey task's outcome comes from its survey"
         case .futureEvents: OCKFutureEventsRule.violation.reason
         case .planLimits: OCKStoreLimits.tooManyEventsPerDay
+        case .alertRules: "Alert rules: rule 1: days: must be 1 to 90"
         }
     }
 
@@ -149,6 +159,9 @@ import Testing
                     if response.status != .created { break }
                 }
                 return answer(try #require(last))
+            case .alertRules:
+                return answer(try await client.execute(uri: "/api/v1/tasks", method: .post, headers: json,
+                                                       body: ByteBuffer(bytes: try JSONEncoder().encode(badAlertTask(fixture)))))
             case .consentKept:
                 return answer(try await client.execute(uri: "/api/v1/outcomes/\(try #require(outcome).uuid.uuidString)", method: .delete, headers: json))
             default:
@@ -159,6 +172,7 @@ import Testing
             var entities: [OCKEntity]
             switch rule {
             case .planLimits: entities = busyTasks(fixture).map { .task($0) }
+            case .alertRules: entities = [.task(badAlertTask(fixture))]
             case .consentKept:
                 let consent = try #require(outcome)
                 var tombstone = consent
@@ -186,6 +200,9 @@ import Testing
                 // A store cannot hold such a plan, so the Bundle gets the rest of it by hand: 20 busy tasks
                 // exported, and 22 more activities written like theirs.
                 try await scratch.addTasks(busyTasks(fixture).prefix(20).map { $0 })
+            } else if rule == .alertRules {
+                // The scratch store has no rules: the task's user info travels in the Bundle to the new record's.
+                try await scratch.addTask(badAlertTask(fixture))
             } else {
                 // The same event in the scratch store's plan (its own task versions).
                 let source = try #require(outcome)
