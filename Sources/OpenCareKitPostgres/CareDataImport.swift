@@ -285,6 +285,10 @@ public struct CareDataImport: Sendable {
         let tokens = try await allRows(of: .accessToken, from: source.directory.runner, filter: filter)
         let reminders = try await allRows(of: .reminderSetting, from: source.directory.runner, filter: filter)
         let triage = try await allRows(of: .triageItem, from: source.directory.runner, filter: filter)
+        let threads = try await allRows(of: .thread, from: source.directory.runner, filter: filter)
+        let messages = try await allRows(of: .message, from: source.directory.runner, filter: filter)
+        let reads = try await allRows(of: .threadRead, from: source.directory.runner,
+                                      filter: (sql: "thread IN (SELECT id FROM thread WHERE record = ?)", arguments: [SQLValue.text(record)]))
         try await target.transactions.run(.directoryWrite) { db in
             try StoredTable.record.insert([row], into: db)
             try StoredTable.membership.insert(memberships, into: db)
@@ -292,6 +296,9 @@ public struct CareDataImport: Sendable {
             try StoredTable.accessToken.insert(tokens, into: db)
             try StoredTable.reminderSetting.insert(reminders, into: db)
             try StoredTable.triageItem.insert(triage, into: db)
+            try StoredTable.thread.insert(threads, into: db)
+            try StoredTable.message.insert(messages, into: db)
+            try StoredTable.threadRead.insert(reads, into: db)
         }
         return there
     }

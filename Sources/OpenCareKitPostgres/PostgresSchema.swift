@@ -74,6 +74,8 @@ enum PostgresSchema {
         ("11: two-step codes used once", ["ALTER TABLE \(schema).account ADD COLUMN totp_last_step bigint"]),
         ("12: triage", DirectorySchema.triageTables(text: "text COLLATE \"C\"", real: "double precision", integer: "bigint",
                                                    prefix: "\(schema).")),
+        ("13: messages", DirectorySchema.messageTables(text: "text COLLATE \"C\"", real: "double precision", integer: "bigint",
+                                                      prefix: "\(schema).")),
     ]
 
     /// HealthKit tasks from CareKit devices: a task's columns, indexes, policy and view, with the sync column.

@@ -236,16 +236,18 @@ extension CareHost {
         if memberships.count == 1, let only = memberships.first {
             return Response.redirect(to: "/records/\(only.record.id)/care", type: .normal)
         }
+        let unread = await unreadMessages(of: identity.account.id, in: memberships.map(\.record.id))
         return hostPage(request, title: HostText.homeTitle.text(language)) { token in [
             .element("h1", [:], [.text(HostText.homeTitle.text(language))]),
             memberships.isEmpty ? .element("p", [:], [.text(HostText.noRecords.text(language))])
-                : recordList(memberships, language: language),
+                : recordList(memberships, unread: unread, language: language),
             accountLinks(token: token, language: language, identity: identity),
         ] }
     }
 
     /// Links to `memberships`' records, each with the person's role in it.
-    func recordList(_ memberships: [(membership: CareMembership, record: CareRecord)], language: OCKLanguage) -> HTML {
+    func recordList(_ memberships: [(membership: CareMembership, record: CareRecord)], unread: [CareRecordID: Int],
+                    language: OCKLanguage) -> HTML {
         .element("ul", ["class": "ock-record-list"], memberships.map { item in
             let role = HostText.role(item.membership.role).text(language)
                 + (item.membership.isOwner ? " · " + HostText.owner.text(language) : "")
@@ -255,6 +257,7 @@ extension CareHost {
                     .element("span", ["class": "ock-record-name"], [.text(item.record.patientName)]),
                     .element("span", ["class": "ock-record-role"], [.text(role)]),
                 ]),
+                Self.unreadLink(item.record.id, count: unread[item.record.id] ?? 0, language: language),
             ])
         })
     }

@@ -103,6 +103,7 @@ extension CareHost {
         let flagged = rows.count { !$0.summary.flags.isEmpty }
         let text = PatientRowText(language: language, contexts: zoneContexts)
         let queue = try await triageQueue(of: shown, language: language)
+        let unread = await unreadMessages(of: identity.account.id, in: shown.map(\.id) + others.map(\.record.id))
         return hostPage(request, title: HostText.patientsTitle.text(language),
                         metadata: ["ock-refresh": "/", "ock-changes": "/live/home"]) { token in [
             .element("h1", [:], [.text(HostText.patientsTitle.text(language))]),
@@ -115,11 +116,11 @@ extension CareHost {
                            [.text(HostText.showingFirstPatients.text(language, String(shown.count), String(patients.count)))])
                 : .empty,
             .element("ul", ["class": "ock-patients", "aria-labelledby": "patients-summary"], rows.map { row in
-                text.render(row, now: now)
+                text.render(row, now: now, unread: unread[row.record.id] ?? 0)
             }),
             others.isEmpty ? .empty : .element("section", ["aria-labelledby": "other-records"], [
                 .element("h2", ["id": "other-records"], [.text(HostText.otherRecords.text(language))]),
-                recordList(others, language: language),
+                recordList(others, unread: unread, language: language),
             ]),
             accountLinks(token: token, language: language, identity: identity),
         ] }
@@ -145,7 +146,7 @@ extension CareHost {
     /// newest); a triage item raised or changed at once, since the care team waits for it (a pain of 9 reaches the
     /// home within a second, not after the store's change that raised it).
     package func changes(of account: CareAccountID, throttle: Duration) -> AsyncStream<CareRecordID> {
-        let (stores, triage) = (changeFeed.subscribe(), triageFeed.subscribe())
+        let (stores, triage, messages) = (changeFeed.subscribe(), triageFeed.subscribe(), messageFeed.subscribe())
         let directory = self.directory
         let (members, memberInput) = AsyncStream<CareRecordID>.makeStream(bufferingPolicy: .bufferingNewest(1))
         return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
@@ -160,6 +161,15 @@ extension CareHost {
                     continuation.yield(record)
                 }
             }
+            // A message sent or read: unpaced too (a badge counts it at once), and only where the person sees its thread.
+            let talk = Task {
+                for await event in messages {
+                    guard let role = (try? await directory.membership(record: event.record, account: account))?.role,
+                          event.audience.includes(role) else { continue }
+                    if case let .message(author) = event.kind, author == account { continue }
+                    continuation.yield(event.record)
+                }
+            }
             let pace = Task {
                 for await record in members {
                     continuation.yield(record)
@@ -172,6 +182,7 @@ extension CareHost {
             continuation.onTermination = { _ in
                 filter.cancel()
                 urgent.cancel()
+                talk.cancel()
                 pace.cancel()
             }
         }
@@ -183,7 +194,7 @@ struct PatientRowText {
     let language: OCKLanguage
     let contexts: ZoneRenderContexts
 
-    func render(_ row: CareHost.PatientRow, now: Date) -> HTML {
+    func render(_ row: CareHost.PatientRow, now: Date, unread: Int) -> HTML {
         let summary = row.summary
         let calendar = row.calendar
         let context = contexts.context(language: language, timeZone: calendar.timeZone)
@@ -211,6 +222,7 @@ struct PatientRowText {
             .element("span", ["class": "ock-patient-week", "role": "img", "aria-label": weekLabel], rings),
             .element("p", ["class": "ock-patient-activity"], [.text(activity(summary.lastActivity, now: now, calendar: calendar))]),
             flags.isEmpty ? .empty : .element("ul", ["class": "ock-flags", "aria-label": HostText.needsAttention.text(language)], flags),
+            CareHost.unreadLink(row.record.id, count: unread, language: language),
         ])
     }
 

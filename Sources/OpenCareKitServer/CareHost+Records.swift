@@ -39,10 +39,15 @@ extension CareHost {
 
     /// The route pattern as the audit log records it: `GET /records/{record}/contacts/{id}`.
     static func auditDetail(_ route: RecordRouteTable.Route) -> String {
-        let path = (recordPrefix + route.path).split(separator: "/", omittingEmptySubsequences: false).map { part in
+        auditDetail(route.method, route.path)
+    }
+
+    /// The route pattern of `method` and `path` (relative to the record) as the audit log records it.
+    static func auditDetail(_ method: HTTPRequest.Method, _ path: String) -> String {
+        let path = (recordPrefix + path).split(separator: "/", omittingEmptySubsequences: false).map { part in
             part.hasPrefix(":") ? "{\(part.dropFirst())}" : String(part)
         }.joined(separator: "/")
-        return "\(route.method.rawValue) \(path)"
+        return "\(method.rawValue) \(path)"
     }
 
     /// Who is asking, in which record, with which membership: what `authorize` found.

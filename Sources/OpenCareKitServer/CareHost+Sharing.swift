@@ -19,7 +19,7 @@ extension CareHost {
 
     func addRecordRoute(_ routes: inout HostRoutes, _ method: HTTPRequest.Method, _ path: String, _ policy: RecordRoutePolicy,
                         _ handler: @escaping @Sendable (Request, CareRequestContext, RecordAccess) async throws -> Response) {
-        let host = self, detail = "\(method.rawValue) /records/{record}\(path)"
+        let host = self, detail = Self.auditDetail(method, path)
         let unsafe = RecordRouteTable.isUnsafe(method)
         routes.record(method, Self.recordPrefix + path, policy) { request, context in
             switch try await host.authorize(policy, detail: detail, request, context) {

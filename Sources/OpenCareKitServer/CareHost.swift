@@ -111,6 +111,8 @@ public struct CareHost: Sendable {
     let changeFeed = RecordChangeFeed()
     /// Which record's triage items were just raised or changed, for the clinicians' live homes.
     let triageFeed = RecordChangeFeed()
+    /// Messages sent and threads read, for open pages and the push sender.
+    let messageFeed = LiveFeed<MessageEvent>()
     let summaries = PatientSummaries()
     let summaryAudits: SummaryViewAudits
     let zoneContexts = ZoneRenderContexts()
@@ -208,6 +210,7 @@ public struct CareHost: Sendable {
         addRecordRoutes(to: &routes)
         addSharingRoutes(to: &routes)
         addTriageRoutes(to: &routes)
+        addMessageRoutes(to: &routes)
         addActivityRoutes(to: &routes)
         addTokenRoutes(to: &routes)
         addCalendarRoutes(to: &routes)

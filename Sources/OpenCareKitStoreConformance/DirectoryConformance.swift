@@ -373,6 +373,150 @@ public enum DirectoryConformance {
             #expect(try await directory.raiseTriage([alert("one-too-many", ["x"])], record: care.id, now: now).isEmpty)
             #expect(try await directory.openTriageCounts(records: [care.id]).open == CareTriageItem.maximumOpenPerRecord + 3)
         },
+        DirectoryCheck("messagesReachTheirAudienceOnlyAndCountWhatIsUnread") { subject in
+            let directory = subject.directory
+            let (lee, pat, cara, stranger) = (account("lee@example.org"), account("pat@example.org"), account("cara@example.org"),
+                                              account("x@example.org"))
+            for person in [lee, pat, cara, stranger] { try await directory.addAccount(person) }
+            let care = record()
+            try await directory.addRecord(care, member: CareMembership(record: care.id, account: pat.id, role: .patient, isOwner: true,
+                                                                       createdDate: now))
+            try await directory.setMembership(CareMembership(record: care.id, account: lee.id, role: .clinician, isOwner: false, createdDate: now))
+            try await directory.setMembership(CareMembership(record: care.id, account: cara.id, role: .caregiver, isOwner: false, createdDate: now))
+            // The patient asks; everyone of the record sees it, the stranger nothing.
+            let asked = try await directory.startThread(CareThreadDraft(record: care.id, audience: .everyone, subject: " Dizzy ",
+                                                                        body: "I feel dizzy after the new pill."), by: pat.id, now: now)
+            #expect(asked.thread.subject == "Dizzy" && asked.thread.messageCount == 1 && asked.message.author == pat.id)
+            for reader in [lee, pat, cara] {
+                #expect(try await directory.threads(record: care.id, reader: reader.id, before: nil, limit: 10).map(\.thread.id) == [asked.thread.id])
+            }
+            #expect(try await directory.threads(record: care.id, reader: stranger.id, before: nil, limit: 10).isEmpty)
+            #expect(try await directory.thread(asked.thread.id, reader: stranger.id) == nil)
+            await #expect(throws: CareDirectoryError.noSuchThread) {
+                try await directory.postMessage(thread: asked.thread.id, body: "hello", by: stranger.id, now: now)
+            }
+            await #expect(throws: CareDirectoryError.self) {
+                try await directory.startThread(CareThreadDraft(record: care.id, audience: .everyone, subject: "x", body: "x"), by: stranger.id, now: now)
+            }
+            // Unread per person: not one's own messages; read once, then nothing new to read.
+            #expect(try await directory.unreadMessageCounts(account: lee.id, records: [care.id]) == [care.id: 1])
+            #expect(try await directory.unreadMessageCounts(account: pat.id, records: [care.id]).isEmpty)
+            #expect(try await directory.unreadMessageCounts(account: stranger.id, records: [care.id]).isEmpty)
+            let later = now.addingTimeInterval(240)
+            #expect(try await directory.markThreadRead(asked.thread.id, reader: lee.id, now: later))
+            #expect(try await !directory.markThreadRead(asked.thread.id, reader: lee.id, now: later))
+            #expect(try await directory.unreadMessageCounts(account: lee.id, records: [care.id]).isEmpty)
+            let reads = try await directory.threadReads(asked.thread.id, reader: pat.id)
+            #expect(Set(reads.map(\.account)) == [pat.id, lee.id])
+            #expect(reads.first { $0.account == lee.id }?.readDate == later)
+            // The reply: the patient and the caregiver each have one to read.
+            let reply = try await directory.postMessage(thread: asked.thread.id, body: "Sit down; I will call you.", by: lee.id, now: later)
+            #expect(reply.thread.messageCount == 2 && reply.thread.lastMessageDate == later)
+            #expect(try await directory.unreadMessageCounts(account: pat.id, records: [care.id]) == [care.id: 1])
+            #expect(try await directory.threads(record: care.id, reader: cara.id, before: nil, limit: 10).first?.unread == 2)
+
+            // A team note: clinicians only, whoever asks and however.
+            let note = try await directory.startThread(CareThreadDraft(record: care.id, audience: .careTeam, subject: "Dose",
+                                                                       body: "Consider halving the dose."), by: lee.id,
+                                                      now: later.addingTimeInterval(1))
+            for reader in [pat, cara] {
+                #expect(try await directory.threads(record: care.id, reader: reader.id, before: nil, limit: 10).map(\.thread.id) == [asked.thread.id])
+                #expect(try await directory.thread(note.thread.id, reader: reader.id) == nil)
+                await #expect(throws: CareDirectoryError.noSuchThread) {
+                    try await directory.threadMessages(note.thread.id, reader: reader.id, before: nil, limit: 10)
+                }
+                await #expect(throws: CareDirectoryError.noSuchThread) {
+                    try await directory.postMessage(thread: note.thread.id, body: "May I?", by: reader.id, now: later)
+                }
+                await #expect(throws: CareDirectoryError.noSuchThread) { try await directory.markThreadRead(note.thread.id, reader: reader.id, now: later) }
+                await #expect(throws: CareDirectoryError.self) {
+                    try await directory.startThread(CareThreadDraft(record: care.id, audience: .careTeam, subject: "x", body: "x"), by: reader.id, now: later)
+                }
+            }
+            #expect(try await directory.unreadMessageCounts(account: pat.id, records: [care.id]) == [care.id: 1], "the note is not counted")
+            #expect(try await directory.threads(record: care.id, reader: lee.id, before: nil, limit: 10).map(\.thread.id) == [note.thread.id, asked.thread.id])
+
+            // Bounds: length, NUL, subject, and each person's pace.
+            for body in ["   ", String(repeating: "a", count: CareMessage.maximumBodyLength + 1), "a\u{0}b"] {
+                await #expect(throws: CareDirectoryError.messageLength) {
+                    try await directory.postMessage(thread: asked.thread.id, body: body, by: pat.id, now: later)
+                }
+            }
+            await #expect(throws: CareDirectoryError.subjectLength) {
+                try await directory.startThread(CareThreadDraft(record: care.id, audience: .everyone,
+                                                                subject: String(repeating: "s", count: CareThread.maximumSubjectLength + 1), body: "x"),
+                                                by: pat.id, now: later)
+            }
+            let burst = later.addingTimeInterval(600)
+            for index in 0..<CareMessage.maximumPerMinutePerPerson {
+                _ = try await directory.postMessage(thread: asked.thread.id, body: "message \(index)", by: cara.id, now: burst)
+            }
+            await #expect(throws: CareDirectoryError.tooManyMessages) {
+                try await directory.postMessage(thread: asked.thread.id, body: "one too many", by: cara.id, now: burst.addingTimeInterval(30))
+            }
+            _ = try await directory.postMessage(thread: asked.thread.id, body: "a minute on", by: cara.id, now: burst.addingTimeInterval(61))
+            // Paged from the newest, oldest first within a page, without gaps.
+            let newest = try await directory.threadMessages(asked.thread.id, reader: pat.id, before: nil, limit: 5)
+            #expect(newest.count == 5 && newest.last?.body == "a minute on")
+            let earlier = try await directory.threadMessages(asked.thread.id, reader: pat.id, before: newest.first?.id, limit: 100)
+            #expect(earlier.count == 13 - 5 && earlier.first?.body == "I feel dizzy after the new pill.")
+            #expect(Set((earlier + newest).map(\.id)).count == 13)
+
+            // A reply to a triage item goes into its thread, made with the first reply.
+            let alert = CareTriageAlert(cause: "check-in/pain", taskID: "check-in", taskTitle: nil, ruleID: "pain", rule: "{}", priority: .urgent,
+                                        observed: 9, evidence: ["o"], outcomeIDs: ["o"], latest: now)
+            let item = try #require(try await directory.raiseTriage([alert], record: care.id, now: now).raised.first)
+            let first = try await directory.startThread(CareThreadDraft(record: care.id, audience: .everyone, subject: "Pain 9", triageItem: item.id,
+                                                                        body: "How is the pain now?"), by: lee.id, now: burst)
+            let second = try await directory.startThread(CareThreadDraft(record: care.id, audience: .everyone, subject: "Pain 9", triageItem: item.id,
+                                                                         body: "Still there?"), by: lee.id, now: burst)
+            #expect(first.thread.id == second.thread.id && second.thread.messageCount == 2 && first.thread.triageItem == item.id)
+            await #expect(throws: CareDirectoryError.self) {
+                try await directory.startThread(CareThreadDraft(record: care.id, audience: .everyone, subject: "x", triageItem: .random(), body: "x"),
+                                                by: lee.id, now: burst)
+            }
+            // Someone who leaves the record reads nothing more of it, and is not said to have seen anything.
+            try await directory.removeMembership(record: care.id, account: cara.id)
+            #expect(try await directory.threads(record: care.id, reader: cara.id, before: nil, limit: 10).isEmpty)
+            #expect(try await !directory.threadReads(asked.thread.id, reader: pat.id).contains { $0.account == cara.id })
+        },
+        DirectoryCheck("aRecordsThreadsAreBounded") { subject in
+            let directory = subject.directory
+            let pat = account("pat@example.org")
+            try await directory.addAccount(pat)
+            let care = record()
+            try await directory.addRecord(care, member: CareMembership(record: care.id, account: pat.id, role: .patient, isOwner: true,
+                                                                       createdDate: now))
+            try await subject.execute(["""
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(CareThread.maximumPerRecord))
+                INSERT INTO thread (id, record, audience, subject, started_date, last_message_date, message_count)
+                SELECT 'thread' || i, '\(care.id)', 'everyone', 'Subject', i, i, 0 FROM n
+                """])
+            await #expect(throws: CareDirectoryError.tooManyThreads) {
+                try await directory.startThread(CareThreadDraft(record: care.id, audience: .everyone, subject: "One more", body: "x"), by: pat.id, now: now)
+            }
+            // The list pages through all of them, and older threads still take replies.
+            var listed: [CareThreadListing] = []
+            var before: RandomIdentifier?
+            repeat {
+                let page = try await directory.threads(record: care.id, reader: pat.id, before: before, limit: 300)
+                listed += page
+                before = page.count == 300 ? page.last?.thread.id : nil
+            } while before != nil
+            #expect(Set(listed.map(\.thread.id)).count == CareThread.maximumPerRecord)
+            let oldest = try #require(listed.last?.thread)
+            #expect(oldest.lastMessageDate == Date(timeIntervalSince1970: 1))
+            _ = try await directory.postMessage(thread: oldest.id, body: "Still here", by: pat.id, now: now)
+            // A record's messages are bounded too.
+            try await subject.execute(["""
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(CareMessage.maximumPerRecord))
+                INSERT INTO message (id, thread, record, author, position, body, sent_date)
+                SELECT 'm' || i, 'thread2', '\(care.id)', NULL, i, 'old', i FROM n
+                """])
+            await #expect(throws: CareDirectoryError.recordFullOfMessages) {
+                try await directory.postMessage(thread: oldest.id, body: "And more", by: pat.id, now: now)
+            }
+        },
         DirectoryCheck("theFirstSharedValueKeptIsEveryonesValue") { subject in
             let directory = subject.directory
             #expect(try await directory.sharedValue(named: "key", orKeep: "first", now: now) == "first")

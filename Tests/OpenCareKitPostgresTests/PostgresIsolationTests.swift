@@ -93,7 +93,7 @@ import Testing
         #expect(names == ["1: stores and directory", "2: surveys in progress", "3: the audit chain appended in the database",
                           "4: one open survey per browser and event", "5: one open or saving survey per browser and event",
                           "6: sync knowledge", "7: sync pages", "8: HealthKit tasks",
-                          "9: reminders", "10: shared values", "11: two-step codes used once", "12: triage"])
+                          "9: reminders", "10: shared values", "11: two-step codes used once", "12: triage", "13: messages"])
         try await servers[0].store(forRecord: "r").addTask(task("t"))
 
         _ = try await rows(connection, "INSERT INTO public.opencarekit_migrations (name) VALUES ('99: from the future')")

@@ -55,6 +55,13 @@ import Testing
         let reminders = try await directory.reminderSettings(record: source.alexRecord.id, account: alexAccount.id)
         let sourceReminders = try await source.directory.reminderSettings(record: source.alexRecord.id, account: alexAccount.id)
         #expect(reminders != nil && reminders == sourceReminders)
+        // Messages, and how far each person read them.
+        let threads = try await directory.threads(record: source.alexRecord.id, reader: alexAccount.id, before: nil, limit: 10)
+        let sourceThreads = try await source.directory.threads(record: source.alexRecord.id, reader: alexAccount.id, before: nil, limit: 10)
+        #expect(threads.count == 1 && threads == sourceThreads)
+        let thread = try #require(threads.first?.thread.id)
+        #expect(try await directory.threadMessages(thread, reader: alexAccount.id, before: nil, limit: 10).map(\.body) == ["Is it with food? ☃", "Yes."])
+        #expect(try await directory.threadReads(thread, reader: alexAccount.id) == source.directory.threadReads(thread, reader: alexAccount.id))
         #expect(try await directory.pushSubscriptions(of: alexAccount.id).map(\.endpoint) == ["https://push.example.net/alex"])
         #expect(try await directory.sharedValue(named: "web-push-key", orKeep: "another", now: Date()) == "the source's key")
         let audit = try await directory.verifyAuditLog(), sourceAudit = try await source.directory.verifyAuditLog()
@@ -272,6 +279,9 @@ struct SourceData {
         _ = try await directory.sharedValue(named: "web-push-key", orKeep: "the source's key", now: now)
         try await directory.setReminderSettings(CareReminderSettings(account: alex.id, record: alexRecord.id, taskIDs: [tasks[0].id],
                                                                      quietStart: 1_320, quietEnd: 420, followUpMinutes: 30, updatedDate: now))
+        let asked = try await directory.startThread(CareThreadDraft(record: alexRecord.id, audience: .everyone, subject: "Dose",
+                                                                    body: "Is it with food? ☃"), by: alex.id, now: now)
+        _ = try await directory.postMessage(thread: asked.thread.id, body: "Yes.", by: alex.id, now: now.addingTimeInterval(1))
         let drafts = (0..<5).map { index in
             AuditEntry.Draft(recorded: now.addingTimeInterval(Double(index)), account: alex.id, record: alexRecord.id,
                              resource: "care-page", action: .read, outcome: .allowed, address: "127.0.0.1",

@@ -176,6 +176,48 @@ import Testing
         #expect(await service.tick(at: at(12, 9)) == ReminderService.Report())
     }
 
+    /// A new message is pushed to the others who see its thread, saying only that there is one.
+    @Test func aNewMessagePushSaysOnlyNewMessageToTheOthersWhoSeeIt() async throws {
+        let stub = try Stub(now: at(10, 8))
+        defer { stub.service.stop() }
+        let directory = try SQLiteCareDirectory(path: nil)
+        let (ana, lee) = (CareAccount(email: "ana@example.org", name: "Ana Kim", passwordHash: "x", createdDate: at(1, 0)),
+                          CareAccount(email: "lee@example.org", name: "Dr. Lee", passwordHash: "x", createdDate: at(1, 0)))
+        try await directory.addAccount(ana)
+        try await directory.addAccount(lee)
+        let record = CareRecord(patientName: "Ana Kim", timeZoneIdentifier: zone.identifier, createdDate: at(1, 0))
+        try await directory.addRecord(record, member: CareMembership(record: record.id, account: ana.id, role: .patient, isOwner: true,
+                                                                     createdDate: at(1, 0)))
+        try await directory.setMembership(CareMembership(record: record.id, account: lee.id, role: .clinician, isOwner: false, createdDate: at(1, 0)))
+        for (account, device) in zip([ana.id, lee.id], stub.subscriptions) {
+            try await directory.setPushSubscription(CarePushSubscription(
+                account: account, endpoint: device["endpoint"]!, publicKey: device["p256dh"]!, authSecret: device["auth"]!, createdDate: at(1, 0)))
+        }
+        let eight = at(10, 8)
+        var configuration = CareHost.Configuration(passwordCost: 4, now: { eight })
+        configuration.reminders = ReminderConfiguration(contact: "mailto:care@example.org", pushHosts: ["127.0.0.1"])
+        configuration.reminders?.allowsLoopbackHTTP = true
+        let host = CareHost(directory: directory, configuration: configuration)
+        let service = host.reminderService()
+        // A team note: no one else of the team here, and never the patient.
+        let note = try await directory.startThread(CareThreadDraft(record: record.id, audience: .careTeam, subject: "Dose", body: "Halve it"),
+                                                   by: lee.id, now: at(10, 8))
+        let quiet = await service.pushNewMessage(MessageEvent(record: record.id, thread: note.thread.id, audience: .careTeam,
+                                                              kind: .message(author: lee.id)), author: lee.id)
+        #expect(quiet == ReminderService.Report())
+        // The patient writes: Dr. Lee's device is told "a message", nothing of it.
+        let asked = try await directory.startThread(CareThreadDraft(record: record.id, audience: .everyone, subject: "Dizzy",
+                                                                    body: "I feel dizzy"), by: ana.id, now: at(10, 8))
+        let report = await service.pushNewMessage(MessageEvent(record: record.id, thread: asked.thread.id, audience: .everyone,
+                                                               kind: .message(author: ana.id)), author: ana.id)
+        #expect(report.pushed == 1 && report.failed == 0, "\(report)")
+        let received = try await stub.received()
+        #expect(received.count == 1 && received.first?.browser == "1" && received.first?.errors.isEmpty == true)
+        let message = try #require(received.first?.message)
+        #expect(message.keys.sorted() == ["kind", "record", "url"] && message["kind"] as? String == "message")
+        #expect(message["url"] as? String == "/records/\(record.id)/messages")
+    }
+
     @Test func wordsFillTheirPlaceholdersOnceSoATitleIsNeverReadAsOne() {
         #expect(ReminderText.notice.text(.english, "Take {1} with {0}", "09:00") == "Reminder: Take {1} with {0} (09:00)")
         #expect(ReportText.range.text(.english, "a", "b", "{0}") == "a to b (times in {0})")

@@ -4,18 +4,21 @@ import Synchronization
 
 /// Tells the host's pages that follow many records (the clinician's home) which record just changed: every open
 /// record's server publishes here after each change to its store, from this process or, while it is open, another.
-final class RecordChangeFeed: Sendable {
-    private let subscribers = Mutex<[UUID: AsyncStream<CareRecordID>.Continuation]>([:])
+typealias RecordChangeFeed = LiveFeed<CareRecordID>
 
-    /// Announces a change to `record`.
-    func publish(_ record: CareRecordID) {
-        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(record) }
+/// Events of this process for whoever follows them from now on (open pages' streams, the push sender).
+final class LiveFeed<Event: Sendable>: Sendable {
+    private let subscribers = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
+
+    /// Announces `event` to every follower.
+    func publish(_ event: Event) {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
     }
 
-    /// The records that change from now on, until the stream is dropped. A slow reader keeps the newest 64.
-    func subscribe() -> AsyncStream<CareRecordID> {
+    /// The events from now on, until the stream is dropped. A slow reader keeps the newest 64.
+    func subscribe() -> AsyncStream<Event> {
         let id = UUID()
-        let (stream, continuation) = AsyncStream<CareRecordID>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(64))
         continuation.onTermination = { [weak self] _ in
             _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
         }

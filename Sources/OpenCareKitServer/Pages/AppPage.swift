@@ -49,6 +49,7 @@ struct AppPage {
         let recordLinks = HTML.element("nav", ["class": "ock-record-links", "aria-label": HostText.account.text(language)], [
             .element("ul", [:], [
                 .element("li", [:], [.element("a", ["href": "/", "class": "ock-link-row"], [.text(HostText.allRecords.text(language))])]),
+                .element("li", [:], [.element("a", ["href": base + "/messages", "class": "ock-link-row"], [.text(MessageText.link.text(language))])]),
                 .element("li", [:], [.element("a", ["href": base + "/plan", "class": "ock-link-row"], [.text(EditorText.planLink.text(language))])]),
                 .element("li", [:], [.element("a", ["href": base + "/sharing", "class": "ock-link-row"], [.text(HostText.sharingLink.text(language))])]),
                 .element("li", [:], [.element("a", ["href": base + "/reminders", "class": "ock-link-row"], [.text(ReminderText.link.text(language))])]),

@@ -23,7 +23,7 @@ enum WebApp {
     static let reminderWords: String = {
         let words = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
             (language.rawValue, ["reminder": ReminderText.reminderTitle.text(language), "followUp": ReminderText.followUpTitle.text(language),
-                                 "today": ReminderText.today.text(language)])
+                                 "today": ReminderText.today.text(language), "newMessage": MessageText.newMessage.text(language)])
         })
         return (try? JSONSerialization.data(withJSONObject: words, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }()

@@ -14,6 +14,9 @@ public enum RecordPermission: String, Sendable, CaseIterable {
     case readAuditLog
     /// Work the record's triage queue: acknowledge, assign and resolve the alerts its rules raise.
     case triage
+    /// Write in the record's threads: every member, in the threads their role sees (`CareThread.Audience`, which the
+    /// directory checks on every read and write).
+    case message
 
     /// Whether `membership` holds this permission in `record`. A patient does everything; a caregiver sees and
     /// completes, and manages sharing only as the owner of a record without a patient account; a clinician sees and
@@ -21,7 +24,7 @@ public enum RecordPermission: String, Sendable, CaseIterable {
     /// unless the record's owner turned that off (`CareRecord.patientEditsPlan`; without the record, as if on).
     public func isGranted(to membership: CareMembership, in record: CareRecord? = nil) -> Bool {
         switch self {
-        case .read: true
+        case .read, .message: true
         case .completeTasks: membership.role != .clinician
         case .editPlan:
             membership.role == .clinician

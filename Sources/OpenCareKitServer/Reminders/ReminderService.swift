@@ -118,12 +118,19 @@ public actor ReminderService: Service {
     /// the first minute reads every record with reminders.
     public func run() async throws {
         let changes = host.changeFeed.subscribe()
+        let messages = host.messageFeed.subscribe()
         let signals = host.reminderSignals
         // A graceful shutdown cancels the minute's wait: that ends the service, and is no error.
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await record in changes { signals.changed(record) }
+                }
+                group.addTask { [self] in
+                    for await event in messages {
+                        guard case let .message(author) = event.kind else { continue }
+                        _ = await self.pushNewMessage(event, author: author)
+                    }
                 }
                 group.addTask { [self] in
                     while !Task.isCancelled {
@@ -278,11 +285,11 @@ public actor ReminderService: Service {
         for (delivery, message) in messages {
             if host.reminderSignals.show(message, to: delivery.account) { report.shown += 1 }
         }
-        await push(messages, now: now, report: &report)
+        await push(messages.map { ($0.0.account, $0.1.payload, $0.1.topic) }, now: now, report: &report)
     }
 
     /// Posts each message to each of its person's devices, a few at a time; forgets subscriptions that are gone.
-    private func push(_ messages: [(Delivery, ReminderMessage)], now: Date, report: inout Report) async {
+    private func push(_ messages: [(account: CareAccountID, payload: Data, topic: String)], now: Date, report: inout Report) async {
         guard !messages.isEmpty else { return }
         guard let vapid = await signingKey(now: now) else {
             logger.error("reminders: the Web Push key could not be read from the directory")
@@ -291,14 +298,14 @@ public actor ReminderService: Service {
         }
         var devices: [CareAccountID: [WebPush.Subscription]] = [:]
         var requests: [(subscription: WebPush.Subscription, body: Data, topic: String)] = []
-        for (delivery, message) in messages {
-            if devices[delivery.account] == nil {
-                let stored = (try? await host.directory.pushSubscriptions(of: delivery.account)) ?? []
-                devices[delivery.account] = stored.compactMap { subscription in
+        for message in messages {
+            if devices[message.account] == nil {
+                let stored = (try? await host.directory.pushSubscriptions(of: message.account)) ?? []
+                devices[message.account] = stored.compactMap { subscription in
                     try? configuration.subscription(endpoint: subscription.endpoint, p256dh: subscription.publicKey, auth: subscription.authSecret)
                 }
             }
-            for device in devices[delivery.account] ?? [] {
+            for device in devices[message.account] ?? [] {
                 guard let body = try? WebPush.encrypt(message.payload, for: device) else {
                     report.dropped += 1
                     continue
@@ -349,6 +356,19 @@ public actor ReminderService: Service {
                 report.failed += 1
             }
         }
+    }
+
+    /// Tells every member who sees the thread of `event`, but its author, that there is a new message: a push that says
+    /// only that (no words of it, no name: a lock screen shows it to anyone) and opens the record's messages. One a
+    /// minute per person and record at most reaches a device that missed the others (the `Topic` replaces it).
+    func pushNewMessage(_ event: MessageEvent, author: CareAccountID) async -> Report {
+        var report = Report()
+        let members = (try? await host.directory.members(of: event.record)) ?? []
+        let recipients = members.filter { $0.account.id != author && event.audience.includes($0.membership.role) }.map(\.account.id)
+        guard !recipients.isEmpty else { return report }
+        let note = NewMessageNotice(record: event.record.description)
+        await push(recipients.map { ($0, note.payload, note.topic) }, now: host.configuration.now(), report: &report)
+        return report
     }
 
     /// The server's VAPID key: the one the directory keeps for every app server, made on first use.
@@ -452,4 +472,25 @@ struct ReminderMessage: Codable, Sendable, Equatable {
 
     /// The push `Topic` (at most 32 URL-safe characters): a follow-up replaces its reminder if that is still undelivered.
     var topic: String { String(Base64URL.encode(Data(SHA256.hash(data: Data("\(record)/\(task)/\(start.timeIntervalSince1970)".utf8)))).prefix(32)) }
+}
+
+/// A push that says a record has a new message, and nothing of it.
+struct NewMessageNotice: Codable, Sendable, Equatable {
+    var kind = "message"
+    var record: String
+    var url: String
+
+    init(record: String) {
+        self.record = record
+        url = "/records/\(record)/messages"
+    }
+
+    var payload: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)) ?? Data("{}".utf8)
+    }
+
+    /// One per record: a newer notice replaces an undelivered one.
+    var topic: String { String(Base64URL.encode(Data(SHA256.hash(data: Data("message/\(record)".utf8)))).prefix(32)) }
 }

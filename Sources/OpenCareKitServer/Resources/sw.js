@@ -124,12 +124,14 @@ self.addEventListener("push", function (event) {
   var message = {};
   try { message = event.data ? event.data.json() : {}; } catch (error) { message = {}; }
   var words = wordsFor(self.navigator && self.navigator.language);
-  var title = message.kind === "follow-up" ? words.followUp : words.reminder;
+  var isMessage = message.kind === "message";
+  // A new message says only that: its words and its author are for the app, not for a lock screen.
+  var title = isMessage ? words.newMessage : message.kind === "follow-up" ? words.followUp : words.reminder;
   var when = message.isAllDay ? words.today : (message.time || "");
-  var body = [message.title || "", when].filter(Boolean).join(" · ");
+  var body = isMessage ? "" : [message.title || "", when].filter(Boolean).join(" · ");
   var shown = {
     body: body,
-    tag: String(message.record || "") + "/" + String(message.task || ""),
+    tag: isMessage ? "message/" + String(message.record || "") : String(message.record || "") + "/" + String(message.task || ""),
     renotify: true,
     icon: "/assets/icon-192.png",
     data: { url: typeof message.url === "string" && message.url.indexOf("/records/") === 0 ? message.url : "/" }

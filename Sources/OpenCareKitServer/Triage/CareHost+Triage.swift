@@ -224,6 +224,16 @@ struct TriageItemText {
                                           "maxlength": String(CareTriageItem.maximumNoteLength)], []),
                     .element("button", ["type": "submit", "class": "ock-button"], [.text(TriageText.resolve.text(language))]),
                 ]),
+                // A reply goes into the item's thread with the patient (made with the first one).
+                .element("form", ["method": "post", "action": "/records/\(record.id)/messages", "class": "ock-inline-form"], [
+                    CareHost.hidden(CSRF.fieldName, token), CareHost.hidden("item", id), CareHost.hidden("back", "home"),
+                    CareHost.hidden("audience", CareThread.Audience.everyone.rawValue),
+                    .element("label", ["for": "message-\(id)", "class": "ock-visually-hidden"],
+                             [.text(MessageText.messagePatientLabel.text(language, record.patientName))]),
+                    .element("textarea", ["id": "message-\(id)", "name": "body", "required": "required", "rows": "2",
+                                          "maxlength": String(CareMessage.maximumBodyLength)], []),
+                    .element("button", ["type": "submit", "class": "ock-button"], [.text(MessageText.messagePatient.text(language))]),
+                ]),
             ]),
         ])
     }

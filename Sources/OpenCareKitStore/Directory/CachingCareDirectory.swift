@@ -202,6 +202,30 @@ public final class CachingCareDirectory: CareDirectory {
         -> CareTriageItem {
         try await base.actOnTriageItem(id, action, by: account, now: now)
     }
+
+    public func startThread(_ draft: CareThreadDraft, by author: CareAccountID, now: Date) async throws -> (thread: CareThread, message: CareMessage) {
+        try await base.startThread(draft, by: author, now: now)
+    }
+    public func postMessage(thread: RandomIdentifier, body: String, by author: CareAccountID, now: Date) async throws
+        -> (thread: CareThread, message: CareMessage) {
+        try await base.postMessage(thread: thread, body: body, by: author, now: now)
+    }
+    public func threads(record: CareRecordID, reader: CareAccountID, before: RandomIdentifier?, limit: Int) async throws -> [CareThreadListing] {
+        try await base.threads(record: record, reader: reader, before: before, limit: limit)
+    }
+    public func thread(_ id: RandomIdentifier, reader: CareAccountID) async throws -> CareThread? { try await base.thread(id, reader: reader) }
+    public func threadMessages(_ id: RandomIdentifier, reader: CareAccountID, before: RandomIdentifier?, limit: Int) async throws -> [CareMessage] {
+        try await base.threadMessages(id, reader: reader, before: before, limit: limit)
+    }
+    public func markThreadRead(_ id: RandomIdentifier, reader: CareAccountID, now: Date) async throws -> Bool {
+        try await base.markThreadRead(id, reader: reader, now: now)
+    }
+    public func threadReads(_ id: RandomIdentifier, reader: CareAccountID) async throws -> [CareThreadRead] {
+        try await base.threadReads(id, reader: reader)
+    }
+    public func unreadMessageCounts(account: CareAccountID, records: [CareRecordID]) async throws -> [CareRecordID: Int] {
+        try await base.unreadMessageCounts(account: account, records: records)
+    }
     public func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String {
         try await base.sharedValue(named: name, orKeep: value, now: now)
     }

@@ -173,6 +173,30 @@ public protocol CareDirectory: Sendable {
     func actOnTriageItem(_ id: RandomIdentifier, _ action: CareTriageAction, by account: CareAccountID, now: Date) async throws
         -> CareTriageItem
 
+    // MARK: Messages
+    // Each names who reads or writes: a thread of an audience their role in the record does not include is, to them,
+    // no thread (`CareDirectoryError.noSuchThread`; and no listing, no count).
+
+    /// Starts a thread in the draft's record with its first message, by `author` — or, for a triage item with a thread of
+    /// the audience already, adds the message to that thread. Bounded: subject and body length, threads per record,
+    /// messages per record, and each person's messages per minute.
+    func startThread(_ draft: CareThreadDraft, by author: CareAccountID, now: Date) async throws -> (thread: CareThread, message: CareMessage)
+    /// Adds a message to a thread, by `author`, within the same bounds; the author has read the thread through it.
+    func postMessage(thread: RandomIdentifier, body: String, by author: CareAccountID, now: Date) async throws
+        -> (thread: CareThread, message: CareMessage)
+    /// The threads of `record` that `reader` sees, most recently active first, after the thread `before` (from the
+    /// first when nil), each with the messages of others the reader has not read.
+    func threads(record: CareRecordID, reader: CareAccountID, before: RandomIdentifier?, limit: Int) async throws -> [CareThreadListing]
+    func thread(_ id: RandomIdentifier, reader: CareAccountID) async throws -> CareThread?
+    /// The newest `limit` messages of a thread sent before the message `before` (the newest when nil), oldest first.
+    func threadMessages(_ id: RandomIdentifier, reader: CareAccountID, before: RandomIdentifier?, limit: Int) async throws -> [CareMessage]
+    /// Marks the thread read by `reader` through its newest message; false when it was already.
+    func markThreadRead(_ id: RandomIdentifier, reader: CareAccountID, now: Date) async throws -> Bool
+    /// How far each member who sees the thread has read it.
+    func threadReads(_ id: RandomIdentifier, reader: CareAccountID) async throws -> [CareThreadRead]
+    /// For each of `records` with any, how many messages of others `account` has not read in the threads it sees.
+    func unreadMessageCounts(account: CareAccountID, records: [CareRecordID]) async throws -> [CareRecordID: Int]
+
     // MARK: Audit log
     /// Numbers, chains and appends entries in one transaction.
     func appendAudit(_ drafts: [AuditEntry.Draft]) async throws

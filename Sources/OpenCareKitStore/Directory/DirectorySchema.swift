@@ -145,6 +145,9 @@ package enum DirectorySchema {
         migrator.registerMigration("v9: triage") { db in
             for statement in DirectorySchema.triageTables(text: "TEXT", real: "REAL", integer: "INTEGER") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v10: messages") { db in
+            for statement in DirectorySchema.messageTables(text: "TEXT", real: "REAL", integer: "INTEGER") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -184,6 +187,47 @@ package enum DirectorySchema {
         CREATE UNIQUE INDEX triage_item_open ON \(prefix)triage_item(record, cause) WHERE status <> 'resolved';
         CREATE INDEX triage_item_by_record ON \(prefix)triage_item(record, status, latest);
         CREATE INDEX triage_item_resolved ON \(prefix)triage_item(record, cause, resolved_date, id) WHERE status = 'resolved'
+        """.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// Secure messages (`CareThread`, `CareMessage`) and how far each member has read each thread, in the column types
+    /// of an engine. A thread keeps the id of the triage item it answers (items are pruned; the thread stays). Messages
+    /// are numbered in their thread (`position`), and a member has read a thread through a number: unread is what comes
+    /// after it, whatever the clocks of the servers that wrote them said.
+    package static func messageTables(text: String, real: String, integer: String, prefix: String = "") -> [String] {
+        """
+        CREATE TABLE \(prefix)thread (
+            id \(text) PRIMARY KEY NOT NULL,
+            record \(text) NOT NULL REFERENCES \(prefix)record(id) ON DELETE CASCADE,
+            audience \(text) NOT NULL,
+            subject \(text) NOT NULL,
+            triage_item \(text),
+            started_by \(text) REFERENCES \(prefix)account(id) ON DELETE SET NULL,
+            started_date \(real) NOT NULL,
+            last_message_date \(real) NOT NULL,
+            message_count \(integer) NOT NULL
+        );
+        CREATE INDEX thread_by_record ON \(prefix)thread(record, last_message_date, id);
+        CREATE UNIQUE INDEX thread_by_triage_item ON \(prefix)thread(triage_item, audience) WHERE triage_item IS NOT NULL;
+        CREATE TABLE \(prefix)message (
+            id \(text) PRIMARY KEY NOT NULL,
+            thread \(text) NOT NULL REFERENCES \(prefix)thread(id) ON DELETE CASCADE,
+            record \(text) NOT NULL REFERENCES \(prefix)record(id) ON DELETE CASCADE,
+            author \(text) REFERENCES \(prefix)account(id) ON DELETE SET NULL,
+            position \(integer) NOT NULL,
+            body \(text) NOT NULL,
+            sent_date \(real) NOT NULL
+        );
+        CREATE UNIQUE INDEX message_by_thread ON \(prefix)message(thread, position);
+        CREATE INDEX message_by_record ON \(prefix)message(record);
+        CREATE INDEX message_by_author ON \(prefix)message(author, sent_date);
+        CREATE TABLE \(prefix)thread_read (
+            thread \(text) NOT NULL REFERENCES \(prefix)thread(id) ON DELETE CASCADE,
+            account \(text) NOT NULL REFERENCES \(prefix)account(id) ON DELETE CASCADE,
+            read_through \(integer) NOT NULL,
+            read_date \(real) NOT NULL,
+            PRIMARY KEY (thread, account)
+        )
         """.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 

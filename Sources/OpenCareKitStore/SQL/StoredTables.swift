@@ -79,9 +79,14 @@ package struct StoredTable: Sendable {
                                                                 "acknowledged_date", "resolved_by", "resolved_date", "resolution_note"],
                                                 key: ["id"])
 
+    package static let thread = StoredTable("thread", ["id", "record", "audience", "subject", "triage_item", "started_by", "started_date",
+                                                      "last_message_date", "message_count"], key: ["id"])
+    package static let message = StoredTable("message", ["id", "thread", "record", "author", "position", "body", "sent_date"], key: ["id"])
+    package static let threadRead = StoredTable("thread_read", ["thread", "account", "read_through", "read_date"], key: ["thread", "account"])
+
     /// The directory's tables (sessions are not among what is copied: people sign in again).
     package static let directory = [account, record, membership, invitation, accessToken, auditEntry, auditHead, pushSubscription,
-                                    reminderSetting, sharedValue, triageItem]
+                                    reminderSetting, sharedValue, triageItem, thread, message, threadRead]
 
     /// Up to `limit` rows after the row whose key is `after` (from the first row when nil), in key order, `filter`
     /// (an SQL condition on the columns, with its arguments) limiting them further; each row's values are in

@@ -1,0 +1,151 @@
+import Foundation
+
+/// A conversation in a record: between the patient, the caregivers and the care team (`everyone`), or a note among
+/// the record's clinicians that the patient and caregivers never see (`careTeam`). A thread may answer a triage item:
+/// a reply to the item goes into it.
+///
+/// Who may read and write a thread is decided by the directory itself, from the reader's membership, in the
+/// transaction that reads or writes (`CareThread.Audience.includes(_:)`): whoever asks, through whatever route, gets
+/// the same answer.
+public struct CareThread: Sendable, Hashable, Identifiable {
+    public enum Audience: String, Sendable, Hashable, CaseIterable {
+        /// The patient, the caregivers and the clinicians of the record.
+        case everyone
+        /// The clinicians of the record only (FHIR would say: a `Communication` whose recipients are practitioners).
+        case careTeam = "care-team"
+
+        /// Whether a member in `role` reads and writes threads of this audience.
+        public func includes(_ role: CareRole) -> Bool {
+            switch self {
+            case .everyone: true
+            case .careTeam: role == .clinician
+            }
+        }
+
+        /// The audiences a member in `role` sees.
+        public static func visible(to role: CareRole) -> [Audience] { allCases.filter { $0.includes(role) } }
+    }
+
+    public var id: RandomIdentifier
+    public var record: CareRecordID
+    public var audience: Audience
+    public var subject: String
+    /// The triage item it answers, if any.
+    public var triageItem: RandomIdentifier?
+    public var startedBy: CareAccountID?
+    public var startedDate: Date
+    public var lastMessageDate: Date
+    /// How many messages it has: the position of its newest.
+    public var messageCount: Int
+
+    public init(id: RandomIdentifier, record: CareRecordID, audience: Audience, subject: String, triageItem: RandomIdentifier? = nil,
+                startedBy: CareAccountID?, startedDate: Date, lastMessageDate: Date, messageCount: Int) {
+        self.id = id
+        self.record = record
+        self.audience = audience
+        self.subject = subject
+        self.triageItem = triageItem
+        self.startedBy = startedBy
+        self.startedDate = startedDate
+        self.lastMessageDate = lastMessageDate
+        self.messageCount = messageCount
+    }
+
+    /// The longest subject, in characters.
+    public static let maximumSubjectLength = 200
+    /// The most threads a record has; a new one beyond is refused (older threads take replies still).
+    public static let maximumPerRecord = 1_000
+}
+
+/// One message of a thread: plain text, as its author wrote it.
+public struct CareMessage: Sendable, Hashable, Identifiable {
+    public var id: RandomIdentifier
+    public var thread: RandomIdentifier
+    public var record: CareRecordID
+    /// Nil once the author's account is gone.
+    public var author: CareAccountID?
+    /// Its number in the thread, from 1.
+    public var position: Int
+    public var body: String
+    public var sentDate: Date
+
+    public init(id: RandomIdentifier, thread: RandomIdentifier, record: CareRecordID, author: CareAccountID?, position: Int, body: String,
+                sentDate: Date) {
+        self.id = id
+        self.thread = thread
+        self.record = record
+        self.author = author
+        self.position = position
+        self.body = body
+        self.sentDate = sentDate
+    }
+
+    /// The longest message, in characters.
+    public static let maximumBodyLength = 4_000
+    /// The most messages a person sends in a minute, across every record.
+    public static let maximumPerMinutePerPerson = 10
+    /// The most messages a record keeps; beyond it, new messages are refused (a record is a medical record: nothing
+    /// said in it is dropped to make room).
+    public static let maximumPerRecord = 50_000
+}
+
+/// A thread as one reader sees it in a list: with how many messages they have not read.
+public struct CareThreadListing: Sendable, Hashable {
+    public var thread: CareThread
+    public var unread: Int
+
+    public init(thread: CareThread, unread: Int) {
+        self.thread = thread
+        self.unread = unread
+    }
+}
+
+/// How far a member has read a thread, and when: "Seen by Dr. Lee at 10:04".
+public struct CareThreadRead: Sendable, Hashable {
+    public var account: CareAccountID
+    /// The position of the newest message they have read.
+    public var readThrough: Int
+    /// When they read it.
+    public var readDate: Date
+
+    public init(account: CareAccountID, readThrough: Int, readDate: Date) {
+        self.account = account
+        self.readThrough = readThrough
+        self.readDate = readDate
+    }
+}
+
+/// What a new thread starts with.
+public struct CareThreadDraft: Sendable, Hashable {
+    public var record: CareRecordID
+    public var audience: CareThread.Audience
+    public var subject: String
+    /// The triage item it answers: a thread of the same audience for the item is reused.
+    public var triageItem: RandomIdentifier?
+    public var body: String
+
+    public init(record: CareRecordID, audience: CareThread.Audience, subject: String, triageItem: RandomIdentifier? = nil, body: String) {
+        self.record = record
+        self.audience = audience
+        self.subject = subject
+        self.triageItem = triageItem
+        self.body = body
+    }
+}
+
+extension CareDirectoryError {
+    /// The refusal of a message beyond `CareMessage.maximumPerMinutePerPerson`.
+    public static let tooManyMessages = CareDirectoryError(.conflict, """
+        A person sends at most \(CareMessage.maximumPerMinutePerPerson) messages a minute: wait a moment and send it again.
+        """)
+    public static let messageLength = CareDirectoryError(.conflict, "A message has 1 to \(CareMessage.maximumBodyLength) characters.")
+    public static let subjectLength = CareDirectoryError(.conflict, "A subject has 1 to \(CareThread.maximumSubjectLength) characters.")
+    public static let tooManyThreads = CareDirectoryError(.conflict, """
+        A record has at most \(CareThread.maximumPerRecord) threads: reply in one of them.
+        """)
+    public static let recordFullOfMessages = CareDirectoryError(.conflict, """
+        A record keeps at most \(CareMessage.maximumPerRecord) messages, and this one has them all: export the record and start a new one.
+        """)
+    /// A thread the person may not see, or that does not exist (the same answer for both).
+    public static let noSuchThread = CareDirectoryError(.notFound, "There is no such thread.")
+}

@@ -1,0 +1,220 @@
+import Foundation
+
+// Secure messages (`CareThread`, `CareMessage`), on every engine of the directory. Each call names who reads or
+// writes, and the transaction itself checks that person's membership against the thread's audience: the gate is
+// here, not in a route.
+extension SQLCareDirectory {
+    public func startThread(_ draft: CareThreadDraft, by author: CareAccountID, now: Date) async throws
+        -> (thread: CareThread, message: CareMessage) {
+        let subject = draft.subject.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Self.isText(subject, maximum: CareThread.maximumSubjectLength) else { throw CareDirectoryError.subjectLength }
+        try Self.checkBody(draft.body)
+        return try await write { db in
+            guard let role = try Self.role(of: author, in: draft.record, db), draft.audience.includes(role) else {
+                throw CareDirectoryError(.notFound, "There is no such record.")
+            }
+            if let item = draft.triageItem {
+                // A reply to a triage item goes into the item's thread of that audience, made with the first reply.
+                guard try db.scalar("SELECT 1 FROM triage_item WHERE id = ? AND record = ?", [item.description, draft.record.description]).isTrue
+                    || db.scalar("SELECT 1 FROM thread WHERE triage_item = ? AND record = ?", [item.description, draft.record.description]).isTrue
+                else { throw CareDirectoryError(.notFound, "There is no such item.") }
+                if let existing = try db.firstRow("SELECT * FROM thread WHERE triage_item = ? AND audience = ?",
+                                                  [item.description, draft.audience.rawValue], Self.thread) {
+                    return try Self.append(draft.body, to: existing, by: author, now: now, db)
+                }
+            }
+            guard try db.scalar("SELECT count(*) FROM thread WHERE record = ?", [draft.record.description]).int ?? 0
+                < CareThread.maximumPerRecord else { throw CareDirectoryError.tooManyThreads }
+            let thread = CareThread(id: .random(), record: draft.record, audience: draft.audience, subject: subject,
+                                    triageItem: draft.triageItem, startedBy: author, startedDate: now, lastMessageDate: now, messageCount: 0)
+            try db.execute("""
+                INSERT INTO thread (id, record, audience, subject, triage_item, started_by, started_date, last_message_date, message_count)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+                """, [thread.id.description, thread.record.description, thread.audience.rawValue, subject, draft.triageItem?.description,
+                      author.description, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            return try Self.append(draft.body, to: thread, by: author, now: now, db)
+        }
+    }
+
+    public func postMessage(thread id: RandomIdentifier, body: String, by author: CareAccountID, now: Date) async throws
+        -> (thread: CareThread, message: CareMessage) {
+        try Self.checkBody(body)
+        return try await write { db in
+            let thread = try Self.visibleThread(id, to: author, db)
+            return try Self.append(body, to: thread, by: author, now: now, db)
+        }
+    }
+
+    public func threads(record: CareRecordID, reader: CareAccountID, before: RandomIdentifier?, limit: Int) async throws -> [CareThreadListing] {
+        guard limit > 0 else { return [] }
+        return try await read { db in
+            guard let role = try Self.role(of: reader, in: record, db) else { return [] }
+            let audiences = CareThread.Audience.visible(to: role).map(\.rawValue)
+            var arguments: [any SQLBindable] = [reader.description, reader.description, record.description] + audiences
+            var after = ""
+            if let before, let cursor = try db.firstRow("SELECT last_message_date, id FROM thread WHERE id = ? AND record = ?",
+                                                        [before.description, record.description], { (try $0.double("last_message_date"), try $0.string("id")) }) {
+                after = " AND (t.last_message_date < ? OR (t.last_message_date = ? AND t.id < ?))"
+                arguments += [cursor.0, cursor.0, cursor.1]
+            }
+            return try db.rows("""
+                SELECT t.*, (SELECT count(*) FROM message m WHERE m.thread = t.id AND (m.author IS NULL OR m.author <> ?)
+                  AND m.position > coalesce((SELECT r.read_through FROM thread_read r WHERE r.thread = t.id AND r.account = ?), 0)) AS unread
+                FROM thread t WHERE t.record = ? AND t.audience IN (\(QuerySQL.placeholders(audiences.count)))\(after)
+                ORDER BY t.last_message_date DESC, t.id DESC LIMIT ?
+                """, arguments + [limit]) { row in CareThreadListing(thread: try Self.thread(row), unread: try row.int("unread")) }
+        }
+    }
+
+    public func thread(_ id: RandomIdentifier, reader: CareAccountID) async throws -> CareThread? {
+        try await read { db in try? Self.visibleThread(id, to: reader, db) }
+    }
+
+    public func threadMessages(_ id: RandomIdentifier, reader: CareAccountID, before: RandomIdentifier?, limit: Int) async throws -> [CareMessage] {
+        guard limit > 0 else { return [] }
+        return try await read { db in
+            _ = try Self.visibleThread(id, to: reader, db)
+            var arguments: [any SQLBindable] = [id.description]
+            var after = ""
+            if let before, let position = try db.firstRow("SELECT position FROM message WHERE id = ? AND thread = ?",
+                                                          [before.description, id.description], { try $0.int("position") }) {
+                after = " AND position < ?"
+                arguments.append(position)
+            }
+            return try db.rows("SELECT * FROM message WHERE thread = ?\(after) ORDER BY position DESC LIMIT ?",
+                               arguments + [limit], Self.message).reversed()
+        }
+    }
+
+    public func markThreadRead(_ id: RandomIdentifier, reader: CareAccountID, now: Date) async throws -> Bool {
+        try await write { db in
+            let thread = try Self.visibleThread(id, to: reader, db)
+            return try Self.markRead(thread, by: reader, now: now, db)
+        }
+    }
+
+    public func threadReads(_ id: RandomIdentifier, reader: CareAccountID) async throws -> [CareThreadRead] {
+        try await read { db in
+            let thread = try Self.visibleThread(id, to: reader, db)
+            // Only members who still see the thread are said to have seen it.
+            return try db.rows("""
+                SELECT r.account, r.read_through, r.read_date, m.role FROM thread_read r JOIN membership m ON m.record = ? AND m.account = r.account
+                WHERE r.thread = ? ORDER BY r.read_date, r.account
+                """, [thread.record.description, id.description]) { row -> CareThreadRead? in
+                guard let role = CareRole(rawValue: try row.string("role")), thread.audience.includes(role) else { return nil }
+                return CareThreadRead(account: RandomIdentifier(uncheckedText: try row.string("account")),
+                                      readThrough: try row.int("read_through"),
+                                      readDate: Date(timeIntervalSince1970: try row.double("read_date")))
+            }.compactMap { $0 }
+        }
+    }
+
+    public func unreadMessageCounts(account: CareAccountID, records: [CareRecordID]) async throws -> [CareRecordID: Int] {
+        let ids = Array(Set(records.map(\.description))).sorted()
+        guard !ids.isEmpty else { return [:] }
+        return try await read { db in
+            var counts: [CareRecordID: Int] = [:]
+            for chunk in ids.chunks(of: 500) {
+                try db.forEachRow("""
+                    SELECT t.record AS record, count(*) AS unread FROM thread t
+                    JOIN membership ms ON ms.record = t.record AND ms.account = ?
+                    JOIN message m ON m.thread = t.id
+                    LEFT JOIN thread_read r ON r.thread = t.id AND r.account = ?
+                    WHERE t.record IN (\(QuerySQL.placeholders(chunk.count))) AND (t.audience = 'everyone' OR ms.role = 'clinician')
+                      AND (m.author IS NULL OR m.author <> ?) AND m.position > coalesce(r.read_through, 0)
+                    GROUP BY t.record
+                    """, [account.description.sqlValue, account.description.sqlValue] + chunk.map(\.sqlValue) + [account.description.sqlValue]) { row in
+                    counts[RandomIdentifier(uncheckedText: try row.string("record"))] = try row.int("unread")
+                }
+            }
+            return counts
+        }
+    }
+
+    // MARK: Rules and rows
+
+    /// A body within bounds: some text, at most `CareMessage.maximumBodyLength` characters, no NUL (which
+    /// PostgreSQL's text cannot hold).
+    static func checkBody(_ body: String) throws {
+        guard isText(body.trimmingCharacters(in: .whitespacesAndNewlines), maximum: CareMessage.maximumBodyLength) else {
+            throw CareDirectoryError.messageLength
+        }
+    }
+
+    static func isText(_ text: String, maximum: Int) -> Bool {
+        !text.isEmpty && text.count <= maximum && !text.unicodeScalars.contains("\u{0}")
+    }
+
+    static func role(of account: CareAccountID, in record: CareRecordID, _ db: any SQLDatabase) throws -> CareRole? {
+        try db.firstRow("SELECT role FROM membership WHERE record = ? AND account = ?", [record.description, account.description]) {
+            CareRole(rawValue: try $0.string("role"))
+        } ?? nil
+    }
+
+    /// The thread, if `account` is a member of its record whose role its audience includes; else "no such thread".
+    static func visibleThread(_ id: RandomIdentifier, to account: CareAccountID, _ db: any SQLDatabase) throws -> CareThread {
+        guard let thread = try db.firstRow("SELECT * FROM thread WHERE id = ?", [id.description], Self.thread),
+              let role = try role(of: account, in: thread.record, db), thread.audience.includes(role) else {
+            throw CareDirectoryError.noSuchThread
+        }
+        return thread
+    }
+
+    /// Adds a message to `thread`, within the person's pace and the record's bound; the author has read it.
+    static func append(_ body: String, to thread: CareThread, by author: CareAccountID, now: Date, _ db: any SQLDatabase) throws
+        -> (thread: CareThread, message: CareMessage) {
+        let stamp = now.timeIntervalSince1970
+        guard try db.scalar("SELECT count(*) FROM message WHERE author = ? AND sent_date > ?", [author.description, stamp - 60]).int ?? 0
+            < CareMessage.maximumPerMinutePerPerson else { throw CareDirectoryError.tooManyMessages }
+        guard try db.scalar("SELECT count(*) FROM message WHERE record = ?", [thread.record.description]).int ?? 0
+            < CareMessage.maximumPerRecord else { throw CareDirectoryError.recordFullOfMessages }
+        // The thread's count is read again in this transaction: two replies at once take two numbers (or one waits, or
+        // fails on the unique position and is not written).
+        let position = (try db.scalar("SELECT message_count FROM thread WHERE id = ?", [thread.id.description]).int ?? thread.messageCount) + 1
+        let message = CareMessage(id: .random(), thread: thread.id, record: thread.record, author: author, position: position, body: body,
+                                  sentDate: now)
+        try db.execute("INSERT INTO message (id, thread, record, author, position, body, sent_date) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [message.id.description, thread.id.description, thread.record.description, author.description, position, body, stamp])
+        let last = max(thread.lastMessageDate, now)
+        try db.execute("UPDATE thread SET last_message_date = ?, message_count = ? WHERE id = ?",
+                       [last.timeIntervalSince1970, position, thread.id.description])
+        var updated = thread
+        updated.lastMessageDate = last
+        updated.messageCount = position
+        _ = try markRead(updated, by: author, now: now, db)
+        return (updated, message)
+    }
+
+    /// Marks `thread` read by `account` through its newest message; false when it was already.
+    static func markRead(_ thread: CareThread, by account: CareAccountID, now: Date, _ db: any SQLDatabase) throws -> Bool {
+        let through = thread.messageCount
+        if let read = try db.firstRow("SELECT read_through FROM thread_read WHERE thread = ? AND account = ?",
+                                      [thread.id.description, account.description], { try $0.int("read_through") }) {
+            guard read < through else { return false }
+            try db.execute("UPDATE thread_read SET read_through = ?, read_date = ? WHERE thread = ? AND account = ?",
+                           [through, now.timeIntervalSince1970, thread.id.description, account.description])
+        } else {
+            try db.execute("INSERT INTO thread_read (thread, account, read_through, read_date) VALUES (?, ?, ?, ?)",
+                           [thread.id.description, account.description, through, now.timeIntervalSince1970])
+        }
+        return true
+    }
+
+    static func thread(_ row: any SQLRow) throws -> CareThread {
+        CareThread(id: RandomIdentifier(uncheckedText: try row.string("id")), record: RandomIdentifier(uncheckedText: try row.string("record")),
+                   audience: CareThread.Audience(rawValue: try row.string("audience")) ?? .careTeam, subject: try row.string("subject"),
+                   triageItem: try row.optionalString("triage_item").map(RandomIdentifier.init(uncheckedText:)),
+                   startedBy: try row.optionalString("started_by").map(RandomIdentifier.init(uncheckedText:)),
+                   startedDate: Date(timeIntervalSince1970: try row.double("started_date")),
+                   lastMessageDate: Date(timeIntervalSince1970: try row.double("last_message_date")),
+                   messageCount: try row.int("message_count"))
+    }
+
+    static func message(_ row: any SQLRow) throws -> CareMessage {
+        CareMessage(id: RandomIdentifier(uncheckedText: try row.string("id")), thread: RandomIdentifier(uncheckedText: try row.string("thread")),
+                    record: RandomIdentifier(uncheckedText: try row.string("record")),
+                    author: try row.optionalString("author").map(RandomIdentifier.init(uncheckedText:)), position: try row.int("position"),
+                    body: try row.string("body"),
+                    sentDate: Date(timeIntervalSince1970: try row.double("sent_date")))
+    }
+}
