@@ -113,6 +113,7 @@ public struct CareHost: Sendable {
     let triageFeed = RecordChangeFeed()
     /// Messages sent and threads read, for open pages and the push sender.
     let messageFeed = LiveFeed<MessageEvent>()
+    let messageActivity = RecentRecordActivity()
     let summaries = PatientSummaries()
     let summaryAudits: SummaryViewAudits
     let zoneContexts = ZoneRenderContexts()

@@ -131,6 +131,8 @@ import Testing
             }
             // Alex, who has not onboarded yet, has no activity.
             #expect(html.contains("No activity yet"))
+            // The demo's conversations: two patients in pain wrote to Dr. Lee, who has not read them yet.
+            #expect(html.components(separatedBy: "ock-unread-link").count - 1 == 2)
             // Sam, a caregiver only, still gets her one record.
             let sam = TestBrowser(client)
             try await sam.signIn(DemoPeople.caregiverEmail, DemoPeople.demoPassword)

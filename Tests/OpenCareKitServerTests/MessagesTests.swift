@@ -152,4 +152,23 @@ import Testing
             #expect(threads.first?.thread.subject == "Check-in: pain 9 (alert at 7 or more)")
         }
     }
+
+    /// A page made before a change, whose stream connects after it, is told at once; a team note's change is not
+    /// news to a patient's page.
+    @Test func aStreamThatConnectsLateHearsOfWhatItMissed() {
+        let activity = RecentRecordActivity()
+        let (record, other) = (RandomIdentifier.random(), RandomIdentifier.random())
+        let now = Date()
+        activity.note(record, audience: .careTeam, at: now)
+        #expect(activity.changed(record, audiences: [.everyone, .careTeam], since: now.addingTimeInterval(-1), now: now))
+        #expect(!activity.changed(record, audiences: [.everyone], since: now.addingTimeInterval(-1), now: now))
+        #expect(!activity.changed(record, audiences: [.everyone, .careTeam], since: now.addingTimeInterval(1), now: now))
+        #expect(!activity.changed(other, audiences: [.everyone], since: now.addingTimeInterval(-1), now: now))
+        // Too long ago to know: refresh.
+        #expect(activity.changed(other, audiences: [.everyone], since: now.addingTimeInterval(-120), now: now))
+        // Bounded: past the limit, what is older than the window goes.
+        for _ in 0...RecentRecordActivity.pruneAbove { activity.note(.random(), audience: .everyone, at: now.addingTimeInterval(-300)) }
+        activity.note(record, audience: .everyone, at: now)
+        #expect(activity.count <= 2)
+    }
 }

@@ -100,6 +100,7 @@ extension CareHost {
 
     /// Tells open pages (and the push sender) of a thread's news.
     func announce(_ thread: CareThread, _ kind: MessageEvent.Kind) {
+        messageActivity.note(thread.record, audience: thread.audience)
         messageFeed.publish(MessageEvent(record: thread.record, thread: thread.id, audience: thread.audience, kind: kind))
     }
 
@@ -129,7 +130,7 @@ extension CareHost {
         let base = "/records/\(access.record)/messages"
         let audiences = CareThread.Audience.visible(to: access.membership.role)
         let unread = listings.prefix(Self.threadsPerPage).reduce(0) { $0 + $1.unread }
-        let metadata = ["ock-refresh": base + (before.map { "?before=\($0)" } ?? ""), "ock-changes": base + "/live"]
+        let metadata = ["ock-refresh": base + (before.map { "?before=\($0)" } ?? ""), "ock-changes": Self.liveAddress(base)]
         return hostPage(request, title: MessageText.title.text(language), status: status, metadata: metadata) { token in [
             .element("h1", [:], [.text(MessageText.title.text(language) + " – " + (record?.patientName ?? ""))]),
             Self.notice(message?.text(language)),
@@ -166,15 +167,18 @@ extension CareHost {
                         .element("input", ["id": "thread-subject", "name": "subject", "required": "required", "value": draft?.subject ?? "",
                                            "maxlength": String(CareThread.maximumSubjectLength)], []),
                     ]),
-                    audiences.count > 1 ? .element("fieldset", ["class": "ock-field"], [
+                    // The survey's choices (their look, and 44-pixel labels): who sees it, for those who may choose.
+                    audiences.count > 1 ? .element("fieldset", ["class": "ock-choices ock-choices-radio"], [
                         .element("legend", [:], [.text(MessageText.whoSees.text(language))]),
-                    ] + audiences.map { audience in
-                        .element("label", ["class": "ock-choice"], [
-                            .element("input", ["type": "radio", "name": "audience", "value": audience.rawValue,
-                                               "checked": audience == (draft?.audience ?? .everyone) ? "checked" : nil].compactMapValues { $0 }, []),
-                            .text(" " + (audience == .everyone ? MessageText.everyone : MessageText.careTeamOnly).text(language)),
-                        ])
-                    }) : Self.hidden("audience", CareThread.Audience.everyone.rawValue),
+                        .element("div", ["class": "ock-choice-list"], audiences.map { audience in
+                            .element("div", ["class": "ock-choice"], [
+                                .element("input", ["type": "radio", "name": "audience", "value": audience.rawValue, "id": "audience-\(audience.rawValue)",
+                                                   "checked": audience == (draft?.audience ?? .everyone) ? "checked" : nil].compactMapValues { $0 }, []),
+                                .element("label", ["for": "audience-\(audience.rawValue)"],
+                                         [.text((audience == .everyone ? MessageText.everyone : MessageText.careTeamOnly).text(language))]),
+                            ])
+                        }),
+                    ]) : Self.hidden("audience", CareThread.Audience.everyone.rawValue),
                     Self.messageField(id: "thread-body", label: MessageText.message.text(language), value: draft?.body ?? ""),
                     .element("button", ["type": "submit", "class": "ock-button"], [.text(MessageText.send.text(language))]),
                 ]),
@@ -208,7 +212,7 @@ extension CareHost {
         let seen = messages.last.map { latest in
             reads.filter { $0.account != reader && $0.account != latest.author && $0.readThrough >= latest.position }
         } ?? []
-        let metadata = ["ock-refresh": "\(base)/\(id)" + (before.map { "?before=\($0)" } ?? ""), "ock-changes": base + "/live"]
+        let metadata = ["ock-refresh": "\(base)/\(id)" + (before.map { "?before=\($0)" } ?? ""), "ock-changes": Self.liveAddress(base)]
         return hostPage(request, title: thread.subject, status: status, metadata: metadata) { token in [
             .element("h1", [:], [.text(thread.subject)]),
             .element("p", ["class": "ock-thread-details"], [.text((thread.audience == .careTeam ? MessageText.teamOnlyExplained
@@ -279,6 +283,12 @@ extension CareHost {
 
     // MARK: Live
 
+    /// The live stream of a messages page made now: it names the moment, so that a change between the page's making
+    /// and the stream's connecting is not missed.
+    static func liveAddress(_ base: String) -> String {
+        "\(base)/live?since=\(Int64(Date().timeIntervalSince1970 * 1_000))"
+    }
+
     /// `GET /records/R/messages/live`: a `changed` event whenever a thread the person sees gets a message or a receipt,
     /// for the messages pages to refresh themselves. A team note's events reach clinicians only.
     func liveMessages(_ request: Request, _ context: CareRequestContext, _ access: RecordAccess) async throws -> Response {
@@ -294,7 +304,12 @@ extension CareHost {
         let check = AccessCheck(interval: configuration.liveAccessInterval) { [self] in
             await self.isStillAllowed(request, access: access, policy: policy)
         }
-        return CareServer.eventStream(request, slot: slot, first: "retry: 1000\n\nevent: ready\ndata: {}\n\n", events, accessCheck: check)
+        // Something happened since the page was made (or too long ago to know): it refreshes at once.
+        let since = request.uri.queryParameters.get("since").flatMap { Int64($0) }.map { Date(timeIntervalSince1970: Double($0) / 1_000) }
+        let audiences = CareThread.Audience.visible(to: access.membership.role)
+        let missed = since.map { messageActivity.changed(record, audiences: audiences, since: $0) } ?? false
+        let first = "retry: 1000\n\nevent: ready\ndata: {}\n\n" + (missed ? "event: changed\ndata: {}\n\n" : "")
+        return CareServer.eventStream(request, slot: slot, first: first, events, accessCheck: check)
     }
 
     /// The messages `account` has not read, per record of `records`.

@@ -1,5 +1,6 @@
 import Foundation
 import OpenCareKitStore
+import Synchronization
 
 /// Something that happened in a record's threads, for open pages and push: a message sent, or a thread read further.
 /// It carries no words of the message: whoever hears of it fetches what they may see through the directory.
@@ -18,3 +19,38 @@ struct MessageEvent: Sendable, Hashable {
     let kind: Kind
 }
 
+
+/// When each record's threads last changed in this process, for the moments just past: a page made before a change
+/// whose live stream connects after it is told at once (the stream could not have carried it). Only the last minute is
+/// kept; a page older than that refreshes on connecting, since nothing is known of it.
+final class RecentRecordActivity: Sendable {
+    private struct Key: Hashable {
+        let record: CareRecordID
+        let audience: CareThread.Audience
+    }
+
+    private let changes = Mutex<[Key: Date]>([:])
+    /// How long a change is remembered.
+    static let window: TimeInterval = 60
+    /// Past this many records, entries older than the window are dropped.
+    static let pruneAbove = 1_000
+
+    func note(_ record: CareRecordID, audience: CareThread.Audience, at date: Date = Date()) {
+        changes.withLock { changes in
+            changes[Key(record: record, audience: audience)] = date
+            if changes.count > Self.pruneAbove { changes = changes.filter { $0.value > date.addingTimeInterval(-Self.window) } }
+        }
+    }
+
+    /// Whether the threads of `record` that `audiences` see may have changed after `since` (a page's making): yes when
+    /// they did, and when `since` is too long ago to know.
+    func changed(_ record: CareRecordID, audiences: [CareThread.Audience], since: Date, now: Date = Date()) -> Bool {
+        guard since > now.addingTimeInterval(-Self.window + 5) else { return true }
+        return changes.withLock { changes in
+            audiences.contains { changes[Key(record: record, audience: $0)].map { $0 > since } ?? false }
+        }
+    }
+
+    /// How many changes are remembered (for tests).
+    var count: Int { changes.withLock { $0.count } }
+}

@@ -85,6 +85,18 @@ public enum DemoPeople {
         try store.open()
         CarePlanCatalog.installRules(on: store, for: record, now: { now })
         try await OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: now)).seed(into: store)
+        // A conversation: Sam asked yesterday evening, Dr. Lee answered (Alex has not read it yet); and a note the
+        // care team alone sees.
+        let asked = try await directory.startThread(CareThreadDraft(
+            record: record.id, audience: .everyone, subject: "Swelling after the walk",
+            body: "Alex's knee is swollen after today's walk. Should she skip tomorrow's exercises?"),
+            by: sam.id, now: now.addingTimeInterval(-20 * 3_600))
+        _ = try await directory.postMessage(
+            thread: asked.thread.id, body: "Ice it for 20 minutes and keep it raised tonight. Do only the gentle exercises tomorrow, "
+                + "and tell me how it looks in the evening.", by: jordan.id, now: now.addingTimeInterval(-19 * 3_600))
+        _ = try await directory.startThread(CareThreadDraft(
+            record: record.id, audience: .careTeam, subject: "Follow-up",
+            body: "Watch the swelling; an ultrasound if it is still there on Friday."), by: jordan.id, now: now.addingTimeInterval(-19 * 3_600))
 
         // Two at a time: each is a store file, its plan and a few hundred outcomes.
         let patients = (0..<min(max(clinicSize, 0), maximumClinicSize)).map(clinicPatient)
@@ -122,5 +134,12 @@ public enum DemoPeople {
         CarePlanCatalog.installRules(on: store, for: record, now: { now })
         try await DemoHistory.seed(into: store, calendar: calendar, days: patient.days, now: now, givenName: patient.given,
                                    familyName: patient.family, habits: patient.habits, seed: seed)
+        // Those in the most pain have written to Dr. Lee, who has not read it yet.
+        if patient.habits.pain >= 7.5, seed <= UInt64(clinicPatients.count) {
+            _ = try await directory.startThread(CareThreadDraft(
+                record: record.id, audience: .everyone, subject: "Pain at night",
+                body: "The pain keeps me awake at night, even with the tablets. Is that expected?"),
+                by: account.id, now: now.addingTimeInterval(-3 * 3_600))
+        }
     }
 }

@@ -1,0 +1,165 @@
+"""Secure messages end to end, in three browsers (the patient on her phone, her caregiver, her clinician): the patient
+writes, the clinician's home counts it live; the clinician reads it and the patient's open page says "Seen"; the
+reply reaches the patient's page live and the caregiver's list counts it; a team note never reaches the patient's or
+the caregiver's pages, live channels or API; a stranger gets 404 on every address; no axe violation at either size."""
+import re
+import urllib.error
+
+from careapp import DEMO_CAREGIVER, DEMO_CLINICIAN, sign_in, urlopen
+from conftest import DESKTOP, PHONE, SESSIONS
+from test_accounts import fresh_context, team, type_password  # noqa: F401 (team is a fixture)
+from test_surveys import assert_accessible
+from test_triage import signed_in
+
+SECRET = "TEAM-ONLY-halve-the-dose"
+
+def collecting(context):
+    """The address of every request `context` makes."""
+    seen = []
+    context.on("request", lambda request: seen.append((request.method, request.url)))
+    return seen
+
+
+def listen_to(page, addresses):
+    """Opens an EventSource on each address in the page, keeping every `changed` event's data."""
+    page.evaluate("""(addresses) => {
+        window.__ockEvents = [];
+        for (const address of addresses) {
+            const source = new EventSource(address);
+            source.addEventListener("changed", (event) => window.__ockEvents.push(event.data));
+        }
+    }""", addresses)
+
+
+def test_the_patient_and_her_care_team_talk_live_with_receipts_and_a_team_note_stays_with_the_team(browser, team):
+    origin, base = team["origin"], team["base"]
+    record = base.rsplit("/", 1)[1]
+    messages = base + "/messages"
+    alex_context, alex = signed_in(browser, origin, "alex@example.org", viewport=PHONE)
+    sam_context, sam = signed_in(browser, origin, DEMO_CAREGIVER, viewport=PHONE)
+    lee_context, lee = signed_in(browser, origin, DEMO_CLINICIAN)
+    alex_seen, sam_seen = collecting(alex_context), collecting(sam_context)
+    try:
+        lee.wait_for_url(origin + "/")
+        lee.wait_for_selector("html[data-ock-live=open]")
+        row = f'.ock-patient[data-record="{record}"]'
+        assert lee.locator(row + " .ock-unread-link").count() == 0
+        # The demo's conversation is there for the family; Dr. Lee's team note of the demo is not.
+        alex.goto(messages)
+        assert "Swelling after the walk" in alex.text_content("main") and "ultrasound" not in alex.content()
+        sam.goto(messages)
+        sam.wait_for_selector("html[data-ock-live=open]")
+        assert_accessible(alex, "the messages list on a phone")
+
+        # Alex writes; Dr. Lee's open home counts it at once.
+        alex.fill("#thread-subject", "Knee feels hot")
+        alex.fill("#thread-body", "My knee feels hot tonight. Should I worry? See https://example.org/knee.")
+        alex.click(".ock-message-form button:has-text('Send')")
+        alex.wait_for_url(re.compile(re.escape(messages) + r"/[0-9a-z]{26}#latest"))
+        thread = alex.url.split("/")[-1].split("#")[0]
+        alex.wait_for_selector("html[data-ock-live=open]")
+        lee.wait_for_selector(row + ' .ock-unread-link[data-unread="1"]', timeout=3000)
+        # The caregiver's open list shows the new thread, unread.
+        sam.wait_for_selector(f'.ock-thread[data-thread="{thread}"] .ock-badge-unread', timeout=3000)
+        assert alex.get_attribute(".ock-message-link", "href") == "https://example.org/knee"
+        assert alex.get_attribute(".ock-message-link", "rel") == "noopener noreferrer nofollow"
+        assert_accessible(alex, "a thread on a phone")
+
+        # Dr. Lee opens it from her badge: Alex's open page says he has seen it.
+        lee.click(row + " .ock-unread-link")
+        lee.click(f'.ock-thread[data-thread="{thread}"] a')
+        lee.wait_for_selector(".ock-message:has-text('My knee feels hot')")
+        alex.wait_for_selector("#seen:has-text('Seen by Dr. Jordan Lee at')", timeout=3000)
+        assert_accessible(lee, "a thread on a desktop")
+
+        # The reply reaches Alex's open page live, and Sam's list counts it.
+        lee.fill("#reply-body", "Rest it tonight with ice; I will look at it tomorrow morning.")
+        lee.click(".ock-message-form button:has-text('Send')")
+        lee.wait_for_selector(".ock-message-mine:has-text('Rest it tonight')")
+        alex.wait_for_selector(".ock-message:has-text('Rest it tonight')", timeout=3000)
+        sam.wait_for_selector(f'.ock-thread[data-thread="{thread}"] .ock-badge-unread[data-unread="2"]', timeout=3000)
+        lee.wait_for_selector("#seen:has-text('Seen by Alex Rivera at')", timeout=3000)
+
+        # Alex and Sam follow the record's live channels; Dr. Lee writes a team note.
+        alex.goto(messages)
+        sam.goto(base + "/care")
+        for page in (alex, sam):
+            listen_to(page, [messages + "/live", base + "/live/changes"])
+        lee.goto(messages)
+        assert_accessible(lee, "the messages list with the team note's choice")
+        lee.check("#audience-care-team")
+        lee.fill("#thread-subject", "Dose review")
+        lee.fill("#thread-body", SECRET)
+        lee.click(".ock-message-form button:has-text('Send')")
+        lee.wait_for_selector(f".ock-message:has-text('{SECRET}')")
+        note = lee.url.split("/")[-1].split("#")[0]
+        # A message Alex may see after it, so that her channels have carried everything before it.
+        lee.goto(f"{messages}/{thread}")
+        lee.fill("#reply-body", "One more thing: keep the leg raised.")
+        lee.click(".ock-message-form button:has-text('Send')")
+        alex.wait_for_function(f"() => window.__ockEvents.some((data) => data.includes('{thread}'))", timeout=3000)
+        for page in (alex, sam):
+            events = page.evaluate("window.__ockEvents")
+            assert not any(note in data or SECRET in data for data in events), events
+    finally:
+        alex_context.close()
+        sam_context.close()
+        lee_context.close()
+
+    # Every address either of them loaded, asked again as them, carries nothing of the note; the note's own address,
+    # and the record's API, answer them without it.
+    for email, seen in (("alex@example.org", alex_seen), (DEMO_CAREGIVER, sam_seen)):
+        sign_in(origin, email)
+        addresses = {url.split("#")[0] for method, url in seen if method == "GET" and url.startswith(origin) and "/live" not in url}
+        assert f"{messages}/{thread}" in addresses or email == DEMO_CAREGIVER, addresses
+        for url in sorted(addresses | {messages, base + "/care", base + "/fhir/export", origin + "/"}):
+            try:
+                text = urlopen(url).read().decode(errors="replace")
+            except urllib.error.HTTPError as error:
+                text = error.read().decode(errors="replace")
+            assert SECRET not in text and "Dose review" not in text and note not in text, (email, url)
+        try:
+            urlopen(f"{messages}/{note}")
+            raise AssertionError("not refused")
+        except urllib.error.HTTPError as error:
+            assert error.code == 404 and SECRET not in error.read().decode(), email
+    SESSIONS.pop(origin, None)
+
+    # A stranger (another patient of the clinic) gets 404 on every message address of the record.
+    context = fresh_context(browser)
+    try:
+        page = context.new_page()
+        page.goto(origin + "/sign-in")
+        type_password(page, "maria.santos@example.org", "opencarekit-demo")
+        page.wait_for_url(re.compile(r".*/records/[0-9a-z]{26}/care"))
+        for url, method in ((messages, "GET"), (messages, "POST"), (f"{messages}/{thread}", "GET"), (f"{messages}/{thread}", "POST"),
+                            (f"{messages}/{note}", "GET"), (messages + "/live", "GET")):
+            status = page.evaluate("""async ([url, method]) => {
+                const token = document.querySelector('meta[name="ock-csrf"]').content;
+                const options = method === "POST" ? { method, body: new URLSearchParams({ csrf: token, subject: "x", body: "x" }) } : {};
+                return (await fetch(url, options)).status;
+            }""", [url, method])
+            assert status == 404, (url, method, status)
+    finally:
+        context.close()
+
+
+def test_the_messages_pages_are_accessible_in_korean_at_both_sizes(browser, team):
+    for viewport in (PHONE, DESKTOP):
+        context = fresh_context(browser, viewport=viewport, locale="ko-KR")
+        try:
+            page = context.new_page()
+            page.goto(team["origin"] + "/sign-in")
+            page.fill("#email", DEMO_CAREGIVER)
+            page.fill("#password", "opencarekit-demo")
+            page.press("#password", "Enter")
+            page.wait_for_url(re.compile(r".*/records/[0-9a-z]{26}/care"))
+            page.goto(team["base"] + "/messages", wait_until="load")
+            assert "새 대화" in page.text_content("main")
+            assert_accessible(page, f"the messages list at {viewport}")
+            page.click(".ock-thread a")
+            page.wait_for_selector(".ock-message")
+            assert "답장" in page.text_content("main")
+            assert_accessible(page, f"a thread at {viewport}")
+        finally:
+            context.close()
