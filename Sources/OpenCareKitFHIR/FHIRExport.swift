@@ -53,6 +53,8 @@ public struct FHIRExport: Sendable {
     /// The name of the record's care plan in the server's catalog (the demo's, say), kept as the CarePlans'
     /// `instantiatesUri`: it tells an importing server which surveys and cards the record has.
     public var carePlanName: String?
+    /// The messages and triage items the reader sees (none by default).
+    public var teamWork = TeamWork()
     public var now: Date
 
     public init(patientID: String, members: [Member] = [], surveys: [String: OCKSurvey] = [:], consentTaskID: String? = nil,
@@ -81,6 +83,8 @@ public struct FHIRExport: Sendable {
     /// read or search of it needs: a Patient's read reads no outcome, a CarePlan search none either).
     public func resources(of store: OCKStore, only type: String? = nil) async throws -> [FHIRJSON] {
         func wanted(_ types: String...) -> Bool { type.map(types.contains) ?? true }
+        // The care team's work is the directory's, not the store's.
+        if let type, ["Communication", "Flag", "Task"].contains(type) { return teamResources(only: type) }
         var resources: [FHIRJSON] = []
         if wanted("Patient") { resources.append(self.patient(try await store.fetchPatients(query: OCKPatientQuery()).first)) }
         guard wanted("CarePlan", "Observation", "QuestionnaireResponse", "Questionnaire", "Consent", "CareTeam") else { return resources }
@@ -112,6 +116,7 @@ public struct FHIRExport: Sendable {
         }
         resources += questionnaires.keys.sorted().compactMap { questionnaires[$0] }
         if !members.isEmpty { resources.append(careTeam()) }
+        resources += teamResources()
         return type.map { type in resources.filter { $0["resourceType"]?.string == type } } ?? resources
     }
 

@@ -19,6 +19,8 @@ public struct FHIRImport: Sendable {
         public var carePlans: [OCKCarePlan] = []
         public var tasks: [OCKTask] = []
         public var outcomes: [OCKOutcome] = []
+        /// The messages and triage items (Communication, Flag and Task resources), for the directory.
+        public var teamWork = CareTeamWork()
     }
 
     /// Why a Bundle was refused: an OperationOutcome's issue.
@@ -34,7 +36,8 @@ public struct FHIRImport: Sendable {
     public static let maximumBytes = 32 << 20
     /// The most a task's user info may hold, as JSON.
     public static let maximumUserInfoBytes = 16 << 10
-    static let supported: Set<String> = ["Patient", "CarePlan", "Observation", "Questionnaire", "QuestionnaireResponse", "Consent", "CareTeam"]
+    static let supported: Set<String> = ["Patient", "CarePlan", "Observation", "Questionnaire", "QuestionnaireResponse", "Consent", "CareTeam",
+                                         "Communication", "Flag", "Task"]
 
     /// The survey of each survey task (by task id), to read QuestionnaireResponses back into answers.
     public var surveys: [String: OCKSurvey]
@@ -113,6 +116,8 @@ public struct FHIRImport: Sendable {
             outcome.values = values.map(\.1)
             record.outcomes.append(outcome)
         }
+        record.teamWork = try reader.teamWork(resources)
+        if let problem = record.teamWork.problem() { throw Problem(code: "business-rule", message: problem, expression: "Bundle.entry") }
         return record
     }
 
@@ -145,7 +150,7 @@ public struct FHIRImport: Sendable {
 }
 
 /// Reads resources, refusing the first thing wrong with where it is.
-private struct Reader {
+struct Reader {
     typealias Problem = FHIRImport.Problem
     func string(_ resource: FHIRJSON, _ key: String, at path: String, required: Bool = true) throws(Problem) -> String? {
         guard let value = resource[key] else {
@@ -188,7 +193,7 @@ private struct Reader {
 
     func extensionValue(_ resource: FHIRJSON, _ url: String) -> FHIRJSON? {
         resource["extension"]?.array?.first { $0["url"]?.string == url }.flatMap { item in
-            item["valueString"] ?? item["valueInteger"] ?? item["valueBoolean"]
+            item["valueString"] ?? item["valueInteger"] ?? item["valueBoolean"] ?? item["valueDecimal"] ?? item["valueDateTime"]
         }
     }
 

@@ -30,8 +30,13 @@ extension CareHost {
                 return (.ok, patient)
             }
         }
-        for (type, detail) in [("CarePlan", "GET /fhir/R4/CarePlan"), ("Observation", "GET /fhir/R4/Observation")] {
-            let policy = RecordRoutePolicy.api(.read, [type], "s")
+        // The care team's work: messages for every member (the threads their role sees), alerts and their triage for
+        // the clinicians.
+        let searches: [(String, RecordPermission)] = [("CarePlan", .read), ("Observation", .read), ("Communication", .read), ("Flag", .triage),
+                                                      ("Task", .triage)]
+        for (type, permission) in searches {
+            let detail = "GET /fhir/R4/\(type)"
+            let policy = RecordRoutePolicy.api(permission, [type], "s")
             routes.fhir(.get, "/fhir/R4/\(type)", policy) { request, context in
                 let parameters = request.uri.queryParameters
                 guard let patient = parameters.get("patient") else {
@@ -100,7 +105,8 @@ extension CareHost {
                 return response
             case let .success(access):
                 return try await heavy(for: access.identity) {
-                    guard let (server, export) = try await fhirSource(access) else {
+                    let teamWork = ["Communication", "Flag", "Task"].contains(policy.tokenAccess?.resourceTypes.first ?? "")
+                    guard let (server, export) = try await fhirSource(access, teamWork: teamWork) else {
                         return Self.fhirResponse(.notFound, Self.fhirRefusal(.notFound))
                     }
                     let (status, resource) = try await body(server.store, export, server.calendar)
@@ -201,6 +207,9 @@ extension CareHost {
             try await FHIRImport.write(imported, into: server.store)
             try await directory.addRecord(record, member: CareMembership(record: record.id, account: identity.account.id, role: role,
                                                                          isOwner: true, createdDate: now))
+            // The messages and triage items, checked as the Bundle was read (`CareTeamWork.problem`), and again by the
+            // directory as it writes them, in one transaction.
+            try await directory.importTeamWork(imported.teamWork, record: record.id, now: now)
             try await audit.record(AuditEntry.Draft(recorded: now, account: identity.account.id, record: record.id, resource: "fhir-import",
                                                     action: .create, outcome: .allowed, address: context.clientAddress,
                                                     detail: "POST /records/import"))
@@ -224,16 +233,45 @@ extension CareHost {
         }
     }
 
-    /// The record's server, its store caught up, and how its resources are exported (nil: no such record).
-    func fhirSource(_ access: RecordAccess, members: [FHIRExport.Member] = []) async throws -> (CareServer, FHIRExport)? {
+    /// The record's server, its store caught up, and how its resources are exported (nil: no such record); with
+    /// `teamWork`, the export holds what the person sees of the messages and triage items too.
+    func fhirSource(_ access: RecordAccess, members: [FHIRExport.Member] = [], teamWork: Bool = false) async throws -> (CareServer, FHIRExport)? {
         let record = access.record
         guard let stored = try await directory.record(record), let server = try await server(for: access) else {
             return nil
         }
         try await server.store.catchUp()
-        return (server, FHIRExport(patientID: record.description, members: members, surveys: server.configuration.surveys,
-                                   consentTaskID: server.configuration.onboardingTaskID, timeZone: stored.timeZoneIdentifier,
-                                   carePlanName: stored.carePlan, now: configuration.now()))
+        var export = FHIRExport(patientID: record.description, members: members, surveys: server.configuration.surveys,
+                                consentTaskID: server.configuration.onboardingTaskID, timeZone: stored.timeZoneIdentifier,
+                                carePlanName: stored.carePlan, now: configuration.now())
+        if teamWork { export.teamWork = try await self.teamWork(for: access) }
+        return (server, export)
+    }
+
+    /// What `access`'s person sees of the record's messages (the threads their role sees, oldest first) and, for a
+    /// clinician, its triage items: bounded by what a record keeps (`CareThread`, `CareMessage`, `CareTriageItem`).
+    func teamWork(for access: RecordAccess) async throws -> FHIRExport.TeamWork {
+        let reader = access.identity.account.id
+        var threads: [CareTeamWork.Thread] = []
+        var before: RandomIdentifier?
+        repeat {
+            let page = try await directory.threads(record: access.record, reader: reader, before: before, limit: 200)
+            for listing in page {
+                let messages = try await directory.threadMessages(listing.thread.id, reader: reader, before: nil, limit: CareMessage.maximumPerRecord)
+                threads.append(CareTeamWork.Thread(thread: listing.thread, messages: messages))
+            }
+            before = page.count == 200 ? page.last?.thread.id : nil
+        } while before != nil
+        var items: [CareTriageItem] = []
+        if RecordPermission.triage.isGranted(to: access.membership) {
+            items = try await directory.triageItems(records: [access.record], open: true, limit: CareTriageItem.maximumOpenPerRecord)
+                + directory.triageItems(records: [access.record], open: false,
+                                        limit: CareTriageItem.maximumResolvedPerRecord + CareTriageItem.maximumOpenPerRecord)
+        }
+        let accounts = threads.flatMap { $0.messages.compactMap(\.author) }
+            + items.flatMap { [$0.owner, $0.acknowledgedBy, $0.resolvedBy].compactMap { $0 } }
+        return FHIRExport.TeamWork(threads: threads.sorted { ($0.thread.startedDate, $0.thread.id) < ($1.thread.startedDate, $1.thread.id) },
+                                   triageItems: items, names: try await accountNames(accounts))
     }
 
     /// The record as a FHIR R4 Bundle.
@@ -241,7 +279,7 @@ extension CareHost {
         let members = try await directory.members(of: access.record).map { member in
             FHIRExport.Member(name: member.account.name, role: member.membership.role.rawValue)
         }
-        guard let (server, export) = try await fhirSource(access, members: members) else {
+        guard let (server, export) = try await fhirSource(access, members: members, teamWork: true) else {
             return APIError(status: .notFound, field: nil, message: "There is no such record.").response
         }
         let bundle = try await export.bundle(of: server.store)

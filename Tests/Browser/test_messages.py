@@ -163,3 +163,44 @@ def test_the_messages_pages_are_accessible_in_korean_at_both_sizes(browser, team
             assert_accessible(page, f"a thread at {viewport}")
         finally:
             context.close()
+
+
+def test_the_care_teams_work_exports_as_valid_fhir_and_imports_into_a_new_record(team):
+    """Grace O'Neill's record, as her clinician exports it: the alerts the start-up sweep raised as Flags, their triage
+    as Tasks, her question as Communications; each validates with fhir.resources' R4B models, every reference
+    resolves, and the Bundle imports into a new record whose messages read as hers."""
+    import json
+
+    from fhir.resources.R4B import get_fhir_model_class
+    from test_fhir import post_bundle
+
+    origin = team["origin"]
+    sign_in(origin, DEMO_CLINICIAN)
+    home = urlopen(origin + "/").read().decode()
+    record = re.search(r'class="ock-patient-name" href="/records/([0-9a-z]{26})/care">Grace O&#39;Neill<', home).group(1)
+    exported = urlopen(f"{origin}/records/{record}/fhir/export").read()
+    bundle = json.loads(exported)
+    get_fhir_model_class("Bundle").model_validate(bundle)
+    resources = [entry["resource"] for entry in bundle["entry"]]
+    for resource in resources:
+        get_fhir_model_class(resource["resourceType"]).model_validate(resource)
+    kinds = [resource["resourceType"] for resource in resources]
+    assert kinds.count("Flag") > 0 and kinds.count("Flag") == kinds.count("Task"), kinds
+    assert kinds.count("Communication") == 2, kinds
+    present = {f"{r['resourceType']}/{r['id']}" for r in resources}
+    references = re.findall(r'"reference": "([A-Za-z]+/[^"]+)"', json.dumps(bundle))
+    assert set(references) <= present
+    # The read API answers the same resources, as a searchset.
+    flags = json.load(urlopen(f"{origin}/fhir/R4/Flag?patient={record}"))
+    get_fhir_model_class("Bundle").model_validate(flags)
+    assert flags["total"] == kinds.count("Flag")
+
+    status, headers, answer = post_bundle(origin, exported, role="caregiver")
+    assert status == 201, answer
+    new_id = re.fullmatch(r"/records/([0-9a-z]+)/care", headers["Location"]).group(1)
+    page = urlopen(f"{origin}/records/{new_id}/messages").read().decode()
+    assert "Pain at night" in page
+    thread = re.search(rf'href="/records/{new_id}/messages/([0-9a-z]{{26}})#latest"', page).group(1)
+    conversation = urlopen(f"{origin}/records/{new_id}/messages/{thread}").read().decode()
+    assert "The pain keeps me awake at night" in conversation and "Grace O&#39;Neill" in conversation
+    SESSIONS.pop(origin, None)

@@ -78,7 +78,7 @@ def test_a_pain_of_nine_reaches_the_clinicians_home_within_a_second_and_the_team
 
         # A note being typed on Dr. Kim's home survives the live refresh that Dr. Lee's assigning it to herself brings,
         # with its focus and caret.
-        note = kim.locator(alex + " textarea")
+        note = kim.locator(alex + " textarea[name=note]")
         note.fill("Called Alex: the pain eased after rest.")
         note.evaluate("(field) => field.setSelectionRange(6, 10)")
         before = int(kim.evaluate("document.documentElement.getAttribute('data-ock-updates') || '0'"))
@@ -88,7 +88,7 @@ def test_a_pain_of_nine_reaches_the_clinicians_home_within_a_second_and_the_team
         kim.wait_for_function("(before) => Number(document.documentElement.getAttribute('data-ock-updates') || '0') > before",
                               arg=before, timeout=5000)
         assert "Assigned to Dr. Jordan Lee" in kim.locator(alex).text_content()
-        assert kim.locator(alex + " textarea").input_value() == "Called Alex: the pain eased after rest."
+        assert kim.locator(alex + " textarea[name=note]").input_value() == "Called Alex: the pain eased after rest."
         assert kim.evaluate("[document.activeElement.name, document.activeElement.selectionStart, document.activeElement.selectionEnd]") \
             == ["note", 6, 10]
         assert_accessible(kim, "clinician home with the triage queue")

@@ -9,7 +9,7 @@ public struct SMARTScope: Sendable, Hashable, CustomStringConvertible {
     /// A subset of `cruds`, in that order.
     public let operations: String
 
-    public static let resourceTypes = ["Patient", "CarePlan", "CareTeam", "Observation"]
+    public static let resourceTypes = ["Patient", "CarePlan", "CareTeam", "Observation", "Communication", "Flag", "Task"]
 
     public struct ParseError: Error, Equatable, Sendable {
         /// What is wrong, in English.

@@ -224,7 +224,8 @@ extension CareHost {
             .element("ol", ["class": "ock-messages", "aria-label": MessageText.messagesOf.text(language, thread.subject)],
                      messages.enumerated().map { index, message in
                 let mine = message.author == reader
-                let author = mine ? MessageText.you.text(language) : message.author.flatMap { names[$0] } ?? MessageText.formerMember.text(language)
+                let author = mine ? MessageText.you.text(language)
+                    : message.author.flatMap { names[$0] } ?? message.authorName ?? MessageText.formerMember.text(language)
                 return .element("li", ["class": mine ? "ock-message ock-message-mine" : "ock-message", "data-message": message.id.description,
                                        "id": index == messages.count - 1 ? "latest" : "message-\(message.id)"], [
                     .element("p", ["class": "ock-message-meta"], [

@@ -226,6 +226,9 @@ public final class CachingCareDirectory: CareDirectory {
     public func unreadMessageCounts(account: CareAccountID, records: [CareRecordID]) async throws -> [CareRecordID: Int] {
         try await base.unreadMessageCounts(account: account, records: records)
     }
+    public func importTeamWork(_ work: CareTeamWork, record: CareRecordID, now: Date) async throws {
+        try await base.importTeamWork(work, record: record, now: now)
+    }
     public func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String {
         try await base.sharedValue(named: name, orKeep: value, now: now)
     }

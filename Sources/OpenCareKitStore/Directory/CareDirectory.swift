@@ -196,6 +196,9 @@ public protocol CareDirectory: Sendable {
     func threadReads(_ id: RandomIdentifier, reader: CareAccountID) async throws -> [CareThreadRead]
     /// For each of `records` with any, how many messages of others `account` has not read in the threads it sees.
     func unreadMessageCounts(account: CareAccountID, records: [CareRecordID]) async throws -> [CareRecordID: Int]
+    /// Adds another server's messages and triage items to `record`, in one transaction, within the record's bounds
+    /// (`CareTeamWork.problem`): all or nothing.
+    func importTeamWork(_ work: CareTeamWork, record: CareRecordID, now: Date) async throws
 
     // MARK: Audit log
     /// Numbers, chains and appends entries in one transaction.

@@ -64,17 +64,20 @@ public struct CareMessage: Sendable, Hashable, Identifiable {
     public var record: CareRecordID
     /// Nil once the author's account is gone.
     public var author: CareAccountID?
+    /// The name of an author who is no account here: a message imported from another server's export.
+    public var authorName: String?
     /// Its number in the thread, from 1.
     public var position: Int
     public var body: String
     public var sentDate: Date
 
-    public init(id: RandomIdentifier, thread: RandomIdentifier, record: CareRecordID, author: CareAccountID?, position: Int, body: String,
-                sentDate: Date) {
+    public init(id: RandomIdentifier, thread: RandomIdentifier, record: CareRecordID, author: CareAccountID?, authorName: String? = nil,
+                position: Int, body: String, sentDate: Date) {
         self.id = id
         self.thread = thread
         self.record = record
         self.author = author
+        self.authorName = authorName
         self.position = position
         self.body = body
         self.sentDate = sentDate
@@ -87,6 +90,83 @@ public struct CareMessage: Sendable, Hashable, Identifiable {
     /// The most messages a record keeps; beyond it, new messages are refused (a record is a medical record: nothing
     /// said in it is dropped to make room).
     public static let maximumPerRecord = 50_000
+    /// The longest name of an imported message's author.
+    public static let maximumAuthorNameLength = 200
+}
+
+/// A record's messages and triage items as another server kept them (its FHIR export), to import into a record here.
+/// Its people are not accounts here: a message keeps its author's name (`CareMessage.authorName`), an item none of
+/// the accounts that worked it (only when). Ids are made anew on import, so a Bundle imported twice makes two copies.
+public struct CareTeamWork: Sendable, Hashable {
+    public struct Thread: Sendable, Hashable {
+        /// Its `record`, `startedBy` and `messageCount` are the import's to set; `triageItem` names an item of `triageItems`.
+        public var thread: CareThread
+        /// In order; their `thread`, `record`, `author` and `position` are the import's to set.
+        public var messages: [CareMessage]
+
+        public init(thread: CareThread, messages: [CareMessage]) {
+            self.thread = thread
+            self.messages = messages
+        }
+    }
+
+    public var threads: [Thread]
+    /// Their `record` and accounts are the import's to set.
+    public var triageItems: [CareTriageItem]
+
+    public init(threads: [Thread] = [], triageItems: [CareTriageItem] = []) {
+        self.threads = threads
+        self.triageItems = triageItems
+    }
+
+    public var isEmpty: Bool { threads.isEmpty && triageItems.isEmpty }
+
+    /// The first thing in it beyond what a record keeps, in words without its data; nil when it all fits. Every writer
+    /// of imported team work asks this (the FHIR reader for a clear refusal, the directory before it writes).
+    public func problem(existingThreads: Int = 0, existingMessages: Int = 0) -> String? {
+        if existingThreads + threads.count > CareThread.maximumPerRecord {
+            return "A record has at most \(CareThread.maximumPerRecord) threads."
+        }
+        if existingMessages + threads.reduce(0, { $0 + $1.messages.count }) > CareMessage.maximumPerRecord {
+            return "A record keeps at most \(CareMessage.maximumPerRecord) messages."
+        }
+        for entry in threads {
+            let subject = entry.thread.subject.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !subject.isEmpty, subject.count <= CareThread.maximumSubjectLength, !subject.unicodeScalars.contains("\u{0}") else {
+                return "A thread's subject has 1 to \(CareThread.maximumSubjectLength) characters."
+            }
+            guard !entry.messages.isEmpty else { return "A thread has at least one message." }
+            for message in entry.messages {
+                let body = message.body.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !body.isEmpty, message.body.count <= CareMessage.maximumBodyLength, !message.body.unicodeScalars.contains("\u{0}") else {
+                    return "A message has 1 to \(CareMessage.maximumBodyLength) characters."
+                }
+                if let name = message.authorName, name.count > CareMessage.maximumAuthorNameLength || name.unicodeScalars.contains("\u{0}") {
+                    return "An author's name has at most \(CareMessage.maximumAuthorNameLength) characters."
+                }
+            }
+            if let item = entry.thread.triageItem, !triageItems.contains(where: { $0.id == item }) {
+                return "A thread answers an item of the same import only."
+            }
+        }
+        let open = triageItems.filter(\.isOpen)
+        guard open.count <= CareTriageItem.maximumOpenPerRecord,
+              // What a record keeps: its newest resolved items, and each cause's last (one per rule of a task).
+              triageItems.count - open.count <= CareTriageItem.maximumResolvedPerRecord + CareTriageItem.maximumOpenPerRecord else {
+            return "A record has at most \(CareTriageItem.maximumOpenPerRecord) open and \(CareTriageItem.maximumResolvedPerRecord) resolved items."
+        }
+        guard Set(open.map(\.alert.cause)).count == open.count else { return "A record has one open item per cause." }
+        guard Set(triageItems.map(\.id)).count == triageItems.count, Set(threads.map(\.thread.id)).count == threads.count else {
+            return "Two items or threads have the same id."
+        }
+        for item in triageItems {
+            guard item.alert.isWithinBounds else { return "An alert is beyond what the directory keeps." }
+            if let note = item.resolutionNote, note.count > CareTriageItem.maximumNoteLength || note.unicodeScalars.contains("\u{0}") {
+                return "A resolution note has at most \(CareTriageItem.maximumNoteLength) characters."
+            }
+        }
+        return nil
+    }
 }
 
 /// A thread as one reader sees it in a list: with how many messages they have not read.

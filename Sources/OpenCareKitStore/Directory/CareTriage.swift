@@ -35,6 +35,24 @@ public struct CareTriageItem: Sendable, Hashable, Identifiable {
 
     public var isOpen: Bool { status != .resolved }
 
+    public init(id: RandomIdentifier, record: CareRecordID, alert: CareTriageAlert, status: Status, raisedDate: Date, updatedDate: Date,
+                raisedCount: Int, owner: CareAccountID? = nil, acknowledgedBy: CareAccountID? = nil, acknowledgedDate: Date? = nil,
+                resolvedBy: CareAccountID? = nil, resolvedDate: Date? = nil, resolutionNote: String? = nil) {
+        self.id = id
+        self.record = record
+        self.alert = alert
+        self.status = status
+        self.raisedDate = raisedDate
+        self.updatedDate = updatedDate
+        self.raisedCount = raisedCount
+        self.owner = owner
+        self.acknowledgedBy = acknowledgedBy
+        self.acknowledgedDate = acknowledgedDate
+        self.resolvedBy = resolvedBy
+        self.resolvedDate = resolvedDate
+        self.resolutionNote = resolutionNote
+    }
+
     public static let maximumNoteLength = 2_000
     /// The most open items a record has: one per cause, and a record has at most 1,000 tasks of 8 rules.
     public static let maximumOpenPerRecord = 8_000
@@ -81,6 +99,15 @@ public struct CareTriageAlert: Sendable, Hashable {
     public static let maximumEvidenceLength = 200
     /// The longest text of a cause, a title or a rule.
     public static let maximumTextLength = 4_096
+
+    /// Whether it is within what the directory keeps.
+    public var isWithinBounds: Bool {
+        let texts = [cause, taskID, ruleID, rule, taskTitle ?? ""]
+        return !cause.isEmpty && texts.allSatisfy({ $0.utf8.count <= Self.maximumTextLength && !$0.unicodeScalars.contains("\u{0}") })
+            && evidence.count <= Self.maximumEvidence && outcomeIDs.count <= Self.maximumEvidence
+            && (evidence + outcomeIDs).allSatisfy({ $0.utf8.count <= Self.maximumEvidenceLength && !$0.unicodeScalars.contains("\u{0}") })
+            && observed.isFinite
+    }
 }
 
 /// What a member does to an item.

@@ -214,6 +214,7 @@ package enum DirectorySchema {
             thread \(text) NOT NULL REFERENCES \(prefix)thread(id) ON DELETE CASCADE,
             record \(text) NOT NULL REFERENCES \(prefix)record(id) ON DELETE CASCADE,
             author \(text) REFERENCES \(prefix)account(id) ON DELETE SET NULL,
+            author_name \(text),
             position \(integer) NOT NULL,
             body \(text) NOT NULL,
             sent_date \(real) NOT NULL

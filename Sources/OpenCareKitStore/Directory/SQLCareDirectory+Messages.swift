@@ -131,6 +131,60 @@ extension SQLCareDirectory {
         }
     }
 
+    public func importTeamWork(_ work: CareTeamWork, record: CareRecordID, now: Date) async throws {
+        guard !work.isEmpty else { return }
+        try await write { db in
+            guard try db.scalar("SELECT 1 FROM record WHERE id = ?", [record.description]).isTrue else {
+                throw CareDirectoryError(.notFound, "There is no such record.")
+            }
+            let threads = try db.scalar("SELECT count(*) FROM thread WHERE record = ?", [record.description]).int ?? 0
+            let messages = try db.scalar("SELECT count(*) FROM message WHERE record = ?", [record.description]).int ?? 0
+            if let problem = work.problem(existingThreads: threads, existingMessages: messages) {
+                throw CareDirectoryError(.conflict, problem)
+            }
+            let open = Set(try db.rows("SELECT cause FROM triage_item WHERE record = ? AND status <> 'resolved'", [record.description]) {
+                try $0.string("cause")
+            })
+            guard work.triageItems.allSatisfy({ !$0.isOpen || !open.contains($0.alert.cause) }) else {
+                throw CareDirectoryError(.conflict, "The record has an open item for a cause the import has open too.")
+            }
+            // New ids: the same Bundle imported twice makes two copies, not a clash.
+            var items: [RandomIdentifier: RandomIdentifier] = [:]
+            for item in work.triageItems {
+                let id = RandomIdentifier.random()
+                items[item.id] = id
+                let alert = item.alert
+                try db.execute("""
+                    INSERT INTO triage_item (id, record, cause, task_id, task_title, rule_id, rule, priority, status, observed, evidence,
+                      outcome_ids, latest, raised_date, updated_date, raised_count, acknowledged_date, resolved_date, resolution_note)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [id.description, record.description, alert.cause, alert.taskID, alert.taskTitle, alert.ruleID, alert.rule,
+                          alert.priority.rawValue, item.status.rawValue, alert.observed, Self.json(alert.evidence), Self.json(alert.outcomeIDs),
+                          alert.latest.timeIntervalSince1970, item.raisedDate.timeIntervalSince1970, item.updatedDate.timeIntervalSince1970,
+                          max(1, item.raisedCount), item.acknowledgedDate?.timeIntervalSince1970, item.resolvedDate?.timeIntervalSince1970,
+                          item.resolutionNote])
+            }
+            for entry in work.threads {
+                let id = RandomIdentifier.random()
+                let ordered = entry.messages.sorted { ($0.position, $0.sentDate) < ($1.position, $1.sentDate) }
+                let last = ordered.map(\.sentDate).max() ?? entry.thread.startedDate
+                try db.execute("""
+                    INSERT INTO thread (id, record, audience, subject, triage_item, started_by, started_date, last_message_date, message_count)
+                    VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
+                    """, [id.description, record.description, entry.thread.audience.rawValue,
+                          entry.thread.subject.trimmingCharacters(in: .whitespacesAndNewlines),
+                          entry.thread.triageItem.flatMap { items[$0] }?.description, entry.thread.startedDate.timeIntervalSince1970,
+                          last.timeIntervalSince1970, ordered.count])
+                for (index, message) in ordered.enumerated() {
+                    try db.execute("""
+                        INSERT INTO message (id, thread, record, author, author_name, position, body, sent_date) VALUES (?, ?, ?, NULL, ?, ?, ?, ?)
+                        """, [RandomIdentifier.random().description, id.description, record.description, message.authorName, index + 1,
+                              message.body, message.sentDate.timeIntervalSince1970])
+                }
+            }
+        }
+    }
+
     // MARK: Rules and rows
 
     /// A body within bounds: some text, at most `CareMessage.maximumBodyLength` characters, no NUL (which
@@ -213,7 +267,8 @@ extension SQLCareDirectory {
     static func message(_ row: any SQLRow) throws -> CareMessage {
         CareMessage(id: RandomIdentifier(uncheckedText: try row.string("id")), thread: RandomIdentifier(uncheckedText: try row.string("thread")),
                     record: RandomIdentifier(uncheckedText: try row.string("record")),
-                    author: try row.optionalString("author").map(RandomIdentifier.init(uncheckedText:)), position: try row.int("position"),
+                    author: try row.optionalString("author").map(RandomIdentifier.init(uncheckedText:)),
+                    authorName: try row.optionalString("author_name"), position: try row.int("position"),
                     body: try row.string("body"),
                     sentDate: Date(timeIntervalSince1970: try row.double("sent_date")))
     }

@@ -4,7 +4,7 @@ import Foundation
 extension SQLCareDirectory {
     public func raiseTriage(_ alerts: [CareTriageAlert], record: CareRecordID, now: Date) async throws -> CareTriageRaise {
         // An alert out of bounds is dropped alone (the others of the record still count).
-        let byCause = Dictionary(alerts.filter(Self.fits).map { ($0.cause, $0) }) { $1 }
+        let byCause = Dictionary(alerts.filter(\.isWithinBounds).map { ($0.cause, $0) }) { $1 }
         guard !byCause.isEmpty else { return CareTriageRaise() }
         let causes = byCause.keys.sorted()
         return try await write { db in
@@ -160,14 +160,6 @@ extension SQLCareDirectory {
     }
 
     // MARK: Rows
-
-    /// Whether `alert` is within what the directory keeps.
-    static func fits(_ alert: CareTriageAlert) -> Bool {
-        let texts = [alert.cause, alert.taskID, alert.ruleID, alert.rule, alert.taskTitle ?? ""]
-        return !alert.cause.isEmpty && texts.allSatisfy({ $0.utf8.count <= CareTriageAlert.maximumTextLength })
-            && alert.evidence.count <= CareTriageAlert.maximumEvidence && alert.outcomeIDs.count <= CareTriageAlert.maximumEvidence
-            && (alert.evidence + alert.outcomeIDs).allSatisfy({ $0.utf8.count <= CareTriageAlert.maximumEvidenceLength }) && alert.observed.isFinite
-    }
 
     static func json(_ list: [String]) -> String {
         String(decoding: (try? JSONEncoder().encode(list)) ?? Data("[]".utf8), as: UTF8.self)

@@ -81,7 +81,7 @@ package struct StoredTable: Sendable {
 
     package static let thread = StoredTable("thread", ["id", "record", "audience", "subject", "triage_item", "started_by", "started_date",
                                                       "last_message_date", "message_count"], key: ["id"])
-    package static let message = StoredTable("message", ["id", "thread", "record", "author", "position", "body", "sent_date"], key: ["id"])
+    package static let message = StoredTable("message", ["id", "thread", "record", "author", "author_name", "position", "body", "sent_date"], key: ["id"])
     package static let threadRead = StoredTable("thread_read", ["thread", "account", "read_through", "read_date"], key: ["thread", "account"])
 
     /// The directory's tables (sessions are not among what is copied: people sign in again).
