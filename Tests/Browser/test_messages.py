@@ -7,9 +7,9 @@ import urllib.error
 
 from careapp import DEMO_CAREGIVER, DEMO_CLINICIAN, sign_in, urlopen
 from conftest import DESKTOP, PHONE, SESSIONS
-from test_accounts import fresh_context, team, type_password  # noqa: F401 (team is a fixture)
+from test_accounts import fresh_context, team  # noqa: F401 (team is a fixture)
 from test_surveys import assert_accessible
-from test_triage import signed_in
+from test_triage import signed_in, statuses_as_stranger
 
 SECRET = "TEAM-ONLY-halve-the-dose"
 
@@ -123,25 +123,17 @@ def test_the_patient_and_her_care_team_talk_live_with_receipts_and_a_team_note_s
             raise AssertionError("not refused")
         except urllib.error.HTTPError as error:
             assert error.code == 404 and SECRET not in error.read().decode(), email
+    # The owner's activity page shows who read the threads, and who wrote (the refusals too).
+    sign_in(origin, "alex@example.org")
+    activity = urlopen(base + "/activity").read().decode()
+    assert "GET /records/{record}/messages/{id}" in activity and "POST /records/{record}/messages/{id}" in activity
+    assert "Jordan Lee (jordan.lee@example.org)" in activity
     SESSIONS.pop(origin, None)
 
     # A stranger (another patient of the clinic) gets 404 on every message address of the record.
-    context = fresh_context(browser)
-    try:
-        page = context.new_page()
-        page.goto(origin + "/sign-in")
-        type_password(page, "maria.santos@example.org", "opencarekit-demo")
-        page.wait_for_url(re.compile(r".*/records/[0-9a-z]{26}/care"))
-        for url, method in ((messages, "GET"), (messages, "POST"), (f"{messages}/{thread}", "GET"), (f"{messages}/{thread}", "POST"),
-                            (f"{messages}/{note}", "GET"), (messages + "/live", "GET")):
-            status = page.evaluate("""async ([url, method]) => {
-                const token = document.querySelector('meta[name="ock-csrf"]').content;
-                const options = method === "POST" ? { method, body: new URLSearchParams({ csrf: token, subject: "x", body: "x" }) } : {};
-                return (await fetch(url, options)).status;
-            }""", [url, method])
-            assert status == 404, (url, method, status)
-    finally:
-        context.close()
+    requests = [(messages, "GET"), (messages, "POST"), (f"{messages}/{thread}", "GET"), (f"{messages}/{thread}", "POST"),
+                (f"{messages}/{note}", "GET"), (messages + "/live", "GET")]
+    assert statuses_as_stranger(browser, origin, requests, {"subject": "x", "body": "x"}) == [404] * len(requests)
 
 
 def test_the_messages_pages_are_accessible_in_korean_at_both_sizes(browser, team):

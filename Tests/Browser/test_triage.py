@@ -130,19 +130,24 @@ def test_the_patient_and_caregiver_never_see_the_queue_and_a_stranger_gets_404(b
             except urllib.error.HTTPError as error:
                 assert error.code == 403, (email, action, error.code)
     # Someone with an account but no place in the record gets 404 on every triage address.
+    requests = [(origin + record_path + "/triage/" + action, "POST") for action in ("acknowledge", "assign", "resolve")]
+    assert statuses_as_stranger(browser, origin, requests, {"item": "x", "note": "x"}) == [404] * 3
+    SESSIONS.pop(origin, None)
+
+
+def statuses_as_stranger(browser, origin, requests, form):
+    """The statuses another patient of the clinic (Maria, signed in in a browser of her own) gets for each (url, method);
+    a POST sends `form` with her page's CSRF token."""
     context = fresh_context(browser)
     try:
         page = context.new_page()
         page.goto(origin + "/sign-in")
         type_password(page, "maria.santos@example.org", "opencarekit-demo")
         page.wait_for_url(re.compile(r".*/records/[0-9a-z]{26}/care"))
-        for action in ("acknowledge", "assign", "resolve"):
-            status = page.evaluate("""async (url) => {
-                const token = document.querySelector('meta[name="ock-csrf"]').content;
-                const body = new URLSearchParams({ csrf: token, item: "x", note: "x" });
-                return (await fetch(url, { method: "POST", body })).status;
-            }""", origin + record_path + "/triage/" + action)
-            assert status == 404, (action, status)
+        return [page.evaluate("""async ([url, method, form]) => {
+            const token = document.querySelector('meta[name="ock-csrf"]').content;
+            const options = method === "POST" ? { method, body: new URLSearchParams({ csrf: token, ...form }) } : {};
+            return (await fetch(url, options)).status;
+        }""", [url, method, form]) for url, method in requests]
     finally:
         context.close()
-    SESSIONS.pop(origin, None)
