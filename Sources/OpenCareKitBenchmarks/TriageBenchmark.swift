@@ -109,9 +109,19 @@ struct TriageBenchmark {
                                 outcomeIDs: [], latest: now.addingTimeInterval(-Double(index * perRecord + rule)))
             }
             _ = try await directory.raiseTriage(alerts, record: record.id, now: now)
+            // Every fifth patient has written twice (the home counts what the clinician has not read).
+            if index % 5 == 0 {
+                let patient = CareAccount(email: "patient\(index)@example.org", name: "Patient \(index)", passwordHash: "-", createdDate: now)
+                try await directory.addAccount(patient)
+                try await directory.setMembership(CareMembership(record: record.id, account: patient.id, role: .patient, isOwner: true,
+                                                                 createdDate: now))
+                let asked = try await directory.startThread(CareThreadDraft(record: record.id, audience: .everyone, subject: "Question",
+                                                                            body: "How long should the pain last?"), by: patient.id, now: now)
+                _ = try await directory.postMessage(thread: asked.thread.id, body: "It is worse tonight.", by: patient.id, now: now)
+            }
         }
         let host = CareHost(directory: directory, configuration: CareHost.Configuration(now: { now }))
-        var queueTimes: [Double] = [], readTimes: [Double] = []
+        var queueTimes: [Double] = [], readTimes: [Double] = [], unreadTimes: [Double] = []
         var size = 0
         for round in 0..<(rounds + 5) {
             let started = ContinuousClock.now
@@ -120,10 +130,15 @@ struct TriageBenchmark {
             let reading = ContinuousClock.now
             _ = try await directory.triageItems(records: records.map(\.id), open: true, limit: CareHost.triageHomeLimit)
             let read = Self.seconds(ContinuousClock.now - reading) * 1_000
+            let counting = ContinuousClock.now
+            let unread = await host.unreadMessages(of: lee.id, in: records.map(\.id))
+            let count = Self.seconds(ContinuousClock.now - counting) * 1_000
+            precondition(unread.count == (patients + 4) / 5, "every fifth record has unread messages")
             // The first rounds warm the caches up.
             if round >= 5 {
                 queueTimes.append(queue)
                 readTimes.append(read)
+                unreadTimes.append(count)
                 size = html.utf8.count
             }
         }
@@ -133,6 +148,8 @@ struct TriageBenchmark {
         print("the home's queue                         p50 ms   p95 ms   KiB   open items")
         print(String(format: "queue (reads and HTML)                  %7.2f  %7.2f  %4d   %10d", p50, Self.percentile(queueTimes, 0.95), size / 1024, counts.open))
         print(String(format: "reference: the items' read alone        %7.2f  %7.2f", Self.percentile(readTimes, 0.5), Self.percentile(readTimes, 0.95)))
+        print(String(format: "the home's unread counts (%3d records)  %7.2f  %7.2f", patients, Self.percentile(unreadTimes, 0.5),
+                     Self.percentile(unreadTimes, 0.95)))
         print(String(format: "Queue of %d patients, %d open items: p50 %.2f ms (target <= 50 ms): %@", patients, counts.open, p50, Self.met(p50, 50)))
     }
 

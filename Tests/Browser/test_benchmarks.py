@@ -145,6 +145,7 @@ def test_the_triage_benchmark_sweeps_records_renders_the_queue_and_reaches_every
     queue = re.search(r"queue \(reads and HTML\)\s+[0-9.]+\s+[0-9.]+\s+\d+\s+(\d+)", output)
     assert queue and queue.group(1) == "60", output
     assert re.search(r"reference: the items' read alone\s+[0-9.]+", output), output
+    assert re.search(r"the home's unread counts \(\s*\d+ records\)\s+[0-9.]+\s+[0-9.]+", output), output
     homes = re.search(r"write, then to every home's stream\s+[0-9.]+\s+[0-9.]+\s+(\d+)", output)
     assert homes and homes.group(1) == "5", output
     assert re.search(r"One alert to 5 homes' event streams \(in the process, without HTTP\): p95 [0-9.]+ ms \(target <= 300 ms\): "

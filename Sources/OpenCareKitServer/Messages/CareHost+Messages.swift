@@ -314,7 +314,7 @@ extension CareHost {
     }
 
     /// The messages `account` has not read, per record of `records`.
-    func unreadMessages(of account: CareAccountID, in records: [CareRecordID]) async -> [CareRecordID: Int] {
+    package func unreadMessages(of account: CareAccountID, in records: [CareRecordID]) async -> [CareRecordID: Int] {
         (try? await directory.unreadMessageCounts(account: account, records: records)) ?? [:]
     }
 
