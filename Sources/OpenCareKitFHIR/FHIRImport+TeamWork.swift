@@ -144,7 +144,8 @@ extension Reader {
     func audience(_ resource: FHIRJSON, at path: String) throws(FHIRImport.Problem) -> CareThread.Audience {
         let code = resource["category"]?.array?.lazy.compactMap { $0["coding"]?.array }.joined()
             .first { $0["system"]?.string == FHIRExport.audienceSystem }?["code"]?.string
-        guard let code else { return .everyone }
+        // Without one, the narrower audience: a note another system kept for its clinicians stays theirs.
+        guard let code else { return .careTeam }
         guard let audience = CareThread.Audience(rawValue: code) else {
             throw Problem(code: "value", message: "A thread's audience is everyone or care-team.", expression: "\(path).category")
         }

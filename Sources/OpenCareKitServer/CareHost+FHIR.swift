@@ -105,8 +105,8 @@ extension CareHost {
                 return response
             case let .success(access):
                 return try await heavy(for: access.identity) {
-                    let teamWork = ["Communication", "Flag", "Task"].contains(policy.tokenAccess?.resourceTypes.first ?? "")
-                    guard let (server, export) = try await fhirSource(access, teamWork: teamWork) else {
+                    let teamWork = (policy.tokenAccess?.resourceTypes ?? []).filter(Self.teamWorkTypes.contains)
+                    guard let (server, export) = try await fhirSource(access, teamWork: Set(teamWork)) else {
                         return Self.fhirResponse(.notFound, Self.fhirRefusal(.notFound))
                     }
                     let (status, resource) = try await body(server.store, export, server.calendar)
@@ -205,11 +205,10 @@ extension CareHost {
                 return Self.fhirResponse(.internalServerError, FHIRSearch.outcome("exception", "The new record could not be opened."))
             }
             try await FHIRImport.write(imported, into: server.store)
+            // With its messages and triage items, checked as the Bundle was read (`CareTeamWork.problem`) and again by the
+            // directory as it writes them, in the record's own transaction.
             try await directory.addRecord(record, member: CareMembership(record: record.id, account: identity.account.id, role: role,
-                                                                         isOwner: true, createdDate: now))
-            // The messages and triage items, checked as the Bundle was read (`CareTeamWork.problem`), and again by the
-            // directory as it writes them, in one transaction.
-            try await directory.importTeamWork(imported.teamWork, record: record.id, now: now)
+                                                                         isOwner: true, createdDate: now), teamWork: imported.teamWork)
             try await audit.record(AuditEntry.Draft(recorded: now, account: identity.account.id, record: record.id, resource: "fhir-import",
                                                     action: .create, outcome: .allowed, address: context.clientAddress,
                                                     detail: "POST /records/import"))
@@ -233,9 +232,12 @@ extension CareHost {
         }
     }
 
+    /// The resources of the care team's work (the directory's, not the store's).
+    static let teamWorkTypes: Set = ["Communication", "Flag", "Task"]
+
     /// The record's server, its store caught up, and how its resources are exported (nil: no such record); with
-    /// `teamWork`, the export holds what the person sees of the messages and triage items too.
-    func fhirSource(_ access: RecordAccess, members: [FHIRExport.Member] = [], teamWork: Bool = false) async throws -> (CareServer, FHIRExport)? {
+    /// `teamWork`, the export holds what the person sees of the messages (Communication) and triage items (Flag, Task).
+    func fhirSource(_ access: RecordAccess, members: [FHIRExport.Member] = [], teamWork: Set<String> = []) async throws -> (CareServer, FHIRExport)? {
         let record = access.record
         guard let stored = try await directory.record(record), let server = try await server(for: access) else {
             return nil
@@ -244,26 +246,24 @@ extension CareHost {
         var export = FHIRExport(patientID: record.description, members: members, surveys: server.configuration.surveys,
                                 consentTaskID: server.configuration.onboardingTaskID, timeZone: stored.timeZoneIdentifier,
                                 carePlanName: stored.carePlan, now: configuration.now())
-        if teamWork { export.teamWork = try await self.teamWork(for: access) }
+        if !teamWork.isEmpty { export.teamWork = try await self.teamWork(for: access, types: teamWork) }
         return (server, export)
     }
 
     /// What `access`'s person sees of the record's messages (the threads their role sees, oldest first) and, for a
     /// clinician, its triage items: bounded by what a record keeps (`CareThread`, `CareMessage`, `CareTriageItem`).
-    func teamWork(for access: RecordAccess) async throws -> FHIRExport.TeamWork {
+    func teamWork(for access: RecordAccess, types: Set<String>) async throws -> FHIRExport.TeamWork {
         let reader = access.identity.account.id
         var threads: [CareTeamWork.Thread] = []
-        var before: RandomIdentifier?
-        repeat {
-            let page = try await directory.threads(record: access.record, reader: reader, before: before, limit: 200)
-            for listing in page {
+        if types.contains("Communication") {
+            // Every thread in one read (a record has at most 1,000): a message arriving meanwhile moves none of them.
+            for listing in try await directory.threads(record: access.record, reader: reader, before: nil, limit: CareThread.maximumPerRecord) {
                 let messages = try await directory.threadMessages(listing.thread.id, reader: reader, before: nil, limit: CareMessage.maximumPerRecord)
                 threads.append(CareTeamWork.Thread(thread: listing.thread, messages: messages))
             }
-            before = page.count == 200 ? page.last?.thread.id : nil
-        } while before != nil
+        }
         var items: [CareTriageItem] = []
-        if RecordPermission.triage.isGranted(to: access.membership) {
+        if !types.isDisjoint(with: ["Flag", "Task"]), RecordPermission.triage.isGranted(to: access.membership) {
             items = try await directory.triageItems(records: [access.record], open: true, limit: CareTriageItem.maximumOpenPerRecord)
                 + directory.triageItems(records: [access.record], open: false,
                                         limit: CareTriageItem.maximumResolvedPerRecord + CareTriageItem.maximumOpenPerRecord)
@@ -279,7 +279,7 @@ extension CareHost {
         let members = try await directory.members(of: access.record).map { member in
             FHIRExport.Member(name: member.account.name, role: member.membership.role.rawValue)
         }
-        guard let (server, export) = try await fhirSource(access, members: members, teamWork: true) else {
+        guard let (server, export) = try await fhirSource(access, members: members, teamWork: Self.teamWorkTypes) else {
             return APIError(status: .notFound, field: nil, message: "There is no such record.").response
         }
         let bundle = try await export.bundle(of: server.store)

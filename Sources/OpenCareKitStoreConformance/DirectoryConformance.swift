@@ -403,8 +403,8 @@ public enum DirectoryConformance {
             #expect(try await directory.unreadMessageCounts(account: pat.id, records: [care.id]).isEmpty)
             #expect(try await directory.unreadMessageCounts(account: stranger.id, records: [care.id]).isEmpty)
             let later = now.addingTimeInterval(240)
-            #expect(try await directory.markThreadRead(asked.thread.id, reader: lee.id, now: later))
-            #expect(try await !directory.markThreadRead(asked.thread.id, reader: lee.id, now: later))
+            #expect(try await directory.markThreadRead(asked.thread.id, reader: lee.id, through: nil, now: later))
+            #expect(try await !directory.markThreadRead(asked.thread.id, reader: lee.id, through: nil, now: later))
             #expect(try await directory.unreadMessageCounts(account: lee.id, records: [care.id]).isEmpty)
             let reads = try await directory.threadReads(asked.thread.id, reader: pat.id)
             #expect(Set(reads.map(\.account)) == [pat.id, lee.id])
@@ -428,7 +428,7 @@ public enum DirectoryConformance {
                 await #expect(throws: CareDirectoryError.noSuchThread) {
                     try await directory.postMessage(thread: note.thread.id, body: "May I?", by: reader.id, now: later)
                 }
-                await #expect(throws: CareDirectoryError.noSuchThread) { try await directory.markThreadRead(note.thread.id, reader: reader.id, now: later) }
+                await #expect(throws: CareDirectoryError.noSuchThread) { try await directory.markThreadRead(note.thread.id, reader: reader.id, through: nil, now: later) }
                 await #expect(throws: CareDirectoryError.self) {
                     try await directory.startThread(CareThreadDraft(record: care.id, audience: .careTeam, subject: "x", body: "x"), by: reader.id, now: later)
                 }
@@ -512,7 +512,7 @@ public enum DirectoryConformance {
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(CareMessage.maximumPerRecord))
                 INSERT INTO message (id, thread, record, author, position, body, sent_date)
                 SELECT 'm' || i, 'thread2', '\(care.id)', NULL, i, 'old', i FROM n
-                """])
+                """, "UPDATE thread SET message_count = \(CareMessage.maximumPerRecord) WHERE id = 'thread2'"])
             await #expect(throws: CareDirectoryError.recordFullOfMessages) {
                 try await directory.postMessage(thread: oldest.id, body: "And more", by: pat.id, now: now)
             }

@@ -83,6 +83,9 @@ def test_the_patient_and_her_care_team_talk_live_with_receipts_and_a_team_note_s
         # Alex and Sam follow the record's live channels; Dr. Lee writes a team note.
         alex.goto(messages)
         sam.goto(base + "/care")
+        # Sam's record pages count what she has not read, beside their Messages link.
+        sam.wait_for_selector("[data-ock-unread]:not([hidden])")
+        assert re.fullmatch(r"\d+ unread", sam.text_content("[data-ock-unread]")), sam.text_content("[data-ock-unread]")
         for page in (alex, sam):
             listen_to(page, [messages + "/live", base + "/live/changes"])
         lee.goto(messages)
@@ -111,7 +114,8 @@ def test_the_patient_and_her_care_team_talk_live_with_receipts_and_a_team_note_s
     for email, seen in (("alex@example.org", alex_seen), (DEMO_CAREGIVER, sam_seen)):
         sign_in(origin, email)
         addresses = {url.split("#")[0] for method, url in seen if method == "GET" and url.startswith(origin) and "/live" not in url}
-        assert f"{messages}/{thread}" in addresses or email == DEMO_CAREGIVER, addresses
+        # Each looked at the messages as the test went: Alex at her thread, Sam at the list of threads.
+        assert (f"{messages}/{thread}" if email != DEMO_CAREGIVER else messages) in addresses, addresses
         for url in sorted(addresses | {messages, base + "/care", base + "/fhir/export", origin + "/"}):
             try:
                 text = urlopen(url).read().decode(errors="replace")
@@ -153,6 +157,20 @@ def test_the_messages_pages_are_accessible_in_korean_at_both_sizes(browser, team
             page.wait_for_selector(".ock-message")
             assert "답장" in page.text_content("main")
             assert_accessible(page, f"a thread at {viewport}")
+        finally:
+            context.close()
+        # The clinician's home, with its triage queue (each item's forms, the reply to the patient among them) and
+        # unread counts.
+        context = fresh_context(browser, viewport=viewport, locale="ko-KR")
+        try:
+            page = context.new_page()
+            page.goto(team["origin"] + "/sign-in")
+            page.fill("#email", DEMO_CLINICIAN)
+            page.fill("#password", "opencarekit-demo")
+            page.press("#password", "Enter")
+            page.wait_for_selector(".ock-triage-item")
+            assert page.locator(".ock-unread-link").count() > 0 and "분류 대기열" in page.text_content("main")
+            assert_accessible(page, f"the clinician's home at {viewport}")
         finally:
             context.close()
 

@@ -149,4 +149,34 @@ import Testing
                                      ("focus", .object(("reference", "Flag/none"))))
         #expect(refusal(bundle(task))?.hasPrefix("invalid: A Task works a Flag of the Bundle") == true)
     }
+
+    /// A record and its imported team work are added together or not at all; an item has one thread per audience.
+    @Test func aRecordIsAddedWithItsImportedWorkOrNotAtAll() async throws {
+        let directory = try SQLiteCareDirectory(path: nil)
+        let now = People().now
+        let ana = CareAccount(email: "ana@example.org", name: "Ana", passwordHash: "x", createdDate: now)
+        try await directory.addAccount(ana)
+        let alert = CareTriageAlert(cause: "c", taskID: "t", taskTitle: nil, ruleID: "r", rule: "{}", priority: .routine, observed: 1,
+                                    evidence: ["e"], outcomeIDs: [], latest: now)
+        let item = CareTriageItem(id: .random(), record: .random(), alert: alert, status: .new, raisedDate: now, updatedDate: now, raisedCount: 1)
+        func thread(_ subject: String) -> CareTeamWork.Thread {
+            CareTeamWork.Thread(thread: CareThread(id: .random(), record: .random(), audience: .everyone, subject: subject, triageItem: item.id,
+                                                   startedBy: nil, startedDate: now, lastMessageDate: now, messageCount: 0),
+                                messages: [CareMessage(id: .random(), thread: .random(), record: .random(), author: nil, authorName: "Dr. Lee",
+                                                       position: 1, body: "How are you?", sentDate: now)])
+        }
+        let twice = CareTeamWork(threads: [thread("One"), thread("Two")], triageItems: [item])
+        #expect(twice.problem() == "An item has one thread of each audience.")
+        let record = CareRecord(patientName: "Ana", timeZoneIdentifier: "UTC", createdDate: now)
+        await #expect(throws: CareDirectoryError(.conflict, "An item has one thread of each audience.")) {
+            try await directory.addRecord(record, member: CareMembership(record: record.id, account: ana.id, role: .patient, isOwner: true,
+                                                                         createdDate: now), teamWork: twice)
+        }
+        #expect(try await directory.record(record.id) == nil)
+        #expect(try await directory.memberships(of: ana.id).isEmpty)
+        let once = CareTeamWork(threads: [thread("One")], triageItems: [item])
+        try await directory.addRecord(record, member: CareMembership(record: record.id, account: ana.id, role: .patient, isOwner: true,
+                                                                     createdDate: now), teamWork: once)
+        #expect(try await directory.threads(record: record.id, reader: ana.id, before: nil, limit: 5).map(\.thread.subject) == ["One"])
+    }
 }

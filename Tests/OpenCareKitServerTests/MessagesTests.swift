@@ -4,6 +4,7 @@ import HummingbirdTesting
 import OpenCareKit
 @testable import OpenCareKitServer
 import OpenCareKitStore
+import OpenCareKitUI
 import Testing
 
 /// Secure messages through the routes: a patient and her care team talk, with unread counts and receipts; a team
@@ -41,10 +42,9 @@ import Testing
 
             // Plain text: the script is text, only the web address is a link.
             let page = String(buffer: try await lee.send("\(base)/\(thread)").body)
-            #expect(page.contains(#"<a class="ock-message-link" href="https://example.org/a?b=1" rel="noopener noreferrer nofollow">"#)
-                    || page.contains(#"href="https://example.org/a?b=1""#))
-            #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !page.contains("<script>alert(1)"))
-            #expect(!page.contains(#"href="javascript"#))
+            #expect(page.contains(#"<a class="ock-message-link" href="https://example.org/a?b=1" rel="noopener noreferrer nofollow">"#
+                                  + "https://example.org/a?b=1</a>. &lt;script&gt;"))
+            #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt; javascript:alert(2)") && !page.contains("<script>alert(1)"))
             // Read now: the patient's page says who saw it, and when (in the record's time zone: 5 PM in Seoul).
             let anasView = String(buffer: try await ana.send("\(base)/\(thread)").body)
             #expect(anasView.contains("Seen by Dr. Lee at 5:00\u{202F}PM"), "\(anasView)")
@@ -55,6 +55,9 @@ import Testing
             #expect(replied.status == .seeOther && replied.headers[.location] == "\(base)/\(thread)#latest")
             #expect(try await setup.directory.unreadMessageCounts(account: setup.people["ana"]!.id, records: [setup.record.id]) == [setup.record.id: 1])
             #expect(try await setup.directory.unreadMessageCounts(account: setup.people["sam"]!.id, records: [setup.record.id]) == [setup.record.id: 2])
+            // Each person's counts, for the record pages' Messages link (numbers only).
+            #expect(String(buffer: try await sam.send("/account/unread").body) == #"{"\#(setup.record.id)":2}"#)
+            #expect(String(buffer: try await lee.send("/account/unread").body) == "{}")
             let korean = String(buffer: try await ana.send(base, headers: [.acceptLanguage: "ko"]).body)
             #expect(korean.contains("새 메시지 1개") && korean.contains("메시지"))
         }
@@ -166,9 +169,55 @@ import Testing
         #expect(!activity.changed(other, audiences: [.everyone], since: now.addingTimeInterval(-1), now: now))
         // Too long ago to know: refresh.
         #expect(activity.changed(other, audiences: [.everyone], since: now.addingTimeInterval(-120), now: now))
-        // Bounded: past the limit, what is older than the window goes.
+        // Bounded: past the limit, what is older than the window goes (and the next pruning waits for as many again).
         for _ in 0...RecentRecordActivity.pruneAbove { activity.note(.random(), audience: .everyone, at: now.addingTimeInterval(-300)) }
-        activity.note(record, audience: .everyone, at: now)
-        #expect(activity.count <= 2)
+        #expect(activity.count == RecentRecordActivity.pruneAbove + 2)
+        for _ in 0...RecentRecordActivity.pruneAbove { activity.note(.random(), audience: .everyone, at: now) }
+        #expect(activity.count <= RecentRecordActivity.pruneAbove + 3)
+        #expect(activity.changed(record, audiences: [.careTeam], since: now.addingTimeInterval(-1), now: now), "a change within the window stays")
+    }
+
+    /// Only http and https addresses become links; what ends a sentence is left out of them; quotes and brackets end
+    /// them; everything else stays text (escaped where it is put).
+    @Test func linksAreMadeOfWebAddressesOnly() {
+        func rendered(_ text: String) -> String { HTML.element("p", [:], CareHost.linkedText(text)).rendered }
+        #expect(rendered("See https://example.org/x?a=1&b=2.") == #"<p>See <a class="ock-message-link" href="https://example.org/x?a=1&amp;b=2" rel="noopener noreferrer nofollow">https://example.org/x?a=1&amp;b=2</a>.</p>"#)
+        #expect(rendered(#"javascript:alert(1) data:text/html,<b>x</b> ftp://example.org"#)
+                == #"<p>javascript:alert(1) data:text/html,&lt;b&gt;x&lt;/b&gt; ftp://example.org</p>"#)
+        #expect(rendered(#"http://a.b/"onmouseover="x"#).contains(#"href="http://a.b/""#))
+        #expect(!rendered(#"http://a.b/"onmouseover="x"#).contains(#"onmouseover="x""#))
+        #expect(rendered("(http://example.org/page)") .contains(#">http://example.org/page</a>)"#))
+    }
+
+    /// A reply names a thread of the record in its address: one of another record the person is in is no thread here.
+    @Test func aReplyGoesIntoAThreadOfItsOwnRecordOnly() async throws {
+        let setup = try await People().setup()
+        let other = CareRecord(patientName: "Other", timeZoneIdentifier: "UTC", createdDate: People().now)
+        let ana = setup.people["ana"]!.id
+        try await setup.directory.addRecord(other, member: CareMembership(record: other.id, account: ana, role: .patient, isOwner: true,
+                                                                          createdDate: People().now))
+        let elsewhere = try await setup.directory.startThread(CareThreadDraft(record: other.id, audience: .everyone, subject: "Elsewhere",
+                                                                              body: "x"), by: ana, now: People().now)
+        try await Application(router: setup.host.router()).test(.router) { client in
+            let browser = try await People.signedIn(client, "ana@example.org")
+            _ = try await browser.send("/records/\(setup.record.id)/messages")
+            let reply = try await browser.send("/records/\(setup.record.id)/messages/\(elsewhere.thread.id)", .post, form: ["body": "Wrong door"])
+            #expect(reply.status == .notFound)
+        }
+        #expect(try await setup.directory.threadMessages(elsewhere.thread.id, reader: ana, before: nil, limit: 10).map(\.body) == ["x"])
+    }
+
+    /// The receipt says how far a person read: a message that came after the page was made is not "seen".
+    @Test func aThreadIsReadThroughWhatThePageShowed() async throws {
+        let setup = try await People().setup()
+        let (ana, lee) = (setup.people["ana"]!.id, setup.people["lee"]!.id)
+        let asked = try await setup.directory.startThread(CareThreadDraft(record: setup.record.id, audience: .everyone, subject: "Q", body: "one"),
+                                                          by: ana, now: People().now)
+        _ = try await setup.directory.postMessage(thread: asked.thread.id, body: "two", by: ana, now: People().now)
+        #expect(try await setup.directory.markThreadRead(asked.thread.id, reader: lee, through: 1, now: People().now))
+        #expect(try await setup.directory.threadReads(asked.thread.id, reader: ana).first { $0.account == lee }?.readThrough == 1)
+        #expect(try await setup.directory.unreadMessageCounts(account: lee, records: [setup.record.id]) == [setup.record.id: 1])
+        #expect(try await setup.directory.markThreadRead(asked.thread.id, reader: lee, through: 99, now: People().now))
+        #expect(try await setup.directory.threadReads(asked.thread.id, reader: ana).first { $0.account == lee }?.readThrough == 2)
     }
 }

@@ -32,6 +32,14 @@ extension CareHost {
         addRecordRoute(&routes, .post, "/messages/:id", .page("message-thread", .message, action: .create)) { request, context, access in
             try await host.recordForm(request, context, access) { fields in try await host.reply(fields, request, context, access) }
         }
+        // The person's unread counts, by record (numbers only), for the record pages' Messages link.
+        routes.account(.get, "/account/unread") { _, _, identity in
+            let records = try await host.directory.memberships(of: identity.account.id).map(\.record.id)
+            let counts = await host.unreadMessages(of: identity.account.id, in: records)
+            let json = "{" + counts.keys.sorted().map { "\"\($0)\":\(counts[$0] ?? 0)" }.joined(separator: ",") + "}"
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: json)))
+        }
     }
 
     // MARK: Writing
@@ -61,7 +69,9 @@ extension CareHost {
 
     /// `POST /records/R/messages/T`: a reply.
     func reply(_ fields: FormFields, _ request: Request, _ context: CareRequestContext, _ access: RecordAccess) async throws -> Response {
-        guard let id = context.parameters.get("id").flatMap(RandomIdentifier.init) else {
+        // A thread of this record only: one of another record the person is in is no thread here.
+        guard let id = context.parameters.get("id").flatMap(RandomIdentifier.init),
+              try await directory.thread(id, reader: access.identity.account.id)?.record == access.record else {
             return try await threadsPage(request, access, message: PageMessage(MessageText.noSuchThread), status: .notFound)
         }
         let body = fields.values["body"] ?? ""
@@ -201,7 +211,11 @@ extension CareHost {
         let before = request.uri.queryParameters.get("before").flatMap { RandomIdentifier(String($0)) }
         let page = try await directory.threadMessages(id, reader: reader, before: before, limit: Self.messagesPerPage + 1)
         let messages = Array(page.suffix(Self.messagesPerPage))
-        if before == nil, try await directory.markThreadRead(id, reader: reader, now: configuration.now()) { announce(thread, .read) }
+        // Read through the newest message shown (one that came meanwhile is not "seen").
+        if before == nil, let shown = messages.last?.position,
+           try await directory.markThreadRead(id, reader: reader, through: shown, now: configuration.now()) {
+            announce(thread, .read)
+        }
         let reads = try await directory.threadReads(id, reader: reader)
         let record = try await directory.record(access.record)
         let names = try await accountNames(messages.compactMap(\.author) + reads.map(\.account))
@@ -225,7 +239,8 @@ extension CareHost {
                      messages.enumerated().map { index, message in
                 let mine = message.author == reader
                 let author = mine ? MessageText.you.text(language)
-                    : message.author.flatMap { names[$0] } ?? message.authorName ?? MessageText.formerMember.text(language)
+                    : message.author.flatMap { names[$0] } ?? message.authorName.map { MessageText.importedAuthor.text(language, $0) }
+                    ?? MessageText.formerMember.text(language)
                 return .element("li", ["class": mine ? "ock-message ock-message-mine" : "ock-message", "data-message": message.id.description,
                                        "id": index == messages.count - 1 ? "latest" : "message-\(message.id)"], [
                     .element("p", ["class": "ock-message-meta"], [

@@ -29,7 +29,7 @@ final class RecentRecordActivity: Sendable {
         let audience: CareThread.Audience
     }
 
-    private let changes = Mutex<[Key: Date]>([:])
+    private let changes = Mutex<(dates: [Key: Date], pruneAbove: Int)>(([:], RecentRecordActivity.pruneAbove))
     /// How long a change is remembered.
     static let window: TimeInterval = 60
     /// Past this many records, entries older than the window are dropped.
@@ -37,8 +37,12 @@ final class RecentRecordActivity: Sendable {
 
     func note(_ record: CareRecordID, audience: CareThread.Audience, at date: Date = Date()) {
         changes.withLock { changes in
-            changes[Key(record: record, audience: audience)] = date
-            if changes.count > Self.pruneAbove { changes = changes.filter { $0.value > date.addingTimeInterval(-Self.window) } }
+            changes.dates[Key(record: record, audience: audience)] = date
+            if changes.dates.count > changes.pruneAbove {
+                changes.dates = changes.dates.filter { $0.value > date.addingTimeInterval(-Self.window) }
+                // Many changes within the window: the next pruning waits for as many again (each note stays cheap).
+                changes.pruneAbove = max(Self.pruneAbove, changes.dates.count * 2)
+            }
         }
     }
 
@@ -47,10 +51,10 @@ final class RecentRecordActivity: Sendable {
     func changed(_ record: CareRecordID, audiences: [CareThread.Audience], since: Date, now: Date = Date()) -> Bool {
         guard since > now.addingTimeInterval(-Self.window + 5) else { return true }
         return changes.withLock { changes in
-            audiences.contains { changes[Key(record: record, audience: $0)].map { $0 > since } ?? false }
+            audiences.contains { changes.dates[Key(record: record, audience: $0)].map { $0 > since } ?? false }
         }
     }
 
     /// How many changes are remembered (for tests).
-    var count: Int { changes.withLock { $0.count } }
+    var count: Int { changes.withLock { $0.dates.count } }
 }

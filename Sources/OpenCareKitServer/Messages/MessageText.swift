@@ -5,7 +5,7 @@ enum MessageText: String, CaseIterable, Sendable, HostWords {
     case title, link, allRead, unreadCount, noThreads, lastMessage, messageCount, teamOnly, unreadBadge, olderThreads, newThread,
          subject, whoSees, everyone, careTeamOnly, message, send, backToRecord, noSuchThread, teamOnlyExplained, everyoneExplained,
          earlierMessages, messagesOf, you, formerMember, seenBy, reply, allThreads, unreadMessages, tooMany, lengthNeeded,
-         subjectNeeded, tooManyThreads, recordFull, messagePatient, messagePatientLabel, newMessage
+         subjectNeeded, tooManyThreads, recordFull, messagePatient, messagePatientLabel, newMessage, importedAuthor
 
     var english: String {
         switch self {
@@ -46,6 +46,7 @@ enum MessageText: String, CaseIterable, Sendable, HostWords {
         case .messagePatient: "Message the patient"
         case .messagePatientLabel: "Message to {0} about this"
         case .newMessage: "New message"
+        case .importedAuthor: "{0} (imported)"
         }
     }
 
@@ -88,6 +89,7 @@ enum MessageText: String, CaseIterable, Sendable, HostWords {
         case .messagePatient: "환자에게 메시지"
         case .messagePatientLabel: "이 항목에 대해 {0}님에게 보낼 메시지"
         case .newMessage: "새 메시지"
+        case .importedAuthor: "{0} (가져옴)"
         }
     }
 }

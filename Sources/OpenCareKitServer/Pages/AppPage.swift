@@ -49,7 +49,12 @@ struct AppPage {
         let recordLinks = HTML.element("nav", ["class": "ock-record-links", "aria-label": HostText.account.text(language)], [
             .element("ul", [:], [
                 .element("li", [:], [.element("a", ["href": "/", "class": "ock-link-row"], [.text(HostText.allRecords.text(language))])]),
-                .element("li", [:], [.element("a", ["href": base + "/messages", "class": "ock-link-row"], [.text(MessageText.link.text(language))])]),
+                // The count is the reader's (the page is the same for everyone who reads it): the app's script asks for it.
+                .element("li", [:], [.element("a", ["href": base + "/messages", "class": "ock-link-row"], [
+                    .text(MessageText.link.text(language) + " "),
+                    .element("span", ["class": "ock-badge ock-badge-unread", "data-ock-unread": "", "hidden": "hidden",
+                                      "data-words": MessageText.unreadCount.text(language)], []),
+                ])]),
                 .element("li", [:], [.element("a", ["href": base + "/plan", "class": "ock-link-row"], [.text(EditorText.planLink.text(language))])]),
                 .element("li", [:], [.element("a", ["href": base + "/sharing", "class": "ock-link-row"], [.text(HostText.sharingLink.text(language))])]),
                 .element("li", [:], [.element("a", ["href": base + "/reminders", "class": "ock-link-row"], [.text(ReminderText.link.text(language))])]),

@@ -471,7 +471,7 @@ struct ReminderMessage: Codable, Sendable, Equatable {
     }
 
     /// The push `Topic` (at most 32 URL-safe characters): a follow-up replaces its reminder if that is still undelivered.
-    var topic: String { String(Base64URL.encode(Data(SHA256.hash(data: Data("\(record)/\(task)/\(start.timeIntervalSince1970)".utf8)))).prefix(32)) }
+    var topic: String { WebPush.topic("\(record)/\(task)/\(start.timeIntervalSince1970)") }
 }
 
 /// A push that says a record has a new message, and nothing of it.
@@ -492,5 +492,5 @@ struct NewMessageNotice: Codable, Sendable, Equatable {
     }
 
     /// One per record: a newer notice replaces an undelivered one.
-    var topic: String { String(Base64URL.encode(Data(SHA256.hash(data: Data("message/\(record)".utf8)))).prefix(32)) }
+    var topic: String { WebPush.topic("message/\(record)") }
 }

@@ -40,6 +40,12 @@ enum WebPush {
 
     /// `plaintext` encrypted for `subscription` as one `aes128gcm` record: the body of the push request (sent with
     /// `Content-Encoding: aes128gcm`). `salt` and `serverKey` are fresh for every message unless a test fixes them.
+    /// A push `Topic` for `key` (at most 32 URL-safe characters, RFC 8030): a newer message of the same topic replaces
+    /// one the push service still holds.
+    static func topic(_ key: String) -> String {
+        String(Base64URL.encode(Data(SHA256.hash(data: Data(key.utf8)))).prefix(32))
+    }
+
     static func encrypt(_ plaintext: Data, for subscription: Subscription, salt: Data? = nil,
                         serverKey: P256.KeyAgreement.PrivateKey = P256.KeyAgreement.PrivateKey()) throws(WebPushError) -> Data {
         guard plaintext.count <= maximumPlaintext else { throw WebPushError("A push message holds at most \(maximumPlaintext) bytes.") }

@@ -1046,7 +1046,24 @@
     });
   }
 
+  // The reader's unread messages in this record, beside its Messages link (the page is the same for every reader).
+  function showUnread() {
+    var badge = document.querySelector("[data-ock-unread]");
+    var record = meta("ock-record");
+    if (!badge || !record || !window.fetch) { return; }
+    var id = record.split("/").pop();
+    fetch("/account/unread", { credentials: "same-origin", headers: { "X-OCK-Background": "1", "Accept": "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : {}; })
+      .then(function (counts) {
+        var count = Number(counts[id] || 0);
+        badge.textContent = count > 0 ? String(badge.getAttribute("data-words") || "{0}").replace("{0}", String(count)) : "";
+        badge.hidden = count === 0;
+      })
+      .catch(function () { /* offline: no count to show */ });
+  }
+
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", listen); } else { listen(); }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", showUnread); } else { showUnread(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", enhanceEditor); } else { enhanceEditor(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", enhanceInstall); } else { enhanceInstall(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", Device.start); } else { Device.start(); }

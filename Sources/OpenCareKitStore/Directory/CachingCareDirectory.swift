@@ -105,9 +105,9 @@ public final class CachingCareDirectory: CareDirectory {
         try await base.noteSuccessfulSignIn(id)
     }
 
-    public func addRecord(_ record: CareRecord, member: CareMembership?) async throws {
+    public func addRecord(_ record: CareRecord, member: CareMembership?, teamWork: CareTeamWork) async throws {
         defer { forgetMemberships(record: record.id) }
-        try await base.addRecord(record, member: member)
+        try await base.addRecord(record, member: member, teamWork: teamWork)
     }
     public func record(_ id: CareRecordID) async throws -> CareRecord? { try await base.record(id) }
     public func updateRecord(_ record: CareRecord) async throws { try await base.updateRecord(record) }
@@ -217,8 +217,8 @@ public final class CachingCareDirectory: CareDirectory {
     public func threadMessages(_ id: RandomIdentifier, reader: CareAccountID, before: RandomIdentifier?, limit: Int) async throws -> [CareMessage] {
         try await base.threadMessages(id, reader: reader, before: before, limit: limit)
     }
-    public func markThreadRead(_ id: RandomIdentifier, reader: CareAccountID, now: Date) async throws -> Bool {
-        try await base.markThreadRead(id, reader: reader, now: now)
+    public func markThreadRead(_ id: RandomIdentifier, reader: CareAccountID, through: Int?, now: Date) async throws -> Bool {
+        try await base.markThreadRead(id, reader: reader, through: through, now: now)
     }
     public func threadReads(_ id: RandomIdentifier, reader: CareAccountID) async throws -> [CareThreadRead] {
         try await base.threadReads(id, reader: reader)

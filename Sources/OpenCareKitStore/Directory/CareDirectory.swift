@@ -67,8 +67,9 @@ public protocol CareDirectory: Sendable {
     func noteSuccessfulSignIn(_ id: CareAccountID) async throws
 
     // MARK: Records and memberships
-    /// Adds a record, with its first member (usually its owner).
-    func addRecord(_ record: CareRecord, member: CareMembership?) async throws
+    /// Adds a record, with its first member (usually its owner) and the messages and triage items of an import
+    /// (`importTeamWork`'s bounds), in one transaction: all or nothing.
+    func addRecord(_ record: CareRecord, member: CareMembership?, teamWork: CareTeamWork) async throws
     func record(_ id: CareRecordID) async throws -> CareRecord?
     /// Changes a record's name, time zone, care plan and settings (its id and store stay).
     func updateRecord(_ record: CareRecord) async throws
@@ -190,8 +191,9 @@ public protocol CareDirectory: Sendable {
     func thread(_ id: RandomIdentifier, reader: CareAccountID) async throws -> CareThread?
     /// The newest `limit` messages of a thread sent before the message `before` (the newest when nil), oldest first.
     func threadMessages(_ id: RandomIdentifier, reader: CareAccountID, before: RandomIdentifier?, limit: Int) async throws -> [CareMessage]
-    /// Marks the thread read by `reader` through its newest message; false when it was already.
-    func markThreadRead(_ id: RandomIdentifier, reader: CareAccountID, now: Date) async throws -> Bool
+    /// Marks the thread read by `reader` through the message at `through` (its newest when nil, or when `through` is
+    /// beyond it); false when it was read that far already.
+    func markThreadRead(_ id: RandomIdentifier, reader: CareAccountID, through: Int?, now: Date) async throws -> Bool
     /// How far each member who sees the thread has read it.
     func threadReads(_ id: RandomIdentifier, reader: CareAccountID) async throws -> [CareThreadRead]
     /// For each of `records` with any, how many messages of others `account` has not read in the threads it sees.
@@ -211,4 +213,11 @@ public protocol CareDirectory: Sendable {
     func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry]
     /// Checks the whole chain.
     func verifyAuditLog() async throws -> AuditVerification
+}
+
+extension CareDirectory {
+    /// Adds a record, with its first member (usually its owner).
+    public func addRecord(_ record: CareRecord, member: CareMembership?) async throws {
+        try await addRecord(record, member: member, teamWork: CareTeamWork())
+    }
 }

@@ -53,6 +53,11 @@ public struct CareThread: Sendable, Hashable, Identifiable {
 
     /// The longest subject, in characters.
     public static let maximumSubjectLength = 200
+
+    /// Whether `subject` (trimmed) is one a thread may have: some text, at most `maximumSubjectLength` characters, no NUL.
+    public static func isValidSubject(_ subject: String) -> Bool {
+        CareMessage.isText(subject.trimmingCharacters(in: .whitespacesAndNewlines), maximum: maximumSubjectLength)
+    }
     /// The most threads a record has; a new one beyond is refused (older threads take replies still).
     public static let maximumPerRecord = 1_000
 }
@@ -92,6 +97,16 @@ public struct CareMessage: Sendable, Hashable, Identifiable {
     public static let maximumPerRecord = 50_000
     /// The longest name of an imported message's author.
     public static let maximumAuthorNameLength = 200
+
+    /// Whether `body` is one a message may have: some text, at most `maximumBodyLength` characters, no NUL (which
+    /// PostgreSQL's text cannot hold).
+    public static func isValidBody(_ body: String) -> Bool {
+        !body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && isText(body, maximum: maximumBodyLength)
+    }
+
+    static func isText(_ text: String, maximum: Int) -> Bool {
+        !text.isEmpty && text.count <= maximum && !text.unicodeScalars.contains("\u{0}")
+    }
 }
 
 /// A record's messages and triage items as another server kept them (its FHIR export), to import into a record here.
@@ -130,23 +145,24 @@ public struct CareTeamWork: Sendable, Hashable {
         if existingMessages + threads.reduce(0, { $0 + $1.messages.count }) > CareMessage.maximumPerRecord {
             return "A record keeps at most \(CareMessage.maximumPerRecord) messages."
         }
+        var answered = Set<String>()
         for entry in threads {
-            let subject = entry.thread.subject.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !subject.isEmpty, subject.count <= CareThread.maximumSubjectLength, !subject.unicodeScalars.contains("\u{0}") else {
+            guard CareThread.isValidSubject(entry.thread.subject) else {
                 return "A thread's subject has 1 to \(CareThread.maximumSubjectLength) characters."
             }
             guard !entry.messages.isEmpty else { return "A thread has at least one message." }
             for message in entry.messages {
-                let body = message.body.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !body.isEmpty, message.body.count <= CareMessage.maximumBodyLength, !message.body.unicodeScalars.contains("\u{0}") else {
-                    return "A message has 1 to \(CareMessage.maximumBodyLength) characters."
-                }
-                if let name = message.authorName, name.count > CareMessage.maximumAuthorNameLength || name.unicodeScalars.contains("\u{0}") {
-                    return "An author's name has at most \(CareMessage.maximumAuthorNameLength) characters."
+                guard CareMessage.isValidBody(message.body) else { return "A message has 1 to \(CareMessage.maximumBodyLength) characters." }
+                if let name = message.authorName, !CareMessage.isText(name, maximum: CareMessage.maximumAuthorNameLength) {
+                    return "An author's name has 1 to \(CareMessage.maximumAuthorNameLength) characters."
                 }
             }
-            if let item = entry.thread.triageItem, !triageItems.contains(where: { $0.id == item }) {
-                return "A thread answers an item of the same import only."
+            if let item = entry.thread.triageItem {
+                guard triageItems.contains(where: { $0.id == item }) else { return "A thread answers an item of the same import only." }
+                // An item has one thread of each audience (what a reply to it goes into).
+                guard answered.insert("\(item) \(entry.thread.audience.rawValue)").inserted else {
+                    return "An item has one thread of each audience."
+                }
             }
         }
         let open = triageItems.filter(\.isOpen)

@@ -7,7 +7,7 @@ extension SQLCareDirectory {
     public func startThread(_ draft: CareThreadDraft, by author: CareAccountID, now: Date) async throws
         -> (thread: CareThread, message: CareMessage) {
         let subject = draft.subject.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Self.isText(subject, maximum: CareThread.maximumSubjectLength) else { throw CareDirectoryError.subjectLength }
+        guard CareThread.isValidSubject(subject) else { throw CareDirectoryError.subjectLength }
         try Self.checkBody(draft.body)
         return try await write { db in
             guard let role = try Self.role(of: author, in: draft.record, db), draft.audience.includes(role) else {
@@ -18,8 +18,8 @@ extension SQLCareDirectory {
                 guard try db.scalar("SELECT 1 FROM triage_item WHERE id = ? AND record = ?", [item.description, draft.record.description]).isTrue
                     || db.scalar("SELECT 1 FROM thread WHERE triage_item = ? AND record = ?", [item.description, draft.record.description]).isTrue
                 else { throw CareDirectoryError(.notFound, "There is no such item.") }
-                if let existing = try db.firstRow("SELECT * FROM thread WHERE triage_item = ? AND audience = ?",
-                                                  [item.description, draft.audience.rawValue], Self.thread) {
+                if let existing = try db.firstRow("SELECT * FROM thread WHERE triage_item = ? AND audience = ? AND record = ?",
+                                                  [item.description, draft.audience.rawValue, draft.record.description], Self.thread) {
                     return try Self.append(draft.body, to: existing, by: author, now: now, db)
                 }
             }
@@ -67,7 +67,13 @@ extension SQLCareDirectory {
     }
 
     public func thread(_ id: RandomIdentifier, reader: CareAccountID) async throws -> CareThread? {
-        try await read { db in try? Self.visibleThread(id, to: reader, db) }
+        try await read { db in
+            do {
+                return try Self.visibleThread(id, to: reader, db)
+            } catch let error as CareDirectoryError where error == .noSuchThread {
+                return nil
+            }
+        }
     }
 
     public func threadMessages(_ id: RandomIdentifier, reader: CareAccountID, before: RandomIdentifier?, limit: Int) async throws -> [CareMessage] {
@@ -86,10 +92,10 @@ extension SQLCareDirectory {
         }
     }
 
-    public func markThreadRead(_ id: RandomIdentifier, reader: CareAccountID, now: Date) async throws -> Bool {
+    public func markThreadRead(_ id: RandomIdentifier, reader: CareAccountID, through: Int?, now: Date) async throws -> Bool {
         try await write { db in
             let thread = try Self.visibleThread(id, to: reader, db)
-            return try Self.markRead(thread, by: reader, now: now, db)
+            return try Self.markRead(thread, by: reader, through: through, now: now, db)
         }
     }
 
@@ -120,7 +126,7 @@ extension SQLCareDirectory {
                     JOIN membership ms ON ms.record = t.record AND ms.account = ?
                     JOIN message m ON m.thread = t.id
                     LEFT JOIN thread_read r ON r.thread = t.id AND r.account = ?
-                    WHERE t.record IN (\(QuerySQL.placeholders(chunk.count))) AND (t.audience = 'everyone' OR ms.role = 'clinician')
+                    WHERE t.record IN (\(QuerySQL.placeholders(chunk.count))) AND \(Self.audienceCondition)
                       AND (m.author IS NULL OR m.author <> ?) AND m.position > coalesce(r.read_through, 0)
                     GROUP BY t.record
                     """, [account.description.sqlValue, account.description.sqlValue] + chunk.map(\.sqlValue) + [account.description.sqlValue]) { row in
@@ -137,66 +143,66 @@ extension SQLCareDirectory {
             guard try db.scalar("SELECT 1 FROM record WHERE id = ?", [record.description]).isTrue else {
                 throw CareDirectoryError(.notFound, "There is no such record.")
             }
-            let threads = try db.scalar("SELECT count(*) FROM thread WHERE record = ?", [record.description]).int ?? 0
-            let messages = try db.scalar("SELECT count(*) FROM message WHERE record = ?", [record.description]).int ?? 0
-            if let problem = work.problem(existingThreads: threads, existingMessages: messages) {
-                throw CareDirectoryError(.conflict, problem)
-            }
-            let open = Set(try db.rows("SELECT cause FROM triage_item WHERE record = ? AND status <> 'resolved'", [record.description]) {
-                try $0.string("cause")
-            })
-            guard work.triageItems.allSatisfy({ !$0.isOpen || !open.contains($0.alert.cause) }) else {
-                throw CareDirectoryError(.conflict, "The record has an open item for a cause the import has open too.")
-            }
-            // New ids: the same Bundle imported twice makes two copies, not a clash.
-            var items: [RandomIdentifier: RandomIdentifier] = [:]
-            for item in work.triageItems {
-                let id = RandomIdentifier.random()
-                items[item.id] = id
-                let alert = item.alert
+            try Self.insert(work, record: record, db)
+        }
+    }
+
+    /// Writes `work` into `record` (whose row is in place) within its bounds, or throws before writing anything.
+    static func insert(_ work: CareTeamWork, record: CareRecordID, _ db: any SQLDatabase) throws {
+        guard !work.isEmpty else { return }
+        let threads = try db.scalar("SELECT count(*) FROM thread WHERE record = ?", [record.description]).int ?? 0
+        let messages = try db.scalar("SELECT CAST(coalesce(sum(message_count), 0) AS bigint) FROM thread WHERE record = ?", [record.description]).int ?? 0
+        if let problem = work.problem(existingThreads: threads, existingMessages: messages) {
+            throw CareDirectoryError(.conflict, problem)
+        }
+        let open = Set(try db.rows("SELECT cause FROM triage_item WHERE record = ? AND status <> 'resolved'", [record.description]) {
+            try $0.string("cause")
+        })
+        guard work.triageItems.allSatisfy({ !$0.isOpen || !open.contains($0.alert.cause) }) else {
+            throw CareDirectoryError(.conflict, "The record has an open item for a cause the import has open too.")
+        }
+        // New ids: the same Bundle imported twice makes two copies, not a clash.
+        var items: [RandomIdentifier: RandomIdentifier] = [:]
+        for item in work.triageItems {
+            var copy = item
+            copy.id = .random()
+            copy.record = record
+            (copy.owner, copy.acknowledgedBy, copy.resolvedBy) = (nil, nil, nil)
+            copy.raisedCount = max(1, item.raisedCount)
+            items[item.id] = copy.id
+            try insertTriageItem(copy, db)
+        }
+        for entry in work.threads {
+            let id = RandomIdentifier.random()
+            let ordered = entry.messages.sorted { ($0.position, $0.sentDate) < ($1.position, $1.sentDate) }
+            let last = ordered.map(\.sentDate).max() ?? entry.thread.startedDate
+            try db.execute("""
+                INSERT INTO thread (id, record, audience, subject, triage_item, started_by, started_date, last_message_date, message_count)
+                VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
+                """, [id.description, record.description, entry.thread.audience.rawValue,
+                      entry.thread.subject.trimmingCharacters(in: .whitespacesAndNewlines),
+                      entry.thread.triageItem.flatMap { items[$0] }?.description, entry.thread.startedDate.timeIntervalSince1970,
+                      last.timeIntervalSince1970, ordered.count])
+            for (index, message) in ordered.enumerated() {
                 try db.execute("""
-                    INSERT INTO triage_item (id, record, cause, task_id, task_title, rule_id, rule, priority, status, observed, evidence,
-                      outcome_ids, latest, raised_date, updated_date, raised_count, acknowledged_date, resolved_date, resolution_note)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [id.description, record.description, alert.cause, alert.taskID, alert.taskTitle, alert.ruleID, alert.rule,
-                          alert.priority.rawValue, item.status.rawValue, alert.observed, Self.json(alert.evidence), Self.json(alert.outcomeIDs),
-                          alert.latest.timeIntervalSince1970, item.raisedDate.timeIntervalSince1970, item.updatedDate.timeIntervalSince1970,
-                          max(1, item.raisedCount), item.acknowledgedDate?.timeIntervalSince1970, item.resolvedDate?.timeIntervalSince1970,
-                          item.resolutionNote])
-            }
-            for entry in work.threads {
-                let id = RandomIdentifier.random()
-                let ordered = entry.messages.sorted { ($0.position, $0.sentDate) < ($1.position, $1.sentDate) }
-                let last = ordered.map(\.sentDate).max() ?? entry.thread.startedDate
-                try db.execute("""
-                    INSERT INTO thread (id, record, audience, subject, triage_item, started_by, started_date, last_message_date, message_count)
-                    VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
-                    """, [id.description, record.description, entry.thread.audience.rawValue,
-                          entry.thread.subject.trimmingCharacters(in: .whitespacesAndNewlines),
-                          entry.thread.triageItem.flatMap { items[$0] }?.description, entry.thread.startedDate.timeIntervalSince1970,
-                          last.timeIntervalSince1970, ordered.count])
-                for (index, message) in ordered.enumerated() {
-                    try db.execute("""
-                        INSERT INTO message (id, thread, record, author, author_name, position, body, sent_date) VALUES (?, ?, ?, NULL, ?, ?, ?, ?)
-                        """, [RandomIdentifier.random().description, id.description, record.description, message.authorName, index + 1,
-                              message.body, message.sentDate.timeIntervalSince1970])
-                }
+                    INSERT INTO message (id, thread, record, author, author_name, position, body, sent_date) VALUES (?, ?, ?, NULL, ?, ?, ?, ?)
+                    """, [RandomIdentifier.random().description, id.description, record.description, message.authorName, index + 1,
+                          message.body, message.sentDate.timeIntervalSince1970])
             }
         }
     }
 
     // MARK: Rules and rows
 
-    /// A body within bounds: some text, at most `CareMessage.maximumBodyLength` characters, no NUL (which
-    /// PostgreSQL's text cannot hold).
-    static func checkBody(_ body: String) throws {
-        guard isText(body.trimmingCharacters(in: .whitespacesAndNewlines), maximum: CareMessage.maximumBodyLength) else {
-            throw CareDirectoryError.messageLength
-        }
-    }
+    /// `CareThread.Audience.includes` as SQL over a thread `t` and the reader's membership `ms`: made from the rule itself,
+    /// so the two cannot drift.
+    static let audienceCondition: String = "(" + CareRole.allCases.map { role in
+        let audiences = CareThread.Audience.visible(to: role).map { "'\($0.rawValue)'" }
+        return "(ms.role = '\(role.rawValue)' AND t.audience IN (\(audiences.isEmpty ? "NULL" : audiences.joined(separator: ", "))))"
+    }.joined(separator: " OR ") + ")"
 
-    static func isText(_ text: String, maximum: Int) -> Bool {
-        !text.isEmpty && text.count <= maximum && !text.unicodeScalars.contains("\u{0}")
+    static func checkBody(_ body: String) throws {
+        guard CareMessage.isValidBody(body) else { throw CareDirectoryError.messageLength }
     }
 
     static func role(of account: CareAccountID, in record: CareRecordID, _ db: any SQLDatabase) throws -> CareRole? {
@@ -220,7 +226,7 @@ extension SQLCareDirectory {
         let stamp = now.timeIntervalSince1970
         guard try db.scalar("SELECT count(*) FROM message WHERE author = ? AND sent_date > ?", [author.description, stamp - 60]).int ?? 0
             < CareMessage.maximumPerMinutePerPerson else { throw CareDirectoryError.tooManyMessages }
-        guard try db.scalar("SELECT count(*) FROM message WHERE record = ?", [thread.record.description]).int ?? 0
+        guard try db.scalar("SELECT CAST(coalesce(sum(message_count), 0) AS bigint) FROM thread WHERE record = ?", [thread.record.description]).int ?? 0
             < CareMessage.maximumPerRecord else { throw CareDirectoryError.recordFullOfMessages }
         // The thread's count is read again in this transaction: two replies at once take two numbers (or one waits, or
         // fails on the unique position and is not written).
@@ -239,9 +245,10 @@ extension SQLCareDirectory {
         return (updated, message)
     }
 
-    /// Marks `thread` read by `account` through its newest message; false when it was already.
-    static func markRead(_ thread: CareThread, by account: CareAccountID, now: Date, _ db: any SQLDatabase) throws -> Bool {
-        let through = thread.messageCount
+    /// Marks `thread` read by `account` through the message at `through` (its newest when nil); false when it was read
+    /// that far already.
+    static func markRead(_ thread: CareThread, by account: CareAccountID, through: Int? = nil, now: Date, _ db: any SQLDatabase) throws -> Bool {
+        let through = min(through ?? thread.messageCount, thread.messageCount)
         if let read = try db.firstRow("SELECT read_through FROM thread_read WHERE thread = ? AND account = ?",
                                       [thread.id.description, account.description], { try $0.int("read_through") }) {
             guard read < through else { return false }

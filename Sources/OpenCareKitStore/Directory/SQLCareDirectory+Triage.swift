@@ -46,13 +46,7 @@ extension SQLCareDirectory {
                     .int ?? 0 < CareTriageItem.maximumOpenPerRecord else { continue }
                 let item = CareTriageItem(id: .random(), record: record, alert: alert, status: .new, raisedDate: now, updatedDate: now,
                                           raisedCount: 1)
-                try db.execute("""
-                    INSERT INTO triage_item (id, record, cause, task_id, task_title, rule_id, rule, priority, status, observed, evidence,
-                      outcome_ids, latest, raised_date, updated_date, raised_count)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'new', ?, ?, ?, ?, ?, ?, 1)
-                    """, [item.id.description, record.description, cause, alert.taskID, alert.taskTitle, alert.ruleID, alert.rule,
-                          alert.priority.rawValue, alert.observed, Self.json(alert.evidence), Self.json(alert.outcomeIDs),
-                          alert.latest.timeIntervalSince1970, now.timeIntervalSince1970, now.timeIntervalSince1970])
+                try Self.insertTriageItem(item, db)
                 result.raised.append(item)
                 inserted = true
             }
@@ -152,6 +146,20 @@ extension SQLCareDirectory {
             }
             return item
         }
+    }
+
+    /// Writes `item` as it is (a new one, or one imported).
+    static func insertTriageItem(_ item: CareTriageItem, _ db: any SQLDatabase) throws {
+        let alert = item.alert
+        try db.execute("""
+            INSERT INTO triage_item (id, record, cause, task_id, task_title, rule_id, rule, priority, status, observed, evidence, outcome_ids,
+              latest, raised_date, updated_date, raised_count, owner, acknowledged_by, acknowledged_date, resolved_by, resolved_date, resolution_note)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [item.id.description, item.record.description, alert.cause, alert.taskID, alert.taskTitle, alert.ruleID, alert.rule,
+                  alert.priority.rawValue, item.status.rawValue, alert.observed, json(alert.evidence), json(alert.outcomeIDs),
+                  alert.latest.timeIntervalSince1970, item.raisedDate.timeIntervalSince1970, item.updatedDate.timeIntervalSince1970,
+                  item.raisedCount, item.owner?.description, item.acknowledgedBy?.description, item.acknowledgedDate?.timeIntervalSince1970,
+                  item.resolvedBy?.description, item.resolvedDate?.timeIntervalSince1970, item.resolutionNote])
     }
 
     /// Hands `account`'s items of `record` back to the record's clinicians.

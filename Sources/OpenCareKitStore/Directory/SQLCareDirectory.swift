@@ -106,7 +106,7 @@ public final class SQLCareDirectory: CareDirectory {
     // MARK: Records and memberships
 
     /// Refuses a record whose owner owns `CareDirectoryLimits.recordsPerAccount` already.
-    public func addRecord(_ record: CareRecord, member: CareMembership?) async throws {
+    public func addRecord(_ record: CareRecord, member: CareMembership?, teamWork: CareTeamWork) async throws {
         try await write { db in
             if let member, member.isOwner {
                 let owned = try db.scalar("SELECT count(*) FROM membership WHERE account = ? AND is_owner <> 0", [member.account.description]).int ?? 0
@@ -120,6 +120,7 @@ public final class SQLCareDirectory: CareDirectory {
                 """, [record.id.description, record.storeName, record.patientName, record.timeZoneIdentifier,
                                  record.carePlan, record.patientEditsPlan, record.createdDate.timeIntervalSince1970])
             if let member { try Self.upsert(member, in: db) }
+            try Self.insert(teamWork, record: record.id, db)
         }
     }
 
