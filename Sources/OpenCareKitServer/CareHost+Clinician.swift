@@ -32,14 +32,19 @@ extension CareHost {
         let summary: PatientSummary
     }
 
-    /// The summaries of `records` (made or remembered), sorted by need, then name.
-    func patientRows(_ records: [CareRecord]) async -> [PatientRow] {
+    /// The summaries of `records` (made or remembered), in their order or else sorted by need, then name.
+    func patientRows(_ records: [CareRecord], keepingOrder: Bool = false) async -> [PatientRow] {
         let now = configuration.now()
         let rows = await concurrently(records, limit: Self.summaryConcurrency) { record in
             // One damaged record must not hide the others: it is listed, flagged as unreadable.
             let calendar = Self.calendar(of: record)
             let summary = (try? await self.summary(of: record, calendar: calendar, now: now)) ?? .unreadable
             return PatientRow(record: record, calendar: calendar, summary: summary)
+        }
+        if keepingOrder {
+            // They finish in any order.
+            let place = Dictionary(records.enumerated().map { ($1.id, $0) }) { first, _ in first }
+            return rows.sorted { (place[$0.record.id] ?? 0) < (place[$1.record.id] ?? 0) }
         }
         return rows.sorted { lhs, rhs in
             if let first = PatientSummary.needsAttentionFirst(lhs.summary, rhs.summary) { return first }
@@ -82,13 +87,48 @@ extension CareHost {
         return summary
     }
 
-    /// `GET /` for someone who is a clinician in at least one record: their patients, then their other records.
+    /// A page of a clinician's patients: those whose records have open triage items first (the most urgent items, then
+    /// the most items), then the rest by name; with a query, only those whose name holds it. Found from the directory
+    /// alone: no store is read to order them.
+    struct PatientPage {
+        /// The page's patients, in order.
+        let records: [CareRecord]
+        /// Where the page starts among the matching patients, and how many match.
+        let offset: Int
+        let matching: Int
+        /// The open triage items of each patient who has any.
+        let counts: [CareRecordID: CareTriageCounts]
+    }
+
+    /// The page of `patients` from `offset` (the last page when beyond), `size` long, of those matching `query`.
+    func patientPage(_ patients: [CareRecord], query: String?, offset: Int, size: Int) async throws -> PatientPage {
+        let counts = try await directory.openTriageCountsByRecord(records: patients.map(\.id))
+        let matching = query.map { query in patients.filter { $0.patientName.localizedCaseInsensitiveContains(query) } } ?? patients
+        let ordered = matching.sorted { lhs, rhs in
+            let (left, right) = (counts[lhs.id] ?? CareTriageCounts(open: 0, urgent: 0), counts[rhs.id] ?? CareTriageCounts(open: 0, urgent: 0))
+            if left.urgent != right.urgent { return left.urgent > right.urgent }
+            if left.open != right.open { return left.open > right.open }
+            if lhs.patientName != rhs.patientName { return lhs.patientName < rhs.patientName }
+            return lhs.id.description < rhs.id.description
+        }
+        let size = max(size, 1)
+        let start = ordered.isEmpty ? 0 : min(max(offset, 0), (ordered.count - 1) / size * size)
+        return PatientPage(records: Array(ordered[start..<min(start + size, ordered.count)]), offset: start, matching: ordered.count,
+                           counts: counts)
+    }
+
+    /// `GET /` for someone who is a clinician in at least one record: the triage queue, a page of their patients
+    /// (`?from=` where it starts, `?q=` a name to find), then their other records.
     func clinicianHome(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity,
                        memberships: [(membership: CareMembership, record: CareRecord)]) async throws -> Response {
         let language = renderContext(for: request).localization.language
         let patients = memberships.filter { $0.membership.role == .clinician }.map(\.record)
-            .sorted { $0.id.description < $1.id.description }
-        let shown = Array(patients.prefix(max(configuration.clinicianHomeLimit, 0)))
+        let parameters = request.uri.queryParameters
+        let query = parameters.get("q").map { String($0.prefix(100)).trimmingCharacters(in: .whitespacesAndNewlines) }
+            .flatMap { $0.isEmpty ? nil : $0 }
+        let size = max(configuration.clinicianHomeLimit, 1)
+        let page = try await patientPage(patients, query: query, offset: parameters.get("from").flatMap { Int($0) } ?? 0, size: size)
+        let shown = page.records
         let others = memberships.filter { $0.membership.role != .clinician }
         let now = configuration.now()
         // Audited before any store is read, as every record route is.
@@ -99,25 +139,54 @@ extension CareHost {
                                  action: .read, outcome: .allowed, address: context.clientAddress, detail: "GET /")
             })
         }
-        let rows = await patientRows(shown)
-        let flagged = rows.count { !$0.summary.flags.isEmpty }
+        // The page's summaries only: a home of 500 patients reads 50 stores, not 500.
+        let rows = await patientRows(shown, keepingOrder: true)
+        let needing = patients.count { page.counts[$0.id] != nil }
         let text = PatientRowText(language: language, contexts: zoneContexts)
-        let queue = try await triageQueue(of: shown, language: language)
+        let queue = try await triageQueue(of: patients, language: language)
         let unread = await unreadMessages(of: identity.account.id, in: shown.map(\.id) + others.map(\.record.id))
+        func address(from offset: Int) -> String {
+            var items = offset > 0 ? ["from=\(offset)"] : []
+            if let query { items.append("q=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")) }
+            return "/" + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
+        }
+        let here = address(from: page.offset)
         return hostPage(request, title: HostText.patientsTitle.text(language),
-                        metadata: ["ock-refresh": "/", "ock-changes": "/live/home"]) { token in [
+                        metadata: ["ock-refresh": here, "ock-changes": "/live/home"]) { token in [
             .element("h1", [:], [.text(HostText.patientsTitle.text(language))]),
             queue(token),
             .element("p", ["class": "ock-home-summary", "id": "patients-summary"], [
-                .text(HostText.needAttention.text(language, String(flagged), String(rows.count))),
+                .text(HostText.needAttention.text(language, String(needing), String(patients.count))),
             ]),
-            patients.count > shown.count
-                ? .element("p", ["class": "ock-notice", "role": "status"],
-                           [.text(HostText.showingFirstPatients.text(language, String(shown.count), String(patients.count)))])
+            .element("form", ["method": "get", "action": "/", "role": "search", "class": "ock-patient-search"], [
+                .element("label", ["for": "patient-search"], [.text(HostText.findPatient.text(language))]),
+                .element("input", ["id": "patient-search", "name": "q", "type": "search", "value": query ?? "", "maxlength": "100",
+                                   "autocomplete": "off"], []),
+                .element("button", ["type": "submit", "class": "ock-button"], [.text(HostText.search.text(language))]),
+            ]),
+            query != nil && page.matching == 0
+                ? .element("p", ["class": "ock-notice", "role": "status"], [.text(HostText.noPatientMatches.text(language, query ?? ""))])
+                : .empty,
+            page.matching > shown.count
+                ? .element("p", ["class": "ock-notice", "role": "status", "id": "patients-shown"], [.text(HostText.showingPatients.text(
+                    language, String(page.offset + 1), String(page.offset + shown.count), String(page.matching)))])
                 : .empty,
             .element("ul", ["class": "ock-patients", "aria-labelledby": "patients-summary"], rows.map { row in
-                text.render(row, now: now, unread: unread[row.record.id] ?? 0)
+                text.render(row, now: now, unread: unread[row.record.id] ?? 0, open: page.counts[row.record.id]?.open ?? 0)
             }),
+            page.matching > shown.count || query != nil
+                ? .element("nav", ["class": "ock-patient-pages", "aria-label": HostText.patientPages.text(language)], [
+                    page.offset > 0
+                        ? .element("a", ["href": address(from: max(page.offset - size, 0)), "class": "ock-link-row", "rel": "prev"],
+                                   [.text(HostText.previousPatients.text(language))])
+                        : .empty,
+                    page.offset + shown.count < page.matching
+                        ? .element("a", ["href": address(from: page.offset + size), "class": "ock-link-row", "rel": "next"],
+                                   [.text(HostText.nextPatients.text(language))])
+                        : .empty,
+                    query != nil ? .element("a", ["href": "/", "class": "ock-link-row"], [.text(HostText.allPatients.text(language))]) : .empty,
+                ])
+                : .empty,
             others.isEmpty ? .empty : .element("section", ["aria-labelledby": "other-records"], [
                 .element("h2", ["id": "other-records"], [.text(HostText.otherRecords.text(language))]),
                 recordList(others, unread: unread, language: language),
@@ -194,7 +263,7 @@ struct PatientRowText {
     let language: OCKLanguage
     let contexts: ZoneRenderContexts
 
-    func render(_ row: CareHost.PatientRow, now: Date, unread: Int) -> HTML {
+    func render(_ row: CareHost.PatientRow, now: Date, unread: Int, open: Int = 0) -> HTML {
         let summary = row.summary
         let calendar = row.calendar
         let context = contexts.context(language: language, timeZone: calendar.timeZone)
@@ -215,8 +284,8 @@ struct PatientRowText {
             }
             flags.append(.element("li", ["class": "ock-flag"], [.text(text)]))
         }
-        let attributes = ["class": summary.flags.isEmpty ? "ock-patient" : "ock-patient ock-flagged",
-                          "data-record": row.record.id.description, "data-flags": String(summary.flags.count)]
+        let attributes = ["class": summary.flags.isEmpty && open == 0 ? "ock-patient" : "ock-patient ock-flagged",
+                          "data-record": row.record.id.description, "data-flags": String(summary.flags.count), "data-open": String(open)]
         return .element("li", attributes, [
             .element("a", ["href": "/records/\(row.record.id)/care", "class": "ock-patient-name"], [.text(row.record.patientName)]),
             .element("span", ["class": "ock-patient-week", "role": "img", "aria-label": weekLabel], rings),

@@ -52,9 +52,9 @@ public struct CareHost: Sendable {
         public var liveAccessInterval: Duration = .seconds(15)
         /// When a clinician's home flags a patient as needing attention.
         public var flagRules = ClinicianFlagRules()
-        /// The most patients a clinician's home summarizes (500); a clinician of more sees the first ones by record id
-        /// and a note saying so.
-        public var clinicianHomeLimit = 500
+        /// The patients a page of a clinician's home shows (50): those with open triage items first, then by name, the
+        /// rest a link or a search away. Only the page's stores are read for their summaries.
+        public var clinicianHomeLimit = 50
         /// How reminders are sent (Web Push and open pages); nil: the server offers none. The host's
         /// `reminderService()` sends them.
         public var reminders: ReminderConfiguration?

@@ -92,12 +92,12 @@ import Testing
         return (CareHost(directory: directory, configuration: configuration), data, directory)
     }
 
-    /// The record ids of the home's patient rows, in order, with their number of flags.
-    static func rows(_ html: String) -> [(record: String, flags: Int)] {
+    /// The record ids of the home's patient rows, in order, with their number of flags and of open triage items.
+    static func rows(_ html: String) -> [(record: String, flags: Int, open: Int)] {
         html.components(separatedBy: "data-flags=\"").dropFirst().compactMap { part in
             let flags = Int(part.prefix { $0.isNumber }) ?? -1
-            guard let range = part.range(of: "data-record=\"") else { return nil }
-            return (String(part[range.upperBound...].prefix(26)), flags)
+            guard let range = part.range(of: "data-record=\""), let opened = part.range(of: "data-open=\"") else { return nil }
+            return (String(part[range.upperBound...].prefix(26)), flags, Int(part[opened.upperBound...].prefix { $0.isNumber }) ?? -1)
         }
     }
 
@@ -112,12 +112,23 @@ import Testing
 
     @Test func theClinicianSeesEveryPatientSortedByNeedAndEachOpensTheRecord() async throws {
         let (host, _, directory) = try await demoHost(clinicSize: 12)
+        // The day's alerts raised, as the server does at start-up.
+        _ = await host.triageService(sweepsDaily: false).sweep(at: now)
         try await Application(router: host.router()).test(.router) { client in
             let (jordan, html) = try await Self.clinicianHome(client)
             let rows = Self.rows(html)
             #expect(rows.count == 13)
-            // Flagged patients first; the demo has both kinds of flag and patients without any.
-            #expect(rows.map(\.flags) == rows.map(\.flags).sorted(by: >))
+            // Patients with open triage items first, found from the directory; the demo has both.
+            let needing = rows.prefix { $0.open > 0 }
+            #expect(!needing.isEmpty && needing.count < rows.count && rows.dropFirst(needing.count).allSatisfy { $0.open == 0 })
+            #expect(html.contains("\(needing.count) of 13 patients need attention."))
+            // The rest by name.
+            let names = rows.dropFirst(needing.count).compactMap { row in
+                html.range(of: #"class="ock-patient-name" href="/records/\#(row.record)/care">"#).map { range in
+                    String(html[range.upperBound...].prefix { $0 != "<" })
+                }
+            }
+            #expect(names.count == rows.count - needing.count && names == names.sorted())
             #expect(html.contains("Missed doses on"))
             #expect(html.contains("Pain "))
             #expect(rows.contains { $0.flags == 0 })
@@ -212,18 +223,32 @@ import Testing
             let (_, html) = try await Self.clinicianHome(client)
             let rows = Self.rows(html)
             #expect(rows.count == 3)
-            #expect(rows.first?.record == damaged.id.description)
+            #expect(rows.contains { $0.record == damaged.id.description && $0.flags == 1 })
             #expect(html.contains("The record could not be read"))
             #expect(html.contains("Last activity: "), "the other records still show")
         }
     }
 
-    @Test func aClinicianOfMoreRecordsThanTheLimitSeesTheFirstAndANote() async throws {
+    @Test func aClinicianSeesHerPatientsAPageAtATimeAndFindsThemByName() async throws {
         let (host, _, _) = try await demoHost(clinicSize: 3) { $0.clinicianHomeLimit = 2 }
         try await Application(router: host.router()).test(.router) { client in
-            let (_, html) = try await Self.clinicianHome(client)
-            #expect(Self.rows(html).count == 2)
-            #expect(html.contains("Showing 2 of your 4 patients."))
+            let (jordan, html) = try await Self.clinicianHome(client)
+            let first = Self.rows(html)
+            #expect(first.count == 2 && html.contains("Showing 1–2 of 4 patients."))
+            // Only the page's stores were read for their summaries.
+            #expect(host.summaries.made == 2)
+            #expect(html.contains(#"href="/?from=2" rel="next""#) && !html.contains(#"rel="prev""#))
+            let next = String(buffer: try await jordan.send("/?from=2").body)
+            let second = Self.rows(next)
+            #expect(second.count == 2 && Set(second.map(\.record)).isDisjoint(with: first.map(\.record)))
+            #expect(next.contains("Showing 3–4 of 4 patients.") && next.contains(#"href="/" rel="prev""#))
+            // Beyond the last page: the last page.
+            #expect(Self.rows(String(buffer: try await jordan.send("/?from=400").body)).map(\.record) == second.map(\.record))
+            // A name, whatever its case; a name no one has, said so.
+            let found = String(buffer: try await jordan.send("/?q=santos").body)
+            #expect(Self.rows(found).count == 1 && found.contains(">Maria Santos<") && found.contains(#"value="santos""#))
+            let none = String(buffer: try await jordan.send("/?q=%3Cb%3Enobody").body)
+            #expect(Self.rows(none).isEmpty && none.contains("No patient&#39;s name contains “&lt;b&gt;nobody”."))
         }
     }
 

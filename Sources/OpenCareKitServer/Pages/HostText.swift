@@ -9,7 +9,8 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
          signOut, signOutEverywhere, signOutEverywhereHint, changePassword, currentPassword, newPassword,
          repeatPassword, passwordChanged, passwordsDiffer, wrongPassword, account, signedInAs,
          sharingTitle, whoHasAccess, role, changeRole, remove, removeNamed, roleOf, invite, inviteHint, createInvitation, invitationLink, pendingInvitations, expires, revoke, invitationTitle, invitationBody, accept, invitationGone, haveAccount, createAccount, yourName, emailTaken, activityTitle, activityLink, when, who, what, whereFrom, result, allowed, denied, exportFHIR, olderEntries, someoneElse, sharingLink, allRecords, idleWarning, staySignedIn, you,
-         patientsTitle, needAttention, showingFirstPatients, otherRecords, lastSevenDays, lastSevenDaysNothing, flagMissedDoses,
+         patientsTitle, needAttention, showingPatients, nextPatients, previousPatients, patientPages, findPatient, search,
+         noPatientMatches, allPatients, otherRecords, lastSevenDays, lastSevenDaysNothing, flagMissedDoses,
          flagPain, flagUnreadable, needsAttention, noActivity, today, yesterday, daysAgo, lastActivity,
          storageUnavailable, serverFault
 
@@ -86,7 +87,14 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .you: "you"
         case .patientsTitle: "Patients"
         case .needAttention: "{0} of {1} patients need attention."
-        case .showingFirstPatients: "Showing {0} of your {1} patients."
+        case .showingPatients: "Showing {0}–{1} of {2} patients."
+        case .nextPatients: "Next patients"
+        case .previousPatients: "Previous patients"
+        case .patientPages: "Pages of patients"
+        case .findPatient: "Find a patient by name"
+        case .search: "Search"
+        case .noPatientMatches: "No patient's name contains “{0}”."
+        case .allPatients: "All patients"
         case .otherRecords: "Your other care records"
         case .lastSevenDays: "Last 7 days: {0} of tasks done"
         case .lastSevenDaysNothing: "Last 7 days: nothing to do"
@@ -177,7 +185,14 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .you: "나"
         case .patientsTitle: "환자"
         case .needAttention: "환자 {1}명 중 {0}명이 주의가 필요합니다."
-        case .showingFirstPatients: "환자 {1}명 중 {0}명을 보여 줍니다."
+        case .showingPatients: "환자 {2}명 중 {0}–{1}번째를 보여 줍니다."
+        case .nextPatients: "다음 환자"
+        case .previousPatients: "이전 환자"
+        case .patientPages: "환자 목록 페이지"
+        case .findPatient: "이름으로 환자 찾기"
+        case .search: "찾기"
+        case .noPatientMatches: "이름에 “{0}”이(가) 들어간 환자가 없습니다."
+        case .allPatients: "모든 환자"
         case .otherRecords: "내 다른 돌봄 기록"
         case .lastSevenDays: "최근 7일: 할 일 {0} 완료"
         case .lastSevenDaysNothing: "최근 7일: 할 일 없음"

@@ -198,6 +198,9 @@ public final class CachingCareDirectory: CareDirectory {
     public func openTriageCounts(records: [CareRecordID]) async throws -> (open: Int, urgent: Int) {
         try await base.openTriageCounts(records: records)
     }
+    public func openTriageCountsByRecord(records: [CareRecordID]) async throws -> [CareRecordID: CareTriageCounts] {
+        try await base.openTriageCountsByRecord(records: records)
+    }
     public func actOnTriageItem(_ id: RandomIdentifier, _ action: CareTriageAction, by account: CareAccountID, now: Date) async throws
         -> CareTriageItem {
         try await base.actOnTriageItem(id, action, by: account, now: now)

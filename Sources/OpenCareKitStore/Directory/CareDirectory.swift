@@ -170,6 +170,8 @@ public protocol CareDirectory: Sendable {
     func triageItem(_ id: RandomIdentifier) async throws -> CareTriageItem?
     /// How many items of `records` are open, and how many of those are urgent.
     func openTriageCounts(records: [CareRecordID]) async throws -> (open: Int, urgent: Int)
+    /// The same for each of `records` that has open items.
+    func openTriageCountsByRecord(records: [CareRecordID]) async throws -> [CareRecordID: CareTriageCounts]
     /// Acknowledges, assigns or resolves an open item, by `account`; a conflict when another did it first.
     func actOnTriageItem(_ id: RandomIdentifier, _ action: CareTriageAction, by account: CareAccountID, now: Date) async throws
         -> CareTriageItem

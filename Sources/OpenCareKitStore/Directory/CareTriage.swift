@@ -134,3 +134,14 @@ public struct CareTriageRaise: Sendable, Hashable {
 
     public var isEmpty: Bool { raised.isEmpty && updated.isEmpty }
 }
+
+/// How many items of a record are open, and how many of those are urgent.
+public struct CareTriageCounts: Sendable, Hashable {
+    public var open: Int
+    public var urgent: Int
+
+    public init(open: Int, urgent: Int) {
+        self.open = open
+        self.urgent = urgent
+    }
+}

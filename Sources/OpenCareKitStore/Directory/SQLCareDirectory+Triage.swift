@@ -102,6 +102,23 @@ extension SQLCareDirectory {
         }
     }
 
+    public func openTriageCountsByRecord(records: [CareRecordID]) async throws -> [CareRecordID: CareTriageCounts] {
+        let ids = Array(Set(records.map(\.description))).sorted()
+        return try await read { db in
+            var counts: [CareRecordID: CareTriageCounts] = [:]
+            for chunk in ids.chunks(of: 500) {
+                try db.forEachRow("""
+                    SELECT record, count(*) AS open, CAST(coalesce(sum(CASE WHEN priority = 'urgent' THEN 1 ELSE 0 END), 0) AS bigint) AS urgent
+                    FROM triage_item WHERE record IN (\(QuerySQL.placeholders(chunk.count))) AND status <> 'resolved' GROUP BY record
+                    """, chunk.map(\.sqlValue)) { row in
+                    counts[RandomIdentifier(uncheckedText: try row.string("record"))] = CareTriageCounts(open: try row.int("open"),
+                                                                                                     urgent: try row.int("urgent"))
+                }
+            }
+            return counts
+        }
+    }
+
     public func triageItem(_ id: RandomIdentifier) async throws -> CareTriageItem? {
         try await read { db in try db.firstRow("SELECT * FROM triage_item WHERE id = ?", [id.description], Self.triageItem) }
     }
