@@ -125,7 +125,7 @@ struct TriageBenchmark {
         var size = 0
         for round in 0..<(rounds + 5) {
             let started = ContinuousClock.now
-            let html = try await host.triageQueue(of: records, language: .english)("token").rendered
+            let html = try await host.triageQueue(of: records, language: .english).html("token").rendered
             let queue = Self.seconds(ContinuousClock.now - started) * 1_000
             let reading = ContinuousClock.now
             _ = try await directory.triageItems(records: records.map(\.id), open: true, limit: CareHost.triageHomeLimit)

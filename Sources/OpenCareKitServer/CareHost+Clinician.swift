@@ -87,6 +87,18 @@ extension CareHost {
         return summary
     }
 
+    /// Audits what a clinician's home or queue shows of `records`: once per clinician, record and idle timeout
+    /// (`SummaryViewAudits`), since a live page shows them again on each refresh.
+    func auditSummaries(_ records: [CareRecordID], identity: CareIdentity, context: CareRequestContext, detail: String) async throws {
+        let now = configuration.now()
+        let audited = summaryAudits.due(Array(Set(records)).sorted { $0.description < $1.description }, account: identity.account.id, now: now)
+        guard !audited.isEmpty else { return }
+        try await audit.record(audited.map { record in
+            AuditEntry.Draft(recorded: now, account: identity.account.id, token: nil, record: record, resource: "summary",
+                             action: .read, outcome: .allowed, address: context.clientAddress, detail: detail)
+        })
+    }
+
     /// A page of a clinician's patients: those whose records have open triage items first (the most urgent items, then
     /// the most items), then the rest by name; with a query, only those whose name holds it. Found from the directory
     /// alone: no store is read to order them.
@@ -131,19 +143,13 @@ extension CareHost {
         let shown = page.records
         let others = memberships.filter { $0.membership.role != .clinician }
         let now = configuration.now()
-        // Audited before any store is read, as every record route is.
-        let audited = summaryAudits.due(shown.map(\.id), account: identity.account.id, now: now)
-        if !audited.isEmpty {
-            try await audit.record(audited.map { record in
-                AuditEntry.Draft(recorded: now, account: identity.account.id, token: nil, record: record, resource: "summary",
-                                 action: .read, outcome: .allowed, address: context.clientAddress, detail: "GET /")
-            })
-        }
+        let queue = try await triageQueue(of: patients, language: language)
+        // Audited before any store is read, as every record route is: the page's patients and the queue's.
+        try await auditSummaries(shown.map(\.id) + queue.records, identity: identity, context: context, detail: "GET /")
         // The page's summaries only: a home of 500 patients reads 50 stores, not 500.
         let rows = await patientRows(shown, keepingOrder: true)
         let needing = patients.count { page.counts[$0.id] != nil }
         let text = PatientRowText(language: language, contexts: zoneContexts)
-        let queue = try await triageQueue(of: patients, language: language)
         let unread = await unreadMessages(of: identity.account.id, in: shown.map(\.id) + others.map(\.record.id))
         func address(from offset: Int) -> String {
             var items = offset > 0 ? ["from=\(offset)"] : []
@@ -154,7 +160,7 @@ extension CareHost {
         return hostPage(request, title: HostText.patientsTitle.text(language),
                         metadata: ["ock-refresh": here, "ock-changes": "/live/home"]) { token in [
             .element("h1", [:], [.text(HostText.patientsTitle.text(language))]),
-            queue(token),
+            queue.html(token),
             .element("p", ["class": "ock-home-summary", "id": "patients-summary"], [
                 .text(HostText.needAttention.text(language, String(needing), String(patients.count))),
             ]),
@@ -269,12 +275,7 @@ struct PatientRowText {
         let context = contexts.context(language: language, timeZone: calendar.timeZone)
         let weekLabel = summary.adherence.map { HostText.lastSevenDays.text(language, Self.percent($0)) }
             ?? HostText.lastSevenDaysNothing.text(language)
-        let rings: [HTML] = summary.days.map { day in
-            .element("span", ["class": "ock-patient-day"], [
-                .element("span", ["class": "ock-patient-weekday"], [.text(contexts.weekdayLetter(language: language, date: day.day, calendar: calendar))]),
-                OCKCompletionRingView(fraction: day.completion, isLabelled: false).render(in: context),
-            ])
-        }
+
         var flags: [HTML] = []
         for flag in summary.flags {
             let text = switch flag {
@@ -288,10 +289,29 @@ struct PatientRowText {
                           "data-record": row.record.id.description, "data-flags": String(summary.flags.count), "data-open": String(open)]
         return .element("li", attributes, [
             .element("a", ["href": "/records/\(row.record.id)/care", "class": "ock-patient-name"], [.text(row.record.patientName)]),
-            .element("span", ["class": "ock-patient-week", "role": "img", "aria-label": weekLabel], rings),
+            Self.weekFigure(summary.days.map(\.completion), label: weekLabel),
             .element("p", ["class": "ock-patient-activity"], [.text(activity(summary.lastActivity, now: now, calendar: calendar))]),
             flags.isEmpty ? .empty : .element("ul", ["class": "ock-flags", "aria-label": HostText.needsAttention.text(language)], flags),
             CareHost.unreadLink(row.record.id, count: unread, language: language),
+        ])
+    }
+
+    /// The week's days as seven bars, each as high as the share of its tasks done (a faint full bar behind): one small
+    /// figure for the row, labelled with the week's share in words, in place of seven rings (a page of 50 rows stays
+    /// light: issue 42).
+    static func weekFigure(_ completions: [Double?], label: String) -> HTML {
+        var track = "", fill = ""
+        for (index, completion) in completions.suffix(7).enumerated() {
+            let x = index * 10
+            track += "M\(x) 0h8v24h-8z"
+            if let completion, completion > 0 {
+                let height = max(1, Int((min(completion, 1) * 24).rounded()))
+                fill += "M\(x) \(24 - height)h8v\(height)h-8z"
+            }
+        }
+        return .element("svg", ["class": "ock-patient-week", "viewBox": "0 0 68 24", "role": "img", "aria-label": label, "focusable": "false"], [
+            .element("path", ["class": "ock-week-track", "d": track], []),
+            fill.isEmpty ? .empty : .element("path", ["class": "ock-week-fill", "d": fill], []),
         ])
     }
 
@@ -312,7 +332,7 @@ struct PatientRowText {
     }
 }
 
-/// Render contexts per language and time zone, made once each (they are costly to make), and the weekdays' letters.
+/// Render contexts per language and time zone, made once each (they are costly to make).
 final class ZoneRenderContexts: Sendable {
     private struct Key: Hashable {
         let language: OCKLanguage
@@ -320,7 +340,6 @@ final class ZoneRenderContexts: Sendable {
     }
 
     private let contexts = Mutex<[Key: OCKRenderContext]>([:])
-    private let letters = Mutex<[OCKLanguage: [String]]>([:])
 
     func context(language: OCKLanguage, timeZone: TimeZone) -> OCKRenderContext {
         let key = Key(language: language, timeZone: timeZone.identifier)
@@ -328,18 +347,5 @@ final class ZoneRenderContexts: Sendable {
         let context = OCKRenderContext(localization: OCKLocalization(language: language, timeZone: timeZone))
         contexts.withLock { $0[key] = context }
         return context
-    }
-
-    /// The one-letter weekday of `date` in `calendar` ("M", "월").
-    func weekdayLetter(language: OCKLanguage, date: Date, calendar: Calendar) -> String {
-        let weekday = calendar.component(.weekday, from: date)
-        let table = letters.withLock { $0[language] } ?? {
-            // 4–10 January 1970 (UTC) are Sunday to Saturday: weekdays 1 to 7.
-            let localization = OCKLocalization(language: language, timeZone: TimeZone(identifier: "UTC") ?? .current)
-            let table = (0..<7).map { localization.weekdayNarrow(Date(timeIntervalSince1970: Double(3 + $0) * 86_400 + 43_200)) }
-            letters.withLock { $0[language] = table }
-            return table
-        }()
-        return table.indices.contains(weekday - 1) ? table[weekday - 1] : ""
     }
 }

@@ -171,6 +171,9 @@ def test_the_messages_pages_are_accessible_in_korean_at_both_sizes(browser, team
             page.wait_for_selector(".ock-triage-item")
             assert page.locator(".ock-unread-link").count() > 0 and "분류 대기열" in page.text_content("main")
             assert_accessible(page, f"the clinician's home at {viewport}")
+            page.goto(team["origin"] + "/triage")
+            page.wait_for_selector("h1#triage-title")
+            assert_accessible(page, f"the whole triage queue at {viewport}")
         finally:
             context.close()
 

@@ -205,8 +205,9 @@ import Testing
     }
 
     /// The home lists 50 open items, urgent first, and counts them all.
-    @Test func theHomeListsFiftyItemsAndSaysHowManyThereAre() async throws {
+    @Test func theHomeListsTwentyItemsAndTheWholeQueueIsAPageAway() async throws {
         let setup = try await setup()
+        // One more than the home lists.
         let alerts = (0...CareHost.triageHomeLimit).map { index in
             CareTriageAlert(cause: "t\(index)/r", taskID: "t\(index)", taskTitle: "Task \(index)", ruleID: "r", rule: "{}",
                             priority: index == 7 ? .urgent : .routine, observed: 1, evidence: ["e"], outcomeIDs: [], latest: now)
@@ -216,9 +217,17 @@ import Testing
             let lee = try await Self.signedIn(client, "lee@example.org")
             let html = String(buffer: try await lee.send("/").body)
             #expect(Self.items(html).count == CareHost.triageHomeLimit)
-            #expect(html.contains("Showing 50 of 51 open items.") && html.contains("51 open, 1 urgent"))
+            #expect(html.contains("Showing 1–20 of 21 open items.") && html.contains("21 open, 1 urgent"))
             #expect(html.range(of: "ock-triage-item ock-urgent").map { html[..<$0.lowerBound].components(separatedBy: "data-item=").count } == 1,
                     "the urgent item comes first")
+            #expect(html.contains(#"href="/triage">All 21 open items<"#))
+            // The whole queue, a page at a time: the same order, each item once.
+            let whole = String(buffer: try await lee.send("/triage").body)
+            #expect(Self.items(whole).count == 21 && Array(Self.items(whole).prefix(20)) == Self.items(html))
+            #expect(whole.contains(#"<h1 id="triage-title">Triage queue</h1>"#) && !whole.contains(#"rel="next""#))
+            // The patient has no queue: her home.
+            let ana = try await Self.signedIn(client, "ana@example.org")
+            #expect(try await ana.send("/triage").status == .seeOther)
         }
     }
 }

@@ -10,8 +10,10 @@ import OpenCareKitUI
 /// it (whoever wrote it: `TriageService`) and daily, so every writer raises them; the homes hear of each item raised
 /// or changed at once (`triageFeed`). Each action passes the record's gate (clinicians only, CSRF, audited).
 extension CareHost {
-    /// The most open items the home lists (the count says how many there are).
-    package static let triageHomeLimit = 50
+    /// The most open items the home lists (the count says how many there are, and links to the whole queue).
+    package static let triageHomeLimit = 20
+    /// The open items a page of the whole queue (`/triage`) lists.
+    package static let triagePageSize = 50
 
     // MARK: Raising
 
@@ -51,6 +53,10 @@ extension CareHost {
 
     func addTriageRoutes(to routes: inout HostRoutes) {
         let host = self
+        // The whole queue of the person's patients, a page at a time.
+        routes.account(.get, "/triage") { request, context, identity in
+            try await host.triagePage(request, context, identity)
+        }
         addRecordRoute(&routes, .post, "/triage/acknowledge", .page("triage", .triage, action: .update)) { request, context, access in
             try await host.recordForm(request, context, access) { fields in
                 try await host.actOnTriage(fields, .acknowledge, request, access)
@@ -131,12 +137,15 @@ extension CareHost {
 
     // MARK: The queue on the home
 
-    /// The open items of `records` (the clinician's patients), urgent and new first, with what each person can do; the
-    /// section is made with the page's CSRF token.
-    package func triageQueue(of records: [CareRecord], language: OCKLanguage) async throws -> @Sendable (String) -> HTML {
+    /// A queue of the open items of `records` (the clinician's patients), urgent and new first, `limit` of them from
+    /// `offset`, with what each person can do: the records its items are of (to audit before showing them), and the
+    /// section, made with the page's CSRF token.
+    package func triageQueue(of records: [CareRecord], language: OCKLanguage, offset: Int = 0, limit: Int = CareHost.triageHomeLimit,
+                             wholeQueue: Bool = false) async throws -> (records: [CareRecordID], html: @Sendable (String) -> HTML) {
         let ids = records.map(\.id)
         let counts = try await directory.openTriageCounts(records: ids)
-        let items = try await directory.triageItems(records: ids, open: true, limit: Self.triageHomeLimit)
+        let offset = min(max(offset, 0), max(counts.open - 1, 0) / max(limit, 1) * max(limit, 1))
+        let items = Array(try await directory.triageItems(records: ids, open: true, limit: offset + limit).dropFirst(offset))
         let byID = Dictionary(records.map { ($0.id, $0) }) { first, _ in first }
         var clinicians: [CareRecordID: [(id: CareAccountID, name: String)]] = [:]
         for record in Set(items.map(\.record)) {
@@ -146,21 +155,48 @@ extension CareHost {
         let names = try await accountNames(items.flatMap { [$0.acknowledgedBy, $0.owner].compactMap { $0 } })
         let text = TriageItemText(language: language, contexts: zoneContexts)
         let teams = clinicians
-        return { token in .element("section", ["id": "triage", "class": "ock-triage-queue", "aria-labelledby": "triage-title"], [
-            .element("h2", ["id": "triage-title"], [.text(TriageText.queueTitle.text(language))]),
+        @Sendable func page(_ from: Int) -> String { from > 0 ? "/triage?from=\(from)" : "/triage" }
+        let html: @Sendable (String) -> HTML = { token in .element("section", ["id": "triage", "class": "ock-triage-queue", "aria-labelledby": "triage-title"], [
+            .element(wholeQueue ? "h1" : "h2", ["id": "triage-title"], [.text(TriageText.queueTitle.text(language))]),
             .element("p", ["id": "triage-summary", "class": "ock-home-summary", "data-open": String(counts.open), "data-urgent": String(counts.urgent)], [
                 .text(counts.open == 0 ? TriageText.nothingOpen.text(language)
                       : TriageText.openCount.text(language, String(counts.open), String(counts.urgent))),
             ]),
             counts.open > items.count
-                ? .element("p", ["class": "ock-notice", "role": "status"],
-                           [.text(TriageText.showingFirstItems.text(language, String(items.count), String(counts.open)))])
+                ? .element("p", ["class": "ock-notice", "role": "status"], [.text(TriageText.showingItems.text(
+                    language, String(offset + 1), String(offset + items.count), String(counts.open)))])
                 : .empty,
             items.isEmpty ? .empty : .element("ol", ["class": "ock-triage", "aria-labelledby": "triage-title"], items.compactMap { item in
                 guard let record = byID[item.record] else { return nil }
                 return text.render(item, record: record, clinicians: teams[item.record] ?? [], names: names, token: token)
             }),
+            counts.open > items.count || wholeQueue ? .element("nav", ["class": "ock-patient-pages", "aria-label": TriageText.queuePages.text(language)], [
+                wholeQueue && offset > 0
+                    ? .element("a", ["href": page(max(offset - limit, 0)), "class": "ock-link-row", "rel": "prev"], [.text(TriageText.previousItems.text(language))])
+                    : .empty,
+                wholeQueue && offset + items.count < counts.open
+                    ? .element("a", ["href": page(offset + limit), "class": "ock-link-row", "rel": "next"], [.text(TriageText.nextItems.text(language))])
+                    : .empty,
+                wholeQueue ? .element("a", ["href": "/", "class": "ock-link-row"], [.text(TriageText.backToPatients.text(language))])
+                    : .element("a", ["href": "/triage", "class": "ock-link-row"], [.text(TriageText.wholeQueue.text(language, String(counts.open)))]),
+            ]) : .empty,
         ]) }
+        return (Array(Set(items.map(\.record))), html)
+    }
+
+    /// `GET /triage`: the open items of every record the person is a clinician of, a page at a time (`?from=`), live as
+    /// the home is; each record shown is audited as the home's are.
+    func triagePage(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity) async throws -> Response {
+        let language = renderContext(for: request).localization.language
+        let patients = try await directory.memberships(of: identity.account.id).filter { $0.membership.role == .clinician }.map(\.record)
+        guard !patients.isEmpty else { return Response.redirect(to: "/", type: .normal) }
+        let from = min(max(request.uri.queryParameters.get("from").flatMap { Int($0) } ?? 0, 0), CareTriageItem.maximumOpenPerRecord * 100)
+        let queue = try await triageQueue(of: patients, language: language, offset: from, limit: Self.triagePageSize, wholeQueue: true)
+        try await auditSummaries(queue.records, identity: identity, context: context, detail: "GET /triage")
+        return hostPage(request, title: TriageText.queueTitle.text(language),
+                        metadata: ["ock-refresh": from > 0 ? "/triage?from=\(from)" : "/triage", "ock-changes": "/live/home"]) { token in
+            [queue.html(token)]
+        }
     }
 }
 

@@ -4,8 +4,8 @@ import OpenCareKitUI
 enum TriageText: String, CaseIterable, Sendable, HostWords {
     case queueTitle, openCount, nothingOpen, urgent, routine, new, acknowledgedBy, assignedTo, careTeam, raisedAt, raisedTimes,
          acknowledge, assign, assignTo, resolve, resolutionNote, missedDoses, valueAtLeast, valueAtMost, valueOutside, change,
-         noActivity, anyValue, openOutcomes, showingFirstItems, acknowledgedMeanwhile, resolvedMeanwhile, noteNeeded,
-         clinicianOnly, backToPatients, itemGone, unnamed
+         noActivity, anyValue, openOutcomes, acknowledgedMeanwhile, resolvedMeanwhile, noteNeeded,
+         clinicianOnly, backToPatients, itemGone, unnamed, showingItems, wholeQueue, queuePages, nextItems, previousItems
 
     var english: String {
         switch self {
@@ -33,7 +33,6 @@ enum TriageText: String, CaseIterable, Sendable, HostWords {
         case .noActivity: "{0}: nothing recorded for {1} days"
         case .anyValue: "value"
         case .openOutcomes: "See the day on {0}"
-        case .showingFirstItems: "Showing {0} of {1} open items."
         case .acknowledgedMeanwhile: "{0} acknowledged this at {1}, so it was not acknowledged again."
         case .resolvedMeanwhile: "{0} resolved this at {1}."
         case .noteNeeded: "Write a note of 1 to {0} characters to resolve it."
@@ -41,6 +40,11 @@ enum TriageText: String, CaseIterable, Sendable, HostWords {
         case .backToPatients: "Back to your patients"
         case .itemGone: "There is no such item in this record."
         case .unnamed: "someone no longer a member"
+        case .showingItems: "Showing {0}–{1} of {2} open items."
+        case .wholeQueue: "All {0} open items"
+        case .queuePages: "Pages of the triage queue"
+        case .nextItems: "Next items"
+        case .previousItems: "Previous items"
         }
     }
 
@@ -70,7 +74,6 @@ enum TriageText: String, CaseIterable, Sendable, HostWords {
         case .noActivity: "{0}: {1}일 동안 기록 없음"
         case .anyValue: "값"
         case .openOutcomes: "{0} 기록 보기"
-        case .showingFirstItems: "열린 항목 {1}개 중 {0}개를 보여 줍니다."
         case .acknowledgedMeanwhile: "{0}님이 {1}에 이미 확인했으므로 다시 확인하지 않았습니다."
         case .resolvedMeanwhile: "{0}님이 {1}에 이미 해결했습니다."
         case .noteNeeded: "해결하려면 1~{0}자의 메모를 쓰세요."
@@ -78,6 +81,11 @@ enum TriageText: String, CaseIterable, Sendable, HostWords {
         case .backToPatients: "환자 목록으로 돌아가기"
         case .itemGone: "이 기록에 그런 항목이 없습니다."
         case .unnamed: "더 이상 구성원이 아닌 사람"
+        case .showingItems: "열린 항목 {2}개 중 {0}–{1}번째를 보여 줍니다."
+        case .wholeQueue: "열린 항목 {0}개 모두 보기"
+        case .queuePages: "분류 대기열 페이지"
+        case .nextItems: "다음 항목"
+        case .previousItems: "이전 항목"
         }
     }
 }
