@@ -87,6 +87,9 @@ extension CareHost {
         return summary
     }
 
+    /// What a URL's query keeps as it is (RFC 3986's unreserved characters); everything else is percent-encoded.
+    static let unreservedCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
     /// Audits what a clinician's home or queue shows of `records`: once per clinician, record and idle timeout
     /// (`SummaryViewAudits`), since a live page shows them again on each refresh.
     func auditSummaries(_ records: [CareRecordID], identity: CareIdentity, context: CareRequestContext, detail: String) async throws {
@@ -153,7 +156,7 @@ extension CareHost {
         let unread = await unreadMessages(of: identity.account.id, in: shown.map(\.id) + others.map(\.record.id))
         func address(from offset: Int) -> String {
             var items = offset > 0 ? ["from=\(offset)"] : []
-            if let query { items.append("q=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")) }
+            if let query { items.append("q=" + (query.addingPercentEncoding(withAllowedCharacters: Self.unreservedCharacters) ?? "")) }
             return "/" + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
         }
         let here = address(from: page.offset)

@@ -247,6 +247,9 @@ import Testing
             // A name, whatever its case; a name no one has, said so.
             let found = String(buffer: try await jordan.send("/?q=santos").body)
             #expect(Self.rows(found).count == 1 && found.contains(">Maria Santos<") && found.contains(#"value="santos""#))
+            // The query stays in the pages' addresses, encoded.
+            let korean = String(buffer: try await jordan.send("/?q=%EC%82%B0").body)
+            #expect(korean.contains(#"<meta content="/?q=%EC%82%B0" name="ock-refresh">"#))
             let none = String(buffer: try await jordan.send("/?q=%3Cb%3Enobody").body)
             #expect(Self.rows(none).isEmpty && none.contains("No patient&#39;s name contains “&lt;b&gt;nobody”."))
         }
