@@ -140,16 +140,22 @@ def test_the_patient_and_her_care_team_talk_live_with_receipts_and_a_team_note_s
     assert statuses_as_stranger(browser, origin, requests, {"subject": "x", "body": "x"}) == [404] * len(requests)
 
 
+def in_korean(browser, origin, email, viewport):
+    """A browser context that reads Korean, signed in as `email` through the sign-in form; its page."""
+    context = fresh_context(browser, viewport=viewport, locale="ko-KR")
+    page = context.new_page()
+    page.goto(origin + "/sign-in")
+    page.fill("#email", email)
+    page.fill("#password", "opencarekit-demo")
+    page.press("#password", "Enter")
+    page.wait_for_url(re.compile(re.escape(origin) + r"/.*"))
+    return context, page
+
+
 def test_the_messages_pages_are_accessible_in_korean_at_both_sizes(browser, team):
     for viewport in (PHONE, DESKTOP):
-        context = fresh_context(browser, viewport=viewport, locale="ko-KR")
+        context, page = in_korean(browser, team["origin"], DEMO_CAREGIVER, viewport)
         try:
-            page = context.new_page()
-            page.goto(team["origin"] + "/sign-in")
-            page.fill("#email", DEMO_CAREGIVER)
-            page.fill("#password", "opencarekit-demo")
-            page.press("#password", "Enter")
-            page.wait_for_url(re.compile(r".*/records/[0-9a-z]{26}/care"))
             page.goto(team["base"] + "/messages", wait_until="load")
             assert "새 대화" in page.text_content("main")
             assert_accessible(page, f"the messages list at {viewport}")
@@ -160,14 +166,9 @@ def test_the_messages_pages_are_accessible_in_korean_at_both_sizes(browser, team
         finally:
             context.close()
         # The clinician's home, with its triage queue (each item's forms, the reply to the patient among them) and
-        # unread counts.
-        context = fresh_context(browser, viewport=viewport, locale="ko-KR")
+        # unread counts; and the whole queue.
+        context, page = in_korean(browser, team["origin"], DEMO_CLINICIAN, viewport)
         try:
-            page = context.new_page()
-            page.goto(team["origin"] + "/sign-in")
-            page.fill("#email", DEMO_CLINICIAN)
-            page.fill("#password", "opencarekit-demo")
-            page.press("#password", "Enter")
             page.wait_for_selector(".ock-triage-item")
             assert page.locator(".ock-unread-link").count() > 0 and "분류 대기열" in page.text_content("main")
             assert_accessible(page, f"the clinician's home at {viewport}")
