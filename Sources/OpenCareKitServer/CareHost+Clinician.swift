@@ -4,9 +4,10 @@ import OpenCareKitStore
 import OpenCareKitUI
 import Synchronization
 
-/// The clinician's home: every patient whose record they are a clinician of, at a glance — the last 7 days'
-/// adherence as rings, the last activity and the flags that need attention (`ClinicianFlagRules`) — sorted by need,
-/// each opening the record, and live: a change to any of the records refreshes it.
+/// The clinician's home: the patients whose record they are a clinician of, a page at a time and those in need first
+/// (`patientPage`), at a glance — the last 7 days' adherence as a figure of seven bars, the last activity, open triage
+/// items and the flags that need attention (`ClinicianFlagRules`) — each opening the record, and live: a change to any
+/// of the records refreshes it.
 ///
 /// Summaries are remembered per record with the store's revision (`PatientSummaries`), so a view opens only the
 /// stores that changed since the last one. Each summary shown is audited, once per clinician, record and idle
@@ -32,25 +33,25 @@ extension CareHost {
         let summary: PatientSummary
     }
 
-    /// The summaries of `records` (made or remembered), in their order or else sorted by need, then name.
-    func patientRows(_ records: [CareRecord], keepingOrder: Bool = false) async -> [PatientRow] {
+    /// The summaries of `records` (made or remembered), in their order.
+    func patientRows(_ records: [CareRecord]) async -> [PatientRow] {
         let now = configuration.now()
         let rows = await concurrently(records, limit: Self.summaryConcurrency) { record in
-            // One damaged record must not hide the others: it is listed, flagged as unreadable.
+            // One damaged record must not hide the others: it is listed, flagged as unreadable (and known so, to come
+            // first next time).
             let calendar = Self.calendar(of: record)
-            let summary = (try? await self.summary(of: record, calendar: calendar, now: now)) ?? .unreadable
+            let summary: PatientSummary
+            do {
+                summary = try await self.summary(of: record, calendar: calendar, now: now)
+            } catch {
+                self.summaries.rememberUnreadable(record.id)
+                summary = .unreadable
+            }
             return PatientRow(record: record, calendar: calendar, summary: summary)
         }
-        if keepingOrder {
-            // They finish in any order.
-            let place = Dictionary(records.enumerated().map { ($1.id, $0) }) { first, _ in first }
-            return rows.sorted { (place[$0.record.id] ?? 0) < (place[$1.record.id] ?? 0) }
-        }
-        return rows.sorted { lhs, rhs in
-            if let first = PatientSummary.needsAttentionFirst(lhs.summary, rhs.summary) { return first }
-            if lhs.record.patientName != rhs.record.patientName { return lhs.record.patientName < rhs.record.patientName }
-            return lhs.record.id.description < rhs.record.id.description
-        }
+        // They finish in any order.
+        let place = Dictionary(records.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        return rows.sorted { (place[$0.record.id] ?? 0) < (place[$1.record.id] ?? 0) }
     }
 
     /// The calendar of `record`'s time zone (the server's when the record names an unknown one).
@@ -87,6 +88,17 @@ extension CareHost {
         return summary
     }
 
+    /// The value of `name` in a query as an HTML form sends it (`+` for a space, then percent-encoding).
+    static func formValue(_ name: String, in query: String?) -> String? {
+        guard let query else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] == name else { continue }
+            return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }
+        return nil
+    }
+
     /// What a URL's query keeps as it is (RFC 3986's unreserved characters); everything else is percent-encoded.
     static let unreservedCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
@@ -103,33 +115,45 @@ extension CareHost {
     }
 
     /// A page of a clinician's patients: those whose records have open triage items first (the most urgent items, then
-    /// the most items), then the rest by name; with a query, only those whose name holds it. Found from the directory
-    /// alone: no store is read to order them.
+    /// the most items), then those whose last summary had flags (the most first: an unreadable store among them), then
+    /// the rest by name; with a query, only those whose name holds it (whatever the case and accents). Found from the
+    /// directory and the summaries already made: no store is read to order them.
     struct PatientPage {
         /// The page's patients, in order.
         let records: [CareRecord]
         /// Where the page starts among the matching patients, and how many match.
         let offset: Int
         let matching: Int
-        /// The open triage items of each patient who has any.
+        /// The open triage items of each patient who has any, and the flags of those whose last summary had some.
         let counts: [CareRecordID: CareTriageCounts]
+        let flags: [CareRecordID: Int]
+
+        /// Whether a patient needs attention: open items, or flags.
+        func needsAttention(_ record: CareRecordID) -> Bool { counts[record] != nil || flags[record] != nil }
     }
 
     /// The page of `patients` from `offset` (the last page when beyond), `size` long, of those matching `query`.
     func patientPage(_ patients: [CareRecord], query: String?, offset: Int, size: Int) async throws -> PatientPage {
         let counts = try await directory.openTriageCountsByRecord(records: patients.map(\.id))
-        let matching = query.map { query in patients.filter { $0.patientName.localizedCaseInsensitiveContains(query) } } ?? patients
+        let flags = summaries.knownFlags(of: patients.map(\.id))
+        let matching = query.map { query in
+            patients.filter { $0.patientName.range(of: query, options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]) != nil }
+        } ?? patients
+        let none = CareTriageCounts(open: 0, urgent: 0)
         let ordered = matching.sorted { lhs, rhs in
-            let (left, right) = (counts[lhs.id] ?? CareTriageCounts(open: 0, urgent: 0), counts[rhs.id] ?? CareTriageCounts(open: 0, urgent: 0))
+            let (left, right) = (counts[lhs.id] ?? none, counts[rhs.id] ?? none)
             if left.urgent != right.urgent { return left.urgent > right.urgent }
             if left.open != right.open { return left.open > right.open }
-            if lhs.patientName != rhs.patientName { return lhs.patientName < rhs.patientName }
+            let (leftFlags, rightFlags) = (flags[lhs.id] ?? 0, flags[rhs.id] ?? 0)
+            if leftFlags != rightFlags { return leftFlags > rightFlags }
+            let names = lhs.patientName.localizedStandardCompare(rhs.patientName)
+            if names != .orderedSame { return names == .orderedAscending }
             return lhs.id.description < rhs.id.description
         }
         let size = max(size, 1)
         let start = ordered.isEmpty ? 0 : min(max(offset, 0), (ordered.count - 1) / size * size)
         return PatientPage(records: Array(ordered[start..<min(start + size, ordered.count)]), offset: start, matching: ordered.count,
-                           counts: counts)
+                           counts: counts, flags: flags)
     }
 
     /// `GET /` for someone who is a clinician in at least one record: the triage queue, a page of their patients
@@ -139,7 +163,7 @@ extension CareHost {
         let language = renderContext(for: request).localization.language
         let patients = memberships.filter { $0.membership.role == .clinician }.map(\.record)
         let parameters = request.uri.queryParameters
-        let query = parameters.get("q").map { String($0.prefix(100)).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let query = Self.formValue("q", in: request.uri.query).map { String($0.prefix(100)).trimmingCharacters(in: .whitespacesAndNewlines) }
             .flatMap { $0.isEmpty ? nil : $0 }
         let size = max(configuration.clinicianHomeLimit, 1)
         let page = try await patientPage(patients, query: query, offset: parameters.get("from").flatMap { Int($0) } ?? 0, size: size)
@@ -150,8 +174,8 @@ extension CareHost {
         // Audited before any store is read, as every record route is: the page's patients and the queue's.
         try await auditSummaries(shown.map(\.id) + queue.records, identity: identity, context: context, detail: "GET /")
         // The page's summaries only: a home of 500 patients reads 50 stores, not 500.
-        let rows = await patientRows(shown, keepingOrder: true)
-        let needing = patients.count { page.counts[$0.id] != nil }
+        let rows = await patientRows(shown)
+        let needing = patients.count { page.needsAttention($0.id) }
         let text = PatientRowText(language: language, contexts: zoneContexts)
         let unread = await unreadMessages(of: identity.account.id, in: shown.map(\.id) + others.map(\.record.id))
         func address(from offset: Int) -> String {
@@ -279,7 +303,7 @@ struct PatientRowText {
         let weekLabel = summary.adherence.map { HostText.lastSevenDays.text(language, Self.percent($0)) }
             ?? HostText.lastSevenDaysNothing.text(language)
 
-        var flags: [HTML] = []
+        var flags: [HTML] = open > 0 ? [.element("li", ["class": "ock-flag"], [.text(HostText.openItems.text(language, String(open)))])] : []
         for flag in summary.flags {
             let text = switch flag {
             case let .missedDoses(days): HostText.flagMissedDoses.text(language, String(days))
@@ -313,7 +337,7 @@ struct PatientRowText {
             }
         }
         return .element("svg", ["class": "ock-patient-week", "viewBox": "0 0 68 24", "role": "img", "aria-label": label, "focusable": "false"], [
-            .element("path", ["class": "ock-week-track", "d": track], []),
+            track.isEmpty ? .empty : .element("path", ["class": "ock-week-track", "d": track], []),
             fill.isEmpty ? .empty : .element("path", ["class": "ock-week-fill", "d": fill], []),
         ])
     }

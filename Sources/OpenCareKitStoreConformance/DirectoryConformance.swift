@@ -275,6 +275,7 @@ public enum DirectoryConformance {
             var open = try await directory.triageItems(records: [care.id], open: true, limit: 10)
             #expect(open.map(\.alert.cause) == ["check-in/pain", "med/doses"], "urgent first")
             #expect(try await directory.openTriageCounts(records: [care.id, .random()]) == (2, 1))
+            #expect(try await directory.openTriageCountsByRecord(records: [care.id, .random()]) == [care.id: CareTriageCounts(open: 2, urgent: 1)])
             let item = try #require(open.first)
             #expect(item.alert.observed == 10 && item.alert.evidence == ["outcome:a", "outcome:b"] && item.updatedDate == later)
             #expect(item.status == .new && item.owner == nil)

@@ -70,15 +70,31 @@ import Testing
         #expect(today.flags.isEmpty)
     }
 
-    @Test func needComesFirst() {
-        let day = Date(timeIntervalSince1970: 0)
-        func summary(_ completion: Double, flags: [PatientSummary.Flag] = [], quietSince: Double = 0) -> PatientSummary {
-            PatientSummary(days: [(day, completion)], lastActivity: Date(timeIntervalSince1970: quietSince), flags: flags)
+    /// Need first, from what is known without reading a store: urgent items, then more open items, then flags of the
+    /// last summary, then names as people sort them; a search ignores case and accents; pages clamp to the last.
+    @Test func needComesFirstThenNames() async throws {
+        let directory = try SQLiteCareDirectory(path: nil)
+        let host = CareHost(directory: directory, configuration: CareHost.Configuration(passwordCost: 4, now: { [now] in now }))
+        let records = ["Émile", "adam", "Zoe", "Bea", "Cy", "Dora"].map { CareRecord(patientName: $0, timeZoneIdentifier: "UTC", createdDate: now) }
+        for record in records { try await directory.addRecord(record, member: nil) }
+        let id = Dictionary(uniqueKeysWithValues: records.map { ($0.patientName, $0.id) })
+        func alert(_ cause: String, urgent: Bool = false) -> CareTriageAlert {
+            CareTriageAlert(cause: cause, taskID: "t", taskTitle: nil, ruleID: cause, rule: "{}", priority: urgent ? .urgent : .routine,
+                            observed: 1, evidence: ["e"], outcomeIDs: [], latest: now)
         }
-        #expect(PatientSummary.needsAttentionFirst(summary(1, flags: [.pain(score: 7)]), summary(0)) == true)
-        #expect(PatientSummary.needsAttentionFirst(summary(0.5), summary(0.9)) == true)
-        #expect(PatientSummary.needsAttentionFirst(summary(0.5, quietSince: 10), summary(0.5, quietSince: 5)) == false)
-        #expect(PatientSummary.needsAttentionFirst(summary(0.5), summary(0.5)) == nil)
+        _ = try await directory.raiseTriage([alert("a", urgent: true)], record: id["Zoe"]!, now: now)
+        _ = try await directory.raiseTriage([alert("a"), alert("b")], record: id["Bea"]!, now: now)
+        _ = try await directory.raiseTriage([alert("a")], record: id["Cy"]!, now: now)
+        host.summaries.rememberUnreadable(id["Dora"]!)
+        let page = try await host.patientPage(records, query: nil, offset: 0, size: 50)
+        #expect(page.records.map(\.patientName) == ["Zoe", "Bea", "Cy", "Dora", "adam", "Émile"])
+        #expect(page.counts[id["Bea"]!] == CareTriageCounts(open: 2, urgent: 0) && page.needsAttention(id["Dora"]!) && !page.needsAttention(id["adam"]!))
+        #expect(try await host.patientPage(records, query: "EMILE", offset: 0, size: 50).records.map(\.patientName) == ["Émile"])
+        let last = try await host.patientPage(records, query: nil, offset: 99, size: 4)
+        #expect(last.offset == 4 && last.records.map(\.patientName) == ["adam", "Émile"] && last.matching == 6)
+        #expect(try await host.patientPage([], query: nil, offset: 3, size: 4).records.isEmpty)
+        // A form's query: "+" is a space.
+        #expect(CareHost.formValue("q", in: "from=2&q=maria+santos%21") == "maria santos!")
     }
 
     /// A host over a temporary data directory with the demo people and `clinicSize` patients of Dr. Lee.
@@ -226,6 +242,10 @@ import Testing
             #expect(rows.contains { $0.record == damaged.id.description && $0.flags == 1 })
             #expect(html.contains("The record could not be read"))
             #expect(html.contains("Last activity: "), "the other records still show")
+            // Known now, it comes first (no triage item in this record's way).
+            let (_, again) = try await Self.clinicianHome(client)
+            #expect(Self.rows(again).first?.record == damaged.id.description)
+            #expect(again.contains(" of 3 patients need attention.") && !again.contains("0 of 3 patients need attention."))
         }
     }
 
@@ -245,8 +265,8 @@ import Testing
             // Beyond the last page: the last page.
             #expect(Self.rows(String(buffer: try await jordan.send("/?from=400").body)).map(\.record) == second.map(\.record))
             // A name, whatever its case; a name no one has, said so.
-            let found = String(buffer: try await jordan.send("/?q=santos").body)
-            #expect(Self.rows(found).count == 1 && found.contains(">Maria Santos<") && found.contains(#"value="santos""#))
+            let found = String(buffer: try await jordan.send("/?q=maria+santos").body)
+            #expect(Self.rows(found).count == 1 && found.contains(">Maria Santos<") && found.contains(#"value="maria santos""#))
             // The query stays in the pages' addresses, encoded.
             let korean = String(buffer: try await jordan.send("/?q=%EC%82%B0").body)
             #expect(korean.contains(#"<meta content="/?q=%EC%82%B0" name="ock-refresh">"#))

@@ -205,6 +205,7 @@ import Testing
     }
 
     /// The home lists 50 open items, urgent first, and counts them all.
+    /// The home lists the 20 most pressing items and says how many there are; the whole queue is a link away.
     @Test func theHomeListsTwentyItemsAndTheWholeQueueIsAPageAway() async throws {
         let setup = try await setup()
         // One more than the home lists.
@@ -226,8 +227,22 @@ import Testing
             #expect(Self.items(whole).count == 21 && Array(Self.items(whole).prefix(20)) == Self.items(html))
             #expect(whole.contains(#"<h1 id="triage-title">Triage queue</h1>"#) && !whole.contains(#"rel="next""#))
             // The patient has no queue: her home.
+            // Acting from a page of the whole queue comes back to it.
+            let first = try #require(Self.items(whole).first)
+            let acted = try await lee.send("/records/\(setup.record.id)/triage/acknowledge", .post, form: ["item": first, "back": "/triage"])
+            #expect(acted.status == .seeOther && acted.headers[.location] == "/triage")
+            let elsewhere = try await lee.send("/records/\(setup.record.id)/triage/assign", .post,
+                                               form: ["item": first, "owner": "", "back": "https://example.org/"])
+            #expect(elsewhere.headers[.location] == "/#triage")
+            // The records the queue showed are audited, as the home's rows are: Dr. Kim's first look is the queue.
+            let kim = try await Self.signedIn(client, "kim@example.org")
+            _ = try await kim.send("/triage")
+            let looks = try await setup.directory.auditEntries(record: setup.record.id, resource: "summary", limit: 10)
+            #expect(looks.contains { $0.draft.account == setup.people["kim"]!.id && $0.draft.detail == "GET /triage" })
+            // The patient has no queue: her home.
             let ana = try await Self.signedIn(client, "ana@example.org")
-            #expect(try await ana.send("/triage").status == .seeOther)
+            let hers = try await ana.send("/triage")
+            #expect(hers.status == .seeOther && hers.headers[.location] == "/")
         }
     }
 }

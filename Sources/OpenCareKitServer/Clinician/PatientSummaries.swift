@@ -95,6 +95,21 @@ final class PatientSummaries: Sendable {
         entries.withLock { $0[record] = Entry(summary: summary, revision: revision, day: day, trusted: trusted) }
     }
 
+    /// Remembers that `record`'s store could not be read (flagged as unreadable until it can be: never trusted).
+    func rememberUnreadable(_ record: CareRecordID) {
+        entries.withLock { $0[record] = Entry(summary: .unreadable, revision: .memory(ObjectIdentifier(self), -1), day: "", trusted: false) }
+    }
+
+    /// How many flags the last summary made of each of `records` had, whatever has changed since: what the home knows of
+    /// their need without reading their stores (nothing after a restart, until a page shows them).
+    func knownFlags(of records: [CareRecordID]) -> [CareRecordID: Int] {
+        entries.withLock { entries in
+            var flags: [CareRecordID: Int] = [:]
+            for record in records { if let count = entries[record]?.summary.flags.count, count > 0 { flags[record] = count } }
+            return flags
+        }
+    }
+
     /// How many summaries have been made (for tests and the benchmark: a second look at an unchanged home makes none).
     var made: Int { madeCount.load(ordering: .relaxed) }
 }

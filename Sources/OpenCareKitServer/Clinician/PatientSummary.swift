@@ -113,15 +113,4 @@ struct PatientSummary: Sendable, Equatable {
         self.lastActivity = lastActivity
         self.flags = flags
     }
-
-    /// Whether `lhs` needs attention before `rhs`: more flags first, then lower adherence (a week with nothing to
-    /// do counts as none), then the longer quiet.
-    static func needsAttentionFirst(_ lhs: PatientSummary, _ rhs: PatientSummary) -> Bool? {
-        if lhs.flags.count != rhs.flags.count { return lhs.flags.count > rhs.flags.count }
-        let left = lhs.adherence ?? 0, right = rhs.adherence ?? 0
-        if left != right { return left < right }
-        let leftActivity = lhs.lastActivity ?? .distantPast, rightActivity = rhs.lastActivity ?? .distantPast
-        if leftActivity != rightActivity { return leftActivity < rightActivity }
-        return nil
-    }
 }

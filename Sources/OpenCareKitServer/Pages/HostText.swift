@@ -10,7 +10,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
          repeatPassword, passwordChanged, passwordsDiffer, wrongPassword, account, signedInAs,
          sharingTitle, whoHasAccess, role, changeRole, remove, removeNamed, roleOf, invite, inviteHint, createInvitation, invitationLink, pendingInvitations, expires, revoke, invitationTitle, invitationBody, accept, invitationGone, haveAccount, createAccount, yourName, emailTaken, activityTitle, activityLink, when, who, what, whereFrom, result, allowed, denied, exportFHIR, olderEntries, someoneElse, sharingLink, allRecords, idleWarning, staySignedIn, you,
          patientsTitle, needAttention, showingPatients, nextPatients, previousPatients, patientPages, findPatient, search,
-         noPatientMatches, allPatients, otherRecords, lastSevenDays, lastSevenDaysNothing, flagMissedDoses,
+         noPatientMatches, allPatients, openItems, otherRecords, lastSevenDays, lastSevenDaysNothing, flagMissedDoses,
          flagPain, flagUnreadable, needsAttention, noActivity, today, yesterday, daysAgo, lastActivity,
          storageUnavailable, serverFault
 
@@ -95,6 +95,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .search: "Search"
         case .noPatientMatches: "No patient's name contains “{0}”."
         case .allPatients: "All patients"
+        case .openItems: "Open triage items: {0}"
         case .otherRecords: "Your other care records"
         case .lastSevenDays: "Last 7 days: {0} of tasks done"
         case .lastSevenDaysNothing: "Last 7 days: nothing to do"
@@ -193,6 +194,7 @@ enum HostText: String, CaseIterable, Sendable, HostWords {
         case .search: "찾기"
         case .noPatientMatches: "이름에 “{0}”이(가) 들어간 환자가 없습니다."
         case .allPatients: "모든 환자"
+        case .openItems: "열린 분류 항목: {0}개"
         case .otherRecords: "내 다른 돌봄 기록"
         case .lastSevenDays: "최근 7일: 할 일 {0} 완료"
         case .lastSevenDaysNothing: "최근 7일: 할 일 없음"

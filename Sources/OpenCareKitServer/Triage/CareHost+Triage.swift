@@ -113,7 +113,9 @@ extension CareHost {
             return triageMessage(request, PageMessage(words, name, when.map(localization.dateAndTime) ?? ""), status: .conflict)
         }
         triageFeed.publish(access.record)
-        return Response.redirect(to: "/#triage", type: .normal)
+        // Back where the form was: the home, or a page of the whole queue.
+        let back = fields.values["back"].map { SafeRedirect.path($0) }.flatMap { $0.hasPrefix("/triage") ? $0 : nil } ?? "/#triage"
+        return Response.redirect(to: back, type: .normal)
     }
 
     /// A page with `message` and the way back to the home.
@@ -156,19 +158,20 @@ extension CareHost {
         let text = TriageItemText(language: language, contexts: zoneContexts)
         let teams = clinicians
         @Sendable func page(_ from: Int) -> String { from > 0 ? "/triage?from=\(from)" : "/triage" }
+        let back = wholeQueue ? page(offset) : nil
         let html: @Sendable (String) -> HTML = { token in .element("section", ["id": "triage", "class": "ock-triage-queue", "aria-labelledby": "triage-title"], [
             .element(wholeQueue ? "h1" : "h2", ["id": "triage-title"], [.text(TriageText.queueTitle.text(language))]),
             .element("p", ["id": "triage-summary", "class": "ock-home-summary", "data-open": String(counts.open), "data-urgent": String(counts.urgent)], [
                 .text(counts.open == 0 ? TriageText.nothingOpen.text(language)
                       : TriageText.openCount.text(language, String(counts.open), String(counts.urgent))),
             ]),
-            counts.open > items.count
+            counts.open > items.count && !items.isEmpty
                 ? .element("p", ["class": "ock-notice", "role": "status"], [.text(TriageText.showingItems.text(
                     language, String(offset + 1), String(offset + items.count), String(counts.open)))])
                 : .empty,
             items.isEmpty ? .empty : .element("ol", ["class": "ock-triage", "aria-labelledby": "triage-title"], items.compactMap { item in
                 guard let record = byID[item.record] else { return nil }
-                return text.render(item, record: record, clinicians: teams[item.record] ?? [], names: names, token: token)
+                return text.render(item, record: record, clinicians: teams[item.record] ?? [], names: names, token: token, back: back)
             }),
             counts.open > items.count || wholeQueue ? .element("nav", ["class": "ock-patient-pages", "aria-label": TriageText.queuePages.text(language)], [
                 wholeQueue && offset > 0
@@ -190,7 +193,8 @@ extension CareHost {
         let language = renderContext(for: request).localization.language
         let patients = try await directory.memberships(of: identity.account.id).filter { $0.membership.role == .clinician }.map(\.record)
         guard !patients.isEmpty else { return Response.redirect(to: "/", type: .normal) }
-        let from = min(max(request.uri.queryParameters.get("from").flatMap { Int($0) } ?? 0, 0), CareTriageItem.maximumOpenPerRecord * 100)
+        // Clamped to the last page by the queue's count.
+        let from = max(request.uri.queryParameters.get("from").flatMap { Int($0) } ?? 0, 0)
         let queue = try await triageQueue(of: patients, language: language, offset: from, limit: Self.triagePageSize, wholeQueue: true)
         try await auditSummaries(queue.records, identity: identity, context: context, detail: "GET /triage")
         return hostPage(request, title: TriageText.queueTitle.text(language),
@@ -206,7 +210,7 @@ struct TriageItemText {
     let contexts: ZoneRenderContexts
 
     func render(_ item: CareTriageItem, record: CareRecord, clinicians: [(id: CareAccountID, name: String)],
-                names: [CareAccountID: String], token: String) -> HTML {
+                names: [CareAccountID: String], token: String, back: String? = nil) -> HTML {
         let calendar = CareHost.calendar(of: record)
         let localization = contexts.context(language: language, timeZone: calendar.timeZone).localization
         let id = item.id.description
@@ -224,7 +228,8 @@ struct TriageItemText {
         let day = CareServer.dayString(item.alert.latest, calendar: calendar)
         let form = { (path: String, content: [HTML]) -> HTML in
             .element("form", ["method": "post", "action": base + path, "class": "ock-inline-form"],
-                     [CareHost.hidden(CSRF.fieldName, token), CareHost.hidden("item", id)] + content)
+                     [CareHost.hidden(CSRF.fieldName, token), CareHost.hidden("item", id), back.map { CareHost.hidden("back", $0) } ?? .empty]
+                        + content)
         }
         return .element("li", ["id": "triage-\(id)", "class": urgent ? "ock-triage-item ock-urgent" : "ock-triage-item",
                                "data-item": id, "data-record": record.id.description, "data-status": item.status.rawValue], [
