@@ -264,10 +264,9 @@ extension CareHost {
                 }
             }
             // A message sent or read: unpaced too (a badge counts it at once), and only where the person sees its thread.
-            let talk = Task {
+            let talk = Task { [self] in
                 for await event in messages {
-                    guard let role = (try? await directory.membership(record: event.record, account: account))?.role,
-                          event.audience.includes(role) else { continue }
+                    guard await self.mayHear(event, account: account) else { continue }
                     if case let .message(author) = event.kind, author == account { continue }
                     continuation.yield(event.record)
                 }

@@ -135,8 +135,7 @@ extension CareHost {
         let reader = access.identity.account.id
         let listings = try await directory.threads(record: access.record, reader: reader, before: before, limit: Self.threadsPerPage + 1)
         let record = try await directory.record(access.record)
-        let localization = zoneContexts.context(language: language, timeZone: record.map { Self.calendar(of: $0).timeZone } ?? .current)
-            .localization
+        let localization = recordLocalization(record, language: language)
         let base = "/records/\(access.record)/messages"
         let audiences = CareThread.Audience.visible(to: access.membership.role)
         let unread = listings.prefix(Self.threadsPerPage).reduce(0) { $0 + $1.unread }
@@ -219,8 +218,7 @@ extension CareHost {
         let reads = try await directory.threadReads(id, reader: reader)
         let record = try await directory.record(access.record)
         let names = try await accountNames(messages.compactMap(\.author) + reads.map(\.account))
-        let localization = zoneContexts.context(language: language, timeZone: record.map { Self.calendar(of: $0).timeZone } ?? .current)
-            .localization
+        let localization = recordLocalization(record, language: language)
         let base = "/records/\(access.record)/messages"
         // "Seen by": the others who have read through the newest message shown.
         let seen = messages.last.map { latest in
@@ -309,12 +307,12 @@ extension CareHost {
     /// for the messages pages to refresh themselves. A team note's events reach clinicians only.
     func liveMessages(_ request: Request, _ context: CareRequestContext, _ access: RecordAccess) async throws -> Response {
         guard let slot = liveSlots.take(for: context.liveStreamOwner) else { return CareServer.tooManyStreams }
-        let directory = self.directory, record = access.record, account = access.identity.account.id
-        let events = messageFeed.subscribe().filter { event in
+        let record = access.record, account = access.identity.account.id
+        let events = messageFeed.subscribe().filter { [self] event in
             guard event.record == record else { return false }
             guard event.audience != .everyone else { return true }
             // The role now, not when the page opened.
-            return (try? await directory.membership(record: record, account: account)).map { event.audience.includes($0.role) } ?? false
+            return await self.mayHear(event, account: account)
         }.map { event in "event: changed\ndata: {\"thread\":\"\(event.thread)\"}\n\n" }
         let policy = RecordRoutePolicy.page("messages-live")
         let check = AccessCheck(interval: configuration.liveAccessInterval) { [self] in
@@ -326,6 +324,17 @@ extension CareHost {
         let missed = since.map { messageActivity.changed(record, audiences: audiences, since: $0) } ?? false
         let first = "retry: 1000\n\nevent: ready\ndata: {}\n\n" + (missed ? "event: changed\ndata: {}\n\n" : "")
         return CareServer.eventStream(request, slot: slot, first: first, events, accessCheck: check)
+    }
+
+    /// Words and dates in `language` and `record`'s time zone (the server's when there is no record).
+    func recordLocalization(_ record: CareRecord?, language: OCKLanguage) -> OCKLocalization {
+        zoneContexts.context(language: language, timeZone: record.map { Self.calendar(of: $0).timeZone } ?? .current).localization
+    }
+
+    /// Whether `account` may hear of `event`: a member of its record now whose role its thread's audience includes.
+    func mayHear(_ event: MessageEvent, account: CareAccountID) async -> Bool {
+        guard let membership = try? await directory.membership(record: event.record, account: account) else { return false }
+        return event.audience.includes(membership.role)
     }
 
     /// The messages `account` has not read, per record of `records`.

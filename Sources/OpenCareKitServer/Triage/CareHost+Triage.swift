@@ -104,8 +104,7 @@ extension CareHost {
             let current = try await directory.triageItem(id) ?? item
             let record = try await directory.record(access.record)
             let language = renderContext(for: request).localization.language
-            let localization = zoneContexts.context(language: language, timeZone: record.map { Self.calendar(of: $0).timeZone } ?? .current)
-                .localization
+            let localization = recordLocalization(record, language: language)
             let (who, when, words) = current.status == .resolved
                 ? (current.resolvedBy, current.resolvedDate, TriageText.resolvedMeanwhile)
                 : (current.acknowledgedBy, current.acknowledgedDate, TriageText.acknowledgedMeanwhile)
