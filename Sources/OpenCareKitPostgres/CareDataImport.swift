@@ -139,7 +139,7 @@ public struct CareDataImport: Sendable {
         // Values the servers share (the Web Push signing key, so browsers' subscriptions keep working); the database's
         // own, if it has one already, stays.
         let shared = try await allRows(of: .sharedValue, from: source.directory.runner)
-        try await target.transactions.run(.directoryWrite) { db in try StoredTable.sharedValue.insert(shared, into: db, ignoringConflicts: true) }
+        try await target.transactions.run(.directoryWrite) { db in try await StoredTable.sharedValue.insert(shared, into: db, ignoringConflicts: true) }
         let audit = try await copyAuditLog(after: auditThere)
         summary.auditEntriesCopied = audit.copied
         try await progress(.auditLog(copied: audit.copied, alreadyThere: audit.alreadyThere))
@@ -151,7 +151,7 @@ public struct CareDataImport: Sendable {
             }
             try await progress(.recordStarted(id, number: index + 1, count: records.count))
             if try await target.transactions.run(.directoryRead, { db in
-                try db.scalar("SELECT 1 FROM record WHERE id = ?", [text]).isTrue
+                try await db.scalar("SELECT 1 FROM record WHERE id = ?", [text]).isTrue
             }) {
                 let here = try await sourceCopy(of: id), there = try await targetCopy(of: id)
                 if here == there {
@@ -179,7 +179,7 @@ public struct CareDataImport: Sendable {
         try await forEachChunk(of: .account, in: source.directory.runner) { rows in
             let emails = rows.map { $0[1] }
             let there = try await target.transactions.run(.directoryRead) { db in
-                try db.rows("SELECT id, email FROM account WHERE email IN (\(QuerySQL.placeholders(emails.count)))", emails) {
+                try await db.rows("SELECT id, email FROM account WHERE email IN (\(QuerySQL.placeholders(emails.count)))", emails) {
                     (id: $0.value(at: 0), email: $0.value(at: 1))
                 }
             }
@@ -199,11 +199,11 @@ public struct CareDataImport: Sendable {
             let subscriptions = try await allRows(of: .pushSubscription, from: source.directory.runner,
                                                   filter: (sql: "account IN (\(QuerySQL.placeholders(ids.count)))", arguments: ids))
             let (new, old) = try await target.transactions.run(.directoryWrite) { db in
-                let present = Set(try db.rows("SELECT id FROM account WHERE id IN (\(QuerySQL.placeholders(ids.count)))", ids) { $0.value(at: 0) })
+                let present = await Set(try db.rows("SELECT id FROM account WHERE id IN (\(QuerySQL.placeholders(ids.count)))", ids) { $0.value(at: 0) })
                 let missing = rows.filter { !present.contains($0[0]) }
-                try StoredTable.account.insert(missing, into: db)
+                try await StoredTable.account.insert(missing, into: db)
                 let added = Set(missing.map { $0[0] })
-                try StoredTable.pushSubscription.insert(subscriptions.filter { added.contains($0[1]) }, into: db, ignoringConflicts: true)
+                try await StoredTable.pushSubscription.insert(subscriptions.filter { added.contains($0[1]) }, into: db, ignoringConflicts: true)
                 return (missing.count, present.count)
             }
             copied += new
@@ -217,17 +217,17 @@ public struct CareDataImport: Sendable {
     /// where both end must be the same (each hash covers every entry before it).
     private func checkAuditLog() async throws -> (count: Int, last: Int?) {
         let (count, last) = try await target.transactions.run(.directoryRead) { db in
-            try db.firstRow("SELECT count(*), max(sequence) FROM audit_entry") { row in
+            try await db.firstRow("SELECT count(*), max(sequence) FROM audit_entry") { row in
                 (row.value(at: 0).int ?? 0, row.value(at: 1).int)
             } ?? (0, nil)
         }
         guard let last,
-              let sourceLast = try await source.directory.runner.read({ db in try db.scalar("SELECT max(sequence) FROM audit_entry").int })
+              let sourceLast = try await source.directory.runner.read({ db in try await db.scalar("SELECT max(sequence) FROM audit_entry").int })
         else { return (count, last) }
         let common = min(last, sourceLast)
         let query = "SELECT hash FROM audit_entry WHERE sequence = ?"
-        let there = try await target.transactions.run(.directoryRead) { db in try db.scalar(query, [common]) }
-        let here = try await source.directory.runner.read { db in try db.scalar(query, [common]) }
+        let there = try await target.transactions.run(.directoryRead) { db in try await db.scalar(query, [common]) }
+        let here = try await source.directory.runner.read { db in try await db.scalar(query, [common]) }
         guard count == last, there == here else {
             throw CareDataImportError("The database's audit log is not this data directory's: audit logs cannot be merged, so copy "
                                       + "the data directory into a new database.")
@@ -243,8 +243,8 @@ public struct CareDataImport: Sendable {
         try await forEachChunk(of: .auditEntry, in: source.directory.runner, after: last.map { [.integer(Int64($0))] }) { rows in
             guard let newest = rows.last else { return }
             try await target.transactions.run(.directoryWrite) { db in
-                try StoredTable.auditEntry.insert(rows, into: db)
-                try db.execute("""
+                try await StoredTable.auditEntry.insert(rows, into: db)
+                try await db.execute("""
                     INSERT INTO audit_head (id, sequence, hash) VALUES (1, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
                     """, [newest[0], newest[11]])
@@ -261,14 +261,14 @@ public struct CareDataImport: Sendable {
     private func copyRecord(_ id: CareRecordID, row: [SQLValue], progress: @Sendable (Progress) async throws -> Void) async throws -> RecordCopy {
         let record = id.description
         try await target.transactions.run(.write(record: record, engine: UUID())) { db in
-            for table in OCKStore.entityTables { try db.execute("DELETE FROM \(table)") }
+            for table in OCKStore.entityTables { try await db.execute("DELETE FROM \(table)") }
         }
         let store = try await sourceStore(of: id)
         for table in StoredTable.store {
             guard let store else { break }
             var copied = 0
             try await forEachChunk(of: table, in: store.engine) { rows in
-                try await target.transactions.run(.write(record: record, engine: UUID())) { db in try table.insert(rows, into: db) }
+                try await target.transactions.run(.write(record: record, engine: UUID())) { db in try await table.insert(rows, into: db) }
                 copied += rows.count
                 try await progress(.rowsCopied(id, table: table.name, rows: copied))
             }
@@ -290,15 +290,15 @@ public struct CareDataImport: Sendable {
         let reads = try await allRows(of: .threadRead, from: source.directory.runner,
                                       filter: (sql: "thread IN (SELECT id FROM thread WHERE record = ?)", arguments: [SQLValue.text(record)]))
         try await target.transactions.run(.directoryWrite) { db in
-            try StoredTable.record.insert([row], into: db)
-            try StoredTable.membership.insert(memberships, into: db)
-            try StoredTable.invitation.insert(invitations, into: db)
-            try StoredTable.accessToken.insert(tokens, into: db)
-            try StoredTable.reminderSetting.insert(reminders, into: db)
-            try StoredTable.triageItem.insert(triage, into: db)
-            try StoredTable.thread.insert(threads, into: db)
-            try StoredTable.message.insert(messages, into: db)
-            try StoredTable.threadRead.insert(reads, into: db)
+            try await StoredTable.record.insert([row], into: db)
+            try await StoredTable.membership.insert(memberships, into: db)
+            try await StoredTable.invitation.insert(invitations, into: db)
+            try await StoredTable.accessToken.insert(tokens, into: db)
+            try await StoredTable.reminderSetting.insert(reminders, into: db)
+            try await StoredTable.triageItem.insert(triage, into: db)
+            try await StoredTable.thread.insert(threads, into: db)
+            try await StoredTable.message.insert(messages, into: db)
+            try await StoredTable.threadRead.insert(reads, into: db)
         }
         return there
     }
@@ -349,7 +349,7 @@ public struct CareDataImport: Sendable {
         var after = start
         while true {
             let rows = try await runner.read { [after, rowsPerTransaction] db in
-                try table.rows(after: after, limit: rowsPerTransaction, filter: filter, in: db, for: .postgres)
+                try await table.rows(after: after, limit: rowsPerTransaction, filter: filter, in: db, for: .postgres)
             }
             guard let last = rows.last else { return }
             after = table.key(of: last)

@@ -119,7 +119,7 @@ public final class PostgresCareRecords: Service, CareRecordStores, Sendable {
     public func revision(ofRecord id: String) async throws -> Int64 {
         do {
             return try await transactions.run(.read(record: id)) { db in
-                try db.scalar("SELECT revision FROM \(PostgresSchema.schema).record_state WHERE record_id = ?", [id]).int.map(Int64.init) ?? 0
+                try await db.scalar("SELECT revision FROM \(PostgresSchema.schema).record_state WHERE record_id = ?", [id]).int.map(Int64.init) ?? 0
             }
         } catch {
             throw StorageUnavailableError.surfacing(error)

@@ -8,8 +8,8 @@ import Synchronization
 
 /// One PostgreSQL transaction as the store's engine-neutral `SQLDatabase`.
 ///
-/// The store's statements are synchronous, so a transaction runs on a thread of its own (`PostgresDatabase`'s
-/// blocking pool, never an event loop or a task's thread) and waits for each statement's answer there.
+/// Each statement is sent on the transaction's connection and its answer awaited: the task suspends, holding no
+/// thread, until PostgresNIO's event loop has it.
 struct PostgresTransaction: SQLDatabase {
     let connection: PostgresConnection
     let logger: Logger
@@ -17,13 +17,13 @@ struct PostgresTransaction: SQLDatabase {
     var dialect: SQLDialect { .postgres }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-        let result = try run(sql, arguments)
+    func execute(_ sql: String, _ arguments: [SQLValue]) async throws -> Int {
+        let result = try await run(sql, arguments)
         return result.metadata.rows ?? 0
     }
 
-    func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
-        for row in try run(sql, arguments).rows {
+    func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) async throws {
+        for row in try await run(sql, arguments).rows {
             try body(PostgresStoreRow(row: row.makeRandomAccess()))
         }
     }
@@ -32,18 +32,18 @@ struct PostgresTransaction: SQLDatabase {
     /// unavailable (a half-open connection to a server that died never answers).
     static let statementWait = TimeAmount.seconds(60)
 
-    private func run(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQueryResult {
+    private func run(_ sql: String, _ arguments: [SQLValue]) async throws -> PostgresQueryResult {
         let query = PostgresQuery(unsafeSQL: Self.numberedPlaceholders(sql), binds: Self.bindings(arguments))
         do {
-            return try Self.answer(to: connection.query(query, logger: logger), on: connection).wait()
+            return try await Self.answer(to: connection.query(query, logger: logger), on: connection).get()
         } catch {
             throw PostgresFailures.failure(error)
         }
     }
 
     /// `result`, or a failure as soon as the connection closes or `statementWait` passes: a query sent as the
-    /// server died may otherwise never be answered, and its thread and the store's writes behind it would wait for
-    /// ever.
+    /// server died may otherwise never be answered, and its transaction and the store's writes behind it would wait
+    /// for ever.
     static func answer(to result: EventLoopFuture<PostgresQueryResult>, on connection: PostgresConnection) -> EventLoopFuture<PostgresQueryResult> {
         let eventLoop = connection.eventLoop
         let promise = eventLoop.makePromise(of: PostgresQueryResult.self)

@@ -6,7 +6,8 @@ import OpenCareKitStore
 import PostgresNIO
 import Synchronization
 
-/// Transactions on the pool's connections, each run on a thread of the blocking pool.
+/// Transactions on the pool's connections: a transaction holds a connection, never a thread, while it waits for
+/// PostgreSQL; how many run at once is the pool's number of connections.
 struct PostgresTransactions: Sendable {
     let connections: PostgresConnections
     let logger: Logger
@@ -27,13 +28,6 @@ struct PostgresTransactions: Sendable {
         case directoryStatements
     }
 
-    /// Threads that wait for the database while a transaction's synchronous body runs (a task's thread never waits).
-    static let blockingPool: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: 32)
-        pool.start()
-        return pool
-    }()
-
     /// How often a transaction that lost a race (serialization failure, deadlock) is tried before failing.
     static let attempts = 5
 
@@ -43,14 +37,12 @@ struct PostgresTransactions: Sendable {
     /// Runs `body` in a transaction of `kind`, again after a lost race; `committed` is told a write's revision of
     /// its record once it commits.
     func run<T: Sendable>(_ kind: Kind, committed: (@Sendable (Int64) -> Void)? = nil,
-                          _ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+                          _ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {
                 return try await connections.withConnection { connection in
-                    try await Self.blockingPool.runIfActive {
-                        try Self.transaction(kind, on: connection, logger: logger, committed: committed, body)
-                    }
+                    try await Self.transaction(kind, on: connection, logger: logger, committed: committed, body)
                 }
             } catch let error as SQLFailure where error.kind == .conflict && attempt < Self.attempts {
                 attempt += 1
@@ -60,23 +52,23 @@ struct PostgresTransactions: Sendable {
         }
     }
 
-    /// Runs `body` in one transaction on `connection`, blocking the calling thread (never an event loop's).
+    /// Runs `body` in one transaction on `connection`.
     static func transaction<T>(_ kind: Kind, on connection: PostgresConnection, logger: Logger,
-                               committed: ((Int64) -> Void)? = nil, _ body: (any SQLDatabase) throws -> T) throws -> T {
+                               committed: ((Int64) -> Void)? = nil, _ body: (any SQLDatabase) async throws -> T) async throws -> T {
         let db = PostgresTransaction(connection: connection, logger: logger)
         let schema = PostgresSchema.schema, setting = PostgresSchema.recordSetting
         switch kind {
-        case .read, .directoryRead: try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [SQLValue]())
-        case .write, .directoryWrite: try db.execute("BEGIN", [SQLValue]())
-        case .directoryStatements: return try body(db)
+        case .read, .directoryRead: try await db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [SQLValue]())
+        case .write, .directoryWrite: try await db.execute("BEGIN", [SQLValue]())
+        case .directoryStatements: return try await body(db)
         }
         var revision: Int64?
         do {
             switch kind {
             case let .read(record), let .write(record, _):
-                try db.execute("SELECT set_config('\(setting)', ?, true), set_config('search_path', '\(PostgresSchema.recordSchema)', true)", [record])
+                try await db.execute("SELECT set_config('\(setting)', ?, true), set_config('search_path', '\(PostgresSchema.recordSchema)', true)", [record])
                 if case .write = kind {
-                    revision = try db.scalar("""
+                    revision = try await db.scalar("""
                         INSERT INTO \(schema).record_state (record_id, revision) VALUES (?, 1)
                         ON CONFLICT (record_id) DO UPDATE SET revision = \(schema).record_state.revision + 1
                         RETURNING revision
@@ -86,17 +78,17 @@ struct PostgresTransactions: Sendable {
                 // The connection's search_path is the directory's schema already (`PostgresSessionLimits`).
                 break
             case .directoryWrite:
-                try db.execute("SELECT pg_advisory_xact_lock(?)", [directoryLock])
+                try await db.execute("SELECT pg_advisory_xact_lock(?)", [directoryLock])
             }
-            let result = try body(db)
+            let result = try await body(db)
             if case let .write(record, engine) = kind {
-                try db.execute("SELECT pg_notify(?, ?)", [PostgresCareRecords.channel, "\(engine.uuidString) \(record)"])
+                try await db.execute("SELECT pg_notify(?, ?)", [PostgresCareRecords.channel, "\(engine.uuidString) \(record)"])
             }
-            try db.execute("COMMIT", [SQLValue]())
+            try await db.execute("COMMIT", [SQLValue]())
             if let revision { committed?(revision) }
             return result
         } catch {
-            _ = try? db.execute("ROLLBACK", [SQLValue]())
+            _ = try? await db.execute("ROLLBACK", [SQLValue]())
             throw error
         }
     }
@@ -125,11 +117,11 @@ final class PostgresStoreEngine: OCKStoreEngine {
     /// Nothing to open: the schema is the database's (`PostgresCareRecords.migrate()`).
     func open() throws {}
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await records.transactions.run(.read(record: record), body)
     }
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await records.transactions.run(.write(record: record, engine: id), committed: noteOwnCommit, body)
     }
 
@@ -145,20 +137,27 @@ final class PostgresStoreEngine: OCKStoreEngine {
         }
     }
 
-    /// On a connection of its own, outside the pool, so that a caller on a task's thread does not wait for the
-    /// pool's tasks.
-    func writeSynchronously(_ body: @escaping @Sendable (any SQLDatabase) throws -> Void) throws {
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
-        let connection = try PostgresConnection.connect(on: eventLoop, configuration: try records.address.connectionConfiguration(),
-                                                        id: 0, logger: records.logger).wait()
-        defer { try? connection.close().wait() }
-        try PostgresTransactions.transaction(.write(record: record, engine: id), on: connection, logger: records.logger, body)
+    /// For CareKit's synchronous calls (`reset()`), which must wait: on a connection of its own, outside the pool,
+    /// with the calling thread running the transaction (`CallingThreadExecutor`), so that a caller on a task's thread
+    /// waits for neither the pool's tasks nor another thread of the cooperative pool.
+    func writeSynchronously(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) throws {
+        let (address, logger, kind) = (records.address, records.logger, PostgresTransactions.Kind.write(record: record, engine: id))
+        try CallingThreadExecutor.run {
+            let connection = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(), id: 0, logger: logger)
+            do {
+                try await PostgresTransactions.transaction(kind, on: connection, logger: logger, body)
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+            try await connection.close()
+        }
     }
 
     /// Deleting a record's store removes its rows.
     func delete() throws {
         try writeSynchronously { db in
-            for table in OCKStore.entityTables { try db.execute("DELETE FROM \(table)") }
+            for table in OCKStore.entityTables { try await db.execute("DELETE FROM \(table)") }
         }
     }
 
@@ -199,15 +198,15 @@ struct PostgresDirectoryRunner: SQLTransactionRunner {
 
     var dialect: SQLDialect { .postgres }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await records.transactions.run(.directoryRead, body)
     }
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await records.transactions.run(.directoryWrite, body)
     }
 
-    func writeAlone<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    func writeAlone<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await records.transactions.run(.directoryStatements, body)
     }
 

@@ -103,11 +103,11 @@ import Testing
         for table in StoredTable.store + StoredTable.directory {
             let sql = "SELECT name FROM pragma_table_info('\(table.name)')"
             let sqlite = StoredTable.store.contains { $0.name == table.name }
-                ? try await store.engine.read { db in try db.rows(sql) { try $0.string("name") } }
-                : try await source.directory.runner.read { db in try db.rows(sql) { try $0.string("name") } }
+                ? try await store.engine.read { db in try await db.rows(sql) { try $0.string("name") } }
+                : try await source.directory.runner.read { db in try await db.rows(sql) { try $0.string("name") } }
             #expect(Set(sqlite) == Set(table.columns), "\(table.name)")
             let postgres = try await database.records.directory().runner.read { db in
-                try db.rows("""
+                try await db.rows("""
                     SELECT column_name FROM information_schema.columns WHERE table_schema = 'opencarekit' AND table_name = ?
                     """, [table.name]) { try $0.string("column_name") }
             }
@@ -141,7 +141,7 @@ import Testing
         let directory = database.records.directory()
         // Its rows are partly there, but not the record: no server sees a half-copied record.
         let partial = try await database.records.transactions.run(.read(record: interrupted.description)) { db in
-            try db.scalar("SELECT count(*) FROM outcomes").int ?? 0
+            try await db.scalar("SELECT count(*) FROM outcomes").int ?? 0
         }
         #expect(partial >= 50)
         #expect(try await directory.record(interrupted) == nil)
@@ -289,7 +289,7 @@ struct SourceData {
         }
         try await directory.appendAudit(drafts)
         auditEntryCount = drafts.count
-        emails = try await directory.runner.read { db in try db.rows("SELECT email FROM account ORDER BY email") { try $0.string("email") } }
+        emails = try await directory.runner.read { db in try await db.rows("SELECT email FROM account ORDER BY email") { try $0.string("email") } }
     }
 
     func remove() {

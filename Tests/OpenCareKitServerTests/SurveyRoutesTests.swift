@@ -115,19 +115,19 @@ final class FaultyEngine: OCKStoreEngine {
     func delete() throws { try base.delete() }
     func checkIntegrity() throws -> [String] { try base.checkIntegrity() }
     func describe(_ error: any Error) -> String { base.describe(error) }
-    func writeSynchronously(_ body: @escaping @Sendable (any SQLDatabase) throws -> Void) throws { try base.writeSynchronously(body) }
+    func writeSynchronously(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) throws { try base.writeSynchronously(body) }
     func checkForExternalChanges(announce: @Sendable () -> Void) async throws -> Bool { try await base.checkForExternalChanges(announce: announce) }
     func followExternalChanges(every interval: Duration, announce: @escaping @Sendable () -> Void) async {
         await base.followExternalChanges(every: interval, announce: announce)
     }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let faults = self.faults.withLock { $0 }
         if faults.readsFail { throw SQLFailure(faults.readError, "the test's database failed") }
         return try await base.read(body)
     }
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let faults = self.faults.withLock { $0 }
         if faults.writesFail { throw SQLFailure(faults.writeError, "the test's database failed") }
         let result = try await base.write(body)

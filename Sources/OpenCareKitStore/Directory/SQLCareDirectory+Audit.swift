@@ -25,11 +25,11 @@ extension SQLCareDirectory {
         if let function = runner.dialect.auditAppendFunction {
             // The database numbers, hashes and appends them in one statement: no lock is held across a round trip.
             let entries = String(decoding: try JSONEncoder().encode(drafts.map(AppendedAuditEntry.init)), as: UTF8.self)
-            try await write(alone: true) { db in _ = try db.scalar("SELECT \(function)(?::jsonb)", [entries]) }
+            try await write(alone: true) { db in _ = try await db.scalar("SELECT \(function)(?::jsonb)", [entries]) }
             return
         }
         try await write { db in
-            let head = try db.firstRow("SELECT sequence, hash FROM audit_head WHERE id = 1") {
+            let head = try await db.firstRow("SELECT sequence, hash FROM audit_head WHERE id = 1") {
                 (sequence: Int64(try $0.int("sequence")), hash: try $0.string("hash"))
             }
             var sequence = head?.sequence ?? 0
@@ -46,8 +46,8 @@ extension SQLCareDirectory {
                 rows.append(row.map(\.sqlValue))
                 previous = entry.hash
             }
-            try StoredTable.auditEntry.insert(rows, into: db)
-            try db.execute("""
+            try await StoredTable.auditEntry.insert(rows, into: db)
+            try await db.execute("""
                 INSERT INTO audit_head (id, sequence, hash) VALUES (1, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
                 """, [sequence, previous])
@@ -56,19 +56,19 @@ extension SQLCareDirectory {
 
     public func auditEntries(record: CareRecordID, limit: Int, offset: Int) async throws -> [AuditEntry] {
         try await read { db in
-            try db.rows("SELECT * FROM audit_entry WHERE record = ? ORDER BY sequence DESC LIMIT ? OFFSET ?", [record.description, limit, offset], Self.auditEntry)
+            try await db.rows("SELECT * FROM audit_entry WHERE record = ? ORDER BY sequence DESC LIMIT ? OFFSET ?", [record.description, limit, offset], Self.auditEntry)
         }
     }
 
     public func auditEntries(record: CareRecordID, resource: String, limit: Int) async throws -> [AuditEntry] {
         try await read { db in
-            try db.rows("SELECT * FROM audit_entry WHERE record = ? AND resource = ? ORDER BY sequence DESC LIMIT ?", [record.description, resource, limit], Self.auditEntry)
+            try await db.rows("SELECT * FROM audit_entry WHERE record = ? AND resource = ? ORDER BY sequence DESC LIMIT ?", [record.description, resource, limit], Self.auditEntry)
         }
     }
 
     public func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry] {
         try await read { db in
-            try db.rows("SELECT * FROM audit_entry WHERE sequence > ? ORDER BY sequence LIMIT ?", [sequence, limit], Self.auditEntry)
+            try await db.rows("SELECT * FROM audit_entry WHERE sequence > ? ORDER BY sequence LIMIT ?", [sequence, limit], Self.auditEntry)
         }
     }
 
@@ -77,11 +77,11 @@ extension SQLCareDirectory {
         try await read { db in
             var check = AuditEntry.ChainCheck()
             var count: Int64 = 0
-            try db.forEachRow("SELECT * FROM audit_entry ORDER BY sequence", []) { row in
+            try await db.forEachRow("SELECT * FROM audit_entry ORDER BY sequence", []) { row in
                 check.check(try Self.auditEntry(row))
                 count += 1
             }
-            let head = try db.firstRow("SELECT sequence, hash FROM audit_head WHERE id = 1") {
+            let head = try await db.firstRow("SELECT sequence, hash FROM audit_head WHERE id = 1") {
                 (sequence: Int64(try $0.int("sequence")), hash: try $0.string("hash"))
             }
             check.finish(headSequence: head?.sequence ?? 0, headHash: head?.hash ?? AuditEntry.firstPreviousHash)
@@ -173,8 +173,8 @@ extension SQLCareDirectory {
 extension SQLCareDirectory {
     public func setPushSubscription(_ subscription: CarePushSubscription) async throws {
         try await write { db in
-            try db.execute("DELETE FROM push_subscription WHERE endpoint = ?", [subscription.endpoint])
-            try db.execute("""
+            try await db.execute("DELETE FROM push_subscription WHERE endpoint = ?", [subscription.endpoint])
+            try await db.execute("""
                 INSERT INTO push_subscription (id, account, endpoint, public_key, auth_secret, created_date) VALUES (?, ?, ?, ?, ?, ?)
                 """, [subscription.id.description, subscription.account.description, subscription.endpoint, subscription.publicKey,
                       subscription.authSecret, subscription.createdDate.timeIntervalSince1970])
@@ -183,7 +183,7 @@ extension SQLCareDirectory {
 
     public func pushSubscriptions(of account: CareAccountID) async throws -> [CarePushSubscription] {
         try await read { db in
-            try db.rows("SELECT * FROM push_subscription WHERE account = ? ORDER BY created_date, endpoint", [account.description]) { row in
+            try await db.rows("SELECT * FROM push_subscription WHERE account = ? ORDER BY created_date, endpoint", [account.description]) { row in
                 CarePushSubscription(id: RandomIdentifier(uncheckedText: try row.string("id")),
                                      account: RandomIdentifier(uncheckedText: try row.string("account")), endpoint: try row.string("endpoint"),
                                      publicKey: try row.string("public_key"), authSecret: try row.string("auth_secret"),
@@ -193,7 +193,7 @@ extension SQLCareDirectory {
     }
 
     public func removePushSubscription(endpoint: String) async throws {
-        try await write { db in try db.execute("DELETE FROM push_subscription WHERE endpoint = ?", [endpoint]) }
+        try await write { db in try await db.execute("DELETE FROM push_subscription WHERE endpoint = ?", [endpoint]) }
     }
 
     public func setReminderSettings(_ settings: CareReminderSettings) async throws {
@@ -202,8 +202,8 @@ extension SQLCareDirectory {
         }
         let tasks = String(decoding: try JSONEncoder().encode(settings.taskIDs), as: UTF8.self)
         try await write { db in
-            try db.execute("DELETE FROM reminder_setting WHERE account = ? AND record = ?", [settings.account.description, settings.record.description])
-            try db.execute("""
+            try await db.execute("DELETE FROM reminder_setting WHERE account = ? AND record = ?", [settings.account.description, settings.record.description])
+            try await db.execute("""
                 INSERT INTO reminder_setting (account, record, task_ids, quiet_start, quiet_end, follow_up_minutes, updated_date)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, [settings.account.description, settings.record.description, tasks, settings.quietStart, settings.quietEnd,
@@ -213,21 +213,21 @@ extension SQLCareDirectory {
 
     public func reminderSettings(record: CareRecordID, account: CareAccountID) async throws -> CareReminderSettings? {
         try await read { db in
-            try db.firstRow("SELECT * FROM reminder_setting WHERE record = ? AND account = ?", [record.description, account.description],
+            try await db.firstRow("SELECT * FROM reminder_setting WHERE record = ? AND account = ?", [record.description, account.description],
                             Self.reminderSettings)
         }
     }
 
     public func reminderSettings(of record: CareRecordID) async throws -> [CareReminderSettings] {
         try await read { db in
-            try db.rows("SELECT * FROM reminder_setting WHERE record = ? AND task_ids <> '[]' ORDER BY account", [record.description],
+            try await db.rows("SELECT * FROM reminder_setting WHERE record = ? AND task_ids <> '[]' ORDER BY account", [record.description],
                         Self.reminderSettings)
         }
     }
 
     public func recordsWithReminders() async throws -> [CareRecordID] {
         try await read { db in
-            try db.rows("SELECT DISTINCT record FROM reminder_setting WHERE task_ids <> '[]' ORDER BY record", []) { row in
+            try await db.rows("SELECT DISTINCT record FROM reminder_setting WHERE task_ids <> '[]' ORDER BY record", []) { row in
                 RandomIdentifier(uncheckedText: try row.string("record"))
             }
         }
@@ -235,7 +235,7 @@ extension SQLCareDirectory {
 
     public func recordsWithReminderSettingsChanged(after date: Date) async throws -> [CareRecordID] {
         try await read { db in
-            try db.rows("SELECT DISTINCT record FROM reminder_setting WHERE updated_date > ? ORDER BY record", [date.timeIntervalSince1970]) { row in
+            try await db.rows("SELECT DISTINCT record FROM reminder_setting WHERE updated_date > ? ORDER BY record", [date.timeIntervalSince1970]) { row in
                 RandomIdentifier(uncheckedText: try row.string("record"))
             }
         }
@@ -243,9 +243,9 @@ extension SQLCareDirectory {
 
     public func sharedValue(named name: String, orKeep value: String, now: Date) async throws -> String {
         try await write { db in
-            try db.execute("INSERT INTO shared_value (name, value, created_date) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
+            try await db.execute("INSERT INTO shared_value (name, value, created_date) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
                            [name, value, now.timeIntervalSince1970])
-            guard let kept = try db.firstRow("SELECT value FROM shared_value WHERE name = ?", [name], { try $0.string("value") }) else {
+            guard let kept = try await db.firstRow("SELECT value FROM shared_value WHERE name = ?", [name], { try $0.string("value") }) else {
                 throw CareDirectoryError(.conflict, "The shared value \(name) could not be kept.")
             }
             return kept
@@ -255,17 +255,17 @@ extension SQLCareDirectory {
     public func resealSecrets(_ transform: @escaping @Sendable (String) throws -> String?) async throws -> Int {
         try await write { db in
             var changed = 0
-            let keys = try db.rows("SELECT id, totp_secret FROM account WHERE totp_secret IS NOT NULL", []) {
+            let keys = try await db.rows("SELECT id, totp_secret FROM account WHERE totp_secret IS NOT NULL", []) {
                 (try $0.string("id"), try $0.string("totp_secret"))
             }
             for (id, secret) in keys {
                 guard let sealed = try transform(secret) else { continue }
-                changed += try db.execute("UPDATE account SET totp_secret = ? WHERE id = ?", [sealed, id])
+                await changed += try db.execute("UPDATE account SET totp_secret = ? WHERE id = ?", [sealed, id])
             }
-            let values = try db.rows("SELECT name, value FROM shared_value", []) { (try $0.string("name"), try $0.string("value")) }
+            let values = try await db.rows("SELECT name, value FROM shared_value", []) { (try $0.string("name"), try $0.string("value")) }
             for (name, value) in values {
                 guard let sealed = try transform(value) else { continue }
-                changed += try db.execute("UPDATE shared_value SET value = ? WHERE name = ?", [sealed, name])
+                await changed += try db.execute("UPDATE shared_value SET value = ? WHERE name = ?", [sealed, name])
             }
             return changed
         }

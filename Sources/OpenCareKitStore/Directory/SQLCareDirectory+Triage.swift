@@ -12,14 +12,14 @@ extension SQLCareDirectory {
             var inserted = false
             for cause in causes {
                 let alert = byCause[cause]!
-                if let open = try db.firstRow("SELECT * FROM triage_item WHERE record = ? AND cause = ? AND status <> 'resolved'",
+                if let open = try await db.firstRow("SELECT * FROM triage_item WHERE record = ? AND cause = ? AND status <> 'resolved'",
                                               [record.description, cause], Self.triageItem) {
                     guard !Set(alert.evidence).isSubset(of: open.alert.evidence) else { continue }
                     // Something newer than what it held makes it new again, so that a worse reading is not hidden
                     // behind an acknowledgement of a milder one (older evidence coming to the fore, as a change
                     // rule's pair leaving the week, only updates it).
                     let renewed = alert.latest > open.alert.latest
-                    try db.execute("""
+                    try await db.execute("""
                         UPDATE triage_item SET task_title = ?, rule = ?, priority = ?, observed = ?, evidence = ?, outcome_ids = ?,
                           latest = ?, updated_date = ?, raised_count = raised_count + 1,
                           status = CASE WHEN ? = 1 THEN 'new' ELSE status END,
@@ -36,24 +36,24 @@ extension SQLCareDirectory {
                     result.updated.append(updated)
                     continue
                 }
-                let resolved = try db.firstRow("""
+                let resolved = try await db.firstRow("""
                     SELECT evidence FROM triage_item WHERE record = ? AND cause = ? AND status = 'resolved' AND resolved_date IS NOT NULL
                     ORDER BY resolved_date DESC, id LIMIT 1
                     """, [record.description, cause]) { try Self.list($0.string("evidence")) }
                 if let resolved, Set(alert.evidence).isSubset(of: resolved) { continue }
                 // A record's open items are bounded (one per cause, whatever tasks come and go).
-                guard try db.scalar("SELECT count(*) FROM triage_item WHERE record = ? AND status <> 'resolved'", [record.description])
+                guard try await db.scalar("SELECT count(*) FROM triage_item WHERE record = ? AND status <> 'resolved'", [record.description])
                     .int ?? 0 < CareTriageItem.maximumOpenPerRecord else { continue }
                 let item = CareTriageItem(id: .random(), record: record, alert: alert, status: .new, raisedDate: now, updatedDate: now,
                                           raisedCount: 1)
-                try Self.insertTriageItem(item, db)
+                try await Self.insertTriageItem(item, db)
                 result.raised.append(item)
                 inserted = true
             }
             if inserted {
                 // A record keeps its newest resolved items only, and always each cause's last one (what a new alert
                 // is compared with).
-                try db.execute("""
+                try await db.execute("""
                     DELETE FROM triage_item WHERE record = ? AND status = 'resolved' AND id NOT IN (
                       SELECT id FROM triage_item WHERE record = ? AND status = 'resolved' ORDER BY resolved_date DESC, id LIMIT ?)
                     AND id NOT IN (
@@ -76,7 +76,7 @@ extension SQLCareDirectory {
                 let (status, order) = open
                     ? ("status <> 'resolved'", "(priority = 'urgent') DESC, (status = 'new') DESC, latest DESC, id")
                     : ("status = 'resolved'", "resolved_date DESC, id")
-                items += try db.rows("SELECT * FROM triage_item WHERE record IN (\(placeholders)) AND \(status) ORDER BY \(order) LIMIT ?",
+                await items += try db.rows("SELECT * FROM triage_item WHERE record IN (\(placeholders)) AND \(status) ORDER BY \(order) LIMIT ?",
                                      chunk.map { $0 as any SQLBindable } + [limit], Self.triageItem)
             }
             return items
@@ -90,7 +90,7 @@ extension SQLCareDirectory {
             var counts = (open: 0, urgent: 0)
             for chunk in ids.chunks(of: 500) {
                 let placeholders = QuerySQL.placeholders(chunk.count)
-                try db.forEachRow("""
+                try await db.forEachRow("""
                     SELECT count(*) AS open, coalesce(sum(CASE WHEN priority = 'urgent' THEN 1 ELSE 0 END), 0) AS urgent
                     FROM triage_item WHERE record IN (\(placeholders)) AND status <> 'resolved'
                     """, chunk.map(\.sqlValue)) { row in
@@ -107,7 +107,7 @@ extension SQLCareDirectory {
         return try await read { db in
             var counts: [CareRecordID: CareTriageCounts] = [:]
             for chunk in ids.chunks(of: 500) {
-                try db.forEachRow("""
+                try await db.forEachRow("""
                     SELECT record, count(*) AS open, CAST(coalesce(sum(CASE WHEN priority = 'urgent' THEN 1 ELSE 0 END), 0) AS bigint) AS urgent
                     FROM triage_item WHERE record IN (\(QuerySQL.placeholders(chunk.count))) AND status <> 'resolved' GROUP BY record
                     """, chunk.map(\.sqlValue)) { row in
@@ -120,7 +120,7 @@ extension SQLCareDirectory {
     }
 
     public func triageItem(_ id: RandomIdentifier) async throws -> CareTriageItem? {
-        try await read { db in try db.firstRow("SELECT * FROM triage_item WHERE id = ?", [id.description], Self.triageItem) }
+        try await read { db in try await db.firstRow("SELECT * FROM triage_item WHERE id = ?", [id.description], Self.triageItem) }
     }
 
     public func actOnTriageItem(_ id: RandomIdentifier, _ action: CareTriageAction, by account: CareAccountID, now: Date) async throws
@@ -131,7 +131,7 @@ extension SQLCareDirectory {
             }
         }
         return try await write { db in
-            guard var item = try db.firstRow("SELECT * FROM triage_item WHERE id = ?", [id.description], Self.triageItem) else {
+            guard var item = try await db.firstRow("SELECT * FROM triage_item WHERE id = ?", [id.description], Self.triageItem) else {
                 throw CareDirectoryError(.notFound, "There is no such item.")
             }
             guard item.isOpen else { throw CareDirectoryError(.conflict, "The item is resolved already.") }
@@ -139,22 +139,22 @@ extension SQLCareDirectory {
             switch action {
             case .acknowledge:
                 guard item.status == .new else { throw CareDirectoryError(.conflict, "The item is acknowledged already.") }
-                try db.execute("UPDATE triage_item SET status = 'acknowledged', acknowledged_by = ?, acknowledged_date = ? WHERE id = ?",
+                try await db.execute("UPDATE triage_item SET status = 'acknowledged', acknowledged_by = ?, acknowledged_date = ? WHERE id = ?",
                                [account.description, stamp, id.description])
                 item.status = .acknowledged
                 item.acknowledgedBy = account
                 item.acknowledgedDate = now
             case let .assign(owner):
                 if let owner {
-                    guard try db.scalar("SELECT 1 FROM membership WHERE record = ? AND account = ? AND role = 'clinician'",
+                    guard try await db.scalar("SELECT 1 FROM membership WHERE record = ? AND account = ? AND role = 'clinician'",
                                         [item.record.description, owner.description]).isTrue else {
                         throw CareDirectoryError(.notFound, "The item can be assigned to a clinician of its record only.")
                     }
                 }
-                try db.execute("UPDATE triage_item SET owner = ? WHERE id = ?", [owner?.description, id.description])
+                try await db.execute("UPDATE triage_item SET owner = ? WHERE id = ?", [owner?.description, id.description])
                 item.owner = owner
             case let .resolve(note):
-                try db.execute("UPDATE triage_item SET status = 'resolved', resolved_by = ?, resolved_date = ?, resolution_note = ? WHERE id = ?",
+                try await db.execute("UPDATE triage_item SET status = 'resolved', resolved_by = ?, resolved_date = ?, resolution_note = ? WHERE id = ?",
                                [account.description, stamp, note, id.description])
                 item.status = .resolved
                 item.resolvedBy = account
@@ -166,9 +166,9 @@ extension SQLCareDirectory {
     }
 
     /// Writes `item` as it is (a new one, or one imported).
-    static func insertTriageItem(_ item: CareTriageItem, _ db: any SQLDatabase) throws {
+    static func insertTriageItem(_ item: CareTriageItem, _ db: any SQLDatabase) async throws {
         let alert = item.alert
-        try db.execute("""
+        try await db.execute("""
             INSERT INTO triage_item (id, record, cause, task_id, task_title, rule_id, rule, priority, status, observed, evidence, outcome_ids,
               latest, raised_date, updated_date, raised_count, owner, acknowledged_by, acknowledged_date, resolved_by, resolved_date, resolution_note)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -180,8 +180,8 @@ extension SQLCareDirectory {
     }
 
     /// Hands `account`'s items of `record` back to the record's clinicians.
-    static func unassignTriage(record: CareRecordID, account: CareAccountID, in db: any SQLDatabase) throws {
-        try db.execute("UPDATE triage_item SET owner = NULL WHERE record = ? AND owner = ?", [record.description, account.description])
+    static func unassignTriage(record: CareRecordID, account: CareAccountID, in db: any SQLDatabase) async throws {
+        try await db.execute("UPDATE triage_item SET owner = NULL WHERE record = ? AND owner = ?", [record.description, account.description])
     }
 
     // MARK: Rows

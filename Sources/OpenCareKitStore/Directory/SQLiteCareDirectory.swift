@@ -49,12 +49,12 @@ struct SQLiteDirectoryRunner: SQLTransactionRunner {
     let database: any DatabaseWriter
     var dialect: SQLDialect { .sqlite }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
-        try await database.read { db in try body(GRDBDatabase(db)) }
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await database.read { db in try GRDBDatabase.running(body, on: db) }
     }
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
-        try await database.write { db in try body(GRDBDatabase(db)) }
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await database.write { db in try GRDBDatabase.running(body, on: db) }
     }
 
     func describe(_ error: any Error) -> String {

@@ -116,9 +116,9 @@ package struct QuerySQL {
     }
 
     /// Fetches and decodes the matching versions.
-    func fetch<E: StoredEntity>(_ type: E.Type, _ db: any SQLDatabase, cache: DecodedEntityCache) throws -> [E] {
+    func fetch<E: StoredEntity>(_ type: E.Type, _ db: any SQLDatabase, cache: DecodedEntityCache) async throws -> [E] {
         var entities: [E] = []
-        try db.forEachRow(sql(table: E.table, db.dialect), allArguments) { row in
+        try await db.forEachRow(sql(table: E.table, db.dialect), allArguments) { row in
             entities.append(try E.decode(row, cache: cache))
         }
         return entities

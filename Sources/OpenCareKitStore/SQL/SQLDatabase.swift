@@ -104,22 +104,22 @@ package protocol SQLTransactionRunner: Sendable {
     var dialect: SQLDialect { get }
 
     /// Runs `body` in one read transaction that sees one state of the database.
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
     /// Runs `body` in one write transaction: all of it commits, or none. Writes are serialized. An engine may run
     /// `body` again when the transaction lost a race (so `body` must have no effects outside the database).
-    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
     /// A description of an engine error without statement arguments (which may hold patient data).
     func describe(_ error: any Error) -> String
 
     /// Runs `body`, whose statements each commit on their own and are not serialized with other writes (for one
     /// statement that serializes itself). By default, `write`.
-    func writeAlone<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T
+    func writeAlone<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 }
 
 extension SQLTransactionRunner {
-    package func writeAlone<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    package func writeAlone<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await write(body)
     }
 }
@@ -130,42 +130,42 @@ package protocol SQLDatabase {
     /// Runs a statement that returns no rows.
     /// - Returns: How many rows it inserted, changed or deleted.
     @discardableResult
-    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+    func execute(_ sql: String, _ arguments: [SQLValue]) async throws -> Int
     /// Runs a query, calling `body` with each row. A row is valid only during its call.
-    func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws
+    func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) async throws
     /// Inserts rows into `table`: `values` holds `columns.count` values a row, row after row. With
     /// `ignoringConflicts`, a row that a uniqueness constraint refuses is left out. By default, several rows to a
     /// statement, for engines where each statement is a round trip.
-    func insertRows(into table: String, columns: [String], values: [SQLValue], ignoringConflicts: Bool) throws
+    func insertRows(into table: String, columns: [String], values: [SQLValue], ignoringConflicts: Bool) async throws
 }
 
 extension SQLDatabase {
     @discardableResult
-    package func execute(_ sql: String, _ arguments: [any SQLBindable] = []) throws -> Int {
-        try execute(sql, arguments.map(\.sqlValue))
+    package func execute(_ sql: String, _ arguments: [any SQLBindable] = []) async throws -> Int {
+        try await execute(sql, arguments.map(\.sqlValue))
     }
 
     /// The rows a query returns, each read by `read`.
-    package func rows<T>(_ sql: String, _ arguments: [any SQLBindable] = [], _ read: (any SQLRow) throws -> T) throws -> [T] {
+    package func rows<T>(_ sql: String, _ arguments: [any SQLBindable] = [], _ read: (any SQLRow) throws -> T) async throws -> [T] {
         var result: [T] = []
-        try forEachRow(sql, arguments.map(\.sqlValue)) { result.append(try read($0)) }
+        try await forEachRow(sql, arguments.map(\.sqlValue)) { result.append(try read($0)) }
         return result
     }
 
     /// The first row a query returns, read by `read`; nil when there is none.
-    package func firstRow<T>(_ sql: String, _ arguments: [any SQLBindable] = [], _ read: (any SQLRow) throws -> T) throws -> T? {
+    package func firstRow<T>(_ sql: String, _ arguments: [any SQLBindable] = [], _ read: (any SQLRow) throws -> T) async throws -> T? {
         var result: T?
-        try forEachRow(sql, arguments.map(\.sqlValue)) { row in
+        try await forEachRow(sql, arguments.map(\.sqlValue)) { row in
             if result == nil { result = try read(row) }
         }
         return result
     }
 
     /// The first column of the first row (`.null` when there is no row).
-    package func scalar(_ sql: String, _ arguments: [any SQLBindable] = []) throws -> SQLValue {
+    package func scalar(_ sql: String, _ arguments: [any SQLBindable] = []) async throws -> SQLValue {
         var result = SQLValue.null
         var first = true
-        try forEachRow(sql, arguments.map(\.sqlValue)) { row in
+        try await forEachRow(sql, arguments.map(\.sqlValue)) { row in
             if first { result = row.firstValue }
             first = false
         }

@@ -55,8 +55,8 @@ extension OCKOutcome: StoredEntity {
     static let kind = "outcome"
     var entity: OCKEntity { .outcome(self) }
 
-    static func completeVersions(_ versions: inout [OCKOutcome], _ db: any SQLDatabase) throws {
-        try attachValues(to: &versions, db)
+    static func completeVersions(_ versions: inout [OCKOutcome], _ db: any SQLDatabase) async throws {
+        try await attachValues(to: &versions, db)
     }
     static let extraColumns = ["task_uuid", "occurrence", "event_start", "event_end", "source", "asset", "schema_version",
                                "timezone", "user_info", "notes", "tags"]
@@ -117,14 +117,14 @@ extension OCKOutcome: StoredEntity {
     }
 
     /// Reads the values of many outcomes at once.
-    static func attachValues(to outcomes: inout [OCKOutcome], _ db: any SQLDatabase) throws {
+    static func attachValues(to outcomes: inout [OCKOutcome], _ db: any SQLDatabase) async throws {
         guard !outcomes.isEmpty else { return }
         var byUUID: [UUID: Int] = [:]
         for (index, outcome) in outcomes.enumerated() { byUUID[outcome.uuid] = index }
         for chunk in stride(from: 0, to: outcomes.count, by: 500) {
             let uuids = outcomes[chunk..<min(chunk + 500, outcomes.count)].map(\.uuid)
             var found: [(index: Int, value: OCKOutcomeValue)] = []
-            try db.forEachRow("""
+            try await db.forEachRow("""
                 SELECT * FROM outcome_values WHERE outcome_uuid IN (\(QuerySQL.placeholders(uuids.count)))
                 ORDER BY outcome_uuid, position
                 """, uuids.map(\.sqlValue)) { row in

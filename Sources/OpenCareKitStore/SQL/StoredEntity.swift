@@ -16,13 +16,13 @@ protocol StoredEntity: OCKVersionedObjectCompatible, OCKValidatable, Equatable, 
     /// Reads a version from a row of `table` (selected with `*`).
     static func decode(_ row: any SQLRow, cache: DecodedEntityCache) throws -> Self
     /// Reads what decoded versions keep in other tables (an outcome's values).
-    static func completeVersions(_ versions: inout [Self], _ db: any SQLDatabase) throws
+    static func completeVersions(_ versions: inout [Self], _ db: any SQLDatabase) async throws
     /// The version as sync exchanges it.
     var entity: OCKEntity { get }
 }
 
 extension StoredEntity {
-    static func completeVersions(_ versions: inout [Self], _ db: any SQLDatabase) throws {}
+    static func completeVersions(_ versions: inout [Self], _ db: any SQLDatabase) async throws {}
 
     static var versionColumns: [String] {
         ["uuid", "id", "effective_date", "deleted_date", "created_date", "updated_date", "previous_uuids",
@@ -59,10 +59,10 @@ extension StoredEntity {
     }
 
     /// Inserts this version and its dependent rows.
-    func insert(_ db: any SQLDatabase, nextEffectiveDate: Date? = nil, event: DateInterval? = nil) throws {
+    func insert(_ db: any SQLDatabase, nextEffectiveDate: Date? = nil, event: DateInterval? = nil) async throws {
         var rows = VersionRows()
         try rows.add(self, nextEffectiveDate: nextEffectiveDate, event: event, db.dialect)
-        try rows.insert(Self.self, into: db)
+        try await rows.insert(Self.self, into: db)
     }
 
     /// One row per tag, so "any of these tags" queries use an index.
@@ -186,10 +186,10 @@ struct VersionRows {
         version.addDependentRows(to: &self, dialect)
     }
 
-    func insert<E: StoredEntity>(_ type: E.Type, into db: any SQLDatabase) throws {
-        try db.insertRows(into: E.table, columns: E.allColumns, values: versions, ignoringConflicts: false)
+    func insert<E: StoredEntity>(_ type: E.Type, into db: any SQLDatabase) async throws {
+        try await db.insertRows(into: E.table, columns: E.allColumns, values: versions, ignoringConflicts: false)
         let (values, tags) = (StoredTable.outcomeValues, StoredTable.entityTags)
-        try db.insertRows(into: values.name, columns: values.columns, values: outcomeValues, ignoringConflicts: false)
-        try db.insertRows(into: tags.name, columns: tags.columns, values: self.tags, ignoringConflicts: true)
+        try await db.insertRows(into: values.name, columns: values.columns, values: outcomeValues, ignoringConflicts: false)
+        try await db.insertRows(into: tags.name, columns: tags.columns, values: self.tags, ignoringConflicts: true)
     }
 }

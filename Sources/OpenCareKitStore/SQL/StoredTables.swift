@@ -92,7 +92,7 @@ package struct StoredTable: Sendable {
     /// (an SQL condition on the columns, with its arguments) limiting them further; each row's values are in
     /// `columns` order, in the stored form of `target`.
     package func rows(after: [SQLValue]?, limit: Int, filter: (sql: String, arguments: [SQLValue])? = nil,
-                      in db: any SQLDatabase, for target: SQLDialect) throws -> [[SQLValue]] {
+                      in db: any SQLDatabase, for target: SQLDialect) async throws -> [[SQLValue]] {
         var conditions: [String] = []
         var arguments: [SQLValue] = []
         if let after {
@@ -104,7 +104,7 @@ package struct StoredTable: Sendable {
             arguments += filter.arguments
         }
         let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return try db.rows("""
+        return try await db.rows("""
             SELECT \(columns.joined(separator: ", ")) FROM \(name)\(condition) ORDER BY \(key.joined(separator: ", ")) LIMIT \(limit)
             """, arguments) { row in
             try columns.indices.map { try converted(row.value(at: $0), column: columns[$0], for: target) }
@@ -128,8 +128,8 @@ package struct StoredTable: Sendable {
 
     /// Inserts rows (each with a value per column, as `rows(after:limit:filter:in:for:)` reads them), several to a
     /// statement; with `ignoringConflicts`, a row that a uniqueness constraint refuses is left out.
-    package func insert(_ rows: [[SQLValue]], into db: any SQLDatabase, ignoringConflicts: Bool = false) throws {
-        try db.insertRows(into: name, columns: columns, rows: rows, ignoringConflicts: ignoringConflicts)
+    package func insert(_ rows: [[SQLValue]], into db: any SQLDatabase, ignoringConflicts: Bool = false) async throws {
+        try await db.insertRows(into: name, columns: columns, rows: rows, ignoringConflicts: ignoringConflicts)
     }
 }
 
@@ -144,12 +144,12 @@ private struct OneValueRow: SQLRow {
 extension SQLDatabase {
     /// Inserts `rows` (each with a value per column) into `table`; with `ignoringConflicts`, a row that a uniqueness
     /// constraint refuses is left out.
-    package func insertRows(into table: String, columns: [String], rows: [[SQLValue]], ignoringConflicts: Bool = false) throws {
-        try insertRows(into: table, columns: columns, values: Array(rows.joined()), ignoringConflicts: ignoringConflicts)
+    package func insertRows(into table: String, columns: [String], rows: [[SQLValue]], ignoringConflicts: Bool = false) async throws {
+        try await insertRows(into: table, columns: columns, values: Array(rows.joined()), ignoringConflicts: ignoringConflicts)
     }
 
     /// As many rows to a statement as the engines' limits on arguments allow.
-    package func insertRows(into table: String, columns: [String], values: [SQLValue], ignoringConflicts: Bool) throws {
+    package func insertRows(into table: String, columns: [String], values: [SQLValue], ignoringConflicts: Bool) async throws {
         guard !columns.isEmpty, !values.isEmpty else { return }
         guard values.count % columns.count == 0 else { throw SQLFailure(.other, "Rows for \(table) have missing values") }
         // SQLite allows 32,766 arguments to a statement, PostgreSQL 65,535.
@@ -158,7 +158,7 @@ extension SQLDatabase {
         var first = 0
         while first < values.count {
             let chunk = values[first..<min(first + perStatement, values.count)]
-            try execute("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+            try await execute("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
                         + Array(repeating: row, count: chunk.count / columns.count).joined(separator: ", ")
                         + (ignoringConflicts ? " ON CONFLICT DO NOTHING" : ""), Array(chunk))
             first += chunk.count

@@ -24,7 +24,7 @@ enum VersionedWrites {
     /// shows nothing of the old one's past.
     static func add<E: StoredEntity>(_ entities: [E], now: Date, _ db: any SQLDatabase, reusingDeletedIDs: Bool = false,
                                      cache: DecodedEntityCache? = nil,
-                                     event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
+                                     event: (E) async throws -> DateInterval? = { _ in nil }) async throws -> [E] {
         try requireDistinctIDs(entities)
         for entity in entities { try validate(entity) }
         var deletedIDs: Set<String> = []
@@ -33,7 +33,7 @@ enum VersionedWrites {
         for first in stride(from: 0, to: entities.count, by: 500) {
             let chunk = entities[first..<min(first + 500, entities.count)]
             let placeholders = QuerySQL.placeholders(chunk.count)
-            let taken = try db.rows("SELECT DISTINCT id FROM \(E.table) WHERE id IN (\(placeholders))", chunk.map(\.id)) {
+            let taken = try await db.rows("SELECT DISTINCT id FROM \(E.table) WHERE id IN (\(placeholders))", chunk.map(\.id)) {
                 try $0.string("id")
             }
             guard !taken.isEmpty else { continue }
@@ -41,7 +41,7 @@ enum VersionedWrites {
                 throw OCKStoreError.addFailed(reason: "\(E.aKind) with the same id already exists (ids stay taken after a delete)")
             }
             for id in taken {
-                guard let (_, tip) = try tip(of: id, E.self, db, cache: cache), tip.deletedDate != nil else {
+                guard let (_, tip) = try await tip(of: id, E.self, db, cache: cache), tip.deletedDate != nil else {
                     throw OCKStoreError.addFailed(reason: "\(E.aKind) with the same id already exists: update it, or delete it first")
                 }
                 deletedIDs.insert(id)
@@ -50,21 +50,24 @@ enum VersionedWrites {
         // New entities are inserted together, a few statements for the whole call.
         do {
             var rows = VersionRows()
-            let added = try entities.map { entity in
+            var added: [E] = []
+            added.reserveCapacity(entities.count)
+            for entity in entities {
                 if deletedIDs.contains(entity.id), let cache {
-                    return try appendVersion(entity, deleting: false, now: now, newUUID: { entity.uuid }, db, cache: cache,
-                                             afterTombstone: true, event: event)
+                    added.append(try await appendVersion(entity, deleting: false, now: now, newUUID: { entity.uuid }, db, cache: cache,
+                                                         afterTombstone: true, event: event))
+                    continue
                 }
-                var added = entity
-                added.schemaVersion = .stamped
-                added.previousVersionUUIDs = []
-                added.nextVersionUUIDs = []
-                added.createdDate = added.createdDate ?? now
-                added.updatedDate = now
-                try rows.add(added, event: try event(added), db.dialect)
-                return added
+                var version = entity
+                version.schemaVersion = .stamped
+                version.previousVersionUUIDs = []
+                version.nextVersionUUIDs = []
+                version.createdDate = version.createdDate ?? now
+                version.updatedDate = now
+                try rows.add(version, event: try await event(version), db.dialect)
+                added.append(version)
             }
-            try rows.insert(E.self, into: db)
+            try await rows.insert(E.self, into: db)
             return added
         } catch let error as SQLFailure where error.kind == .uniqueViolation && error.description.contains(db.dialect.takenUUID(in: E.table)) {
             // A uuid taken before, or twice in this call.
@@ -75,8 +78,8 @@ enum VersionedWrites {
     /// The newest version of `id`: the version no other version replaces (the one most recently effective if sync
     /// left several).
     static func tip<E: StoredEntity>(of id: String, _ type: E.Type, _ db: any SQLDatabase, cache: DecodedEntityCache)
-        throws -> (nextUUIDs: Data, entity: E)? {
-        try db.firstRow("""
+        async throws -> (nextUUIDs: Data, entity: E)? {
+        try await db.firstRow("""
             SELECT * FROM \(E.table) WHERE id = ? AND next_effective_date IS NULL
             ORDER BY \(db.dialect.order("effective_date", ascending: false)), \(db.dialect.order("updated_date", ascending: false))
             LIMIT 1
@@ -89,12 +92,12 @@ enum VersionedWrites {
     /// passes the entity's own uuid): the new version follows the tombstone and is created now.
     static func appendVersion<E: StoredEntity>(_ entity: E, deleting: Bool, now: Date, newUUID: () -> UUID, _ db: any SQLDatabase,
                                                cache: DecodedEntityCache, afterTombstone: Bool = false,
-                                               check: (E, E) throws -> Void = { _, _ in },
-                                               event: (E) throws -> DateInterval? = { _ in nil }) throws -> E {
+                                               check: (E, E) async throws -> Void = { _, _ in },
+                                               event: (E) async throws -> DateInterval? = { _ in nil }) async throws -> E {
         func failure(_ reason: String) -> OCKStoreError {
             deleting ? .deleteFailed(reason: reason) : .updateFailed(reason: reason)
         }
-        guard let (nextUUIDs, current) = try tip(of: entity.id, E.self, db, cache: cache) else {
+        guard let (nextUUIDs, current) = try await tip(of: entity.id, E.self, db, cache: cache) else {
             throw failure("No previous version exists: there is no \(E.kind) with that id")
         }
         if (current.deletedDate != nil) != afterTombstone {
@@ -110,7 +113,7 @@ enum VersionedWrites {
         }
         var version = deleting ? current : entity
         if !deleting { try validate(version) }
-        try check(current, version)
+        try await check(current, version)
         version.uuid = newUUID()
         version.schemaVersion = .stamped
         version.previousVersionUUIDs = [current.uuid]
@@ -123,31 +126,37 @@ enum VersionedWrites {
             version.deletedDate = nil
         }
         let effective = version.effectiveDate.storeValue
-        try db.execute("""
+        try await db.execute("""
             UPDATE \(E.table) SET next_uuids = ?,
                 next_effective_date = CASE WHEN next_effective_date IS NULL OR next_effective_date > ? THEN ?
                                       ELSE next_effective_date END
             WHERE uuid = ?
             """, [nextUUIDs + PackedUUIDs.data([version.uuid]), effective, effective, current.uuid])
-        try version.insert(db, event: try event(version))
+        try await version.insert(db, event: try await event(version))
         return version
     }
 
     static func update<E: StoredEntity>(_ entities: [E], now: Date, newUUID: () -> UUID, _ db: any SQLDatabase, cache: DecodedEntityCache,
-                                        check: (E, E) throws -> Void = { _, _ in },
-                                        event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
+                                        check: (E, E) async throws -> Void = { _, _ in },
+                                        event: (E) async throws -> DateInterval? = { _ in nil }) async throws -> [E] {
         try requireDistinctIDs(entities)
-        return try entities.map {
-            try appendVersion($0, deleting: false, now: now, newUUID: newUUID, db, cache: cache, check: check, event: event)
+        var updated: [E] = []
+        for entity in entities {
+            updated.append(try await appendVersion(entity, deleting: false, now: now, newUUID: newUUID, db, cache: cache,
+                                                  check: check, event: event))
         }
+        return updated
     }
 
     static func delete<E: StoredEntity>(_ entities: [E], now: Date, newUUID: () -> UUID, _ db: any SQLDatabase, cache: DecodedEntityCache,
-                                        check: (E) throws -> Void = { _ in },
-                                        event: (E) throws -> DateInterval? = { _ in nil }) throws -> [E] {
+                                        check: (E) async throws -> Void = { _ in },
+                                        event: (E) async throws -> DateInterval? = { _ in nil }) async throws -> [E] {
         try requireDistinctIDs(entities)
-        return try entities.map {
-            try appendVersion($0, deleting: true, now: now, newUUID: newUUID, db, cache: cache, check: { current, _ in try check(current) }, event: event)
+        var deleted: [E] = []
+        for entity in entities {
+            deleted.append(try await appendVersion(entity, deleting: true, now: now, newUUID: newUUID, db, cache: cache,
+                                                  check: { current, _ in try await check(current) }, event: event))
         }
+        return deleted
     }
 }

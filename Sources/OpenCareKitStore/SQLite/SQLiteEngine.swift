@@ -103,23 +103,23 @@ final class SQLiteEngine: OCKStoreEngine {
         }
     }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let database = try database()
         // An in-memory store is one serial connection no other process sees: nothing can write between its
         // statements, so a read needs neither a transaction nor GRDB's read-only mode. That mode toggles
         // `PRAGMA query_only`, which expires every prepared statement: each read would compile its statements again.
         if fileURL == nil, let queue = database as? DatabaseQueue {
-            return try await queue.unsafeRead { db in try body(GRDBDatabase(db)) }
+            return try await queue.unsafeRead { db in try GRDBDatabase.running(body, on: db) }
         }
-        return try await database.read { db in try body(GRDBDatabase(db)) }
+        return try await database.read { db in try GRDBDatabase.running(body, on: db) }
     }
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
-        try await database().write { db in try body(GRDBDatabase(db)) }
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await database().write { db in try GRDBDatabase.running(body, on: db) }
     }
 
-    func writeSynchronously(_ body: @escaping @Sendable (any SQLDatabase) throws -> Void) throws {
-        try database().write { db in try body(GRDBDatabase(db)) }
+    func writeSynchronously(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) throws {
+        try database().write { db in try GRDBDatabase.running(body, on: db) }
     }
 
     func delete() throws {
@@ -202,15 +202,25 @@ extension SQLiteEngine {
 }
 
 /// A GRDB connection inside a transaction, as the store's engine-neutral `SQLDatabase`.
-struct GRDBDatabase: SQLDatabase {
+///
+/// Its statements run on the connection's thread (GRDB's rule): a transaction's asynchronous body runs there, on a
+/// `CallingThreadExecutor`, while GRDB's synchronous transaction waits for it. SQLite answers in this process, so the
+/// body's awaits of its statements never suspend.
+struct GRDBDatabase: SQLDatabase, @unchecked Sendable {
     let db: Database
 
     init(_ db: Database) { self.db = db }
 
+    /// Runs `body` on `db`, on the calling thread (the connection's, inside a GRDB transaction).
+    static func running<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T, on db: Database) throws -> T {
+        let database = GRDBDatabase(db)
+        return try CallingThreadExecutor.run { try await body(database) }
+    }
+
     var dialect: SQLDialect { .sqlite }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+    func execute(_ sql: String, _ arguments: [SQLValue]) async throws -> Int {
         try translatingErrors {
             let statement = try db.cachedStatement(sql: sql)
             // Bound here rather than through `StatementArguments`, which boxes every value (a third of a batch
@@ -225,7 +235,7 @@ struct GRDBDatabase: SQLDatabase {
 
     /// One prepared statement of one row, run once a row: in SQLite, which runs in this process, a statement of a
     /// thousand rows saves no round trip, and its text and arguments cost more to build.
-    func insertRows(into table: String, columns: [String], values: [SQLValue], ignoringConflicts: Bool) throws {
+    func insertRows(into table: String, columns: [String], values: [SQLValue], ignoringConflicts: Bool) async throws {
         guard !columns.isEmpty, !values.isEmpty else { return }
         guard values.count % columns.count == 0 else { throw SQLFailure(.other, "Rows for \(table) have missing values") }
         try translatingErrors {
@@ -282,7 +292,7 @@ struct GRDBDatabase: SQLDatabase {
         }
     }
 
-    func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
+    func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) async throws {
         // Cached: the same query shapes come back (every day's events), and preparing is most of a small query.
         let rows = try translatingErrors {
             try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments))

@@ -7,7 +7,7 @@ extension OCKStore {
     public func lastOutcomeDeletion(taskUUID: UUID, occurrence: Int) async throws -> Date? {
         let cache = self.cache
         return try await read { db in
-            try db.rows("""
+            try await db.rows("""
                 SELECT * FROM outcomes WHERE task_uuid = ? AND occurrence = ? AND deleted_date IS NOT NULL
                 ORDER BY deleted_date DESC LIMIT 1
                 """, [taskUUID.sqlValue, occurrence.sqlValue]) { try OCKOutcome.decode($0, cache: cache) }.first?.deletedDate

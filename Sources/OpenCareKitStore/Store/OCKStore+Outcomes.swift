@@ -22,14 +22,14 @@ extension OCKStore: OCKOutcomeStore {
                 // The outcomes an interval holds are those of the occurrences its task versions' schedules have
                 // there: index ranges of the one current outcome per occurrence. (The store keeps no index on
                 // event times, which every insert would pay for.)
-                guard let ranges = try OutcomeOccurrences.ranges(for: query, in: interval, db, cache: cache) else { return [] }
+                guard let ranges = try await OutcomeOccurrences.ranges(for: query, in: interval, db, cache: cache) else { return [] }
                 if ranges.count <= OutcomeOccurrences.maximumRanges {
                     sql.join = OutcomeOccurrences.join(ranges, db.dialect)
                     sql.index = "outcomes_one_live_per_occurrence"
                 }
             }
-            var outcomes = try sql.fetch(OCKOutcome.self, db, cache: cache)
-            try OCKOutcome.attachValues(to: &outcomes, db)
+            var outcomes = try await sql.fetch(OCKOutcome.self, db, cache: cache)
+            try await OCKOutcome.attachValues(to: &outcomes, db)
             return outcomes
         }
     }
@@ -43,14 +43,14 @@ extension OCKStore: OCKOutcomeStore {
             let events = OutcomeEvents(db, cache: cache)
             let checking = !rules.isEmpty
             var writes: [OCKStoreWrite] = []
-            let added = try Self.uniqueOutcomes {
-                try VersionedWrites.add(outcomes, now: now, db) { outcome in
-                    let span = try events.event(outcome)
-                    if checking { writes.append(.addOutcome(outcome, task: try events.task(outcome.taskUUID))) }
+            let added = try await Self.uniqueOutcomes {
+                try await VersionedWrites.add(outcomes, now: now, db) { outcome in
+                    let span = try await events.event(outcome)
+                    if checking { writes.append(.addOutcome(outcome, task: try await events.task(outcome.taskUUID))) }
                     return span
                 }
             }
-            try rules.check(writes, db, now: now, cache: cache)
+            try await rules.check(writes, db, now: now, cache: cache)
             return added
         }
     }
@@ -66,21 +66,21 @@ extension OCKStore: OCKOutcomeStore {
         return try await write(.outcomes, failure: OCKStoreError.updateFailed) { db, now in
             let events = OutcomeEvents(db, cache: cache)
             var writes: [OCKStoreWrite] = []
-            let updated = try Self.uniqueOutcomes {
+            let updated = try await Self.uniqueOutcomes {
                 var prevailing: [OCKOutcome] = []
-                let updated = try VersionedWrites.update(outcomes, now: now, newUUID: newUUID, db, cache: cache, check: { current, proposed in
-                    writes += try OCKStoreWrite.outcomeUpdate(current: current, proposed: proposed, task: events.task)
+                let updated = try await VersionedWrites.update(outcomes, now: now, newUUID: newUUID, db, cache: cache, check: { current, proposed in
+                    writes += try await OCKStoreWrite.outcomeUpdate(current: current, proposed: proposed, task: events.task)
                     if proposed.effectiveDate < current.effectiveDate { prevailing.append(current) }
                 }, event: events.event)
                 // The versions read for the update carry no values; the copies need them.
-                try OCKOutcome.attachValues(to: &prevailing, db)
+                try await OCKOutcome.attachValues(to: &prevailing, db)
                 for version in prevailing {
-                    _ = try VersionedWrites.appendVersion(version, deleting: false, now: now, newUUID: newUUID, db, cache: cache,
+                    _ = try await VersionedWrites.appendVersion(version, deleting: false, now: now, newUUID: newUUID, db, cache: cache,
                                                           event: events.event)
                 }
                 return updated
             }
-            try rules.check(writes, db, now: now, cache: cache)
+            try await rules.check(writes, db, now: now, cache: cache)
             return updated
         }
     }
@@ -92,18 +92,18 @@ extension OCKStore: OCKOutcomeStore {
             // A tombstone keeps its outcome's event; CareKit's placement rules apply to recording, not to deleting.
             let events = OutcomeEvents(db, cache: cache)
             var writes: [OCKStoreWrite] = []
-            let deleted = try VersionedWrites.delete(outcomes, now: now, newUUID: newUUID, db, cache: cache, check: { current in
-                writes.append(.deleteOutcome(current, task: try events.task(current.taskUUID)))
-            }) { try events.event($0, checkingPlacement: false) }
-            try rules.check(writes, db, now: now, cache: cache)
+            let deleted = try await VersionedWrites.delete(outcomes, now: now, newUUID: newUUID, db, cache: cache, check: { current in
+                writes.append(.deleteOutcome(current, task: try await events.task(current.taskUUID)))
+            }) { try await events.event($0, checkingPlacement: false) }
+            try await rules.check(writes, db, now: now, cache: cache)
             return deleted
         }
     }
 
     /// Turns the store's one-current-outcome-per-occurrence constraint into CareKit's error.
-    private static func uniqueOutcomes<T>(_ body: () throws -> T) throws -> T {
+    private static func uniqueOutcomes<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try body()
+            return try await body()
         } catch let error as SQLFailure where error.kind == .uniqueViolation {
             throw OCKStoreError.invalidValue(reason: "Tried to add a non-unique outcome to the store. Outcomes are "
                                              + "unique on their task UUID and task occurrence index.")
@@ -136,14 +136,14 @@ final class OutcomeEvents {
         self.cache = cache
     }
 
-    func event(_ outcome: OCKOutcome) throws -> DateInterval? {
-        try event(outcome, checkingPlacement: true)
+    func event(_ outcome: OCKOutcome) async throws -> DateInterval? {
+        try await event(outcome, checkingPlacement: true)
     }
 
     /// The span of the outcome's event; with `checkingPlacement`, also CareKit's rule that no newer task version may
     /// take effect at or before it.
-    func event(_ outcome: OCKOutcome, checkingPlacement: Bool) throws -> DateInterval? {
-        let version = try version(outcome.taskUUID)
+    func event(_ outcome: OCKOutcome, checkingPlacement: Bool) async throws -> DateInterval? {
+        let version = try await version(outcome.taskUUID)
         let occurrence = outcome.taskOccurrenceIndex
         let found: OCKScheduleEvent?
         if let last = version.lastEvent, last.occurrence == occurrence - 1 {
@@ -164,21 +164,21 @@ final class OutcomeEvents {
     }
 
     /// The task version with `uuid`.
-    func task(_ uuid: UUID) throws -> OCKTask {
-        try version(uuid).task
+    func task(_ uuid: UUID) async throws -> OCKTask {
+        try await version(uuid).task
     }
 
     /// The task version with `uuid` and the effective dates of the versions that follow it.
-    private func version(_ uuid: UUID) throws -> TaskVersion {
+    private func version(_ uuid: UUID) async throws -> TaskVersion {
         if let known = versions[uuid] { return known }
-        guard let task = try db.firstRow("SELECT * FROM tasks WHERE uuid = ?", [uuid], { try OCKTask.decode($0, cache: cache) }) else {
+        guard let task = try await db.firstRow("SELECT * FROM tasks WHERE uuid = ?", [uuid], { try OCKTask.decode($0, cache: cache) }) else {
             throw OCKStoreError.invalidValue(reason: "Failed to find the outcome's task (no task version with that UUID)")
         }
         var starts: [Date] = []
         var frontier = task.nextVersionUUIDs
         var seen = Set<UUID>()
         while let next = frontier.popLast(), seen.insert(next).inserted {
-            guard let (start, nextUUIDs) = try db.firstRow("SELECT effective_date, next_uuids FROM tasks WHERE uuid = ?", [next], {
+            guard let (start, nextUUIDs) = try await db.firstRow("SELECT effective_date, next_uuids FROM tasks WHERE uuid = ?", [next], {
                 (try $0.date("effective_date"), try $0.data("next_uuids"))
             }) else { continue }
             if let start { starts.append(start) }
@@ -200,14 +200,14 @@ enum OutcomeOccurrences {
     /// else every version whose schedule starts before the interval ends), the occurrences whose events may overlap
     /// `interval`; versions with none are left out. Nil when no version has any: nothing can match.
     static func ranges(for query: OCKOutcomeQuery, in interval: DateInterval, _ db: any SQLDatabase,
-                       cache: DecodedEntityCache) throws -> [(task: UUID, occurrences: ClosedRange<Int>)]? {
+                       cache: DecodedEntityCache) async throws -> [(task: UUID, occurrences: ClosedRange<Int>)]? {
         var tasks: [OCKTask] = []
-        func read(_ condition: String, _ values: [SQLValue]) throws {
-            try db.forEachRow("SELECT * FROM tasks WHERE \(condition)", values) { tasks.append(try OCKTask.decode($0, cache: cache)) }
+        func read(_ condition: String, _ values: [SQLValue]) async throws {
+            try await db.forEachRow("SELECT * FROM tasks WHERE \(condition)", values) { tasks.append(try OCKTask.decode($0, cache: cache)) }
         }
-        func read(_ column: String, in values: [SQLValue]) throws {
+        func read(_ column: String, in values: [SQLValue]) async throws {
             for chunk in values.chunks(of: 500) {
-                try read("\(column) IN (\(QuerySQL.placeholders(chunk.count)))", Array(chunk))
+                try await read("\(column) IN (\(QuerySQL.placeholders(chunk.count)))", Array(chunk))
             }
         }
         if !query.taskUUIDs.isEmpty {
@@ -216,13 +216,13 @@ enum OutcomeOccurrences {
             for uuid in query.taskUUIDs {
                 if let task = cache.entity(uuid, as: OCKTask.self) { tasks.append(task) } else { missing.append(uuid.sqlValue) }
             }
-            try read("uuid", in: missing)
+            try await read("uuid", in: missing)
         } else if !query.taskIDs.isEmpty {
-            try read("id", in: query.taskIDs.map(\.sqlValue))
+            try await read("id", in: query.taskIDs.map(\.sqlValue))
         } else if !query.taskRemoteIDs.isEmpty {
-            try read("remote_id", in: query.taskRemoteIDs.map(\.sqlValue))
+            try await read("remote_id", in: query.taskRemoteIDs.map(\.sqlValue))
         } else {
-            try read("schedule_start < ?", [interval.end.storeValue.sqlValue])
+            try await read("schedule_start < ?", [interval.end.storeValue.sqlValue])
         }
         var ranges: [(task: UUID, occurrences: ClosedRange<Int>)] = []
         var seen = Set<UUID>()

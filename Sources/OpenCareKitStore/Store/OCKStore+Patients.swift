@@ -32,7 +32,7 @@ extension OCKStore: OCKPatientStore {
     @discardableResult
     public func addPatients(_ patients: [OCKPatient]) async throws -> [OCKPatient] {
         try await addVersions(patients, .patients) { db in
-            let existing = try db.scalar("SELECT count(*) FROM patients").int ?? 0
+            let existing = try await db.scalar("SELECT count(*) FROM patients").int ?? 0
             guard existing + patients.count <= 1 else { throw OCKStoreError.addFailed(reason: OCKStore.onePatientPerStore) }
         }
     }

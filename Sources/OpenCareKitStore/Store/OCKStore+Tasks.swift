@@ -40,7 +40,7 @@ extension OCKStore: OCKTaskStore {
     public func addTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
         let (rules, cache) = (self.rules, self.cache)
         return try await addVersions(tasks, .tasks, reusingDeletedIDs: true, after: { db, now, added in
-            try rules.check(added.map { .addTask($0) }, db, now: now, cache: cache)
+            try await rules.check(added.map { .addTask($0) }, db, now: now, cache: cache)
         })
     }
 
@@ -60,7 +60,7 @@ extension OCKStore: OCKTaskStore {
         let (rules, cache) = (self.rules, self.cache)
         return try await updateVersions(tasks, .tasks, check: { db, current, proposed in
             try Self.checkNewest(onlyIfNewest, current: current, proposed: proposed)
-            let latest = try db.scalar(Self.latestOutcomeSQL, [current.id]).double
+            let latest = try await db.scalar(Self.latestOutcomeSQL, [current.id]).double
             if let latest, proposed.effectiveDate.storeValue <= latest {
                 throw OCKStoreError.updateFailed(reason: """
                     Updating the task failed. The new version takes effect before an outcome recorded for a \
@@ -70,7 +70,7 @@ extension OCKStore: OCKTaskStore {
                     """)
             }
         }, after: { db, now, changes in
-            try rules.check(changes.map { .updateTask(current: $0.current, proposed: $0.proposed) }, db, now: now, cache: cache)
+            try await rules.check(changes.map { .updateTask(current: $0.current, proposed: $0.proposed) }, db, now: now, cache: cache)
         })
     }
 
@@ -78,7 +78,7 @@ extension OCKStore: OCKTaskStore {
     /// of the task must take effect after it (the data-loss guard of `updateTasks`).
     public func latestOutcomeEventStart(ofTaskWithID id: String) async throws -> Date? {
         try await read { db in
-            try db.scalar(Self.latestOutcomeSQL, [id]).double.map(Date.init(storeValue:))
+            try await db.scalar(Self.latestOutcomeSQL, [id]).double.map(Date.init(storeValue:))
         }
     }
 
@@ -92,7 +92,7 @@ extension OCKStore: OCKTaskStore {
     public func deleteTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
         let (rules, cache) = (self.rules, self.cache)
         return try await deleteVersions(tasks, .tasks) { db, now, deleted in
-            try rules.check(deleted.map { .deleteTask($0) }, db, now: now, cache: cache)
+            try await rules.check(deleted.map { .deleteTask($0) }, db, now: now, cache: cache)
         }
     }
 }

@@ -54,8 +54,8 @@ extension OCKStore {
                 query.taskIDs = [excludedOutcomes.taskID]
                 var outcomesOfTask = QuerySQL(query, db.dialect, dateIntervalApplies: false)
                 outcomesOfTask.matchRelated("task_uuid", table: "tasks", ids: query.taskIDs, uuids: [], remoteIDs: [])
-                var candidates = try outcomesOfTask.fetch(OCKOutcome.self, db, cache: cache)
-                try OCKOutcome.attachValues(to: &candidates, db)
+                var candidates = try await outcomesOfTask.fetch(OCKOutcome.self, db, cache: cache)
+                try await OCKOutcome.attachValues(to: &candidates, db)
                 let excluded = candidates.filter(excludedOutcomes.test).map(\.uuid)
                 if !excluded.isEmpty {
                     sql += " AND o.uuid NOT IN (\(QuerySQL.placeholders(excluded.count)))"
@@ -78,10 +78,10 @@ extension OCKStore {
                     arguments += [start.storeValue.sqlValue, end.storeValue.sqlValue]
                 }
             }
-            let total = try db.scalar("SELECT COUNT(*) " + sql, arguments).int ?? 0
+            let total = try await db.scalar("SELECT COUNT(*) " + sql, arguments).int ?? 0
             let order = db.dialect.order("o.created_date", ascending: true)
             var keys: [OCKOutcomeValueKey] = []
-            try db.forEachRow("SELECT v.outcome_uuid, v.position " + sql + " ORDER BY \(order), o.uuid, v.position LIMIT ? OFFSET ?",
+            try await db.forEachRow("SELECT v.outcome_uuid, v.position " + sql + " ORDER BY \(order), o.uuid, v.position LIMIT ? OFFSET ?",
                               arguments + [max(0, limit).sqlValue, max(0, offset).sqlValue]) { row in
                 keys.append(OCKOutcomeValueKey(outcome: try row.uuid("outcome_uuid"), position: try row.int("position")))
             }
@@ -89,11 +89,11 @@ extension OCKStore {
             // The page's outcome versions, read in the same transaction as the keys.
             var query = OCKOutcomeQuery()
             query.uuids = Array(Set(keys.map(\.outcome)))
-            var outcomes = try QuerySQL(query, db.dialect, dateIntervalApplies: false).fetch(OCKOutcome.self, db, cache: cache)
-            try OCKOutcome.attachValues(to: &outcomes, db)
+            var outcomes = try await QuerySQL(query, db.dialect, dateIntervalApplies: false).fetch(OCKOutcome.self, db, cache: cache)
+            try await OCKOutcome.attachValues(to: &outcomes, db)
             var taskQuery = OCKTaskQuery()
             taskQuery.uuids = Array(Set(outcomes.map(\.taskUUID)))
-            let tasks = try QuerySQL(taskQuery, db.dialect).fetch(OCKTask.self, db, cache: cache)
+            let tasks = try await QuerySQL(taskQuery, db.dialect).fetch(OCKTask.self, db, cache: cache)
             return (total, keys, outcomes, tasks)
         }
     }

@@ -140,7 +140,7 @@ public final class OCKStore: Sendable {
         do {
             try engine.writeSynchronously { db in
                 for table in Self.entityTables {
-                    try db.execute("DELETE FROM \(table)")
+                    try await db.execute("DELETE FROM \(table)")
                 }
             }
         } catch let error as OCKStoreError {
@@ -170,11 +170,11 @@ public final class OCKStore: Sendable {
     func write<T: Sendable>(_ kinds: StoreChanges.Kinds, failure: @escaping @Sendable (String) -> OCKStoreError,
                             synchronizes: Bool = true,
                             function: String = #function,
-                            _ body: @escaping @Sendable (any SQLDatabase, Date) throws -> T) async throws -> T {
+                            _ body: @escaping @Sendable (any SQLDatabase, Date) async throws -> T) async throws -> T {
         let now = clock()
         let result: T
         do {
-            result = try await measured(function, isWrite: true) { try await engine.write { db in try body(db, now) } }
+            result = try await measured(function, isWrite: true) { try await engine.write { db in try await body(db, now) } }
         } catch let error as OCKStoreError {
             throw error
         } catch let refusal as AuthorizationRefusal {
@@ -193,7 +193,7 @@ public final class OCKStore: Sendable {
     }
 
     /// Runs `body` in a read transaction.
-    func read<T: Sendable>(function: String = #function, _ body: @escaping @Sendable (any SQLDatabase) throws -> T) async throws -> T {
+    func read<T: Sendable>(function: String = #function, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         do {
             return try await measured(function, isWrite: false) { try await engine.read(body) }
         } catch let error as OCKStoreError {

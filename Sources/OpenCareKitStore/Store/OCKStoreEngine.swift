@@ -12,7 +12,7 @@ package protocol OCKStoreEngine: SQLTransactionRunner {
     func open() throws
 
     /// Runs `body` in one write transaction from synchronous code (CareKit's `reset()` is synchronous).
-    func writeSynchronously(_ body: @escaping @Sendable (any SQLDatabase) throws -> Void) throws
+    func writeSynchronously(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) throws
 
     /// Removes the store's data and files; the store starts empty when used again.
     func delete() throws

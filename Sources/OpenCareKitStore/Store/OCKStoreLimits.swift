@@ -26,14 +26,14 @@ public enum OCKStoreLimits {
     /// Throws unless the store's current tasks keep `maximumEventsPerDay` (inside a write transaction). `including`
     /// counts other versions the write brings, by table and id (a merge's versions between the current ones, each
     /// in effect for a while): a task counts with the most events of its versions there.
-    static func checkEventsPerDay(_ db: any SQLDatabase, cache: DecodedEntityCache, including: [TaskKey: Int] = [:]) throws {
+    static func checkEventsPerDay(_ db: any SQLDatabase, cache: DecodedEntityCache, including: [TaskKey: Int] = [:]) async throws {
         var total = 0
         var others = including
         func count(_ events: Int) {
             total = total > maximumEventsPerDay ? total : total + min(events, maximumEventsPerDay + 1)
         }
-        func add<T: StoredEntity & TaskFields>(_ type: T.Type) throws {
-            try db.forEachRow("SELECT * FROM \(T.table) WHERE next_effective_date IS NULL AND deleted_date IS NULL", []) { row in
+        func add<T: StoredEntity & TaskFields>(_ type: T.Type) async throws {
+            try await db.forEachRow("SELECT * FROM \(T.table) WHERE next_effective_date IS NULL AND deleted_date IS NULL", []) { row in
                 let task = try T.decode(row, cache: cache)
                 let other = others.removeValue(forKey: TaskKey(table: T.table, id: task.id)) ?? 0
                 count(max(task.schedule.maximumEventsOnOneDay ?? .max, other))
@@ -41,14 +41,14 @@ public enum OCKStoreLimits {
             // A task deleted now counts no more, whatever versions came before its tombstone.
             let rest = others.keys.filter { $0.table == T.table }.map(\.id)
             for chunk in stride(from: 0, to: rest.count, by: 500).map({ rest[$0..<min($0 + 500, rest.count)] }) {
-                try db.forEachRow("""
+                try await db.forEachRow("""
                     SELECT id FROM \(T.table) WHERE next_effective_date IS NULL AND deleted_date IS NOT NULL
                     AND id IN (\(QuerySQL.placeholders(chunk.count)))
                     """, chunk.map(\.sqlValue)) { row in others[TaskKey(table: T.table, id: try row.string("id"))] = nil }
             }
         }
-        try add(OCKTask.self)
-        try add(OCKHealthKitTask.self)
+        try await add(OCKTask.self)
+        try await add(OCKHealthKitTask.self)
         for events in others.values { count(events) }
         if total > maximumEventsPerDay { throw OCKStoreError.invalidValue(reason: tooManyEventsPerDay) }
     }

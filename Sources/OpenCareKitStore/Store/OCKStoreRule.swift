@@ -24,10 +24,10 @@ public enum OCKStoreWrite: Sendable {
 extension OCKStoreWrite {
     /// The writes of an outcome's new version, with `task` finding a task version by uuid: an update, and where the
     /// version moves the outcome to another event, a new outcome there too.
-    static func outcomeUpdate(current: OCKOutcome, proposed: OCKOutcome, task: (UUID) throws -> OCKTask) throws -> [OCKStoreWrite] {
-        var writes: [OCKStoreWrite] = [.updateOutcome(current: current, proposed: proposed, task: try task(current.taskUUID))]
+    static func outcomeUpdate(current: OCKOutcome, proposed: OCKOutcome, task: (UUID) async throws -> OCKTask) async throws -> [OCKStoreWrite] {
+        var writes: [OCKStoreWrite] = [.updateOutcome(current: current, proposed: proposed, task: try await task(current.taskUUID))]
         if proposed.taskUUID != current.taskUUID || proposed.taskOccurrenceIndex != current.taskOccurrenceIndex {
-            writes.append(.addOutcome(proposed, task: try task(proposed.taskUUID)))
+            writes.append(.addOutcome(proposed, task: try await task(proposed.taskUUID)))
         }
         return writes
     }
@@ -56,7 +56,7 @@ extension OCKStoreWrite {
 public protocol OCKStoreRule: Sendable {
     /// Throws an `OCKStoreRuleViolation` to refuse `write`. Other errors (a failed read of `context`) fail the call
     /// as the store's own failures do.
-    func check(_ write: OCKStoreWrite, in context: OCKStoreRuleContext) throws
+    func check(_ write: OCKStoreWrite, in context: OCKStoreRuleContext) async throws
 }
 
 /// Why a rule refused a write: the rule's name and a sentence for the person who tried (never patient data). The
@@ -90,14 +90,14 @@ public struct OCKStoreRuleContext {
     let cache: DecodedEntityCache
 
     /// The newest version of task `id`, nil if there is none or it is deleted.
-    public func currentTask(id: String) throws -> OCKTask? {
-        guard let (_, task) = try VersionedWrites.tip(of: id, OCKTask.self, db, cache: cache), task.deletedDate == nil else { return nil }
+    public func currentTask(id: String) async throws -> OCKTask? {
+        guard let (_, task) = try await VersionedWrites.tip(of: id, OCKTask.self, db, cache: cache), task.deletedDate == nil else { return nil }
         return task
     }
 
     /// Whether any version of task `id` has a current outcome (one that is neither replaced nor deleted).
-    public func hasCurrentOutcome(ofTaskID id: String) throws -> Bool {
-        try db.scalar("""
+    public func hasCurrentOutcome(ofTaskID id: String) async throws -> Bool {
+        try await db.scalar("""
             SELECT 1 FROM outcomes WHERE task_uuid IN (SELECT uuid FROM tasks WHERE id = ?)
               AND deleted_date IS NULL AND next_effective_date IS NULL LIMIT 1
             """, [id]).isTrue
@@ -116,14 +116,14 @@ final class StoreRules: Sendable {
     var isEmpty: Bool { rules.withLock { $0.isEmpty } }
 
     /// Checks `writes` against every rule, inside the transaction that made them.
-    func check(_ writes: [OCKStoreWrite], _ db: any SQLDatabase, now: Date, cache: DecodedEntityCache, proposal: Bool = false) throws {
+    func check(_ writes: [OCKStoreWrite], _ db: any SQLDatabase, now: Date, cache: DecodedEntityCache, proposal: Bool = false) async throws {
         let rules = self.rules.withLock { Array($0.values) }
         guard !rules.isEmpty, !writes.isEmpty else { return }
         let context = OCKStoreRuleContext(now: now, isProposal: proposal, db: db, cache: cache)
         for write in writes {
             for rule in rules {
                 do {
-                    try rule.check(write, in: context)
+                    try await rule.check(write, in: context)
                 } catch let violation as OCKStoreRuleViolation {
                     throw OCKStoreError.invalidValue(reason: violation.reason)
                 }
@@ -145,7 +145,7 @@ extension OCKStore {
     /// - Throws: `OCKStoreError.invalidValue` with the refusing rule's reason.
     public func checkRules(_ write: OCKStoreWrite) async throws {
         let (rules, cache, now) = (self.rules, self.cache, clock())
-        try await read { db in try rules.check([write], db, now: now, cache: cache, proposal: true) }
+        try await read { db in try await rules.check([write], db, now: now, cache: cache, proposal: true) }
     }
 }
 

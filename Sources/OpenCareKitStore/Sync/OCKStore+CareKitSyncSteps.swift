@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-import Synchronization
 
 // CareKit's two steps of a synchronization, as CareKit's `OCKStore` names them (internal there, reached by its own
 // tests and by code written against them): the revisions a remote lacks, and the merge of one revision. Both run
@@ -74,17 +72,8 @@ extension OCKStore {
         }
     }
 
-    /// Runs `work` and blocks the calling (synchronous) thread until it ends.
+    /// Runs `work` and blocks the calling (synchronous) thread, which runs it, until it ends.
     private static func waiting<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<T, any Error>?>(nil)
-        _Concurrency.Task {
-            let outcome: Result<T, any Error>
-            do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        done.wait()
-        return try result.withLock { $0! }.get()
+        try CallingThreadExecutor.run(work)
     }
 }

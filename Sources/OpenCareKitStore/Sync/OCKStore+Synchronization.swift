@@ -61,9 +61,9 @@ extension OCKStore {
     /// use.
     public func knowledgeVector() async throws -> OCKRevisionRecord.KnowledgeVector {
         // A read, unless the clock is still to be made.
-        if let clock = try await read({ db in try SyncKnowledge.existingClock(db) }) { return clock.vector }
+        if let clock = try await read({ db in try await SyncKnowledge.existingClock(db) }) { return clock.vector }
         return try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
-            try SyncKnowledge.clock(db).vector
+            try await SyncKnowledge.clock(db).vector
         }
     }
 
@@ -88,8 +88,8 @@ extension OCKStore {
     package func firstVectorRead(since remote: OCKRevisionRecord.KnowledgeVector) async throws -> Int64 {
         let index = knowledgeIndex
         return try await read { db in
-            guard let clock = try SyncKnowledge.existingClock(db) else { return 0 }
-            return try index.start(for: remote, clock: clock, db)
+            guard let clock = try await SyncKnowledge.existingClock(db) else { return 0 }
+            return try await index.start(for: remote, clock: clock, db)
         }
     }
 
@@ -107,12 +107,12 @@ extension OCKStore {
             return parsed
         }
         let (cache, index) = (self.cache, self.knowledgeIndex)
-        let page: @Sendable (any SQLDatabase, SyncKnowledge.Clock, Bool) throws -> OCKRevisionPage = { db, clock, committed in
+        let page: @Sendable (any SQLDatabase, SyncKnowledge.Clock, Bool) async throws -> OCKRevisionPage = { db, clock, committed in
             try SyncKnowledge.requireNotAhead(remote, of: clock)
             // A later page resumes at its cursor; the first skips the vectors the remote already knows (the index
             // learns only from reads of committed data, not from a write that may roll back).
-            let known = start == nil ? try index.start(for: remote, clock: clock, db, publishing: committed) : 0
-            let (records, next) = try SyncKnowledge.revisions(since: remote, after: start, limit: limit, known: known, db, cache: cache)
+            let known = await start == nil ? try index.start(for: remote, clock: clock, db, publishing: committed) : 0
+            let (records, next) = try await SyncKnowledge.revisions(since: remote, after: start, limit: limit, known: known, db, cache: cache)
             return OCKRevisionPage(revisions: records, next: next?.text, knowledge: next == nil ? clock.vector : nil)
         }
         // A read, unless versions written here wait for their vector (or the clock is still to be made): they are
@@ -121,17 +121,17 @@ extension OCKStore {
         // the page.
         for _ in 0..<1_000 {
             if let result = try await read({ db -> OCKRevisionPage? in
-                guard let clock = try SyncKnowledge.existingClock(db), try !SyncKnowledge.hasUnsealed(db) else { return nil }
-                return try page(db, clock, true)
+                guard let clock = try await SyncKnowledge.existingClock(db), try await !SyncKnowledge.hasUnsealed(db) else { return nil }
+                return try await page(db, clock, true)
             }) {
                 return result
             }
             _ = try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
-                try SyncKnowledge.seal(db, limit: sealLimit)
+                try await SyncKnowledge.seal(db, limit: sealLimit)
             }
         }
         return try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
-            try page(db, try SyncKnowledge.seal(db), false)
+            try await page(db, try SyncKnowledge.seal(db), false)
         }
     }
 
@@ -166,15 +166,15 @@ extension OCKStore {
         let kinds = StoreChanges.Kinds(revisions.flatMap(\.entities).map(\.changeKind))
         let (cache, rules) = (self.cache, self.rules)
         try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, now in
-            let clock = try SyncKnowledge.clock(db)
+            let clock = try await SyncKnowledge.clock(db)
             var union = OCKRevisionRecord.KnowledgeVector()
             for vector in vectors {
                 try SyncKnowledge.requireNotAhead(vector, of: clock)
                 union.merge(with: vector)
             }
-            try SyncKnowledge.requireOneNewProcess(union, beyond: clock, db)
-            let merged = try SyncMerge.merge(revisions, renewingKnownVectors: true, db, cache: cache, rules: rules, now: now, authorize: authorize)
-            if let deviceKnowledge { try SyncKnowledge.learn(deviceKnowledge, joining: !merged.changed.isEmpty, db) }
+            try await SyncKnowledge.requireOneNewProcess(union, beyond: clock, db)
+            let merged = try await SyncMerge.merge(revisions, renewingKnownVectors: true, db, cache: cache, rules: rules, now: now, authorize: authorize)
+            if let deviceKnowledge { try await SyncKnowledge.learn(deviceKnowledge, joining: !merged.changed.isEmpty, db) }
         }
     }
 
@@ -184,9 +184,9 @@ extension OCKStore {
         let kinds = StoreChanges.Kinds(revision.entities.map(\.changeKind))
         let (cache, rules) = (self.cache, self.rules)
         try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, now in
-            try SyncKnowledge.requireNotAhead(revision.knowledgeVector, of: try SyncKnowledge.clock(db))
-            _ = try SyncMerge.merge([revision], db, cache: cache, rules: rules, now: now)
-            try SyncKnowledge.learn(revision.knowledgeVector, db)
+            try await SyncKnowledge.requireNotAhead(revision.knowledgeVector, of: try SyncKnowledge.clock(db))
+            _ = try await SyncMerge.merge([revision], db, cache: cache, rules: rules, now: now)
+            try await SyncKnowledge.learn(revision.knowledgeVector, db)
         }
     }
 
@@ -212,7 +212,7 @@ extension OCKStore {
         if !conflicts.isEmpty {
             // What the remote has is known here once every page of it was merged; then the remote chooses.
             try await write([], failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
-                try SyncKnowledge.learn(remoteKnowledge, db)
+                try await SyncKnowledge.learn(remoteKnowledge, db)
             }
             for conflict in conflicts.prefix(Self.conflictsAskedPerSynchronization) {
                 try await ask(remote, about: conflict)
@@ -222,12 +222,12 @@ extension OCKStore {
         // were written here since the last synchronization).
         let (revisions, knowledge) = try await write([], failure: OCKStoreError.remoteSynchronizationFailed,
                                                      synchronizes: false) { [cache] db, _ in
-            try SyncKnowledge.learn(remoteKnowledge, db)
-            let clock = try SyncKnowledge.seal(db)
+            try await SyncKnowledge.learn(remoteKnowledge, db)
+            let clock = try await SyncKnowledge.seal(db)
             var records: [OCKRevisionRecord] = []
             var cursor: SyncKnowledge.Cursor?
             repeat {
-                let page = try SyncKnowledge.revisions(since: remoteKnowledge, after: cursor, limit: 50_000, db, cache: cache)
+                let page = try await SyncKnowledge.revisions(since: remoteKnowledge, after: cursor, limit: 50_000, db, cache: cache)
                 records += page.records
                 cursor = page.next
             } while cursor != nil
@@ -260,7 +260,7 @@ extension OCKStore {
         let cache = self.cache
         try await write(StoreChanges.Kinds([choice.changeKind]), failure: OCKStoreError.remoteSynchronizationFailed,
                         synchronizes: false) { db, _ in
-            try SyncMerge.append(choice, after: conflict.resolution, db, cache: cache)
+            try await SyncMerge.append(choice, after: conflict.resolution, db, cache: cache)
         }
     }
 
@@ -274,7 +274,7 @@ extension OCKStore {
         let kinds = StoreChanges.Kinds(records.flatMap(\.entities).map(\.changeKind))
         let cache = self.cache
         return try await write(kinds, failure: OCKStoreError.remoteSynchronizationFailed, synchronizes: false) { db, _ in
-            try SyncMerge.merge(records, db, cache: cache).conflicts
+            try await SyncMerge.merge(records, db, cache: cache).conflicts
         }
     }
 }

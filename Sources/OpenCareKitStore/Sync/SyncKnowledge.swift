@@ -43,18 +43,18 @@ enum SyncKnowledge {
     }
 
     /// The store's clock, nil before the first synchronization.
-    static func existingClock(_ db: any SQLDatabase) throws -> Clock? {
-        try db.firstRow("SELECT process, vector FROM sync_clock WHERE clock_id = 1", [], { row in
+    static func existingClock(_ db: any SQLDatabase) async throws -> Clock? {
+        try await db.firstRow("SELECT process, vector FROM sync_clock WHERE clock_id = 1", [], { row in
             Clock(process: try row.uuid("process"), vector: try .init(packed: try row.data("vector")))
         })
     }
 
     /// The store's clock, made on first use with a new process whose clock is 1 (CareKit's start).
-    static func clock(_ db: any SQLDatabase) throws -> Clock {
-        if let clock = try existingClock(db) { return clock }
+    static func clock(_ db: any SQLDatabase) async throws -> Clock {
+        if let clock = try await existingClock(db) { return clock }
         let process = UUID()
         let clock = Clock(process: process, vector: .init([process: 1]))
-        try db.execute("INSERT INTO sync_clock (clock_id, process, vector) VALUES (1, ?, ?)", [process, clock.vector.packed])
+        try await db.execute("INSERT INTO sync_clock (clock_id, process, vector) VALUES (1, ?, ?)", [process, clock.vector.packed])
         return clock
     }
 
@@ -85,7 +85,7 @@ enum SyncKnowledge {
     /// versions it pulled, which may be ahead of the store's own knowledge while a push in parts is unfinished — so the
     /// one clock it may know better is its own; a vector claiming more is made up, and its processes would be kept
     /// and served for good.
-    static func requireOneNewProcess(_ union: OCKRevisionRecord.KnowledgeVector, beyond clock: Clock, _ db: any SQLDatabase) throws {
+    static func requireOneNewProcess(_ union: OCKRevisionRecord.KnowledgeVector, beyond clock: Clock, _ db: any SQLDatabase) async throws {
         func ahead(of known: OCKRevisionRecord.KnowledgeVector) -> Int {
             union.processes.lazy.filter { $0.value > known.clock(for: $0.key) }.prefix(2).count
         }
@@ -95,7 +95,7 @@ enum SyncKnowledge {
             // one made up): what the store has heard also counts the vectors of versions it holds without having
             // learnt them, so the bound holds for every vector it keeps and serves. Each read once; ordinary pushes,
             // of devices the store knows, skip it.
-            try db.forEachRow("SELECT vector FROM sync_knowledge", []) { row in heard.merge(with: try .init(packed: try row.data("vector"))) }
+            try await db.forEachRow("SELECT vector FROM sync_knowledge", []) { row in heard.merge(with: try .init(packed: try row.data("vector"))) }
         }
         guard ahead(of: heard) <= 1 else {
             throw OCKStoreError.invalidValue(reason: """
@@ -116,53 +116,53 @@ enum SyncKnowledge {
     /// `joining` false (a push that wrote nothing), processes the store does not know yet are left out: a device
     /// joins the store's knowledge with its first write, so pushes of knowledge alone add nothing it keeps. Refuses
     /// (`OCKStoreLimits.maximumSyncProcesses`) knowledge of more processes than a store keeps.
-    static func learn(_ vector: OCKRevisionRecord.KnowledgeVector, joining: Bool = true, _ db: any SQLDatabase) throws {
-        var clock = try clock(db)
+    static func learn(_ vector: OCKRevisionRecord.KnowledgeVector, joining: Bool = true, _ db: any SQLDatabase) async throws {
+        var clock = try await clock(db)
         let before = clock.vector
         clock.vector.merge(with: joining ? vector : .init(vector.processes.filter { before.processes[$0.key] != nil }))
         guard clock.vector.processes.count <= OCKStoreLimits.maximumSyncProcesses else { throw tooManyDevices }
-        if clock.vector != before { try save(clock, db) }
+        if clock.vector != before { try await save(clock, db) }
     }
 
-    static func save(_ clock: Clock, _ db: any SQLDatabase) throws {
-        try db.execute("UPDATE sync_clock SET vector = ? WHERE clock_id = 1", [clock.vector.packed])
+    static func save(_ clock: Clock, _ db: any SQLDatabase) async throws {
+        try await db.execute("UPDATE sync_clock SET vector = ? WHERE clock_id = 1", [clock.vector.packed])
     }
 
     /// The id versions about to be written under `vector` get in `sync_knowledge`: a new vector gets the next id; a
     /// known one is moved past every other (with the versions it holds) unless it is the newest already. Ids then
     /// only grow with what is written, so a pull that reads in id order and resumes after an id (`revisions(since:
     /// after:)`) misses nothing written meanwhile; moving a vector sends its versions again, and a merge skips them.
-    static func id(of vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) throws -> Int64 {
-        let newest = Int64(try db.scalar("SELECT MAX(id) FROM sync_knowledge").int ?? 0)
-        guard let existing = try existingID(of: vector, db) else {
-            try db.execute("INSERT INTO sync_knowledge (id, vector) VALUES (?, ?)", [newest + 1, vector.packed])
+    static func id(of vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) async throws -> Int64 {
+        let newest = await Int64(try db.scalar("SELECT MAX(id) FROM sync_knowledge").int ?? 0)
+        guard let existing = try await existingID(of: vector, db) else {
+            try await db.execute("INSERT INTO sync_knowledge (id, vector) VALUES (?, ?)", [newest + 1, vector.packed])
             return newest + 1
         }
         guard existing != newest else { return existing }
-        try db.execute("UPDATE sync_knowledge SET id = ? WHERE id = ?", [newest + 1, existing])
+        try await db.execute("UPDATE sync_knowledge SET id = ? WHERE id = ?", [newest + 1, existing])
         for table in SyncSchema.versionedTables {
-            try db.execute("UPDATE \(table) SET knowledge_id = ? WHERE knowledge_id = ?", [newest + 1, existing])
+            try await db.execute("UPDATE \(table) SET knowledge_id = ? WHERE knowledge_id = ?", [newest + 1, existing])
         }
         return newest + 1
     }
 
     /// The id of `vector` in `sync_knowledge`, if versions were written under it.
-    static func existingID(of vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) throws -> Int64? {
-        try db.scalar("SELECT id FROM sync_knowledge WHERE vector = ?", [vector.packed]).int.map(Int64.init)
+    static func existingID(of vector: OCKRevisionRecord.KnowledgeVector, _ db: any SQLDatabase) async throws -> Int64? {
+        try await db.scalar("SELECT id FROM sync_knowledge WHERE vector = ?", [vector.packed]).int.map(Int64.init)
     }
 
     /// Moves the store's own clock on by one and saves it; returns the clock.
-    static func advance(_ db: any SQLDatabase) throws -> Clock {
-        var clock = try clock(db)
+    static func advance(_ db: any SQLDatabase) async throws -> Clock {
+        var clock = try await clock(db)
         clock.vector.increment(clockFor: clock.process)
-        try save(clock, db)
+        try await save(clock, db)
         return clock
     }
 
     /// Whether versions were written here since the last seal.
-    static func hasUnsealed(_ db: any SQLDatabase) throws -> Bool {
+    static func hasUnsealed(_ db: any SQLDatabase) async throws -> Bool {
         for table in SyncSchema.versionedTables
-        where try db.scalar("SELECT 1 FROM \(table) WHERE knowledge_id IS NULL LIMIT 1").isTrue {
+        where try await db.scalar("SELECT 1 FROM \(table) WHERE knowledge_id IS NULL LIMIT 1").isTrue {
             return true
         }
         return false
@@ -176,16 +176,16 @@ enum SyncKnowledge {
     /// With `limit`, at most that many versions are sealed (kinds in dependency order), so that a store with very many
     /// (a record written before sync existed) is sealed in several transactions, each under a vector of its own.
     @discardableResult
-    static func seal(_ db: any SQLDatabase, limit: Int? = nil) throws -> Clock {
-        guard try hasUnsealed(db) else { return try clock(db) }
-        let clock = try advance(db)
-        let id = try id(of: clock.vector, db)
+    static func seal(_ db: any SQLDatabase, limit: Int? = nil) async throws -> Clock {
+        guard try await hasUnsealed(db) else { return try await clock(db) }
+        let clock = try await advance(db)
+        let id = try await id(of: clock.vector, db)
         var budget = limit ?? .max
         for table in SyncSchema.versionedTables where budget > 0 {
             if limit == nil {
-                try db.execute("UPDATE \(table) SET knowledge_id = ? WHERE knowledge_id IS NULL", [id])
+                try await db.execute("UPDATE \(table) SET knowledge_id = ? WHERE knowledge_id IS NULL", [id])
             } else {
-                budget -= try db.execute("""
+                await budget -= try db.execute("""
                     UPDATE \(table) SET knowledge_id = ?
                     WHERE uuid IN (SELECT uuid FROM \(table) WHERE knowledge_id IS NULL LIMIT ?)
                     """, [id, budget])
@@ -231,9 +231,9 @@ enum SyncKnowledge {
     ///
     /// Vectors below `known` are known to the remote (`SyncKnowledgeIndex`) and not read.
     static func revisions(since remote: OCKRevisionRecord.KnowledgeVector, after cursor: Cursor?, limit: Int, known: Int64 = 0,
-                          _ db: any SQLDatabase, cache: DecodedEntityCache) throws -> (records: [OCKRevisionRecord], next: Cursor?) {
+                          _ db: any SQLDatabase, cache: DecodedEntityCache) async throws -> (records: [OCKRevisionRecord], next: Cursor?) {
         let first = max(cursor?.knowledge ?? 0, known)
-        let vectors = try db.rows("SELECT id, vector FROM sync_knowledge WHERE id >= ? ORDER BY id", [first]) { row in
+        let vectors = try await db.rows("SELECT id, vector FROM sync_knowledge WHERE id >= ? ORDER BY id", [first]) { row in
             (id: Int64(try row.int("id")), vector: try OCKRevisionRecord.KnowledgeVector(packed: try row.data("vector")))
         }.filter { !$0.vector.isKnown(by: remote) }
         let tables = SyncSchema.versionedTables
@@ -258,7 +258,7 @@ enum SyncKnowledge {
                 }
                 sql += " ORDER BY knowledge_id, uuid LIMIT ?"
                 arguments.append((budget + 1).sqlValue)
-                try db.forEachRow(sql, arguments) { row in
+                try await db.forEachRow(sql, arguments) { row in
                     keys.append((Int64(try row.int("knowledge_id")), kind, try row.uuid("uuid")))
                 }
             }
@@ -267,22 +267,22 @@ enum SyncKnowledge {
             let taken = keys.prefix(budget)
             // The versions themselves, by uuid.
             var read: [UUID: OCKEntity] = [:]
-            func fetch<E: StoredEntity>(_ type: E.Type) throws {
+            func fetch<E: StoredEntity>(_ type: E.Type) async throws {
                 let kind = tables.firstIndex(of: E.table)!
                 let uuids = taken.filter { $0.kind == kind }.map(\.uuid)
                 for part in uuids.chunks(of: 500) {
-                    var versions = try db.rows("SELECT * FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(part.count)))",
+                    var versions = try await db.rows("SELECT * FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(part.count)))",
                                                part.map(\.sqlValue)) { try E.decode($0, cache: cache) }
-                    try E.completeVersions(&versions, db)
+                    try await E.completeVersions(&versions, db)
                     for version in versions { read[version.uuid] = version.entity }
                 }
             }
-            try fetch(OCKPatient.self)
-            try fetch(OCKCarePlan.self)
-            try fetch(OCKContact.self)
-            try fetch(OCKTask.self)
-            try fetch(OCKHealthKitTask.self)
-            try fetch(OCKOutcome.self)
+            try await fetch(OCKPatient.self)
+            try await fetch(OCKCarePlan.self)
+            try await fetch(OCKContact.self)
+            try await fetch(OCKTask.self)
+            try await fetch(OCKHealthKitTask.self)
+            try await fetch(OCKOutcome.self)
             let vectorOf = Dictionary(uniqueKeysWithValues: chunk.map { ($0.id, $0.vector) })
             var start = taken.startIndex
             while start < taken.endIndex {

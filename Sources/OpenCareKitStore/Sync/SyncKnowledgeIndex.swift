@@ -42,9 +42,9 @@ final class SyncKnowledgeIndex: Sendable {
     ///
     /// `publishing` false (inside a write transaction, which may still roll back or run again) uses the index without
     /// adding what this transaction reads to it: rows it sees may never be committed.
-    func start(for remote: Vector, clock: SyncKnowledge.Clock, _ db: any SQLDatabase, publishing: Bool = true) throws -> Int64 {
+    func start(for remote: Vector, clock: SyncKnowledge.Clock, _ db: any SQLDatabase, publishing: Bool = true) async throws -> Int64 {
         var current = state.withLock { $0 }
-        let newest = Int64(try db.scalar("SELECT MAX(id) FROM sync_knowledge").int ?? 0)
+        let newest = await Int64(try db.scalar("SELECT MAX(id) FROM sync_knowledge").int ?? 0)
         if current.process != clock.process {
             current = State(process: clock.process)
         } else if newest < current.read {
@@ -54,7 +54,7 @@ final class SyncKnowledgeIndex: Sendable {
         }
         if newest > current.read {
             let stride = self.stride
-            try db.forEachRow("SELECT id, vector FROM sync_knowledge WHERE id > ? ORDER BY id", [current.read.sqlValue]) { row in
+            try await db.forEachRow("SELECT id, vector FROM sync_knowledge WHERE id > ? ORDER BY id", [current.read.sqlValue]) { row in
                 let id = Int64(try row.int("id"))
                 current.merged.merge(with: try Vector(packed: try row.data("vector")))
                 current.read = id

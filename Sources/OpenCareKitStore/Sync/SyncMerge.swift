@@ -44,7 +44,7 @@ enum SyncMerge {
     static func merge(_ records: [OCKRevisionRecord], renewingKnownVectors: Bool = false, _ db: any SQLDatabase,
                       cache: DecodedEntityCache, rules: StoreRules? = nil, now: Date = Date(),
                       authorize: ((Set<OCKStoreChange>) throws -> Void)? = nil)
-        throws -> (conflicts: [SyncConflict], changed: StoreChanges.Kinds) {
+        async throws -> (conflicts: [SyncConflict], changed: StoreChanges.Kinds) {
         var patients: [Incoming<OCKPatient>] = [], plans: [Incoming<OCKCarePlan>] = [], contacts: [Incoming<OCKContact>] = []
         var tasks: [Incoming<OCKTask>] = [], healthKitTasks: [Incoming<OCKHealthKitTask>] = [], outcomes: [Incoming<OCKOutcome>] = []
         var knowledge = KnowledgeSlots()
@@ -65,18 +65,17 @@ enum SyncMerge {
         // writes. Ids in record order keep a pull's order (it serves vectors by id) that of the records: a record's
         // outcomes never come before the earlier record that holds their task.
         var conflicts: [SyncConflict] = []
-        func prepared<E: StoredEntity>(_ versions: [Incoming<E>], settle: ((inout KindMerge<E>) throws -> Void)? = nil) throws
-            -> KindMerge<E>? {
+        func prepared<E: StoredEntity>(_ versions: [Incoming<E>]) async throws -> KindMerge<E>? {
             guard !versions.isEmpty else { return nil }
             var merge = KindMerge<E>(db: db, cache: cache)
-            guard try merge.prepare(versions) else { return nil }
-            conflicts += try merge.resolveForks()
-            if let settle { try settle(&merge) }
+            guard try await merge.prepare(versions) else { return nil }
+            conflicts += try await merge.resolveForks()
             return merge
         }
-        var merges = (patients: try prepared(patients), plans: try prepared(plans), contacts: try prepared(contacts),
-                      tasks: try prepared(tasks), healthKitTasks: try prepared(healthKitTasks),
-                      outcomes: try prepared(outcomes, settle: { try $0.settleOccupiedEvents() }))
+        var merges = (patients: try await prepared(patients), plans: try await prepared(plans), contacts: try await prepared(contacts),
+                      tasks: try await prepared(tasks), healthKitTasks: try await prepared(healthKitTasks),
+                      outcomes: try await prepared(outcomes))
+        try await merges.outcomes?.settleOccupiedEvents()
         var used = Set<Int>()
         for slots in [merges.patients?.usedSlots, merges.plans?.usedSlots, merges.contacts?.usedSlots, merges.tasks?.usedSlots,
                       merges.healthKitTasks?.usedSlots, merges.outcomes?.usedSlots] {
@@ -84,50 +83,50 @@ enum SyncMerge {
         }
         // What each id becomes, read before the writes (the stored versions it had are still current then).
         var net: Set<OCKStoreChange> = []
-        func collect<E: StoredEntity>(_ merge: inout KindMerge<E>?, _ kind: OCKStoreChange.Kind) throws -> [NetChange<E>] {
+        func collect<E: StoredEntity>(_ merge: inout KindMerge<E>?, _ kind: OCKStoreChange.Kind) async throws -> [NetChange<E>] {
             guard var prepared = merge else { return [] }
-            let changes = try prepared.netChanges()
+            let changes = try await prepared.netChanges()
             merge = prepared
             for change in changes { net.insert(OCKStoreChange(kind, change.action)) }
             return changes
         }
-        _ = try collect(&merges.patients, .patient)
-        _ = try collect(&merges.plans, .carePlan)
-        _ = try collect(&merges.contacts, .contact)
-        let taskChanges = try collect(&merges.tasks, .task)
-        _ = try collect(&merges.healthKitTasks, .healthKitTask)
-        let outcomeChanges = try collect(&merges.outcomes, .outcome)
+        _ = try await collect(&merges.patients, .patient)
+        _ = try await collect(&merges.plans, .carePlan)
+        _ = try await collect(&merges.contacts, .contact)
+        let taskChanges = try await collect(&merges.tasks, .task)
+        _ = try await collect(&merges.healthKitTasks, .healthKitTask)
+        let outcomeChanges = try await collect(&merges.outcomes, .outcome)
         if let authorize {
             do { try authorize(net) } catch { throw AuthorizationRefusal(error: error) }
         }
 
         var ids: [Int: Int64] = [:]
-        for slot in used.sorted() { ids[slot] = try knowledge.id(slot, renewingIfKnown: renewingKnownVectors, db) }
+        for slot in used.sorted() { ids[slot] = try await knowledge.id(slot, renewingIfKnown: renewingKnownVectors, db) }
         var changed: StoreChanges.Kinds = []
         func write<E: StoredEntity>(_ merge: KindMerge<E>?, _ kind: StoreChanges.Kinds,
-                                    event: (E) throws -> DateInterval? = { _ in nil }) throws {
+                                    event: (E) async throws -> DateInterval? = { _ in nil }) async throws {
             guard let merge else { return }
-            try merge.write(knowledge: { ids[$0]! }, event: event)
+            try await merge.write(knowledge: { ids[$0]! }, event: event)
             changed.formUnion(kind)
         }
-        try write(merges.patients, .patients)
-        try write(merges.plans, .carePlans)
-        try write(merges.contacts, .contacts)
-        try write(merges.tasks, .tasks)
-        try write(merges.healthKitTasks, .healthKitTasks)
+        try await write(merges.patients, .patients)
+        try await write(merges.plans, .carePlans)
+        try await write(merges.contacts, .contacts)
+        try await write(merges.tasks, .tasks)
+        try await write(merges.healthKitTasks, .healthKitTasks)
         let events = OutcomeEvents(db, cache: cache)
-        try write(merges.outcomes, .outcomes, event: { try events.event($0, checkingPlacement: false) })
+        try await write(merges.outcomes, .outcomes, event: { try await events.event($0, checkingPlacement: false) })
 
         // The store's limits and rules, over the store as the merge leaves it (a merge given no rules copies a
         // remote's decisions: a pull).
         guard let rules else { return (conflicts, changed) }
         if merges.patients != nil {
             // CareKit's one patient per store, as `addPatients` keeps it.
-            let patients = try db.scalar("SELECT COUNT(DISTINCT id) FROM patients WHERE next_effective_date IS NULL AND deleted_date IS NULL").int ?? 0
+            let patients = try await db.scalar("SELECT COUNT(DISTINCT id) FROM patients WHERE next_effective_date IS NULL AND deleted_date IS NULL").int ?? 0
             if patients > 1 { throw OCKStoreError.addFailed(reason: OCKStore.onePatientPerStore) }
         }
-        if merges.plans != nil { try OCKStore.checkLimits(OCKCarePlan.self, db, cache: cache) }
-        if merges.contacts != nil { try OCKStore.checkLimits(OCKContact.self, db, cache: cache) }
+        if merges.plans != nil { try await OCKStore.checkLimits(OCKCarePlan.self, db, cache: cache) }
+        if merges.contacts != nil { try await OCKStore.checkLimits(OCKContact.self, db, cache: cache) }
         // A task's versions between its current ones count too: each is in effect for a while.
         var brought: [OCKStoreLimits.TaskKey: Int] = [:]
         func bring<T: StoredEntity & TaskFields>(_ merge: KindMerge<T>?) {
@@ -138,8 +137,8 @@ enum SyncMerge {
         }
         bring(merges.tasks)
         bring(merges.healthKitTasks)
-        if merges.tasks != nil { try OCKStore.checkLimits(OCKTask.self, db, cache: cache, eventsIncluding: brought) }
-        if merges.healthKitTasks != nil { try OCKStore.checkLimits(OCKHealthKitTask.self, db, cache: cache, eventsIncluding: brought) }
+        if merges.tasks != nil { try await OCKStore.checkLimits(OCKTask.self, db, cache: cache, eventsIncluding: brought) }
+        if merges.healthKitTasks != nil { try await OCKStore.checkLimits(OCKHealthKitTask.self, db, cache: cache, eventsIncluding: brought) }
         if !rules.isEmpty {
             var writes: [OCKStoreWrite] = []
             for change in taskChanges {
@@ -152,13 +151,13 @@ enum SyncMerge {
             }
             for change in outcomeChanges {
                 switch change {
-                case let .add(outcome): writes.append(.addOutcome(outcome, task: try events.task(outcome.taskUUID)))
-                case let .update(current, proposed): writes += try OCKStoreWrite.outcomeUpdate(current: current, proposed: proposed, task: events.task)
-                case let .delete(outcome): writes.append(.deleteOutcome(outcome, task: try events.task(outcome.taskUUID)))
+                case let .add(outcome): await writes.append(.addOutcome(outcome, task: try events.task(outcome.taskUUID)))
+                case let .update(current, proposed): await writes += try OCKStoreWrite.outcomeUpdate(current: current, proposed: proposed, task: events.task)
+                case let .delete(outcome): await writes.append(.deleteOutcome(outcome, task: try events.task(outcome.taskUUID)))
                 case .other: break
                 }
             }
-            try rules.check(writes, db, now: now, cache: cache)
+            try await rules.check(writes, db, now: now, cache: cache)
         }
         return (conflicts, changed)
     }
@@ -166,22 +165,22 @@ enum SyncMerge {
     /// Appends the remote's choice for a conflict after the store's default resolution, unless the entity has
     /// changed since (a newer version then stands). Its uuid and dates derive from the resolution and the choice, so
     /// devices whose remotes choose alike append the same version.
-    static func append(_ choice: OCKEntity, after resolution: OCKEntity, _ db: any SQLDatabase, cache: DecodedEntityCache) throws {
+    static func append(_ choice: OCKEntity, after resolution: OCKEntity, _ db: any SQLDatabase, cache: DecodedEntityCache) async throws {
         switch choice {
-        case let .patient(value): try append(value, after: resolution.uuid, db, cache: cache)
-        case let .carePlan(value): try append(value, after: resolution.uuid, db, cache: cache)
-        case let .contact(value): try append(value, after: resolution.uuid, db, cache: cache)
-        case let .task(value): try append(value, after: resolution.uuid, db, cache: cache)
-        case let .healthKitTask(value): try append(value, after: resolution.uuid, db, cache: cache)
+        case let .patient(value): try await append(value, after: resolution.uuid, db, cache: cache)
+        case let .carePlan(value): try await append(value, after: resolution.uuid, db, cache: cache)
+        case let .contact(value): try await append(value, after: resolution.uuid, db, cache: cache)
+        case let .task(value): try await append(value, after: resolution.uuid, db, cache: cache)
+        case let .healthKitTask(value): try await append(value, after: resolution.uuid, db, cache: cache)
         case let .outcome(value):
             let events = OutcomeEvents(db, cache: cache)
-            try append(value, after: resolution.uuid, db, cache: cache) { try events.event($0, checkingPlacement: false) }
+            try await append(value, after: resolution.uuid, db, cache: cache) { try await events.event($0, checkingPlacement: false) }
         }
     }
 
     private static func append<E: StoredEntity>(_ choice: E, after resolution: UUID, _ db: any SQLDatabase, cache: DecodedEntityCache,
-                                                event: (E) throws -> DateInterval? = { _ in nil }) throws {
-        guard let (_, tip) = try VersionedWrites.tip(of: choice.id, E.self, db, cache: cache), tip.uuid == resolution else { return }
+                                                event: (E) async throws -> DateInterval? = { _ in nil }) async throws {
+        guard let (_, tip) = try await VersionedWrites.tip(of: choice.id, E.self, db, cache: cache), tip.uuid == resolution else { return }
         try VersionedWrites.validate(choice)
         var version = choice
         version.uuid = derivedUUID("choice", [resolution, choice.uuid])
@@ -190,9 +189,9 @@ enum SyncMerge {
         version.createdDate = tip.createdDate
         version.updatedDate = tip.updatedDate
         version.effectiveDate = tip.effectiveDate
-        try db.execute("UPDATE \(E.table) SET next_uuids = ?, next_effective_date = ? WHERE uuid = ?",
+        try await db.execute("UPDATE \(E.table) SET next_uuids = ?, next_effective_date = ? WHERE uuid = ?",
                        [PackedUUIDs.data([version.uuid]), version.effectiveDate.storeValue, resolution])
-        try version.insert(db, event: try event(version))
+        try await version.insert(db, event: try await event(version))
     }
 
     /// A uuid derived from `label` and `uuids` (SHA-256; version 8, RFC 9562's variant): the same inputs give the
@@ -252,16 +251,16 @@ private struct KnowledgeSlots {
 
     /// The id for the versions about to be written under the vector of `slot` (asked once a slot); `renewingIfKnown`,
     /// the vector merged with the store's moved-on clock when the store already holds versions under it.
-    mutating func id(_ slot: Int, renewingIfKnown: Bool, _ db: any SQLDatabase) throws -> Int64 {
+    mutating func id(_ slot: Int, renewingIfKnown: Bool, _ db: any SQLDatabase) async throws -> Int64 {
         var vector = vectors[slot]
-        if renewingIfKnown, try SyncKnowledge.existingID(of: vector, db) != nil {
+        if renewingIfKnown, try await SyncKnowledge.existingID(of: vector, db) != nil {
             if renewal == nil {
-                let clock = try SyncKnowledge.advance(db)
+                let clock = try await SyncKnowledge.advance(db)
                 renewal = .init([clock.process: clock.vector.clock(for: clock.process)])
             }
             vector.merge(with: renewal!)
         }
-        return try SyncKnowledge.id(of: vector, db)
+        return try await SyncKnowledge.id(of: vector, db)
     }
 }
 
@@ -346,7 +345,7 @@ fileprivate struct KindMerge<E: StoredEntity> {
 
     /// Reads the stored versions of the ids `versions` bring new versions of, and checks the new ones. False when
     /// every version is known.
-    mutating func prepare(_ versions: [Incoming<E>]) throws -> Bool {
+    mutating func prepare(_ versions: [Incoming<E>]) async throws -> Bool {
         // Known uuids are skipped; a uuid twice in one record must be the same version (in a later record, the first
         // is kept, as if the records were merged one after the other).
         var incoming: [UUID: Incoming<E>] = [:]
@@ -365,7 +364,7 @@ fileprivate struct KindMerge<E: StoredEntity> {
         }
         var known = Set<UUID>()
         for chunk in order.chunks(of: 500) {
-            try db.forEachRow("SELECT uuid FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(chunk.count)))",
+            try await db.forEachRow("SELECT uuid FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(chunk.count)))",
                               chunk.map(\.uuid.sqlValue)) { known.insert(try $0.uuid("uuid")) }
         }
         let new = order.filter { !known.contains($0.uuid) }
@@ -377,7 +376,7 @@ fileprivate struct KindMerge<E: StoredEntity> {
             ids.append(version.id)
         }
         for chunk in ids.chunks(of: 500) {
-            try db.forEachRow("""
+            try await db.forEachRow("""
                 SELECT uuid, id, previous_uuids, next_uuids, next_effective_date, effective_date FROM \(E.table)
                 WHERE id IN (\(QuerySQL.placeholders(chunk.count)))
                 """, chunk.map(\.sqlValue)) { row in
@@ -400,7 +399,7 @@ fileprivate struct KindMerge<E: StoredEntity> {
             }
         }
         for chunk in elsewhere.chunks(of: 500) {
-            if try db.scalar("SELECT 1 FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(chunk.count))) LIMIT 1",
+            if try await db.scalar("SELECT 1 FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(chunk.count))) LIMIT 1",
                              chunk.map(\.sqlValue)).isTrue {
                 throw OCKStoreError.invalidValue(reason: "A revision links a \(E.kind) version to a version of another id")
             }
@@ -412,12 +411,12 @@ fileprivate struct KindMerge<E: StoredEntity> {
     }
 
     /// Appends the default resolution after the tips of every id left with several.
-    mutating func resolveForks() throws -> [SyncConflict] {
+    mutating func resolveForks() async throws -> [SyncConflict] {
         var conflicts: [SyncConflict] = []
         for id in ids {
             let tips = graphs[id]!.tips()
             guard tips.count > 1 else { continue }
-            let versions = try entities(tips, of: id)
+            let versions = try await entities(tips, of: id)
             guard let winner = versions.max(by: { OCKEntity.isOlder($0, than: $1) }) else { continue }
             var resolution = winner
             resolution.uuid = SyncMerge.derivedUUID("resolution", tips)
@@ -435,7 +434,7 @@ fileprivate struct KindMerge<E: StoredEntity> {
 
     /// Each id's net change (before the writes, after the resolutions): the stored version that was current, and
     /// the one the merge leaves current. Ids whose current version stays are left out.
-    mutating func netChanges() throws -> [NetChange<E>] {
+    mutating func netChanges() async throws -> [NetChange<E>] {
         var changes: [NetChange<E>] = []
         for id in ids {
             let graph = graphs[id]!
@@ -446,12 +445,12 @@ fileprivate struct KindMerge<E: StoredEntity> {
                 if graph.added.contains(where: { !graph.derived.contains($0) }) { changes.append(.other(.update)) }
                 continue
             }
-            let after = try entities([tip], of: id)[0]
+            let after = try await entities([tip], of: id)[0]
             guard let storedTip else {
                 changes.append(after.deletedDate == nil ? .add(after) : .other(.add))
                 continue
             }
-            let before = try entities([storedTip], of: id)[0]
+            let before = try await entities([storedTip], of: id)[0]
             switch (before.deletedDate == nil, after.deletedDate == nil) {
             case (true, true): changes.append(.update(current: before, proposed: after))
             case (true, false): changes.append(.delete(before))
@@ -468,12 +467,12 @@ fileprivate struct KindMerge<E: StoredEntity> {
     }
 
     /// The versions `uuids` of `id`, read from the store where they are not being written.
-    mutating func entities(_ uuids: [UUID], of id: String) throws -> [E] {
+    mutating func entities(_ uuids: [UUID], of id: String) async throws -> [E] {
         let stored = uuids.filter { graphs[id]!.nodes[$0]?.entity == nil }
         if !stored.isEmpty {
-            var read = try db.rows("SELECT * FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(stored.count)))",
+            var read = try await db.rows("SELECT * FROM \(E.table) WHERE uuid IN (\(QuerySQL.placeholders(stored.count)))",
                                    stored.map(\.sqlValue)) { try E.decode($0, cache: cache) }
-            try E.completeVersions(&read, db)
+            try await E.completeVersions(&read, db)
             for version in read { graphs[id]!.nodes[version.uuid]?.entity = version }
         }
         return try uuids.map { uuid in
@@ -491,7 +490,7 @@ fileprivate struct KindMerge<E: StoredEntity> {
 
     /// Writes the links of stored versions that gained next versions, then the new versions, with the knowledge of
     /// their records (`knowledge` of their slots; resolutions are this store's own writes, sealed later).
-    func write(knowledge: (Int) throws -> Int64, event: (E) throws -> DateInterval?) throws {
+    func write(knowledge: (Int) throws -> Int64, event: (E) async throws -> DateInterval?) async throws {
         var rows = VersionRows()
         for id in ids {
             let graph = graphs[id]!
@@ -505,7 +504,7 @@ fileprivate struct KindMerge<E: StoredEntity> {
                 let following = next[uuid] ?? []
                 let effective = nextEffective(uuid)
                 guard Set(following) != stored.next || effective != stored.nextEffective else { continue }
-                try db.execute("UPDATE \(E.table) SET next_uuids = ?, next_effective_date = ? WHERE uuid = ?",
+                try await db.execute("UPDATE \(E.table) SET next_uuids = ?, next_effective_date = ? WHERE uuid = ?",
                                [PackedUUIDs.data(following), effective?.storeValue, uuid])
             }
             for uuid in graph.added {
@@ -513,10 +512,10 @@ fileprivate struct KindMerge<E: StoredEntity> {
                 version.nextVersionUUIDs = next[uuid] ?? []
                 let knowledgeID = graph.derived.contains(uuid) ? nil : try knowledge(slots[uuid]!)
                 try rows.add(version, nextEffectiveDate: nextEffective(uuid), knowledge: knowledgeID,
-                             event: try event(version), db.dialect)
+                             event: try await event(version), db.dialect)
             }
         }
-        try rows.insert(E.self, into: db)
+        try await rows.insert(E.self, into: db)
     }
 
 }
@@ -526,22 +525,22 @@ extension KindMerge where E == OCKOutcome {
     /// different ids recorded apart for one occurrence (the store keeps one current outcome per event). The newer is
     /// the newest by `OCKEntity.newest(of:)`. The tombstone's uuid and dates derive from the deleted version alone,
     /// so whichever newer outcome a store met first, every store deletes it with the same version.
-    mutating func settleOccupiedEvents() throws {
+    mutating func settleOccupiedEvents() async throws {
         var current: [OccurrenceKey: [OCKOutcome]] = [:]
         for id in ids {
-            guard let tip = graphs[id]!.tips().first, let outcome = try entities([tip], of: id).first,
+            guard let tip = graphs[id]!.tips().first, let outcome = try await entities([tip], of: id).first,
                   outcome.deletedDate == nil else { continue }
             current[OccurrenceKey(task: outcome.taskUUID, occurrence: outcome.taskOccurrenceIndex), default: []].append(outcome)
         }
         // The current outcomes of other ids at the same events, by task version (an index range per task).
         for (task, occurrences) in Dictionary(grouping: current.keys, by: \.task) {
             for chunk in occurrences.map(\.occurrence).chunks(of: 500) {
-                var stored = try db.rows("""
+                var stored = try await db.rows("""
                     SELECT * FROM outcomes WHERE task_uuid = ? AND occurrence IN (\(QuerySQL.placeholders(chunk.count)))
                     AND next_effective_date IS NULL AND deleted_date IS NULL
                     """, [task.sqlValue] + chunk.map(\.sqlValue)) { try OCKOutcome.decode($0, cache: cache) }
                 stored.removeAll { graphs[$0.id] != nil }
-                try OCKOutcome.completeVersions(&stored, db)
+                try await OCKOutcome.completeVersions(&stored, db)
                 for outcome in stored {
                     current[OccurrenceKey(task: outcome.taskUUID, occurrence: outcome.taskOccurrenceIndex), default: []].append(outcome)
                 }

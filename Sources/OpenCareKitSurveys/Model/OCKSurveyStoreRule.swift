@@ -41,7 +41,7 @@ public struct OCKSurveyStoreRule: OCKStoreRule {
     public static let onboardingFirst = OCKStoreRuleViolation(
         rule: "onboarding-first", "Onboarding comes first: the care plan's outcomes can be recorded once the consent is signed.")
 
-    public func check(_ write: OCKStoreWrite, in context: OCKStoreRuleContext) throws {
+    public func check(_ write: OCKStoreWrite, in context: OCKStoreRuleContext) async throws {
         switch write {
         case let .deleteTask(task) where task.id == consentTaskID:
             throw OCKStoreRuleViolation(rule: "consent-kept", "The onboarding task keeps the signed consent: it cannot be deleted.")
@@ -52,11 +52,11 @@ public struct OCKSurveyStoreRule: OCKStoreRule {
             && survey(for: current)?.id != survey(for: proposed)?.id:
             throw OCKStoreRuleViolation(rule: "consent-kept", "The onboarding task keeps the signed consent: its survey cannot change.")
         case let .addOutcome(outcome, task):
-            try checkOnboarded(before: task, context)
+            try await checkOnboarded(before: task, context)
             guard let survey = survey(for: task), !context.isProposal else { return }
             try survey.checkOutcomeValues(outcome.values)
         case let .updateOutcome(_, proposed, task):
-            try checkOnboarded(before: task, context)
+            try await checkOnboarded(before: task, context)
             guard let survey = survey(for: task), !context.isProposal else { return }
             try survey.checkOutcomeValues(proposed.values)
         case .addTask, .updateTask, .deleteTask, .deleteOutcome:
@@ -66,9 +66,9 @@ public struct OCKSurveyStoreRule: OCKStoreRule {
 
     /// Throws unless an outcome of `task` may be recorded: it is the onboarding's own, or the onboarding is done (or
     /// the plan has none).
-    private func checkOnboarded(before task: OCKTask, _ context: OCKStoreRuleContext) throws {
-        guard let consentTaskID, task.id != consentTaskID, try context.currentTask(id: consentTaskID) != nil,
-              try !context.hasCurrentOutcome(ofTaskID: consentTaskID) else { return }
+    private func checkOnboarded(before task: OCKTask, _ context: OCKStoreRuleContext) async throws {
+        guard let consentTaskID, task.id != consentTaskID, try await context.currentTask(id: consentTaskID) != nil,
+              try await !context.hasCurrentOutcome(ofTaskID: consentTaskID) else { return }
         throw Self.onboardingFirst
     }
 }
