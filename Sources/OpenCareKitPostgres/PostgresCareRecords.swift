@@ -39,7 +39,8 @@ public final class PostgresCareRecords: Service, CareRecordStores, Sendable {
     /// - Parameters:
     ///   - url: The database, as `postgres://user[:password]@host[:port]/database`.
     ///   - maximumConnections: The most connections this process opens (one of them listens for other servers'
-    ///     commits). Each running transaction holds one, and a thread of the blocking pool.
+    ///     commits). Each transaction under way holds one, and no thread while it waits for PostgreSQL: this is also
+    ///     the most transactions under way at once.
     /// - Throws: `PostgresAddressError` for a URL that cannot be used.
     ///   - connectionWait: The longest a call waits for a connection (all in use, or the database down or
     ///     restarting); then it fails with `StorageUnavailableError`, having changed nothing.
