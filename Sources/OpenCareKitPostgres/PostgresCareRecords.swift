@@ -46,13 +46,16 @@ public final class PostgresCareRecords: Service, CareRecordStores, Sendable {
     ///     restarting); then it fails with `StorageUnavailableError`, having changed nothing.
     ///   - limits: How long a statement may wait for a lock, run, or leave its transaction idle
     ///     (`PostgresSessionLimits`).
-    public convenience init(url: String, maximumConnections: Int = 16, connectionWait: Duration = .seconds(5),
+    /// The pool's size unless told: `opencarekit serve --database-connections`.
+    public static let defaultMaximumConnections = 16
+
+    public convenience init(url: String, maximumConnections: Int = defaultMaximumConnections, connectionWait: Duration = .seconds(5),
                             limits: PostgresSessionLimits = .init(), logger: Logger = Logger(label: "opencarekit.postgres")) throws {
         self.init(address: try PostgresAddress(url: url), maximumConnections: maximumConnections, connectionWait: connectionWait,
                   limits: limits, logger: logger)
     }
 
-    public init(address: PostgresAddress, maximumConnections: Int = 16, connectionWait: Duration = .seconds(5),
+    public init(address: PostgresAddress, maximumConnections: Int = defaultMaximumConnections, connectionWait: Duration = .seconds(5),
                 limits: PostgresSessionLimits = .init(), logger: Logger = Logger(label: "opencarekit.postgres")) {
         self.address = address
         self.connectionWait = connectionWait

@@ -44,19 +44,20 @@ struct DataOptions: ParsableArguments {
 
     /// The directory and the records' stores, or a one-line error. On PostgreSQL they work once `postgres` runs
     /// and is migrated.
-    func open(logger: Logger) throws -> CareData {
+    func open(logger: Logger, databaseConnections: Int = PostgresCareRecords.defaultMaximumConnections) throws -> CareData {
         guard let databaseURL else {
             let data = dataDirectory
             return CareData(directory: try Self.openDirectory(of: data), stores: data, dataDirectory: data, postgres: nil)
         }
-        let records = try Self.postgres(databaseURL, option: "--database", logger: logger)
+        let records = try Self.postgres(databaseURL, option: "--database", logger: logger, maximumConnections: databaseConnections)
         return CareData(directory: records.directory(), stores: records, dataDirectory: nil, postgres: records)
     }
 
     /// The database at `url`, or a one-line error naming the `option` it came from.
-    static func postgres(_ url: String, option: String, logger: Logger) throws -> PostgresCareRecords {
+    static func postgres(_ url: String, option: String, logger: Logger,
+                         maximumConnections: Int = PostgresCareRecords.defaultMaximumConnections) throws -> PostgresCareRecords {
         do {
-            return try PostgresCareRecords(url: url, logger: logger)
+            return try PostgresCareRecords(url: url, maximumConnections: maximumConnections, logger: logger)
         } catch {
             throw ValidationError("\(option): \(error)")
         }

@@ -71,6 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most heavy requests the server runs at once, everyone's together (default: the number of cores less one, at least 1).")
     var heavyWork: Int?
 
+    @Option(help: "The most connections to PostgreSQL this server opens, one of them listening for other servers' commits; each transaction under way holds one (default 16).")
+    var databaseConnections: Int?
+
     @Option(help: "Minutes without activity after which a person is signed out, with a warning in the page a minute before (default 15, HIPAA's automatic logoff).")
     var signOutAfter: Double?
 
@@ -135,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         put("http.liveStreamsPerPerson", liveStreamsPerPerson.map { .int($0) })
         put("http.heavyWorkPerPerson", heavyWorkPerPerson.map { .int($0) })
         put("http.heavyWork", heavyWork.map { .int($0) })
+        put("database.connections", databaseConnections.map { .int($0) })
         put("data", data.map { .string($0) })
         put("database", database.map { .string($0) })
         put("records.zone", zone.map { .string($0) })
@@ -187,6 +191,7 @@ struct ServeRun {
     let liveStreamsPerPerson: Int
     let heavyWorkPerPerson: Int
     let heavyWork: Int
+    let databaseConnections: Int
     let signOutAfter: Double
     let requireTwoStepForClinicians: Bool
     let pushContact: String?
@@ -231,6 +236,7 @@ struct ServeRun {
         liveStreamsPerPerson = settings.int("http.liveStreamsPerPerson", default: LiveStreamSlots.perPerson)
         heavyWorkPerPerson = settings.int("http.heavyWorkPerPerson", default: HeavyWork.perPerson)
         heavyWork = settings.int("http.heavyWork", default: HeavyWork.overall)
+        databaseConnections = settings.int("database.connections", default: PostgresCareRecords.defaultMaximumConnections)
         signOutAfter = settings.double("sessions.signOutAfter", default: 15)
         requireTwoStepForClinicians = settings.bool("sessions.requireTwoStepForClinicians", default: false)
         pushContact = settings.string("reminders.pushContact")
@@ -349,7 +355,8 @@ struct ServeRun {
         // PostgresNIO's debug and trace lines carry queries: never below notice.
         var databaseLogger = logger
         databaseLogger.logLevel = max(level, .notice)
-        let data = try storage.open(logger: databaseLogger)
+        guard (2...1_000).contains(databaseConnections) else { throw settings.invalid("database.connections", "must be from 2 to 1000") }
+        let data = try storage.open(logger: databaseLogger, databaseConnections: databaseConnections)
         let directory = data.directory, stores = data.stores
         var services: [any Service] = []
         // What must be done before the first request is answered, while the services run.

@@ -76,6 +76,8 @@ struct ServeSetting: Sendable {
                      environment: "OPENCAREKIT_DATA_DIR", "The data directory (the directory and the records' stores)."),
         ServeSetting("database", "--database", .string, default: "none", environment: "DATABASE_URL", secret: true,
                      "A PostgreSQL database holding the directory and every record instead of a data directory: postgres://user[:password]@host[:port]/database."),
+        ServeSetting("database.connections", "--database-connections", .int, default: "16",
+                     "The most connections to PostgreSQL this server opens, one of them listening for other servers' commits: each transaction under way holds one (and no thread), so this is how many run at once; more wait for one (up to 5 s, then 503)."),
         ServeSetting("secrets.keyFile", "--secrets-key-file", .string, default: "secrets.key in the data directory (made on first run)",
                      environment: "OPENCAREKIT_SECRETS_KEY_FILE",
                      "The key that seals the secrets the directory keeps (two-step keys, the Web Push and log keys), kept outside the database: every app server of one database needs the same, and a backup restores only with it. $OPENCAREKIT_SECRETS_KEY (32 bytes in base64) gives the key itself instead."),

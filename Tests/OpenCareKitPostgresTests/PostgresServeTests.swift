@@ -50,6 +50,27 @@ import Testing
         #expect((after as? [[String: Any]])?.first?["outcome"] is [String: Any])
     }
 
+    /// `--database-connections` is the pool: a server given 3 opens no more than 3 connections to the database
+    /// however many requests come at once (they wait for one), and serves them all.
+    @Test func theServerOpensNoMoreConnectionsThanItIsGiven() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let server = try await AppServer.start(["--database", url, "--database-connections", "3", "--demo", "--demo-patients", "0"],
+                                               browser: TestBrowser())
+        defer { server.stop() }
+        let care = try await server.signInAsDemoPatient()
+        let path = try #require(URL(string: care)?.path)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<40 { group.addTask { try await server.get(path).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 40 && statuses.allSatisfy { $0 == 200 })
+        let database = try #require(url.split(separator: "/").last.map(String.init))
+        let connections = try await PostgresTestCluster.connectionCount(toDatabase: database)
+        #expect((1...3).contains(connections), "\(connections) connections")
+        let refused = try AppServer.run(["serve", "--database", url, "--database-connections", "1", "--port", "0"])
+        #expect(refused.status != 0 && refused.errors.contains("must be from 2 to 1000"), "\(refused.errors)")
+    }
+
     @Test func aDatabaseThatGoesDownIsAnsweredWith503AndTheServerRecoversByItself() async throws {
         let cluster = try PostgresTestCluster.OwnCluster.start()
         defer { cluster.stop() }

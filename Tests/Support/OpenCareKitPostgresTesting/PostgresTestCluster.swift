@@ -93,6 +93,17 @@ public enum PostgresTestCluster {
         return components.string!
     }
 
+    /// How many connections the cluster has to `database` now (a pool's connections stay open a minute when idle).
+    public static func connectionCount(toDatabase database: String) async throws -> Int {
+        let address = try PostgresAddress(url: try url())
+        let connection = try await PostgresConnection.connect(configuration: try address.testConnectionConfiguration(),
+                                                              id: 1, logger: Logger(label: "test"))
+        defer { Task { try? await connection.close() } }
+        let rows = try await connection.query("SELECT count(*)::int8 FROM pg_stat_activity WHERE datname = \(database)",
+                                              logger: Logger(label: "test")).collect()
+        return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
+
     public struct ClusterError: Error, CustomStringConvertible {
         public let description: String
         public init(_ description: String) { self.description = description }
