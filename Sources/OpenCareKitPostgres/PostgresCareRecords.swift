@@ -122,8 +122,8 @@ public final class PostgresCareRecords: Service, CareRecordStores, Sendable {
     /// - Throws: `StorageUnavailableError` while the database cannot be reached.
     public func revision(ofRecord id: String) async throws -> Int64 {
         do {
-            return try await transactions.run(.read(record: id)) { db in
-                try await db.scalar("SELECT revision FROM \(PostgresSchema.schema).record_state WHERE record_id = ?", [id]).int.map(Int64.init) ?? 0
+            return try await transactions.run(.directoryStatements) { db in
+                try await db.scalar("SELECT \(PostgresSchema.schema).record_revision(?)", [id]).int.map(Int64.init) ?? 0
             }
         } catch {
             throw StorageUnavailableError.surfacing(error)

@@ -76,7 +76,22 @@ enum PostgresSchema {
                                                    prefix: "\(schema).")),
         ("13: messages", DirectorySchema.messageTables(text: "text COLLATE \"C\"", real: "double precision", integer: "bigint",
                                                       prefix: "\(schema).")),
+        ("14: a record's revision in one statement", [recordRevisionFunction]),
     ]
+
+    /// A record's commit count (0 before its first write), read in one statement that stands alone: it names the
+    /// record for the row-level security of that statement only (`set_config(…, true)` lasts until the statement's
+    /// implicit transaction ends). Every request on PostgreSQL asks for it (`OCKStore.catchUp()`), so it is one round
+    /// trip, not a transaction's four.
+    static var recordRevisionFunction: String {
+        """
+        CREATE FUNCTION \(schema).record_revision(record text) RETURNS bigint LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM set_config('\(recordSetting)', record, true);
+            RETURN coalesce((SELECT revision FROM \(schema).record_state WHERE record_id = record), 0);
+        END $$
+        """
+    }
 
     /// HealthKit tasks from CareKit devices: a task's columns, indexes, policy and view, with the sync column.
     private static var healthKitTasks: [String] {

@@ -48,6 +48,12 @@ def test_the_server_benchmark_measures_the_care_feed_and_delivers_to_every_subsc
         assert re.search(r"The capped comparison was not measured: \S", result.stdout), result.stdout
     spread = re.search(r"SSE fan-out over 2 servers.*\none outcome write\s+(\d+)\s+(\d+)", result.stdout)
     assert spread and spread.group(1) == spread.group(2) == "40", result.stdout
+    # The engines side by side: the same Care page from one server on SQLite and one on PostgreSQL, at each number of
+    # connections, compared at each one's peak.
+    for engine in ("SQLite", "PostgreSQL"):
+        assert len(re.findall(rf"Care page on {engine}, reached directly\s+\d+\s+\d+\s+[0-9.]+", result.stdout)) == 2, result.stdout
+    assert re.search(r"Care page on PostgreSQL: \d+% of SQLite's, each at its peak \(\d+ requests/s at \d+ connections against \d+ at \d+; "
+                     r"target >= 80%\), p99 [0-9.]+ and [0-9.]+ ms \(target <= 25 ms\): (met|NOT met)", result.stdout), result.stdout
 
 
 def run(script):

@@ -76,6 +76,12 @@ import Testing
         #expect(try await database.records.revision(ofRecord: "ana") == 3)
         #expect(try await database.records.revision(ofRecord: "ben") == 1)
         #expect(try await database.records.revision(ofRecord: "nobody") == 0)
+        // The revision is read in one statement that names its record for itself alone: on the same connection, the
+        // next statement sees no record's rows again.
+        let revision = try await rows(connection, "SELECT opencarekit.record_revision('ana')").first?.decode(Int64.self)
+        #expect(revision == 3)
+        #expect(try await rows(connection, "SELECT * FROM opencarekit.tasks").isEmpty)
+        #expect(try await rows(connection, "SELECT current_setting('opencarekit.record_id', true)").first?.decode(String?.self) ?? "" == "")
     }
 
     @Test func serversStartingTogetherMigrateOnceAndANewerSchemaIsRefused() async throws {
@@ -93,7 +99,8 @@ import Testing
         #expect(names == ["1: stores and directory", "2: surveys in progress", "3: the audit chain appended in the database",
                           "4: one open survey per browser and event", "5: one open or saving survey per browser and event",
                           "6: sync knowledge", "7: sync pages", "8: HealthKit tasks",
-                          "9: reminders", "10: shared values", "11: two-step codes used once", "12: triage", "13: messages"])
+                          "9: reminders", "10: shared values", "11: two-step codes used once", "12: triage", "13: messages",
+                          "14: a record's revision in one statement"])
         try await servers[0].store(forRecord: "r").addTask(task("t"))
 
         _ = try await rows(connection, "INSERT INTO public.opencarekit_migrations (name) VALUES ('99: from the future')")

@@ -91,7 +91,7 @@ extension OCKAlert {
     /// `text`, or its SHA-256 when longer than `maximumEvidenceLength`.
     static func fitted(_ text: String) -> String {
         guard text.utf8.count > maximumEvidenceLength else { return text }
-        return "sha256:" + SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        return "sha256:" + SHA256.hash(data: Data(text.utf8)).hexEncoded
     }
 
     /// A day string in `calendar` (the record's), for evidence.

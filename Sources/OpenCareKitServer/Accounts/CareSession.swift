@@ -21,7 +21,7 @@ public struct CareSession: Codable, Sendable, Equatable {
 
     /// A short digest of `passwordHash`: it changes with the password, and tells nothing of it.
     static func passwordStamp(_ passwordHash: String) -> String {
-        SHA256.hash(data: Data(passwordHash.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(passwordHash.utf8)).prefix(8).hexEncoded
     }
 
     public init(account: CareAccountID, isComplete: Bool, signedInDate: Date) {

@@ -181,7 +181,7 @@ public enum DataBackup {
             hash.update(data: chunk)
             bytes += chunk.count
         }
-        return (bytes, hash.finalize().map { String(format: "%02x", $0) }.joined())
+        return (bytes, hash.finalize().hexEncoded)
     }
 
     /// Paths of the regular files under `folder`, relative to it.

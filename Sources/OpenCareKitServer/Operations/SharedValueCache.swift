@@ -63,6 +63,6 @@ enum RecordLogID {
     /// The same on every app server, so one record's lines can be followed, but not turned back into its id without
     /// the key.
     static func pseudonym(of record: String, key: SymmetricKey) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data(record.utf8), using: key).prefix(8).map { String(format: "%02x", $0) }.joined()
+        HMAC<SHA256>.authenticationCode(for: Data(record.utf8), using: key).prefix(8).hexEncoded
     }
 }

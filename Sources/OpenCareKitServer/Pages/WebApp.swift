@@ -43,7 +43,7 @@ enum WebApp {
         var hash = SHA256()
         for text in shellTexts + [String(decoding: PackageResources.sw_js, as: UTF8.self), reminderWords, offlineWords] { hash.update(data: Data(text.utf8)) }
         for path in AppIcon.all.keys.sorted() { hash.update(data: AppIcon.all[path] ?? Data()) }
-        return hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+        return hash.finalize().prefix(8).hexEncoded
     }
 
     /// The service worker, with the version and the shell's files written in.

@@ -30,7 +30,7 @@ public struct OCKSignedConsent: Sendable, Hashable {
 
     /// The SHA-256 hash of `text` in UTF-8, as lowercase hex.
     public static func sha256(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(text.utf8)).hexEncoded
     }
 
     /// Whether the kept text still has the hash taken when it was signed.
