@@ -168,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "OpenCareKitBenchmarks",
             dependencies: [
-                "OpenCareKitStore", "OpenCareKitPostgres", "OpenCareKit", "OpenCareKitServer",
+                "OpenCareKitStore", "OpenCareKitPostgres", "OpenCareKit", "OpenCareKitServer", "OpenCareKitFHIR",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

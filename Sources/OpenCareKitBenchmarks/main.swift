@@ -56,6 +56,15 @@ do {
         if let days = value("--days") { benchmark.reportDays = min(max(1, days), 366) }
         if let rounds = value("--rounds") { benchmark.rounds = max(1, rounds) }
         try await benchmark.run()
+    case "fhir":
+        var benchmark = FHIRBenchmark()
+        if let index = arguments.firstIndex(of: "--outcomes"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
+            benchmark.outcomeCount = max(100, count)
+        }
+        if let index = arguments.firstIndex(of: "--rounds"), index + 1 < arguments.count, let rounds = Int(arguments[index + 1]) {
+            benchmark.rounds = max(1, rounds)
+        }
+        try await benchmark.run()
     case "reminders":
         var benchmark = RemindersBenchmark()
         func value(_ name: String) -> Int? {

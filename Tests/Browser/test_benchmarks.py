@@ -159,3 +159,16 @@ def test_the_triage_benchmark_sweeps_records_renders_the_queue_and_reaches_every
     assert homes and homes.group(1) == "5", output
     assert re.search(r"One alert to 5 homes' event streams \(in the process, without HTTP\): p95 [0-9.]+ ms \(target <= 300 ms\): "
                      r"(met|NOT met)", output), output
+
+
+def test_the_fhir_benchmark_pages_observations_of_a_large_record():
+    output = run("bench-fhir")
+    record = re.search(r"a record of (\d+) outcomes", output)
+    first = re.search(r"first page\s+[0-9.]+\s+(\d+)\s+(\d+)\s+\d+", output)
+    deep = re.search(r"a page at 80% of the record\s+[0-9.]+\s+(\d+)\s+(\d+)\s+\d+", output)
+    reference = re.search(r"reference: every Observation built, once\s+[0-9.]+\s+(\d+)", output)
+    assert record and first and deep and reference, output
+    # Full pages of 50 out of every Observation the record has (one value an outcome), as the whole record counts them.
+    assert record.group(1) == first.group(2) == deep.group(2) == reference.group(1) == "2000", output
+    assert first.group(1) == deep.group(1) == "50", output
+    assert re.search(r"FHIR Observation search on 2000 outcomes: p50 [0-9.]+ ms for a page of 50 \(target <= 20 ms\): (met|NOT met)", output), output
