@@ -77,65 +77,7 @@ enum PostgresSchema {
         ("13: messages", DirectorySchema.messageTables(text: "text COLLATE \"C\"", real: "double precision", integer: "bigint",
                                                       prefix: "\(schema).")),
         ("14: a record's revision in one statement", [recordRevisionFunction]),
-        ("15: audit entries chained by the app server, checked by the database", [auditAppendChainedFunction]),
     ]
-
-    /// Appends audit entries the app server has numbered and chained after the head it last knew (`expected_sequence`,
-    /// `expected_hash`), under the directory's write lock, in one statement: when the head is still that one, the
-    /// entries are checked — each hash `AuditEntry.hash`'s of its fields, each previous hash its predecessor's, the
-    /// first the head's, the numbers consecutive — and inserted as a set (a server alone keeps its head: chaining in
-    /// Swift costs a microsecond an entry, in PL/pgSQL's loop some fourteen); entries that do not check out are refused
-    /// (SQLSTATE 23514) and nothing is written. When another server appended meanwhile (or the app server knows no
-    /// head), the entries' fields are numbered and chained here instead, as `append_audit` does. Returns the new head
-    /// as "sequence hash".
-    static var auditAppendChainedFunction: String {
-        """
-        CREATE FUNCTION \(schema).append_audit_chained(entries jsonb, expected_sequence bigint, expected_hash text)
-        RETURNS text LANGUAGE plpgsql AS $$
-        DECLARE
-            head_sequence bigint;
-            head_hash text;
-            wrong bigint;
-        BEGIN
-            PERFORM pg_advisory_xact_lock(\(PostgresTransactions.directoryLock));
-            SELECT sequence, hash INTO head_sequence, head_hash FROM \(schema).audit_head WHERE id = 1;
-            head_sequence := coalesce(head_sequence, 0);
-            head_hash := coalesce(head_hash, repeat('0', 64));
-            IF head_sequence IS DISTINCT FROM expected_sequence OR head_hash IS DISTINCT FROM expected_hash THEN
-                PERFORM \(schema).append_audit(entries);
-                SELECT sequence, hash INTO head_sequence, head_hash FROM \(schema).audit_head WHERE id = 1;
-                RETURN head_sequence::text || ' ' || head_hash;
-            END IF;
-            SELECT count(*) INTO wrong FROM (
-                SELECT fields.*, row_number() OVER (ORDER BY fields.sequence) AS position,
-                    lag(fields.hash) OVER (ORDER BY fields.sequence) AS before
-                FROM jsonb_to_recordset(entries) AS fields(sequence bigint, recorded bigint, account text, token text, record text,
-                    resource text, action text, outcome text, address text, detail text, previous_hash text, hash text)) AS checked
-            WHERE checked.sequence IS DISTINCT FROM head_sequence + checked.position
-                OR checked.previous_hash IS DISTINCT FROM coalesce(checked.before, head_hash)
-                OR checked.hash IS DISTINCT FROM encode(sha256(convert_to(concat_ws(chr(31), checked.previous_hash,
-                    checked.sequence::text, checked.recorded::text, coalesce(checked.account, ''), coalesce(checked.token, ''),
-                    coalesce(checked.record, ''), checked.resource, checked.action, checked.outcome, checked.address,
-                    checked.detail), 'UTF8')), 'hex');
-            IF wrong > 0 THEN
-                RAISE EXCEPTION 'audit entries that do not continue the chain' USING ERRCODE = 'check_violation';
-            END IF;
-            INSERT INTO \(schema).audit_entry (sequence, recorded, account, token, record, resource, action, outcome, address,
-                detail, previous_hash, hash)
-            SELECT fields.sequence, fields.recorded, fields.account, fields.token, fields.record, fields.resource, fields.action,
-                fields.outcome, fields.address, fields.detail, fields.previous_hash, fields.hash
-            FROM jsonb_to_recordset(entries) AS fields(sequence bigint, recorded bigint, account text, token text, record text,
-                resource text, action text, outcome text, address text, detail text, previous_hash text, hash text)
-            ORDER BY fields.sequence;
-            head_sequence := head_sequence + jsonb_array_length(entries);
-            SELECT fields.hash INTO head_hash FROM jsonb_to_recordset(entries) AS fields(sequence bigint, hash text)
-            WHERE fields.sequence = head_sequence;
-            INSERT INTO \(schema).audit_head (id, sequence, hash) VALUES (1, head_sequence, head_hash)
-            ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash;
-            RETURN head_sequence::text || ' ' || head_hash;
-        END $$
-        """
-    }
 
     /// A record's commit count (0 before its first write), read in one statement that stands alone: it names the
     /// record for the row-level security of that statement only (`set_config(…, true)` lasts until the statement's

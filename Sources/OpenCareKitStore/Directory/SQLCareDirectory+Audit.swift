@@ -1,21 +1,10 @@
 import Foundation
 
-/// An entry as the database's audit functions take it; its hash covers the same fields as `AuditEntry.hash`. Chained
-/// by the app server (`sequence`, `previous_hash`, `hash`), or left for the database to chain.
+/// An entry as the database's audit function takes it; its hash covers the same fields as `AuditEntry.hash`.
 private struct AppendedAuditEntry: Encodable {
     let recorded: Int64
     let account, token, record: String?
     let resource, action, outcome, address, detail: String
-    var sequence: Int64?
-    var previous_hash: String?
-    var hash: String?
-
-    init(_ entry: AuditEntry) {
-        self.init(entry.draft)
-        sequence = entry.sequence
-        previous_hash = entry.previousHash
-        hash = entry.hash
-    }
 
     init(_ draft: AuditEntry.Draft) {
         recorded = Int64((draft.recorded.timeIntervalSince1970 * 1000).rounded())
@@ -33,35 +22,6 @@ private struct AppendedAuditEntry: Encodable {
 extension SQLCareDirectory {
     public func appendAudit(_ drafts: [AuditEntry.Draft]) async throws {
         guard !drafts.isEmpty else { return }
-        if let function = runner.dialect.auditChainedAppendFunction {
-            // Chained here after the head this server last appended (a microsecond an entry), then checked and
-            // appended by the database in one statement; chained there instead when another server appended since.
-            let known = auditHead.withLock { $0 }
-            let appended: [AppendedAuditEntry]
-            if let known {
-                var previous = known.hash
-                appended = drafts.enumerated().map { offset, draft in
-                    let entry = AuditEntry.chained(draft, sequence: known.sequence + Int64(offset) + 1, after: previous)
-                    previous = entry.hash
-                    return AppendedAuditEntry(entry)
-                }
-            } else {
-                appended = drafts.map(AppendedAuditEntry.init)
-            }
-            let entries = String(decoding: try JSONEncoder().encode(appended), as: UTF8.self)
-            let head = try await write(alone: true) { db in
-                try await db.scalar("SELECT \(function)(?::jsonb, ?, ?)", [entries, known?.sequence, known?.hash])
-            }
-            guard case let .text(text) = head else { return }
-            let parts = text.split(separator: " ")
-            if parts.count == 2, let sequence = Int64(parts[0]) {
-                let hash = String(parts[1])
-                auditHead.withLock { current in
-                    if current.map({ $0.sequence < sequence }) ?? true { current = (sequence, hash) }
-                }
-            }
-            return
-        }
         if let function = runner.dialect.auditAppendFunction {
             // The database numbers, hashes and appends them in one statement: no lock is held across a round trip.
             let entries = String(decoding: try JSONEncoder().encode(drafts.map(AppendedAuditEntry.init)), as: UTF8.self)

@@ -1,13 +1,9 @@
 import Foundation
-import Synchronization
 
 /// The directory as SQL, on any engine: `SQLiteCareDirectory` (one SQLite file) here, PostgreSQL in
 /// OpenCareKitPostgres.
 public final class SQLCareDirectory: CareDirectory {
     package let runner: any SQLTransactionRunner
-    /// The audit chain's head after this directory's last append, where the database chains in a function
-    /// (`SQLDialect.auditChainedAppendFunction`): the next entries are chained after it here.
-    let auditHead = Mutex<(sequence: Int64, hash: String)?>(nil)
 
     /// A directory kept by `runner`, whose schema is in place.
     package init(runner: any SQLTransactionRunner) {

@@ -77,17 +77,13 @@ package struct SQLDialect: Sendable {
     /// The database function that chains and appends audit entries given as a JSON array, in one statement that
     /// serializes itself (`SQLTransactionRunner.writeAlone`); nil: the directory chains them in a write transaction.
     package var auditAppendFunction: String? = nil
-    /// The database function that checks and appends audit entries chained by the app server after the head it
-    /// names (and chains them itself when the head moved), returning the new head as "sequence hash".
-    package var auditChainedAppendFunction: String? = nil
     /// How the engine's messages name the uniqueness constraint a row broke: SQLite by its columns
     /// ("UNIQUE constraint failed: outcomes.uuid"), PostgreSQL by the constraint's name ("… constraint "outcomes_pkey"").
     package var namesConstraintsByColumn = false
 
     package static let sqlite = SQLDialect(plannerHints: true, dynamicTyping: true, explicitNullOrder: false, namesConstraintsByColumn: true)
     package static let postgres = SQLDialect(plannerHints: false, dynamicTyping: false, explicitNullOrder: true,
-                                             auditAppendFunction: "opencarekit.append_audit",
-                                             auditChainedAppendFunction: "opencarekit.append_audit_chained")
+                                             auditAppendFunction: "opencarekit.append_audit")
 
     /// What the engine's message says when a row of versions in `table` repeats a uuid (its primary key).
     package func takenUUID(in table: String) -> String {
