@@ -82,11 +82,15 @@ enum PostgresSchema {
     /// A record's commit count (0 before its first write), read in one statement that stands alone: it names the
     /// record for the row-level security of that statement only (`set_config(…, true)` lasts until the statement's
     /// implicit transaction ends). Every request on PostgreSQL asks for it (`OCKStore.catchUp()`), so it is one round
-    /// trip, not a transaction's four.
+    /// trip, not a transaction's four. Inside a transaction that names another record it refuses (it would change
+    /// that transaction's record).
     static var recordRevisionFunction: String {
         """
         CREATE FUNCTION \(schema).record_revision(record text) RETURNS bigint LANGUAGE plpgsql AS $$
         BEGIN
+            IF coalesce(current_setting('\(recordSetting)', true), '') NOT IN ('', record) THEN
+                RAISE EXCEPTION 'record_revision inside another record''s transaction' USING ERRCODE = 'insufficient_privilege';
+            END IF;
             PERFORM set_config('\(recordSetting)', record, true);
             RETURN coalesce((SELECT revision FROM \(schema).record_state WHERE record_id = record), 0);
         END $$

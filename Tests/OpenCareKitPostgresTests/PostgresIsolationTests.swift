@@ -82,6 +82,15 @@ import Testing
         #expect(revision == 3)
         #expect(try await rows(connection, "SELECT * FROM opencarekit.tasks").isEmpty)
         #expect(try await rows(connection, "SELECT current_setting('opencarekit.record_id', true)").first?.decode(String?.self) ?? "" == "")
+        // Inside a transaction of another record it refuses, rather than change that transaction's record.
+        _ = try await rows(connection, "BEGIN")
+        _ = try await rows(connection, "SELECT set_config('opencarekit.record_id', 'ben', true)")
+        await #expect {
+            _ = try await rows(connection, "SELECT opencarekit.record_revision('ana')")
+        } throws: { error in
+            (error as? PSQLError)?.serverInfo?[.sqlState] == "42501"
+        }
+        _ = try await rows(connection, "ROLLBACK")
     }
 
     @Test func serversStartingTogetherMigrateOnceAndANewerSchemaIsRefused() async throws {

@@ -2,6 +2,7 @@ import Foundation
 @testable import OpenCareKitPostgres
 import OpenCareKitPostgresTesting
 import OpenCareKitStore
+import Synchronization
 import Testing
 
 /// PostgreSQL transactions hold a connection, not a thread, while they wait: as many are under way at once as the
@@ -92,15 +93,53 @@ import Testing
         #expect(most >= connections - 1 && most <= connections, "\(most) transactions under way at once")
     }
 
-    /// CareKit's synchronous calls wait for a transaction on the calling thread, whatever thread that is (here the
-    /// test's task's, one of the few cooperative ones).
-    @Test func aSynchronousDeleteRunsItsTransactionOnTheCallingThread() async throws {
+    /// CareKit's synchronous calls (`reset()`, `delete()`) run their transaction on the calling thread, which waits
+    /// for PostgreSQL's answers: no other thread is needed (a caller may hold the last thread of the cooperative pool).
+    @Test func aSynchronousWriteRunsItsTransactionOnTheCallingThread() async throws {
         let database = try await PostgresTestDatabase.shared()
-        let store = database.records.store(forRecord: "sync-\(UUID().uuidString)")
+        let record = "sync-\(UUID().uuidString)"
+        let store = database.records.store(forRecord: record)
         try await store.addTask(OCKTask(id: "walk", title: "Walk", carePlanUUID: nil,
                                         schedule: .dailyAtTime(hour: 8, minutes: 0, start: Date(timeIntervalSince1970: 1_790_000_000), end: nil, text: nil)))
         #expect(try await store.fetchTasks(query: OCKTaskQuery()).count == 1)
-        try store.delete()
+        let engine = PostgresStoreEngine(record: record, records: database.records)
+        // On a thread of the test's own, outside the cooperative pool, as a synchronous caller would be.
+        let (caller, ranOn): (pthread_t, pthread_t?) = try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                let caller = pthread_self()
+                let ranOn = Mutex<pthread_t?>(nil)
+                do {
+                    try engine.writeSynchronously { db in
+                        ranOn.withLock { $0 = pthread_self() }
+                        try await db.execute("DELETE FROM tasks")
+                        ranOn.withLock { if $0 != pthread_self() { $0 = nil } }
+                    }
+                    continuation.resume(returning: (caller, ranOn.withLock { $0 }))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
+        }
+        #expect(ranOn.map { pthread_equal($0, caller) != 0 } == true)
+        #expect(try await store.fetchTasks(query: OCKTaskQuery()).isEmpty)
+    }
+
+    /// A rule that calls the store it guards, instead of reading through its context, would wait for the record's
+    /// lock its own transaction holds: the call is refused, and the write with it.
+    struct ReadsItsOwnStore: OCKStoreRule {
+        let store: OCKStore
+        func check(_ write: OCKStoreWrite, in context: OCKStoreRuleContext) async throws {
+            _ = try await store.fetchTasks(query: OCKTaskQuery())
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aRuleThatCallsItsOwnStoreIsRefusedNotLeftWaiting() async throws {
+        let database = try await PostgresTestDatabase.shared()
+        let store = database.records.store(forRecord: "reentry-\(UUID().uuidString)")
+        store.addRule(ReadsItsOwnStore(store: store))
+        let task = OCKTask(id: "walk", title: "Walk", carePlanUUID: nil,
+                           schedule: .dailyAtTime(hour: 8, minutes: 0, start: Date(timeIntervalSince1970: 1_790_000_000), end: nil, text: nil))
+        await #expect(throws: OCKStoreError.self) { try await store.addTask(task) }
         #expect(try await store.fetchTasks(query: OCKTaskQuery()).isEmpty)
     }
 }

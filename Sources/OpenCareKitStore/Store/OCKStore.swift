@@ -173,8 +173,12 @@ public final class OCKStore: Sendable {
                             _ body: @escaping @Sendable (any SQLDatabase, Date) async throws -> T) async throws -> T {
         let now = clock()
         let result: T
+        let store = ObjectIdentifier(self)
         do {
-            result = try await measured(function, isWrite: true) { try await engine.write { db in try await body(db, now) } }
+            try Self.refuseReentry(store)
+            result = try await measured(function, isWrite: true) {
+                try await engine.write { db in try await Self.$transactionOwner.withValue(store) { try await body(db, now) } }
+            }
         } catch let error as OCKStoreError {
             throw error
         } catch let refusal as AuthorizationRefusal {
@@ -194,8 +198,12 @@ public final class OCKStore: Sendable {
 
     /// Runs `body` in a read transaction.
     func read<T: Sendable>(function: String = #function, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        let store = ObjectIdentifier(self)
         do {
-            return try await measured(function, isWrite: false) { try await engine.read(body) }
+            try Self.refuseReentry(store)
+            return try await measured(function, isWrite: false) {
+                try await engine.read { db in try await Self.$transactionOwner.withValue(store) { try await body(db) } }
+            }
         } catch let error as OCKStoreError {
             throw error
         } catch let error as SQLFailure {
@@ -203,6 +211,19 @@ public final class OCKStore: Sendable {
         } catch {
             // A read fails only when what is stored cannot be read back: the server's fault, never "not found".
             throw StorageFaultError(reason: engine.describe(error))
+        }
+    }
+
+    /// The store whose transaction the current task's work runs in: a rule (`OCKStoreRule`) or a transaction's body
+    /// that called the same store again would wait for ever — for the connection the transaction holds (SQLite's
+    /// writer, PostgreSQL's record lock) — so such a call is refused instead.
+    @TaskLocal static var transactionOwner: ObjectIdentifier?
+
+    /// Throws when the current task is inside a transaction of `store` (a rule that reads through the store rather
+    /// than its `OCKStoreRuleContext`).
+    private static func refuseReentry(_ store: ObjectIdentifier) throws {
+        if transactionOwner == store {
+            throw OCKStoreError.invalidValue(reason: "A store rule read the store it guards: read through the rule's context instead")
         }
     }
 

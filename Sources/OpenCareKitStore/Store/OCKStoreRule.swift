@@ -55,7 +55,9 @@ extension OCKStoreWrite {
 /// ```
 public protocol OCKStoreRule: Sendable {
     /// Throws an `OCKStoreRuleViolation` to refuse `write`. Other errors (a failed read of `context`) fail the call
-    /// as the store's own failures do.
+    /// as the store's own failures do. A rule reads the store only through `context`, inside the write's transaction:
+    /// a call to the store itself from here is refused (it would wait for the transaction it is in), and a rule should
+    /// not wait for other slow work, which holds the store's writes meanwhile.
     func check(_ write: OCKStoreWrite, in context: OCKStoreRuleContext) async throws
 }
 

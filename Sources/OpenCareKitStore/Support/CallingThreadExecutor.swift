@@ -20,6 +20,12 @@ package final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
+        guard !finished else {
+            condition.unlock()
+            // No thread waits here any more (a job of a task that outlived the work): the global executor runs it.
+            globalConcurrentExecutor.enqueue(job)
+            return
+        }
         jobs.append(job)
         condition.signal()
         condition.unlock()
