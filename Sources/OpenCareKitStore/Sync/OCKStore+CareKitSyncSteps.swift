@@ -17,7 +17,7 @@ extension OCKStore {
     /// - Throws: what `revisions(since:after:limit:)` throws.
     @available(*, noasync, message: "Use revisions(since:after:limit:) in async code")
     public func computeRevisions(since vector: OCKRevisionRecord.KnowledgeVector) throws -> [OCKRevisionRecord] {
-        try Self.waiting {
+        try CallingThreadExecutor.run {
             // One record per vector: a vector larger than a page comes in parts, and one that a merge between two
             // pages moved on comes again later (its versions once).
             var records: [OCKRevisionRecord] = []
@@ -65,15 +65,10 @@ extension OCKStore {
     @discardableResult
     public func mergeRevision(_ revision: OCKRevisionRecord) -> (any Error)? {
         do {
-            try Self.waiting { try await self.mergePulled(revision) }
+            try CallingThreadExecutor.run { try await self.mergePulled(revision) }
             return nil
         } catch {
             return error
         }
-    }
-
-    /// Runs `work` and blocks the calling (synchronous) thread, which runs it, until it ends.
-    private static func waiting<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        try CallingThreadExecutor.run(work)
     }
 }
