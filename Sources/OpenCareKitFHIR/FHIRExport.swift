@@ -120,28 +120,31 @@ public struct FHIRExport: Sendable {
         return type.map { type in resources.filter { $0["resourceType"]?.string == type } } ?? resources
     }
 
-    /// A page of the record's Observations — `count` from `offset`, in the order `resources(of:)` lists them — and how
-    /// many there are in all, found and counted in the store's query: a search costs what it returns, whatever the
-    /// size of the record. `conditions` filter on each Observation's `effectiveDateTime`.
-    public func observationPage(of store: OCKStore, conditions: [FHIRSearch.DateFilter],
-                                offset: Int, count: Int) async throws -> (total: Int, page: [FHIRJSON]) {
+    /// A page of the record's Observations — `count` of them after `cursor` (the `next` of the page before) or from
+    /// `offset`, in the order `resources(of:)` lists them — found in the store's query on its index of creation order: a
+    /// search costs what it returns, whatever the size of the record. How many there are in all is counted only when
+    /// `counting` (FHIR's `_total=accurate`): a count visits every match. `conditions` filter on each Observation's
+    /// `effectiveDateTime`.
+    package func observationPage(of store: OCKStore, conditions: [FHIRSearch.DateFilter], after cursor: OCKOutcomeValueCursor? = nil,
+                                 offset: Int = 0, count: Int, counting: Bool = false) async throws
+        -> (total: Int?, page: [FHIRJSON], next: OCKOutcomeValueCursor?) {
         // As `resources(of:)` sorts them: a survey task's outcomes are QuestionnaireResponses, and a consent task's
         // outcomes that hold a signed consent are Consents; every other outcome's values are Observations.
         let consents = consentTaskID.flatMap { id in
             surveys[id] == nil ? (taskID: id, test: { @Sendable (outcome: OCKOutcome) in OCKSignedConsent(values: outcome.values) != nil }) : nil
         }
-        let (total, keys, outcomes, tasks) = try await store.outcomeValuePage(
+        let found = try await store.outcomeValuePage(
             excludingTaskIDs: Array(surveys.keys), excludingOutcomes: consents, conditions: conditions.map(\.storeCondition),
-            offset: offset, limit: count)
-        let tasksByUUID = Dictionary(tasks.map { ($0.uuid, $0) }) { first, _ in first }
+            after: cursor, offset: offset, limit: count, counting: counting)
+        let tasksByUUID = Dictionary(found.tasks.map { ($0.uuid, $0) }) { first, _ in first }
         var observations: [String: FHIRJSON] = [:]
-        for outcome in outcomes {
+        for outcome in found.outcomes {
             guard let task = tasksByUUID[outcome.taskUUID] else { continue }
             for observation in self.observations(outcome, task: task) {
                 if let id = observation["id"]?.string { observations[id] = observation }
             }
         }
-        return (total, keys.compactMap { observations["\($0.outcome.uuidString.lowercased())-\($0.position)"] })
+        return (found.total, found.keys.compactMap { observations["\($0.outcome.uuidString.lowercased())-\($0.position)"] }, found.next)
     }
 
     // MARK: Resources

@@ -16,20 +16,15 @@ public enum FHIRSearch {
                 ("expression", expression.map { .array([.string($0)]) }))])))
     }
 
-    /// The `searchset` Bundle of `matches` (all the results) from `offset`, `count` of them, with `self` and `next`
-    /// links made by `link(offset)`.
-    public static func searchset(_ matches: [FHIRJSON], offset: Int, count: Int, base: String, link: (Int) -> String) -> FHIRJSON {
-        searchset(page: Array(matches.dropFirst(offset).prefix(count)), total: matches.count, offset: offset, count: count, base: base, link: link)
-    }
-
-    /// The `searchset` Bundle of one `page` of `total` results, from `offset`, with `self` and `next` links.
-    public static func searchset(page: [FHIRJSON], total: Int, offset: Int, count: Int, base: String, link: (Int) -> String) -> FHIRJSON {
-        var links: [FHIRJSON] = [.object(("relation", "self"), ("url", .string(link(offset))))]
-        if offset + count < total { links.append(.object(("relation", "next"), ("url", .string(link(offset + count))))) }
+    /// The `searchset` Bundle of one `page` of results, with its `self` link and, when there are more, its `next`;
+    /// `total` is how many match in all, when it was counted (a Bundle may leave it out).
+    public static func searchset(page: [FHIRJSON], total: Int?, selfLink: String, nextLink: String?, base: String) -> FHIRJSON {
+        var links: [FHIRJSON] = [.object(("relation", "self"), ("url", .string(selfLink)))]
+        if let nextLink { links.append(.object(("relation", "next"), ("url", .string(nextLink)))) }
         return .object(
             ("resourceType", "Bundle"),
             ("type", "searchset"),
-            ("total", .integer(total)),
+            ("total", total.map(FHIRJSON.integer)),
             ("link", .array(links)),
             ("entry", .array(page.map { resource in
                 .object(

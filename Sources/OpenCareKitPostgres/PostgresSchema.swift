@@ -77,6 +77,13 @@ enum PostgresSchema {
         ("13: messages", DirectorySchema.messageTables(text: "text COLLATE \"C\"", real: "double precision", integer: "bigint",
                                                       prefix: "\(schema).")),
         ("14: a record's revision in one statement", [recordRevisionFunction]),
+        // Pages of outcome values (FHIR searches) follow creation order (no date first), then the uuid: a page after
+        // another starts at its place in this index (`OCKStore.outcomeValuePage`). It replaces the index of creation
+        // dates alone, which it serves too.
+        ("15: outcomes in creation order", [
+            "CREATE INDEX outcomes_by_created_date_uuid ON \(schema).outcomes (record_id, created_date NULLS FIRST, uuid)",
+            "DROP INDEX \(schema).outcomes_by_created_date",
+        ]),
     ]
 
     /// A record's commit count (0 before its first write), read in one statement that stands alone: it names the

@@ -45,26 +45,42 @@ extension CareHost {
                 }
                 let id = patient.hasPrefix("Patient/") ? String(patient.dropFirst("Patient/".count)) : patient
                 return try await host.fhirRead(request, context, record: id, policy: policy, detail: detail) { store, export, calendar in
-                    try await host.search(type, request: request, calendar: calendar) { filters, offset, count in
+                    try await host.search(type, request: request, calendar: calendar) { asked in
                         if type == "Observation" {
-                            // Paged and counted in the store's query: the cost follows the page, not the record.
-                            return try await export.observationPage(of: store, conditions: filters, offset: offset, count: count)
+                            // Paged in the store's query, from the cursor of the page before: the cost follows the
+                            // page, not the record.
+                            let found = try await export.observationPage(of: store, conditions: asked.filters, after: asked.cursor,
+                                                                         offset: asked.offset, count: asked.count, counting: asked.counting)
+                            return (found.total, found.page, found.next.map { "_cursor=\($0.token)" })
                         }
                         let all = try await export.resources(of: store, only: type)
-                        return (all.count, Array(all.dropFirst(offset).prefix(count)))
+                        let end = asked.offset + asked.count
+                        return (all.count, Array(all.dropFirst(asked.offset).prefix(asked.count)), end < all.count ? "_offset=\(end)" : nil)
                     }
                 }
             }
         }
     }
 
-    /// A search for `type`: its parameters read (the `date` filters, Observations only; `_count` and `_offset`), then
-    /// `page` asked for the matches' count and the page of them, answered as a `searchset` Bundle.
+    /// What a FHIR search asks for: its `date` filters, where its page starts (`_cursor`, a `next` link's, or
+    /// `_offset`), how many (`_count`), and whether to count every match (`_total=accurate`).
+    struct FHIRPageRequest {
+        var filters: [FHIRSearch.DateFilter]
+        var cursor: OCKOutcomeValueCursor?
+        var offset: Int
+        var count: Int
+        var counting: Bool
+    }
+
+    /// A search for `type`: its parameters read (the `date` filters and `_cursor`, Observations only; `_count`,
+    /// `_offset` and `_total`), then `page` asked for the page, how many match (when it counted them) and the parameter
+    /// that starts the next page, answered as a `searchset` Bundle.
     func search(_ type: String, request: Request, calendar: Calendar,
-                page: (_ filters: [FHIRSearch.DateFilter], _ offset: Int, _ count: Int) async throws -> (total: Int, page: [FHIRJSON]))
+                page: (FHIRPageRequest) async throws -> (total: Int?, page: [FHIRJSON], next: String?))
         async throws -> (HTTPResponse.Status, FHIRJSON) {
         let parameters = request.uri.queryParameters
-        let known: Set<String> = type == "Observation" ? ["patient", "date", "_count", "_offset"] : ["patient", "_count", "_offset"]
+        let known: Set<String> = type == "Observation" ? ["patient", "date", "_count", "_offset", "_cursor", "_total"]
+            : ["patient", "_count", "_offset", "_total"]
         if let unknown = parameters.map({ String($0.key) }).first(where: { !known.contains($0) }) {
             return (.badRequest, FHIRSearch.outcome("not-supported", "This server does not search \(type) by that parameter.", expression: unknown))
         }
@@ -84,13 +100,21 @@ extension CareHost {
               let offset = number("_offset", default: 0, in: 0...1_000_000) else {
             return (.badRequest, FHIRSearch.outcome("invalid", "_count is from 1 to \(Self.fhirPageLimit), _offset from 0 to 1000000."))
         }
-        let (total, matches) = try await page(filters, offset, count)
+        let cursor = parameters.get("_cursor").map(OCKOutcomeValueCursor.init(token:))
+        if case .some(nil) = cursor {
+            return (.badRequest, FHIRSearch.outcome("invalid", "_cursor is the one of a next link, unchanged.", expression: "_cursor"))
+        }
+        let total = parameters.get("_total") ?? "none"
+        guard ["none", "estimate", "accurate"].contains(total) else {
+            return (.badRequest, FHIRSearch.outcome("invalid", "_total is none, estimate or accurate.", expression: "_total"))
+        }
+        let found = try await page(FHIRPageRequest(filters: filters, cursor: cursor ?? nil, offset: offset, count: count, counting: total == "accurate"))
         let origin = configuration.publicOrigin ?? "http://\(request.head.authority ?? "localhost")"
         let base = origin + "/fhir/R4"
-        let query = parameters.filter { $0.key != "_offset" }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-        return (.ok, FHIRSearch.searchset(page: matches, total: total, offset: offset, count: count, base: base) {
-            "\(base)/\(type)?\(query)&_offset=\($0)"
-        })
+        let query = parameters.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        let kept = parameters.filter { !["_offset", "_cursor"].contains($0.key) }.map { "\($0.key)=\($0.value)" }
+        return (.ok, FHIRSearch.searchset(page: found.page, total: found.total, selfLink: "\(base)/\(type)?\(query)",
+                                          nextLink: found.next.map { "\(base)/\(type)?\((kept + [$0]).joined(separator: "&"))" }, base: base))
     }
 
     /// Authorizes a FHIR read of the record `record` names (a Patient id), then answers with `body`'s resource over the

@@ -29,6 +29,12 @@ extension StoreConformance {
             try await store.updateOutcome(updated)
             try await store.deleteOutcome(added[5])
             try await store.deleteTask(gone)
+            // An outcome from a device that wrote no creation date: it comes first (no date sorts before every date).
+            var undated = OCKOutcome(taskUUID: walk.uuid, taskOccurrenceIndex: 30, values: [OCKOutcomeValue(7, createdDate: Fixture.date(3, 9))])
+            undated.createdDate = nil
+            let device = UUID()
+            try await store.mergeRevisions([OCKRevisionRecord(entities: [.outcome(undated)], knowledgeVector: .init([device: 1]))],
+                                           deviceKnowledge: .init([device: 1]))
 
             // What the page must be, from the outcomes as a fetch gives them.
             let kept = Set(try await store.fetchTasks(query: OCKTaskQuery()).filter { $0.id != "survey" }.map(\.uuid))
@@ -58,14 +64,40 @@ extension StoreConformance {
             for conditions in cases {
                 let all = expected(conditions)
                 for (offset, limit) in [(0, 1_000), (0, 1), (5, 4), (max(0, all.count - 2), 10), (all.count + 1, 3)] {
-                    let page = try await store.outcomeValuePage(excludingTaskIDs: ["survey"], conditions: conditions, offset: offset, limit: limit)
+                    let page = try await store.outcomeValuePage(excludingTaskIDs: ["survey"], conditions: conditions, offset: offset, limit: limit,
+                                                                counting: true)
                     #expect(page.total == all.count, "\(conditions)")
                     #expect(page.keys == Array(all.dropFirst(offset).prefix(limit)), "\(conditions) \(offset) \(limit)")
+                    #expect((page.next != nil) == (offset + limit < all.count), "\(conditions) \(offset) \(limit)")
                     // Every outcome version of the page, whole, as a fetch gives it.
                     #expect(Set(page.outcomes) == Set(ordered.filter { outcome in page.keys.contains { $0.outcome == outcome.uuid } }))
                 }
+                // Page after page by the cursor (through its text, as a link carries it), uncounted: every value once,
+                // in order, and no next after the last.
+                for limit in [1, 3, 7] {
+                    var walked: [OCKOutcomeValueKey] = []
+                    var cursor: OCKOutcomeValueCursor?
+                    repeat {
+                        let page = try await store.outcomeValuePage(excludingTaskIDs: ["survey"], conditions: conditions,
+                                                                    after: cursor.flatMap { OCKOutcomeValueCursor(token: $0.token) }, limit: limit)
+                        #expect(page.total == nil && page.keys.count <= limit)
+                        walked += page.keys
+                        if let next = page.next { #expect(next.key == page.keys.last && next.token != cursor?.token) }
+                        cursor = page.next
+                    } while cursor != nil && walked.count <= all.count
+                    #expect(walked == all, "\(conditions) by \(limit)")
+                }
             }
             #expect(expected([]).count > 30)
+            #expect(ordered.first?.createdDate == nil && ordered.first?.uuid == undated.uuid)
+            // A cursor's text is exact, and nothing else reads as one.
+            let cursor = OCKOutcomeValueCursor(createdDate: 0.1 + 0.2, key: OCKOutcomeValueKey(outcome: walk.uuid, position: 3))
+            #expect(OCKOutcomeValueCursor(token: cursor.token) == cursor)
+            #expect(OCKOutcomeValueCursor(token: OCKOutcomeValueCursor(createdDate: nil, key: cursor.key).token)?.createdDate == nil)
+            for text in ["", "-", "x_\(walk.uuid)_1", "3ff0000000000000_\(walk.uuid)", "7ff0000000000000_\(walk.uuid)_1",
+                         "3ff0000000000000_nope_1", "3ff0000000000000_\(walk.uuid)_-1", "3ff0000000000000_\(walk.uuid)_1_2"] {
+                #expect(OCKOutcomeValueCursor(token: text) == nil, "\(text)")
+            }
         },
         StoreCheck("aPullStartsAtTheFirstVectorItsDeviceMayNotKnow") { store in
             let store = try #require(store as? OCKStore)

@@ -51,20 +51,40 @@ extension AccountRoutesTests {
             #expect(read["name"]?.array?.first?["family"]?.string == "Kim")
 
             // Observations by date: ge and lt bound a range of days in the record's zone.
-            let (_, all, _) = try await get("/fhir/R4/Observation?patient=Patient/\(id)", everything)
-            #expect(all["type"]?.string == "searchset" && all["total"]?.integer == 3)
+            // Observations are counted when asked (`_total=accurate`: a count visits every match).
+            let (_, all, _) = try await get("/fhir/R4/Observation?patient=Patient/\(id)&_total=accurate", everything)
+            #expect(all["type"]?.string == "searchset" && all["total"]?.integer == 3 && all["entry"]?.array?.count == 3)
+            let (_, uncounted, _) = try await get("/fhir/R4/Observation?patient=Patient/\(id)", everything)
+            #expect(uncounted["total"] == nil && uncounted["entry"] == all["entry"])
             let day = sixDaysAgo
-            let (_, recent, _) = try await get("/fhir/R4/Observation?patient=\(id)&date=ge\(day)", everything)
+            let (_, recent, _) = try await get("/fhir/R4/Observation?patient=\(id)&date=ge\(day)&_total=accurate", everything)
             #expect(recent["total"]?.integer == 2)
             let values = recent["entry"]?.array?.compactMap { $0["resource"]?["valueQuantity"]?["value"]?.number }
             #expect(values == [70.1, 69.8])
-            let (_, older, _) = try await get("/fhir/R4/Observation?patient=\(id)&date=lt\(day)", everything)
+            let (_, older, _) = try await get("/fhir/R4/Observation?patient=\(id)&date=lt\(day)&_total=accurate", everything)
             #expect(older["total"]?.integer == 1)
-            // Paging: _count, with a next link.
-            let (_, first, _) = try await get("/fhir/R4/Observation?patient=\(id)&_count=2", everything)
-            #expect(first["entry"]?.array?.count == 2 && first["link"]?.array?.contains { $0["relation"]?.string == "next" } == true)
+            // Paging: _count, with a next link that carries the page's cursor; following the links gives every
+            // Observation once, and the last page has no next.
+            func next(_ bundle: FHIRJSON) -> String? {
+                bundle["link"]?.array?.first { $0["relation"]?.string == "next" }?["url"]?.string
+                    .flatMap { url in url.range(of: "/fhir/R4/").map { String(url[$0.lowerBound...]) } }
+            }
+            var (_, page, _) = try await get("/fhir/R4/Observation?patient=\(id)&_count=2", everything)
+            var walked = page["entry"]?.array ?? []
+            #expect(walked.count == 2 && next(page)?.contains("_cursor=") == true && next(page)?.contains("_count=2") == true)
+            while let link = next(page), walked.count <= 3 {
+                (_, page, _) = try await get(link, everything)
+                walked += page["entry"]?.array ?? []
+            }
+            #expect(walked == all["entry"]?.array)
+            // A cursor not of a link, or a count mode FHIR does not name: a clear refusal.
+            for bad in ["_cursor=3ff0_x_1", "_cursor=", "_total=all"] {
+                let (status, outcome, _) = try await get("/fhir/R4/Observation?patient=\(id)&\(bad)", everything)
+                #expect(status == .badRequest && outcome["issue"]?.array?.first?["code"]?.string == "invalid", "\(bad)")
+            }
             let (_, plans, _) = try await get("/fhir/R4/CarePlan?patient=\(id)", everything)
             #expect(plans["total"]?.integer == 1)
+            #expect(try await get("/fhir/R4/CarePlan?patient=\(id)&_cursor=-_\(UUID())_0", everything).0 == .badRequest)
 
             // A token for Observations alone reads no CarePlan; a calendar link reads nothing.
             let observations = try await token("patient/Observation.rs")

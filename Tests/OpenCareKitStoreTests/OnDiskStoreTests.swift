@@ -112,7 +112,7 @@ import Testing
         var readOnly = Configuration()
         readOnly.readonly = true
         let version = try await DatabaseQueue(path: url.path, configuration: readOnly).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
-        #expect(version == 7)
+        #expect(version == 8)
     }
 
     @Test func aStoreOfSchema5KeepsItsDataAndItsUnsealedVersionsAwayFromThePullIndex() async throws {
@@ -153,7 +153,15 @@ import Testing
         let indexes = try await queue.read { try String.fetchSet($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index'") }
         #expect(indexes.isDisjoint(with: ["outcomes_by_task", "outcomes_by_effective_date", "outcomes_by_event_end",
                                           "outcomes_by_task_event_end"]))
-        #expect(try await queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 7)
+        // Pages of outcome values start at their place in creation order, without a sort of the record's values.
+        #expect(indexes.contains("outcomes_by_created_date_uuid") && !indexes.contains("outcomes_by_created_date"))
+        let pagePlan = try await plan("""
+            SELECT v.position FROM outcome_values v JOIN outcomes o ON o.uuid = v.outcome_uuid
+            WHERE o.created_date >= 1 AND (o.created_date > 1 OR (o.created_date = 1 AND o.uuid > x'00'))
+            ORDER BY o.created_date, o.uuid, v.position LIMIT 5
+            """)
+        #expect(pagePlan.contains("INDEX outcomes_by_created_date_uuid (created_date>?)"), "\(pagePlan)")
+        #expect(try await queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 8)
         try queue.close()
         // Sealing and pulling go through the new indexes.
         #expect(Set(try await upgraded.revisions(since: .init()).revisions.flatMap(\.entities).map(\.uuid)) == [walk.uuid, done.uuid])

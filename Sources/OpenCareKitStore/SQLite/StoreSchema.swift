@@ -13,7 +13,7 @@ import GRDB
 /// in `outcome_values`.
 enum StoreSchema {
     /// The newest schema this code writes; kept in `PRAGMA user_version`.
-    static let version = 7
+    static let version = 8
 
     /// The columns every table of versions starts with.
     static let versionColumns = """
@@ -134,6 +134,15 @@ enum StoreSchema {
             // An interval's outcomes are found by the occurrences their task versions' schedules have in it, on the
             // one-current-outcome-per-occurrence index (`OCKStore.fetchOutcomes`).
             try db.execute(sql: "DROP INDEX outcomes_by_event_end; DROP INDEX outcomes_by_task_event_end")
+        }
+        migrator.registerMigration("v8") { db in
+            // Pages of outcome values (FHIR searches) follow creation order, then the uuid: the index holds both, so a
+            // page after another starts at its place in the index (`OCKStore.outcomeValuePage`). It replaces the index
+            // of creation dates alone: an insert pays for one index, as before.
+            try db.execute(sql: """
+                CREATE INDEX outcomes_by_created_date_uuid ON outcomes(created_date, uuid);
+                DROP INDEX outcomes_by_created_date
+                """)
         }
         return migrator
     }

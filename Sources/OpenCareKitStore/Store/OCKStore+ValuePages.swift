@@ -18,22 +18,68 @@ package struct OCKOutcomeValueKey: Hashable, Sendable {
     package let position: Int
 }
 
+/// Where a page of outcome values ends and the next begins: the last value's key and its outcome's creation date (as
+/// stored), the order pages follow. A page after it starts at the index entry after it, whatever the record's size.
+package struct OCKOutcomeValueCursor: Hashable, Sendable {
+    /// The outcome's `createdDate` as stored (seconds since 2001-01-01), nil when it has none.
+    package let createdDate: Double?
+    package let key: OCKOutcomeValueKey
+
+    package init(createdDate: Double?, key: OCKOutcomeValueKey) {
+        (self.createdDate, self.key) = (createdDate, key)
+    }
+
+    /// The cursor as text for a link, of letters, digits, `-` and `_` only: the date's bits in hexadecimal (exact; `-`
+    /// without a date), the outcome's uuid and the value's place.
+    package var token: String {
+        "\(createdDate.map { String($0.bitPattern, radix: 16) } ?? "-")_\(key.outcome.uuidString.lowercased())_\(key.position)"
+    }
+
+    /// A cursor read back from `token`; nil for any other text.
+    package init?(token: String) {
+        let parts = token.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 3, let outcome = UUID(uuidString: String(parts[1])),
+              let position = Int(parts[2]), (0...1_000_000).contains(position) else { return nil }
+        if parts[0] == "-" {
+            createdDate = nil
+        } else {
+            guard parts[0].count <= 16, let bits = UInt64(parts[0], radix: 16), Double(bitPattern: bits).isFinite else { return nil }
+            createdDate = Double(bitPattern: bits)
+        }
+        key = OCKOutcomeValueKey(outcome: outcome, position: position)
+    }
+}
+
+/// A page of outcome values (`OCKStore.outcomeValuePage`).
+package struct OCKOutcomeValuePage: Sendable {
+    /// How many values match in all, when it was asked for (it costs a count of every match).
+    package var total: Int?
+    /// The page's values, in order.
+    package var keys: [OCKOutcomeValueKey]
+    /// The outcome versions the page's values belong to, and their task versions.
+    package var outcomes: [OCKOutcome]
+    package var tasks: [OCKTask]
+    /// Where the next page starts; nil when this page is the last.
+    package var next: OCKOutcomeValueCursor?
+}
+
 extension OCKStore {
-    /// A page of outcome values found and counted in the database, without reading the others: the values of every
+    /// A page of outcome values found in the database, without reading the others: the values of every
     /// version that is not deleted, of outcomes that were not deleted (what `fetchOutcomes` returns without a date
     /// interval), leaving out the outcomes of deleted tasks and of the tasks with `excludedTaskIDs`, and values holding
     /// bytes (`Data`),
     /// matching every date condition, in the order of their outcome's creation (then the outcome's uuid, then the
     /// value's place). What a FHIR search of Observations pages: its cost follows the page, not the record.
     ///
+    /// A page starts after `cursor` (the `next` of the page before), found on the outcomes' index of creation order, or
+    /// `offset` values in (which walks the values before it). The total is counted only when `counting` is true: a
+    /// count visits every match.
+    ///
     /// `excludedOutcomes` leaves out the outcome versions of one task that match a test, read in the same transaction
     /// (a record's signed consents, which are no Observations though other outcomes of their task may be).
-    ///
-    /// - Returns: How many values match in all, the page's keys in order, and the outcome versions they belong to
-    ///   with their task versions, read in one transaction.
     package func outcomeValuePage(excludingTaskIDs excludedTaskIDs: [String], excludingOutcomes excludedOutcomes: (taskID: String, test: @Sendable (OCKOutcome) -> Bool)? = nil,
-                                  conditions: [OCKValueDateCondition], offset: Int, limit: Int) async throws
-        -> (total: Int, keys: [OCKOutcomeValueKey], outcomes: [OCKOutcome], tasks: [OCKTask]) {
+                                  conditions: [OCKValueDateCondition], after cursor: OCKOutcomeValueCursor? = nil, offset: Int = 0, limit: Int,
+                                  counting: Bool = false) async throws -> OCKOutcomeValuePage {
         let cache = self.cache
         return try await read { db in
             var sql = """
@@ -78,14 +124,33 @@ extension OCKStore {
                     arguments += [start.storeValue.sqlValue, end.storeValue.sqlValue]
                 }
             }
-            let total = try await db.scalar("SELECT COUNT(*) " + sql, arguments).int ?? 0
-            let order = db.dialect.order("o.created_date", ascending: true)
-            var keys: [OCKOutcomeValueKey] = []
-            try await db.forEachRow("SELECT v.outcome_uuid, v.position " + sql + " ORDER BY \(order), o.uuid, v.position LIMIT ? OFFSET ?",
-                              arguments + [max(0, limit).sqlValue, max(0, offset).sqlValue]) { row in
-                keys.append(OCKOutcomeValueKey(outcome: try row.uuid("outcome_uuid"), position: try row.int("position")))
+            let total = counting ? try await db.scalar("SELECT COUNT(*) " + sql, arguments).int ?? 0 : nil
+            // After the cursor, in the page's order (outcomes without a creation date first). The first comparison
+            // alone is one the index can start a range at.
+            if let cursor {
+                let (outcome, position) = (cursor.key.outcome.sqlValue, cursor.key.position.sqlValue)
+                let sameOutcomeAfter = "(o.uuid > ? OR (o.uuid = ? AND v.position > ?))"
+                if let date = cursor.createdDate {
+                    sql += " AND o.created_date >= ? AND (o.created_date > ? OR (o.created_date = ? AND \(sameOutcomeAfter)))"
+                    arguments += [date.sqlValue, date.sqlValue, date.sqlValue, outcome, outcome, position]
+                } else {
+                    sql += " AND (o.created_date IS NOT NULL OR \(sameOutcomeAfter))"
+                    arguments += [outcome, outcome, position]
+                }
             }
-            guard !keys.isEmpty else { return (total, [], [], []) }
+            let order = db.dialect.order("o.created_date", ascending: true)
+            var rows: [(key: OCKOutcomeValueKey, createdDate: Double?)] = []
+            // One more than the page: whether there is a next page, without counting.
+            try await db.forEachRow("SELECT v.outcome_uuid, v.position, o.created_date " + sql + " ORDER BY \(order), o.uuid, v.position LIMIT ? OFFSET ?",
+                              arguments + [(max(0, limit) + 1).sqlValue, max(0, offset).sqlValue]) { row in
+                rows.append((OCKOutcomeValueKey(outcome: try row.uuid("outcome_uuid"), position: try row.int("position")),
+                             try row.optionalDouble("created_date")))
+            }
+            let more = rows.count > max(0, limit)
+            rows = Array(rows.prefix(max(0, limit)))
+            let keys = rows.map(\.key)
+            let next = more ? rows.last.map { OCKOutcomeValueCursor(createdDate: $0.createdDate, key: $0.key) } : nil
+            guard !keys.isEmpty else { return OCKOutcomeValuePage(total: total, keys: [], outcomes: [], tasks: [], next: nil) }
             // The page's outcome versions, read in the same transaction as the keys.
             var query = OCKOutcomeQuery()
             query.uuids = Array(Set(keys.map(\.outcome)))
@@ -94,7 +159,7 @@ extension OCKStore {
             var taskQuery = OCKTaskQuery()
             taskQuery.uuids = Array(Set(outcomes.map(\.taskUUID)))
             let tasks = try await QuerySQL(taskQuery, db.dialect).fetch(OCKTask.self, db, cache: cache)
-            return (total, keys, outcomes, tasks)
+            return OCKOutcomeValuePage(total: total, keys: keys, outcomes: outcomes, tasks: tasks, next: next)
         }
     }
 }
