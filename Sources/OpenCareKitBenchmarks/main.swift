@@ -74,6 +74,15 @@ do {
         if let count = value("--tasks") { benchmark.tasksPerRecord = max(1, count) }
         if let count = value("--minutes") { benchmark.minutes = max(1, count) }
         benchmark.run()
+    case "reminder-burst":
+        var benchmark = ReminderBurstBenchmark()
+        func value(_ name: String) -> Int? {
+            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
+        }
+        if let count = value("--records") { benchmark.records = max(1, count) }
+        if let count = value("--tasks") { benchmark.tasks = max(1, count) }
+        if let count = value("--members") { benchmark.members = max(1, count) }
+        try await benchmark.run()
     case "triage":
         var benchmark = TriageBenchmark()
         func value(_ name: String) -> Int? {
@@ -96,7 +105,7 @@ do {
         }
         try await benchmark.run()
     default:
-        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--years N] [--part insert|events] [--rounds N] [--database URL --psql PATH] | records --data DIR [--count N] | sync [--outcomes N] [--pull N] [--page N] | reminders [--records N] [--tasks N] [--minutes N] | triage [--records N] [--days N] [--patients N] [--items N] [--homes N] [--rounds N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: OpenCareKitBenchmarks schedule [--python PATH] | store [--outcomes N] [--years N] [--part insert|events] [--rounds N] [--database URL --psql PATH] | records --data DIR [--count N] | sync [--outcomes N] [--pull N] [--page N] | reminders [--records N] [--tasks N] [--minutes N] | reminder-burst [--records N] [--tasks N] [--members N] | triage [--records N] [--days N] [--patients N] [--items N] [--homes N] [--rounds N]\n".utf8))
         exit(2)
     }
 } catch {

@@ -99,6 +99,55 @@ extension StoreConformance {
                 #expect(OCKOutcomeValueCursor(token: text) == nil, "\(text)")
             }
         },
+        StoreCheck("eventStatesAreWhatFetchEventsSays") { store in
+            let store = try #require(store as? OCKStore)
+            // A daily task whose second version takes over at noon on the 5th, an all-day task whose second version
+            // takes over at 10:00 on the 6th (that day's event stays the first's), a task deleted, events done, an
+            // outcome deleted.
+            let walk = try await store.addTask(Fixture.daily("walk"))
+            var walk2 = walk
+            walk2.title = "Walk further"
+            walk2.effectiveDate = Fixture.date(5, 12)
+            let walkLater = try await store.updateTask(walk2)
+            var nap = OCKTask(id: "nap", title: "Nap", carePlanUUID: nil, schedule: OCKSchedule(composing: [
+                OCKScheduleElement(start: Fixture.date(1), end: nil, interval: DateComponents(day: 1), duration: .allDay, calendar: Fixture.calendar)]))
+            nap = try await store.addTask(nap)
+            var nap2 = nap
+            nap2.title = "Rest"
+            nap2.effectiveDate = Fixture.date(6, 10)
+            let napLater = try await store.updateTask(nap2)
+            let gone = try await store.addTask(Fixture.daily("gone", hours: [9]))
+            _ = try await store.addOutcomes([Fixture.done(walk, 1), Fixture.done(walkLater, 6), Fixture.done(nap, 2), Fixture.done(napLater, 7)])
+            let undone = try await store.addOutcome(Fixture.done(walk, 3))
+            try await store.deleteOutcome(undone)
+            try await store.deleteTask(gone)
+            // Every event of every version over ten days, and what fetchEvents says of each.
+            var keys: [OCKEventKey] = []
+            var expected = OCKEventStates()
+            for version in [walk, walkLater, nap, napLater, gone] {
+                for event in version.schedule.events(from: Fixture.date(1), to: Fixture.date(11)) {
+                    keys.append(OCKEventKey(taskUUID: version.uuid, occurrence: event.occurrence, start: event.start))
+                }
+            }
+            for day in 1...10 {
+                for event in try await store.fetchEvents(query: OCKEventQuery(dateInterval: Fixture.day(day))) {
+                    let key = OCKEventKey(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, start: event.scheduleEvent.start)
+                    if event.outcome != nil { expected.done.insert(key) } else { expected.undone[key] = event.task.title }
+                }
+            }
+            // A key of no stored version.
+            keys += [OCKEventKey(taskUUID: UUID(), occurrence: 0, start: Fixture.date(1, 8))]
+            let states = try await store.eventStates(keys)
+            #expect(states.done == expected.done)
+            #expect(states.undone == expected.undone)
+            // Ten days of two tasks of two versions each (walk 1-5 then 6-10; nap 1-6 then 7-10), four done; the deleted
+            // task's are none.
+            #expect(expected.done.count == 4 && expected.undone.count == 16, "\(expected.done.count) \(expected.undone.count)")
+            #expect(Set(states.undone.values) == ["walk", "Walk further", "Nap", "Rest"])
+            // Keys fetchEvents never gives are no events (the deleted task's, the replaced versions' later days).
+            #expect(keys.count > expected.done.count + expected.undone.count)
+            #expect(try await store.eventStates([]).undone.isEmpty)
+        },
         StoreCheck("aPullStartsAtTheFirstVectorItsDeviceMayNotKnow") { store in
             let store = try #require(store as? OCKStore)
             let task = try await store.addTask(Fixture.daily("walk"))

@@ -122,6 +122,18 @@ def test_the_reminder_benchmark_finds_a_minutes_reminders_as_a_scan_of_every_sch
     assert old.group(2) == scan.group(1) and int(scan.group(1)) > 0, output
 
 
+def test_the_reminder_burst_benchmark_hands_every_due_reminder_to_the_push_stub():
+    output = run("bench-reminder-burst")
+    minute = re.search(r"the reminder service's minute\s+[0-9.]+\s+(\d+)\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+", output)
+    reference = re.search(r"reference: encrypt only, one by one\s+[0-9.]+\s+(\d+)", output)
+    report = re.search(r"report: due (\d+), pushed (\d+), skipped 0, failed 0, dropped 0", output)
+    assert minute and reference and report, output
+    # 20 records × 5 all-day tasks × 2 people: every reminder reached the stub once, as the service counted it.
+    assert minute.group(1) == reference.group(1) == report.group(1) == report.group(2) == "200", output
+    assert re.search(r"Reminders: 200 of 200 due at 9:00 handed to the push stub, the last [0-9.]+ s after 9:00, p99 lateness [0-9.]+ s "
+                     r"\(target: all within 10 s\): (met|NOT met)", output), output
+
+
 def test_the_report_benchmark_times_a_report_page_that_shows_the_records_values():
     output = run("bench-report")
     outcomes = re.search(r"history \((\d+) outcomes", output)

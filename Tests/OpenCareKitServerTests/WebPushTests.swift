@@ -41,6 +41,14 @@ import Testing
             #expect((result["errors"] as? [String]) == [], "\(result["errors"] ?? "")")
             #expect(result["plaintext"] as? String == text)
         }
+        // Every message has a salt and a server key of its own (the body's header: salt, record size, key length, key).
+        let browser = P256.KeyAgreement.PrivateKey()
+        let subscription = try WebPush.Subscription(endpoint: "https://fcm.googleapis.com/fcm/send/same",
+                                                    p256dh: Base64URL.encode(browser.publicKey.x963Representation),
+                                                    auth: Base64URL.encode(Data(repeating: 3, count: 16)))
+        let bodies = try (0..<50).map { _ in try WebPush.encrypt(Data("same".utf8), for: subscription) }
+        #expect(Set(bodies.map { $0.prefix(16) }).count == 50 && Set(bodies.map { $0.dropFirst(21).prefix(65) }).count == 50)
+        #expect(bodies.allSatisfy { $0[20] == 65 && $0[21] == 4 })
         // Another key's message does not decrypt: the check can fail.
         var forged = messages[1]
         forged["browser_key"] = Base64URL.encode(P256.KeyAgreement.PrivateKey().rawRepresentation)

@@ -16,7 +16,8 @@ import Testing
                 : event.scheduleEvent.start
             guard date >= start, date <= end else { continue }
             found.insert(OCKReminderIndex.Due(record: "r", taskID: event.task.id, taskUUID: event.task.uuid,
-                                              occurrence: event.scheduleEvent.occurrence, date: date, start: event.scheduleEvent.start))
+                                              occurrence: event.scheduleEvent.occurrence, date: date, start: event.scheduleEvent.start,
+                                              isAllDay: event.scheduleEvent.element.duration == .allDay))
         }
         return found
     }

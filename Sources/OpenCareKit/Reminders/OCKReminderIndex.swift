@@ -23,9 +23,12 @@ public struct OCKReminderIndex: Sendable {
         public var date: Date
         /// The event's start.
         public var start: Date
+        /// Whether the event lasts all day.
+        public var isAllDay: Bool
 
-        public init(record: String, taskID: String, taskUUID: UUID, occurrence: Int, date: Date, start: Date) {
+        public init(record: String, taskID: String, taskUUID: UUID, occurrence: Int, date: Date, start: Date, isAllDay: Bool = false) {
             (self.record, self.taskID, self.taskUUID, self.occurrence, self.date, self.start) = (record, taskID, taskUUID, occurrence, date, start)
+            self.isAllDay = isAllDay
         }
     }
 
@@ -127,7 +130,7 @@ public struct OCKReminderIndex: Sendable {
                     .first { $0.start == start && $0.element == element }?.occurrence ?? occurrence
             }
             found.append(Due(record: records[record].name, taskID: entries[slot].taskID, taskUUID: entries[slot].taskUUID,
-                             occurrence: occurrence, date: entries[slot].date, start: start))
+                             occurrence: occurrence, date: entries[slot].date, start: start, isAllDay: entries[slot].isAllDay))
             if entries[slot].last.map({ entries[slot].occurrence < $0 }) ?? true, let next = entries[slot].stepper.start(after: start) {
                 entries[slot].occurrence += 1
                 entries[slot].start = next

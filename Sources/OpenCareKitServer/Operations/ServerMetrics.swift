@@ -15,7 +15,8 @@ import Synchronization
 /// - `opencarekit_sign_in_failures_total`: wrong passwords and codes;
 /// - `opencarekit_reminders_waiting` (deferred to quiet hours' end, and follow-ups), `opencarekit_reminders_followed`
 ///   (schedule elements the reminder index follows), `opencarekit_reminders_total{result}` (`pushed`, `failed`,
-///   `expired`, `dropped`, `skipped`, `done`).
+///   `expired`, `dropped`, `skipped`, `done`), `opencarekit_reminder_lateness_seconds` (a histogram: each push message
+///   from its due time until the push service answered).
 ///
 /// Each host has its own registry (tests run several at once); the metrics go through swift-metrics' API with this
 /// registry's factory.
@@ -31,6 +32,7 @@ public final class ServerMetrics: Sendable {
     let remindersWaiting: Meter
     let remindersFollowed: Meter
     private let reminderResults: [String: CoreMetrics.Counter]
+    private let reminderLatenessTimer: CoreMetrics.Timer
 
     /// Results a reminder can have, as `opencarekit_reminders_total` labels them.
     static let reminderResultNames = ["pushed", "failed", "expired", "dropped", "skipped", "done"]
@@ -43,7 +45,13 @@ public final class ServerMetrics: Sendable {
             .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
             .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
         ]
+        // A reminder is due at a minute's start and may be sent up to 15 minutes late.
+        factory.durationHistogramBuckets["opencarekit_reminder_lateness_seconds"] = [
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
+            .seconds(30), .seconds(60), .seconds(300), .seconds(900),
+        ]
         self.factory = factory
+        reminderLatenessTimer = CoreMetrics.Timer(label: "opencarekit_reminder_lateness_seconds", factory: factory)
         liveStreams = Meter(label: "opencarekit_live_streams", factory: factory)
         signInFailures = CoreMetrics.Counter(label: "opencarekit_sign_in_failures_total", factory: factory)
         storeReads = CoreMetrics.Timer(label: "opencarekit_store_call_duration_seconds", dimensions: [("kind", "read")], factory: factory)
@@ -84,6 +92,11 @@ public final class ServerMetrics: Sendable {
     func reminders(_ result: String, _ count: Int) {
         guard count > 0 else { return }
         reminderResults[result]?.increment(by: count)
+    }
+
+    /// Records one push message's lateness: from its due time until the push service answered.
+    func reminderLateness(_ seconds: TimeInterval) {
+        reminderLatenessTimer.recordNanoseconds(Int64(max(0, min(seconds, 86_400)) * 1e9))
     }
 
     /// The metrics in Prometheus's text exposition format (version 0.0.4).

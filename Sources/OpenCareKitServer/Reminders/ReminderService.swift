@@ -19,8 +19,13 @@ public struct ReminderConfiguration: Sendable {
     public var lateness: TimeInterval = 15 * 60
     /// The most reminders waiting for quiet hours to end or for their follow-up; more are dropped (and logged).
     public var maximumWaiting = 100_000
-    /// The most push requests in flight at once.
-    public var concurrentSends = 8
+    /// The most push requests in flight at once, over every record (push services take many at once over HTTP/2).
+    public var concurrentSends = 64
+    /// The most records whose stores a minute reads at once to check their due events.
+    public var concurrentRecords = 4
+    /// The most push requests made and waiting for a free send at once: the records after them are read as these
+    /// drain, so a minute's burst holds a bounded number of messages in memory.
+    public var maximumPendingSends = 2_048
     /// How long a push service keeps a message for a device that is offline (the `TTL` header), in seconds.
     public var messageLifetime = 3_600
 
@@ -75,6 +80,12 @@ public actor ReminderService: Service {
         public var skipped = 0
         /// Not sent: more waiting than `maximumWaiting`, or a message that could not be encrypted or signed.
         public var dropped = 0
+
+        mutating func add(_ other: Report) {
+            (due, pushed, shown, done) = (due + other.due, pushed + other.pushed, shown + other.shown, done + other.done)
+            (deferred, followUps, expired) = (deferred + other.deferred, followUps + other.followUps, expired + other.expired)
+            (failed, skipped, dropped) = (failed + other.failed, skipped + other.skipped, dropped + other.dropped)
+        }
     }
 
     /// A reminder for one person.
@@ -86,6 +97,7 @@ public actor ReminderService: Service {
         var taskUUID: UUID
         var occurrence: Int
         var start: Date
+        var isAllDay: Bool
         var isFollowUp: Bool
     }
 
@@ -170,7 +182,7 @@ public actor ReminderService: Service {
     var followedElements: Int { index.count }
 
     /// The reminders due by `now`: refreshes the records that changed, then sends what is due (and not done).
-    func tick(at now: Date) async -> Report {
+    package func tick(at now: Date) async -> Report {
         // After a start, what is due from the start of this minute on is due now.
         if through == nil, await !load(at: Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)) {
             return Report()
@@ -195,7 +207,7 @@ public actor ReminderService: Service {
             guard let record = CareRecordID(due.record) else { continue }
             for setting in settings[record] ?? [] where setting.taskIDs.contains(due.taskID) {
                 found.append(Delivery(date: due.date, record: record, account: setting.account, taskID: due.taskID, taskUUID: due.taskUUID,
-                                      occurrence: due.occurrence, start: due.start, isFollowUp: false))
+                                      occurrence: due.occurrence, start: due.start, isAllDay: due.isAllDay, isFollowUp: false))
             }
         }
         while let next = waiting.minimum, next.date <= now { found.append(waiting.popMinimum()) }
@@ -216,8 +228,14 @@ public actor ReminderService: Service {
             }
             ready.append((delivery, setting))
         }
-        for (record, group) in Dictionary(grouping: ready, by: { $0.0.record }) {
-            await send(group, of: record, now: now, report: &report)
+        // One pipeline for the minute: several records' stores read at once, and their messages sent as they come,
+        // a bounded number in flight over every record.
+        var records: [(CareRecordID, [(Delivery, CareReminderSettings)])] = []
+        for (record, group) in Dictionary(grouping: ready, by: { $0.0.record }) { records.append((record, group)) }
+        let sent = await pipeline(records: records, requests: [], now: now)
+        report.add(sent.report)
+        for followUp in sent.followUps {
+            if wait(followUp) { report.followUps += 1 } else { report.dropped += 1 }
         }
         let metrics = host.metrics
         metrics.remindersWaiting.set(waiting.count)
@@ -229,40 +247,161 @@ public actor ReminderService: Service {
         return report
     }
 
-    /// Sends `deliveries` of one record whose events are still undone, to members still allowed to read it.
-    private func send(_ deliveries: [(Delivery, CareReminderSettings)], of record: CareRecordID, now: Date, report: inout Report) async {
-        let events: [String: OCKEvent<OCKTask, OCKOutcome>]
-        var messages: [(Delivery, ReminderMessage)] = []
-        do {
-            guard let server = try await host.serverForBackgroundWork(of: record) else {
-                report.skipped += deliveries.count
-                return
-            }
-            try await server.store.catchUp()
-            var found: [String: OCKEvent<OCKTask, OCKOutcome>] = [:]
-            for (start, group) in Dictionary(grouping: deliveries.map(\.0), by: \.start) {
-                var query = OCKEventQuery(dateInterval: DateInterval(start: start, duration: 1))
-                query.taskIDs = Array(Set(group.map(\.taskID)))
-                for event in try await server.store.fetchEvents(query: query) where event.scheduleEvent.start == start {
-                    found["\(event.task.uuid)/\(event.scheduleEvent.occurrence)"] = event
+    /// One message for one device, due at `due` (lateness is measured from it).
+    struct PushRequest: Sendable {
+        var account: CareAccountID
+        var subscription: WebPush.Subscription
+        var payload: Data
+        var topic: String
+        var due: Date
+    }
+
+    /// What a record's check or a push found, for the pipeline to count.
+    private enum Step: Sendable {
+        case checked(Checked)
+        case sent(PushRequest, status: Int?, lateness: TimeInterval)
+        case unsent(PushRequest, isLate: Bool)
+    }
+
+    /// One record's due deliveries checked against its store and its members.
+    struct Checked: Sendable {
+        var report = Report()
+        var requests: [PushRequest] = []
+        var followUps: [Delivery] = []
+    }
+
+    /// Reads the stores of `records` (`concurrentRecords` at once) for what is still undone and sends each message, with
+    /// `requests` already made, `concurrentSends` at once over all of them, reading further records as the messages
+    /// made drain below `maximumPendingSends`. A message more than `lateness` late when its turn comes is not sent; each
+    /// sent message's lateness is measured when the push service has answered (`opencarekit_reminder_lateness_seconds`),
+    /// on a clock that starts at `now` (the minute's moment) and runs with the time the work takes.
+    private func pipeline(records: [(CareRecordID, [(Delivery, CareReminderSettings)])], requests: [PushRequest], now: Date) async
+        -> (report: Report, followUps: [Delivery]) {
+        var report = Report()
+        var followUps: [Delivery] = []
+        guard !records.isEmpty || !requests.isEmpty else { return (report, followUps) }
+        guard let vapid = await signingKey(now: now) else {
+            logger.error("reminders: the Web Push key could not be read from the directory")
+            report.dropped += requests.count + records.reduce(0) { $0 + $1.1.count }
+            return (report, followUps)
+        }
+        let host = self.host, configuration = self.configuration, transport = self.transport, logger = self.logger
+        let zones = self.zones
+        // The minute's moment, moving on as the work takes time: what lateness is measured by.
+        let began = ContinuousClock.now
+        let clock = { @Sendable in now.addingTimeInterval(Double((ContinuousClock.now - began).components.attoseconds) / 1e18
+                                                          + Double((ContinuousClock.now - began).components.seconds)) }
+        var recordsLeft = records[...]
+        var pending = requests
+        var nextPending = 0
+        var (checking, sending) = (0, 0)
+        // One signature per push service a minute (RFC 8292's token names the origin, not the device).
+        var authorizations: [String: String?] = [:]
+        await withTaskGroup(of: Step.self) { group in
+            func startChecks() {
+                while checking < max(1, configuration.concurrentRecords), pending.count - nextPending < configuration.maximumPendingSends,
+                      let (record, deliveries) = recordsLeft.popFirst() {
+                    checking += 1
+                    group.addTask {
+                        .checked(await Self.check(deliveries, of: record, zone: zones[record] ?? .gmt, host: host, now: now, logger: logger))
+                    }
                 }
             }
-            events = found
+            func startSends() {
+                while sending < max(1, configuration.concurrentSends), nextPending < pending.count {
+                    let request = pending[nextPending]
+                    nextPending += 1
+                    let endpoint = request.subscription.endpoint
+                    let origin = "\(endpoint.scheme ?? "")://\(endpoint.host ?? "")\(endpoint.port.map { ":\($0)" } ?? "")"
+                    if authorizations[origin] == nil { authorizations[origin] = .some(try? vapid.authorization(for: endpoint, now: now)) }
+                    let authorization = authorizations[origin] ?? nil
+                    sending += 1
+                    group.addTask {
+                        // Late by now (a long queue, a slow push service): not sent.
+                        guard clock().timeIntervalSince(request.due) <= configuration.lateness else {
+                            return .unsent(request, isLate: true)
+                        }
+                        guard let authorization, let body = try? WebPush.encrypt(request.payload, for: request.subscription) else {
+                            return .unsent(request, isLate: false)
+                        }
+                        let headers = [("Authorization", authorization), ("Content-Encoding", "aes128gcm"), ("TTL", "\(configuration.messageLifetime)"),
+                                       ("Urgency", "high"), ("Topic", request.topic), ("Content-Type", "application/octet-stream")]
+                        let status = try? await transport.post(body, to: endpoint, headers: headers)
+                        return .sent(request, status: status, lateness: clock().timeIntervalSince(request.due))
+                    }
+                }
+                // Sent requests are let go of, a batch at a time.
+                if nextPending >= 1_024 {
+                    pending.removeFirst(nextPending)
+                    nextPending = 0
+                }
+            }
+            startChecks()
+            startSends()
+            while let step = await group.next() {
+                switch step {
+                case let .checked(checked):
+                    checking -= 1
+                    report.add(checked.report)
+                    followUps += checked.followUps
+                    pending += checked.requests
+                case let .sent(request, status, lateness):
+                    sending -= 1
+                    host.metrics.reminderLateness(lateness)
+                    switch status {
+                    case let status? where (200..<300).contains(status):
+                        report.pushed += 1
+                    case 404?, 410?:
+                        try? await host.directory.removePushSubscription(endpoint: request.subscription.endpoint.absoluteString)
+                        report.expired += 1
+                    default:
+                        report.failed += 1
+                    }
+                case let .unsent(_, isLate):
+                    sending -= 1
+                    if isLate { report.skipped += 1 } else { report.dropped += 1 }
+                }
+                startSends()
+                startChecks()
+            }
+        }
+        return (report, followUps)
+    }
+
+    /// Checks `deliveries` of one record against its store — each event still there and undone — and its members —
+    /// each person still allowed to read it — then shows each reminder in its person's open pages and makes its push
+    /// requests, one per device. Runs beside other records' checks, off the service's actor.
+    private static func check(_ deliveries: [(Delivery, CareReminderSettings)], of record: CareRecordID, zone: TimeZone, host: CareHost,
+                              now: Date, logger: Logger) async -> Checked {
+        var checked = Checked()
+        let states: OCKEventStates
+        do {
+            // The record's open store, or one opened for reading alone (a minute's burst reads more records than stay
+            // open, and opens none of their servers).
+            guard let stored = try await host.directory.record(record), let store = try await host.storeForAlerts(of: stored) else {
+                checked.report.skipped += deliveries.count
+                return checked
+            }
+            try await store.catchUp()
+            states = try await store.eventStates(deliveries.map { OCKEventKey(taskUUID: $0.0.taskUUID, occurrence: $0.0.occurrence, start: $0.0.start) })
         } catch {
             logger.error("reminders: a record's store could not be read", metadata: ["error": "\(type(of: error))"])
-            report.failed += deliveries.count
-            return
+            checked.report.failed += deliveries.count
+            return checked
         }
+        let configuration = host.configuration.reminders ?? ReminderConfiguration(contact: "mailto:admin@localhost")
         var allowed: [CareAccountID: Bool] = [:]
+        var devices: [CareAccountID: [WebPush.Subscription]] = [:]
         for (delivery, setting) in deliveries {
-            guard let event = events["\(delivery.taskUUID)/\(delivery.occurrence)"] else {
-                // The index was behind the store (a change from elsewhere): read the record again next minute.
-                host.reminderSignals.changed(record)
-                report.skipped += 1
+            let key = OCKEventKey(taskUUID: delivery.taskUUID, occurrence: delivery.occurrence, start: delivery.start)
+            guard !states.done.contains(key) else {
+                checked.report.done += 1
                 continue
             }
-            guard event.outcome == nil else {
-                report.done += 1
+            guard let title = states.undone[key] else {
+                // The index was behind the store (a change from elsewhere): read the record again next minute.
+                host.reminderSignals.changed(record)
+                checked.report.skipped += 1
                 continue
             }
             if allowed[delivery.account] == nil {
@@ -270,91 +409,34 @@ public actor ReminderService: Service {
                 allowed[delivery.account] = membership.map { RecordPermission.read.isGranted(to: $0, in: nil) } ?? false
             }
             guard allowed[delivery.account] == true else {
-                report.skipped += 1
+                checked.report.skipped += 1
                 continue
             }
-            messages.append((delivery, ReminderMessage(delivery, title: event.task.title, isAllDay: event.scheduleEvent.element.duration == .allDay,
-                                                       zone: zones[record] ?? .gmt)))
+            let message = ReminderMessage(delivery, title: title, isAllDay: delivery.isAllDay, zone: zone)
+            if host.reminderSignals.show(message, to: delivery.account) { checked.report.shown += 1 }
+            if devices[delivery.account] == nil {
+                devices[delivery.account] = await Self.devices(of: delivery.account, host: host, configuration: configuration)
+            }
+            let payload = message.payload, topic = message.topic
+            for device in devices[delivery.account] ?? [] {
+                checked.requests.append(PushRequest(account: delivery.account, subscription: device, payload: payload, topic: topic,
+                                                    due: delivery.date))
+            }
             if !delivery.isFollowUp, let minutes = setting.followUpMinutes, minutes > 0 {
                 var followUp = delivery
                 followUp.isFollowUp = true
                 followUp.date = now.addingTimeInterval(Double(minutes) * 60)
-                if wait(followUp) { report.followUps += 1 } else { report.dropped += 1 }
+                checked.followUps.append(followUp)
             }
         }
-        for (delivery, message) in messages {
-            if host.reminderSignals.show(message, to: delivery.account) { report.shown += 1 }
-        }
-        await push(messages.map { ($0.0.account, $0.1.payload, $0.1.topic) }, now: now, report: &report)
+        return checked
     }
 
-    /// Posts each message to each of its person's devices, a few at a time; forgets subscriptions that are gone.
-    private func push(_ messages: [(account: CareAccountID, payload: Data, topic: String)], now: Date, report: inout Report) async {
-        guard !messages.isEmpty else { return }
-        guard let vapid = await signingKey(now: now) else {
-            logger.error("reminders: the Web Push key could not be read from the directory")
-            report.dropped += messages.count
-            return
-        }
-        var devices: [CareAccountID: [WebPush.Subscription]] = [:]
-        var requests: [(subscription: WebPush.Subscription, body: Data, topic: String)] = []
-        for message in messages {
-            if devices[message.account] == nil {
-                let stored = (try? await host.directory.pushSubscriptions(of: message.account)) ?? []
-                devices[message.account] = stored.compactMap { subscription in
-                    try? configuration.subscription(endpoint: subscription.endpoint, p256dh: subscription.publicKey, auth: subscription.authSecret)
-                }
-            }
-            for device in devices[message.account] ?? [] {
-                guard let body = try? WebPush.encrypt(message.payload, for: device) else {
-                    report.dropped += 1
-                    continue
-                }
-                requests.append((device, body, message.topic))
-            }
-        }
-        let transport = self.transport, lifetime = configuration.messageLifetime
-        let (statuses, unsigned) = await withTaskGroup(of: (URL, Int?).self) { group in
-            var statuses: [(URL, Int?)] = []
-            var unsigned = 0
-            var pending = requests[...]
-            /// Starts the next request that can be signed; false when none is left.
-            func startNext() -> Bool {
-                while let request = pending.popFirst() {
-                    let endpoint = request.subscription.endpoint
-                    guard let authorization = try? vapid.authorization(for: endpoint, now: now) else {
-                        unsigned += 1
-                        continue
-                    }
-                    group.addTask {
-                        let headers = [("Authorization", authorization), ("Content-Encoding", "aes128gcm"), ("TTL", "\(lifetime)"),
-                                       ("Urgency", "high"), ("Topic", request.topic), ("Content-Type", "application/octet-stream")]
-                        return (endpoint, try? await transport.post(request.body, to: endpoint, headers: headers))
-                    }
-                    return true
-                }
-                return false
-            }
-            for _ in 0..<max(1, configuration.concurrentSends) {
-                guard startNext() else { break }
-            }
-            while let result = await group.next() {
-                statuses.append(result)
-                _ = startNext()
-            }
-            return (statuses, unsigned)
-        }
-        report.dropped += unsigned
-        for (endpoint, status) in statuses {
-            switch status {
-            case let status? where (200..<300).contains(status):
-                report.pushed += 1
-            case 404?, 410?:
-                try? await host.directory.removePushSubscription(endpoint: endpoint.absoluteString)
-                report.expired += 1
-            default:
-                report.failed += 1
-            }
+    /// A person's devices that this server may send to.
+    private static func devices(of account: CareAccountID, host: CareHost, configuration: ReminderConfiguration) async -> [WebPush.Subscription] {
+        let stored = (try? await host.directory.pushSubscriptions(of: account)) ?? []
+        return stored.compactMap { subscription in
+            try? configuration.subscription(endpoint: subscription.endpoint, p256dh: subscription.publicKey, auth: subscription.authSecret)
         }
     }
 
@@ -362,13 +444,18 @@ public actor ReminderService: Service {
     /// only that (no words of it, no name: a lock screen shows it to anyone) and opens the record's messages. One a
     /// minute per person and record at most reaches a device that missed the others (the `Topic` replaces it).
     func pushNewMessage(_ event: MessageEvent, author: CareAccountID) async -> Report {
-        var report = Report()
         let members = (try? await host.directory.members(of: event.record)) ?? []
         let recipients = members.filter { $0.account.id != author && event.audience.includes($0.membership.role) }.map(\.account.id)
-        guard !recipients.isEmpty else { return report }
+        guard !recipients.isEmpty else { return Report() }
         let note = NewMessageNotice(record: event.record.description)
-        await push(recipients.map { ($0, note.payload, note.topic) }, now: host.configuration.now(), report: &report)
-        return report
+        let now = host.configuration.now()
+        var requests: [PushRequest] = []
+        for recipient in recipients {
+            for device in await Self.devices(of: recipient, host: host, configuration: configuration) {
+                requests.append(PushRequest(account: recipient, subscription: device, payload: note.payload, topic: note.topic, due: now))
+            }
+        }
+        return await pipeline(records: [], requests: requests, now: now).report
     }
 
     /// The server's VAPID key: the one the directory keeps for every app server, made on first use.
@@ -418,6 +505,7 @@ public actor ReminderService: Service {
 
     /// The end of the quiet hours `now` is in, in the record's time zone; nil when it is not quiet.
     func quietEnd(_ setting: CareReminderSettings, zone: TimeZone, at now: Date) -> Date? {
+        guard setting.quietStart != nil, setting.quietEnd != nil else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.hour, .minute], from: now)
