@@ -45,6 +45,46 @@ import Testing
         #expect(Set(found) == expected, "missing \(expected.subtracting(found).count), extra \(Set(found).subtracting(expected).count)")
     }
 
+    @Test(arguments: ["America/New_York", "Australia/Sydney"])
+    func afterAPauseOnlyTheRecentEventsComeAndTheIndexGoesOnFromThere(zone identifier: String) async throws {
+        let zone = try #require(TimeZone(identifier: identifier))
+        let store = try await CalendarFeedTests.store(in: zone, seed: UInt64(identifier.utf8.count) * 17)
+        let now = CalendarFeedTests.now
+        var index = OCKReminderIndex()
+        index.replace(record: "r", tasks: try await OCKCalendarFeed(title: "", now: now).tasks(of: store), from: now)
+        // Twenty days and a few hours without a look (the server was down): only the last 15 minutes' events come,
+        // exactly the store's.
+        let back = now.addingTimeInterval(20 * 86_400 + 4 * 3_600 + 1_500)
+        let window = back.addingTimeInterval(-900)
+        let recent = index.due(through: back, notBefore: window)
+        #expect(Set(recent) == (try await Self.reminders(store, from: window, through: back)))
+        // Then five minutes at a time, as before.
+        var later: [OCKReminderIndex.Due] = []
+        var minute = back
+        while minute < back.addingTimeInterval(86_400) {
+            minute = minute.addingTimeInterval(300)
+            later += index.due(through: minute, notBefore: minute.addingTimeInterval(-900))
+        }
+        let expected = try await Self.reminders(store, from: back.addingTimeInterval(0.001), through: minute)
+        #expect(later.count > 20 && Set(later) == expected, "missing \(expected.subtracting(later).count), extra \(Set(later).subtracting(expected).count)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aScheduleOfEverySecondPausedForYearsIsNotSteppedThrough() throws {
+        // 20 years of an event a second is 631 million events: stepping through them would not end within the limit.
+        let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        var task = OCKTask(id: "tick", title: "Tick", carePlanUUID: nil, schedule: OCKSchedule(composing: [
+            OCKScheduleElement(start: start, end: nil, interval: DateComponents(second: 1))]))
+        task.effectiveDate = start
+        var index = OCKReminderIndex()
+        index.replace(record: "r", tasks: [[task]], from: start)
+        let back = start.addingTimeInterval(20 * 365 * 86_400)
+        let due = index.due(through: back, notBefore: back.addingTimeInterval(-2))
+        #expect(due.map(\.start) == [back.addingTimeInterval(-2), back.addingTimeInterval(-1), back])
+        #expect(due.map(\.occurrence) == [630_719_998, 630_719_999, 630_720_000])
+        #expect(index.due(through: back.addingTimeInterval(1), notBefore: back).map(\.occurrence) == [630_720_001])
+    }
+
     @Test func aRecordReplacedOrRemovedIsForgotten() async throws {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "Asia/Seoul"))

@@ -110,8 +110,10 @@ public struct OCKReminderIndex: Sendable {
     }
 
     /// The events due at or before `date` (those of records replaced or removed since are left out), each element
-    /// moving on to its next event.
-    public mutating func due(through date: Date) -> [Due] {
+    /// moving on to its next event. With `earliest`, events due before it are not returned: their element jumps
+    /// straight to its first event due at or after it (the schedule engine finds it directly), so a call after a long
+    /// pause costs the events it returns, not every event missed.
+    public mutating func due(through date: Date, notBefore earliest: Date? = nil) -> [Due] {
         var found: [Due] = []
         let limit = date.timeIntervalSinceReferenceDate
         while let top = heap.minimum, top.date.timeIntervalSinceReferenceDate <= limit {
@@ -119,6 +121,16 @@ public struct OCKReminderIndex: Sendable {
             let record = entries[slot].record
             guard records[record].generation == entries[slot].generation else {
                 freeSlots.append(slot)
+                continue
+            }
+            if let earliest, entries[slot].date < earliest {
+                if jump(slot, to: earliest) {
+                    heap.push(slot, at: entries[slot].date)
+                } else {
+                    records[record].live -= 1
+                    count -= 1
+                    freeSlots.append(slot)
+                }
                 continue
             }
             let start = entries[slot].start
@@ -143,6 +155,26 @@ public struct OCKReminderIndex: Sendable {
             }
         }
         return found
+    }
+
+    /// Moves `slot`'s element to its first event due at or after `date`; false when it has none (its schedule or its
+    /// version ends before).
+    private mutating func jump(_ slot: Int, to date: Date) -> Bool {
+        let entry = entries[slot]
+        let element = entry.schedule.elements[entry.element]
+        let from = entry.isAllDay ? date.addingTimeInterval(-Double(allDayReminderHour) * 3_600) : date
+        guard var occurrence = element.occurrenceIndex(startingAtOrAfter: max(from, entry.start)),
+              var start = element.start(ofOccurrence: occurrence) else { return false }
+        while reminderDate(start, isAllDay: entry.isAllDay, entry.stepper) < date {
+            guard let next = element.start(ofOccurrence: occurrence + 1) else { return false }
+            occurrence += 1
+            start = next
+        }
+        guard entry.last.map({ occurrence <= $0 }) ?? true else { return false }
+        entries[slot].occurrence = occurrence
+        entries[slot].start = start
+        entries[slot].date = reminderDate(start, isAllDay: entry.isAllDay, entry.stepper)
+        return true
     }
 
     private func entry(record: Int, generation: Int, task: OCKTask, element index: Int, end: Date?,

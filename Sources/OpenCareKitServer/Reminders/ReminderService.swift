@@ -203,7 +203,8 @@ public actor ReminderService: Service {
         through = max(through ?? now, now)
         var report = Report()
         var found: [Delivery] = []
-        for due in index.due(through: now) {
+        // Events missed by more than `lateness` (the server was down) are passed over without being stepped through.
+        for due in index.due(through: now, notBefore: now.addingTimeInterval(-configuration.lateness)) {
             guard let record = CareRecordID(due.record) else { continue }
             for setting in settings[record] ?? [] where setting.taskIDs.contains(due.taskID) {
                 found.append(Delivery(date: due.date, record: record, account: setting.account, taskID: due.taskID, taskUUID: due.taskUUID,

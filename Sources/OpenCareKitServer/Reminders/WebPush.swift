@@ -77,8 +77,9 @@ package enum WebPush {
 
     /// A fresh key pair for one message: a uniformly random scalar from the cryptographic generator, drawn again in
     /// the rare case (about 2⁻³²) that it is not below the curve's order. A tenth of the cost of
-    /// `P256.KeyAgreement.PrivateKey()` in swift-crypto 3 on Linux (10 against 78 µs, `BENCH_CRYPTO=1 scripts/bench-reminder-burst`),
-    /// which a minute of 100,000 reminders pays for each.
+    /// `P256.KeyAgreement.PrivateKey()` in swift-crypto on Linux (10 against 78 µs, `BENCH_CRYPTO=1 scripts/bench-reminder-burst`),
+    /// which runs FIPS's pairwise check (an ECDSA signature and its verification) on each key it draws and draws until
+    /// one is compact-representable; a minute of 100,000 reminders makes one key a message.
     static func ephemeralKey() -> P256.KeyAgreement.PrivateKey {
         while true {
             if let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }) {
