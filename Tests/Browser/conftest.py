@@ -15,12 +15,19 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / ".screenshots"
+# Where screenshots go (git-ignored); the runs at other dates put theirs elsewhere (scripts/test-dates).
+SCREENSHOTS = pathlib.Path(os.environ.get("OPENCAREKIT_SCREENSHOTS", str(ROOT / ".screenshots")))
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 CHROMIUM = os.environ.get("OPENCAREKIT_CHROMIUM", "/usr/bin/chromium")
 # The session signed in on each served app, by origin (`careapp.sign_in`): every page opened on it is signed in.
 SESSIONS = {}
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "clock_free: the test's outcome cannot depend on the server's date or zone (what it checks reads no "
+        "date); scripts/test-dates leaves it out of its runs at other moments")
 
 
 @pytest.fixture(scope="session")

@@ -13,14 +13,25 @@ from axe_playwright_python.sync_playwright import Axe
 from careapp import BINARY, TOOL_CLOCK, complete_event, onboard, record_base, serve, served, urlopen
 from conftest import DESKTOP, PHONE, new_context, open_page, opened_page
 
-@pytest.fixture()
-def app():
+def demo_app():
     """A fresh data directory with the demo plan, onboarded, served on a free port."""
     with tempfile.TemporaryDirectory() as directory, served(directory) as origin:
         url = record_base(origin)
         onboard(url)
         record = url.rsplit("/", 1)[1]
         yield {"url": url, "origin": origin, "store": str(pathlib.Path(directory) / "records" / f"{record}.sqlite")}
+
+
+@pytest.fixture()
+def app():
+    """The demo app of this test alone."""
+    yield from demo_app()
+
+
+@pytest.fixture(scope="module")
+def unchanged_app():
+    """One demo app for the tests of this module that only read its pages (starting one takes two seconds)."""
+    yield from demo_app()
 
 
 def server_day(url):
@@ -133,8 +144,8 @@ def test_bad_input_in_place_shows_the_error_on_the_card(browser, app):
                                   "/insights", "/insights?period=month", "/insights?period=year", "/contacts",
                                   "/contacts/dr-okafor", "/contacts/nobody"])
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_every_page_passes_axe(browser, app, path, size):
-    with opened_page(browser, app["url"] + path, viewport=PHONE if size == "phone" else DESKTOP) as (page, _):
+def test_every_page_passes_axe(browser, unchanged_app, path, size):
+    with opened_page(browser, unchanged_app["url"] + path, viewport=PHONE if size == "phone" else DESKTOP) as (page, _):
         violations = [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in Axe().run(page).response["violations"]]
         assert violations == []
         small = page.evaluate("""() => Array.from(document.querySelectorAll('button, a[href], input:not([type=hidden])'))
@@ -247,6 +258,7 @@ def test_on_a_phone_a_touch_anywhere_on_a_chart_selects_the_nearest_column_and_a
         context.close()
 
 
+@pytest.mark.clock_free
 def test_app_screenshots(browser, app):
     from conftest import SCREENSHOTS
     SCREENSHOTS.mkdir(exist_ok=True)
@@ -327,6 +339,7 @@ def test_a_browser_clock_far_from_the_servers_does_not_reload_in_a_loop(browser,
         context.close()
 
 
+@pytest.mark.clock_free
 def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
     with tempfile.TemporaryDirectory() as directory:
         server, origin = serve(directory)
@@ -352,6 +365,7 @@ def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
             server.wait(timeout=10)
 
 
+@pytest.mark.clock_free
 def test_a_form_posted_from_another_site_is_refused(browser, app):
     import json
     import urllib.request

@@ -244,6 +244,7 @@ def test_applying_a_template_and_importing_one(browser, team, tmp_path):
             context.close()
 
 
+@pytest.mark.clock_free
 def test_the_schema_accepts_built_in_and_exported_templates_and_refuses_what_the_server_refuses(team):
     schema = json.loads(urlopen(team["origin"] + "/schemas/care-plan-template-1.json").read())
     jsonschema.Draft202012Validator.check_schema(schema)
