@@ -174,7 +174,7 @@ struct TriageBenchmark {
         let host = CareHost(directory: directory, configuration: CareHost.Configuration(now: { now }))
         let service = host.triageService(sweepsDaily: false)
         // The record's server, open as a page would hold it.
-        guard let store = try await host.storeForAlerts(of: record) else { throw CocoaError(.fileNoSuchFile) }
+        guard let store = try await host.storeForBackgroundReading(of: record) else { throw CocoaError(.fileNoSuchFile) }
         let start = calendar.date(byAdding: .day, value: -1, to: calendar.startOfDay(for: now))!
         var task = OCKTask(id: "check-in", title: "Check-in", carePlanUUID: nil, schedule: OCKSchedule(composing: [
             OCKScheduleElement(start: start, end: nil, interval: DateComponents(day: 1), duration: .allDay, calendar: calendar),

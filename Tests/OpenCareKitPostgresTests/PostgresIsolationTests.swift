@@ -109,7 +109,7 @@ import Testing
                           "4: one open survey per browser and event", "5: one open or saving survey per browser and event",
                           "6: sync knowledge", "7: sync pages", "8: HealthKit tasks",
                           "9: reminders", "10: shared values", "11: two-step codes used once", "12: triage", "13: messages",
-                          "14: a record's revision in one statement"])
+                          "14: a record's revision in one statement", "15: outcomes in creation order"])
         try await servers[0].store(forRecord: "r").addTask(task("t"))
 
         _ = try await rows(connection, "INSERT INTO public.opencarekit_migrations (name) VALUES ('99: from the future')")

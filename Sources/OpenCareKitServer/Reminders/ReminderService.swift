@@ -379,7 +379,7 @@ public actor ReminderService: Service {
         do {
             // The record's open store, or one opened for reading alone (a minute's burst reads more records than stay
             // open, and opens none of their servers).
-            guard let stored = try await host.directory.record(record), let store = try await host.storeForAlerts(of: stored) else {
+            guard let stored = try await host.directory.record(record), let store = try await host.storeForBackgroundReading(of: stored) else {
                 checked.report.skipped += deliveries.count
                 return checked
             }

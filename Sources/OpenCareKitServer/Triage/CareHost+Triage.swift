@@ -21,7 +21,7 @@ extension CareHost {
     /// raised or updated.
     @discardableResult
     func raiseAlerts(of record: CareRecord, at now: Date) async throws -> CareTriageRaise {
-        guard let store = try await storeForAlerts(of: record) else { return CareTriageRaise() }
+        guard let store = try await storeForBackgroundReading(of: record) else { return CareTriageRaise() }
         let alerts = try await OCKAlert.find(in: store, calendar: Self.calendar(of: record), now: now)
         // The directory's writes are one at a time (one SQLite writer, PostgreSQL's directory lock), so two servers
         // raising the same cause find each other's item.
@@ -30,9 +30,9 @@ extension CareHost {
         return raised
     }
 
-    /// The store to find `record`'s alerts in: its open server's, or one opened for reading; nil if nothing was ever
-    /// written to it.
-    package func storeForAlerts(of record: CareRecord) async throws -> OCKStore? {
+    /// The store to read `record` in for the host's own work (its alerts, its due reminders): its open server's, or one
+    /// opened for reading (no server made, nothing written); nil if nothing was ever written to it.
+    package func storeForBackgroundReading(of record: CareRecord) async throws -> OCKStore? {
         if let stores = configuration.stores {
             guard try await stores.revision(of: record) != nil else { return nil }
             return try records.openServer(record.id)?.store ?? stores.openReadingStore(for: record)
