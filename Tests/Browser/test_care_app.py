@@ -339,7 +339,6 @@ def test_a_browser_clock_far_from_the_servers_does_not_reload_in_a_loop(browser,
         context.close()
 
 
-@pytest.mark.clock_free
 def test_pages_reconnect_after_a_server_restart_and_catch_up(browser):
     with tempfile.TemporaryDirectory() as directory:
         server, origin = serve(directory)

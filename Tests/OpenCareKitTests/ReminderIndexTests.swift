@@ -126,6 +126,27 @@ extension ReminderIndexTests {
         #expect(due.allSatisfy { calendar.dateComponents([.hour, .minute], from: $0.date) == DateComponents(hour: 9, minute: 0) })
     }
 
+    @Test func onTheDayClocksGoBackAnIndexMadeOrResumedAt8_30StillRemindsAt9() throws {
+        // 7 November 2027 in New York: 25 hours long, 9:00 is 10 hours after midnight.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "America/New_York"))
+        let start = try #require(calendar.date(from: DateComponents(year: 2027, month: 11, day: 1)))
+        var task = OCKTask(id: "log", title: "Log", carePlanUUID: nil, schedule: OCKSchedule(composing: [
+            OCKScheduleElement(start: start, end: nil, interval: DateComponents(day: 1), duration: .allDay, calendar: calendar),
+        ]))
+        task.effectiveDate = start
+        let halfPastEight = try #require(calendar.date(from: DateComponents(year: 2027, month: 11, day: 7, hour: 8, minute: 30)))
+        let nine = try #require(calendar.date(from: DateComponents(year: 2027, month: 11, day: 7, hour: 9)))
+        // Made at 8:30 (a record changed then).
+        var made = OCKReminderIndex()
+        made.replace(record: "r", tasks: [[task]], from: halfPastEight)
+        #expect(made.due(through: nine).map(\.date) == [nine])
+        // Resumed at 9:00 after a pause, passing over what is older than 8:30.
+        var resumed = OCKReminderIndex()
+        resumed.replace(record: "r", tasks: [[task]], from: start)
+        #expect(resumed.due(through: nine, notBefore: halfPastEight).map(\.date) == [nine])
+    }
+
     @Test func theHeapGivesItemsInDateOrderAfterPushesPopsAndRemovals() {
         var generator = SystemRandomNumberGenerator()
         for size in [0, 1, 2, 5, 17, 1_000] {

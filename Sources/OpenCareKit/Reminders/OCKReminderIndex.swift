@@ -162,7 +162,7 @@ public struct OCKReminderIndex: Sendable {
     private mutating func jump(_ slot: Int, to date: Date) -> Bool {
         let entry = entries[slot]
         let element = entry.schedule.elements[entry.element]
-        let from = entry.isAllDay ? date.addingTimeInterval(-Double(allDayReminderHour) * 3_600) : date
+        let from = entry.isAllDay ? date.addingTimeInterval(-Double(allDayReminderHour + 2) * 3_600) : date
         guard var occurrence = element.occurrenceIndex(startingAtOrAfter: max(from, entry.start)),
               var start = element.start(ofOccurrence: occurrence) else { return false }
         while reminderDate(start, isAllDay: entry.isAllDay, entry.stepper) < date {
@@ -180,8 +180,9 @@ public struct OCKReminderIndex: Sendable {
     private func entry(record: Int, generation: Int, task: OCKTask, element index: Int, end: Date?,
                        startingAtOrAfter date: Date, with element: OCKScheduleElement) -> Entry? {
         let isAllDay = element.duration == .allDay, stepper = element.stepper
-        // An all-day event is due at its reminder hour: look from the start of the day that hour has not passed on.
-        let from = isAllDay ? date.addingTimeInterval(-Double(allDayReminderHour) * 3_600) : date
+        // An all-day event is due at its reminder hour: look from before the start of the day that hour has not passed
+        // on (two hours more than the hour: on the day clocks go back, 9:00 is ten hours after midnight), then step on.
+        let from = isAllDay ? date.addingTimeInterval(-Double(allDayReminderHour + 2) * 3_600) : date
         guard var occurrence = element.occurrenceIndex(startingAtOrAfter: max(from, task.effectiveDate)),
               var start = element.start(ofOccurrence: occurrence) else { return nil }
         while reminderDate(start, isAllDay: isAllDay, stepper) < date {

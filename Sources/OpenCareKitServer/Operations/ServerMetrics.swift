@@ -15,7 +15,7 @@ import Synchronization
 /// - `opencarekit_sign_in_failures_total`: wrong passwords and codes;
 /// - `opencarekit_reminders_waiting` (deferred to quiet hours' end, and follow-ups), `opencarekit_reminders_followed`
 ///   (schedule elements the reminder index follows), `opencarekit_reminders_total{result}` (`pushed`, `failed`,
-///   `expired`, `dropped`, `skipped`, `done`), `opencarekit_reminder_lateness_seconds` (a histogram: each push message
+///   `expired`, `dropped`, `skipped`, `done`, `late`), `opencarekit_reminder_lateness_seconds` (a histogram: each push message
 ///   from its due time until the push service answered).
 ///
 /// Each host has its own registry (tests run several at once); the metrics go through swift-metrics' API with this
@@ -35,7 +35,7 @@ public final class ServerMetrics: Sendable {
     private let reminderLatenessTimer: CoreMetrics.Timer
 
     /// Results a reminder can have, as `opencarekit_reminders_total` labels them.
-    static let reminderResultNames = ["pushed", "failed", "expired", "dropped", "skipped", "done"]
+    static let reminderResultNames = ["pushed", "failed", "expired", "dropped", "skipped", "done", "late"]
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry

@@ -80,11 +80,13 @@ public actor ReminderService: Service {
         public var skipped = 0
         /// Not sent: more waiting than `maximumWaiting`, or a message that could not be encrypted or signed.
         public var dropped = 0
+        /// Messages (one per device) not sent because their turn came more than `lateness` after they were due.
+        public var late = 0
 
         mutating func add(_ other: Report) {
             (due, pushed, shown, done) = (due + other.due, pushed + other.pushed, shown + other.shown, done + other.done)
             (deferred, followUps, expired) = (deferred + other.deferred, followUps + other.followUps, expired + other.expired)
-            (failed, skipped, dropped) = (failed + other.failed, skipped + other.skipped, dropped + other.dropped)
+            (failed, skipped, dropped, late) = (failed + other.failed, skipped + other.skipped, dropped + other.dropped, late + other.late)
         }
     }
 
@@ -183,6 +185,8 @@ public actor ReminderService: Service {
 
     /// The reminders due by `now`: refreshes the records that changed, then sends what is due (and not done).
     package func tick(at now: Date) async -> Report {
+        // Lateness counts from the minute's moment, the index's load and refreshes included.
+        let began = ContinuousClock.now
         // After a start, what is due from the start of this minute on is due now.
         if through == nil, await !load(at: Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)) {
             return Report()
@@ -233,7 +237,7 @@ public actor ReminderService: Service {
         // a bounded number in flight over every record.
         var records: [(CareRecordID, [(Delivery, CareReminderSettings)])] = []
         for (record, group) in Dictionary(grouping: ready, by: { $0.0.record }) { records.append((record, group)) }
-        let sent = await pipeline(records: records, requests: [], now: now)
+        let sent = await pipeline(records: records, requests: [], now: now, began: began, measuresLateness: true)
         report.add(sent.report)
         for followUp in sent.followUps {
             if wait(followUp) { report.followUps += 1 } else { report.dropped += 1 }
@@ -242,7 +246,7 @@ public actor ReminderService: Service {
         metrics.remindersWaiting.set(waiting.count)
         metrics.remindersFollowed.set(index.count)
         for (result, count) in [("pushed", report.pushed), ("failed", report.failed), ("expired", report.expired),
-                                ("dropped", report.dropped), ("skipped", report.skipped), ("done", report.done)] {
+                                ("dropped", report.dropped), ("skipped", report.skipped), ("done", report.done), ("late", report.late)] {
             metrics.reminders(result, count)
         }
         return report
@@ -276,22 +280,23 @@ public actor ReminderService: Service {
     /// made drain below `maximumPendingSends`. A message more than `lateness` late when its turn comes is not sent; each
     /// sent message's lateness is measured when the push service has answered (`opencarekit_reminder_lateness_seconds`),
     /// on a clock that starts at `now` (the minute's moment) and runs with the time the work takes.
-    private func pipeline(records: [(CareRecordID, [(Delivery, CareReminderSettings)])], requests: [PushRequest], now: Date) async
-        -> (report: Report, followUps: [Delivery]) {
+    private func pipeline(records: [(CareRecordID, [(Delivery, CareReminderSettings)])], requests: [PushRequest], now: Date,
+                          began: ContinuousClock.Instant, measuresLateness: Bool) async -> (report: Report, followUps: [Delivery]) {
         var report = Report()
         var followUps: [Delivery] = []
         guard !records.isEmpty || !requests.isEmpty else { return (report, followUps) }
-        guard let vapid = await signingKey(now: now) else {
-            logger.error("reminders: the Web Push key could not be read from the directory")
-            report.dropped += requests.count + records.reduce(0) { $0 + $1.1.count }
-            return (report, followUps)
-        }
+        // Without the signing key nothing can be pushed; the records are still checked, for the open pages' notices
+        // and the follow-ups, and each push request is counted as dropped.
+        let vapid = await signingKey(now: now)
+        if vapid == nil { logger.error("reminders: the Web Push key could not be read from the directory") }
         let host = self.host, configuration = self.configuration, transport = self.transport, logger = self.logger
         let zones = self.zones
-        // The minute's moment, moving on as the work takes time: what lateness is measured by.
-        let began = ContinuousClock.now
-        let clock = { @Sendable in now.addingTimeInterval(Double((ContinuousClock.now - began).components.attoseconds) / 1e18
-                                                          + Double((ContinuousClock.now - began).components.seconds)) }
+        // The minute's moment, moving on as the work takes time (from `began`, when the minute's work started): what
+        // lateness is measured by.
+        let clock = { @Sendable in
+            let elapsed = ContinuousClock.now - began
+            return now.addingTimeInterval(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
         var recordsLeft = records[...]
         var pending = requests
         var nextPending = 0
@@ -314,7 +319,7 @@ public actor ReminderService: Service {
                     nextPending += 1
                     let endpoint = request.subscription.endpoint
                     let origin = "\(endpoint.scheme ?? "")://\(endpoint.host ?? "")\(endpoint.port.map { ":\($0)" } ?? "")"
-                    if authorizations[origin] == nil { authorizations[origin] = .some(try? vapid.authorization(for: endpoint, now: now)) }
+                    if authorizations[origin] == nil { authorizations[origin] = .some(try? vapid?.authorization(for: endpoint, now: now)) }
                     let authorization = authorizations[origin] ?? nil
                     sending += 1
                     group.addTask {
@@ -348,7 +353,7 @@ public actor ReminderService: Service {
                     pending += checked.requests
                 case let .sent(request, status, lateness):
                     sending -= 1
-                    host.metrics.reminderLateness(lateness)
+                    if measuresLateness { host.metrics.reminderLateness(lateness) }
                     switch status {
                     case let status? where (200..<300).contains(status):
                         report.pushed += 1
@@ -360,7 +365,7 @@ public actor ReminderService: Service {
                     }
                 case let .unsent(_, isLate):
                     sending -= 1
-                    if isLate { report.skipped += 1 } else { report.dropped += 1 }
+                    if isLate { report.late += 1 } else { report.dropped += 1 }
                 }
                 startSends()
                 startChecks()
@@ -456,7 +461,7 @@ public actor ReminderService: Service {
                 requests.append(PushRequest(account: recipient, subscription: device, payload: note.payload, topic: note.topic, due: now))
             }
         }
-        return await pipeline(records: [], requests: requests, now: now).report
+        return await pipeline(records: [], requests: requests, now: now, began: .now, measuresLateness: false).report
     }
 
     /// The server's VAPID key: the one the directory keeps for every app server, made on first use.

@@ -22,9 +22,10 @@ package struct OCKEventStates: Sendable {
 
 extension OCKStore {
     /// What became of `events`: those that are still events — their version stored, not deleted and in effect at the
-    /// event's start (no later version has taken over by then) — either done (the occurrence has a current outcome)
-    /// or not, with their version's title; what `fetchEvents` would answer for them, read from two indexed queries
-    /// without decoding a task or an outcome. What a minute of reminders asks of each record it reminds.
+    /// event's start (no later version, a deletion's tombstone included, has taken over by then) — either done (the occurrence has a current outcome)
+    /// or not, with their version's title; what `fetchEvents` answers for each over the second the event starts in,
+    /// read from two indexed queries without decoding a task or an outcome. What a minute of reminders asks of each
+    /// record it reminds (a task deleted at noon still had its 9:00 event).
     package func eventStates(_ events: [OCKEventKey]) async throws -> OCKEventStates {
         guard !events.isEmpty else { return OCKEventStates() }
         let taskUUIDs = Array(Set(events.map(\.taskUUID)))
