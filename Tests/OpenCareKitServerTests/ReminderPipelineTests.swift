@@ -9,13 +9,11 @@ import Testing
 /// A minute of reminders is one pipeline over every record (issue 42): sends are bounded over all records, not record by
 /// record; a message whose turn comes too late is not sent; each sent message's lateness is a metric.
 @Suite struct ReminderPipelineTests {
-    let zone = TimeZone(identifier: "America/New_York")!
+    /// The reminder service's tests' days of March 2026 in New York.
+    let march = ReminderServiceTests()
+    var zone: TimeZone { march.zone }
 
-    func at(_ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        return calendar.date(from: DateComponents(year: 2026, month: 3, day: day, hour: hour, minute: minute))!
-    }
+    func at(_ day: Int, _ hour: Int, _ minute: Int = 0) -> Date { march.at(day, hour, minute) }
 
     /// A push service in the process that holds each request until `width` are in flight at once (or every expected
     /// one has come), so that the most in flight is what the service allows, not what the timing happens to give.

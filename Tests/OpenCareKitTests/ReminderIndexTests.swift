@@ -110,14 +110,20 @@ import Testing
 
 extension ReminderIndexTests {
     /// On the days clocks change, an all-day task's reminder is still at 9:00 on the wall clock.
-    @Test func allDayRemindersAreAtNineOnTheWallClockAcrossDaylightSavingChanges() throws {
+    /// A daily all-day task in New York from `start` (a day of 2027), and its calendar.
+    static func allDayTask(from start: DateComponents) throws -> (OCKTask, Calendar, Date) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "America/New_York"))
-        let start = try #require(calendar.date(from: DateComponents(year: 2027, month: 3, day: 12)))
+        let date = try #require(calendar.date(from: start))
         var task = OCKTask(id: "log", title: "Log", carePlanUUID: nil, schedule: OCKSchedule(composing: [
-            OCKScheduleElement(start: start, end: nil, interval: DateComponents(day: 1), duration: .allDay, calendar: calendar),
+            OCKScheduleElement(start: date, end: nil, interval: DateComponents(day: 1), duration: .allDay, calendar: calendar),
         ]))
-        task.effectiveDate = start
+        task.effectiveDate = date
+        return (task, calendar, date)
+    }
+
+    @Test func allDayRemindersAreAtNineOnTheWallClockAcrossDaylightSavingChanges() throws {
+        let (task, calendar, start) = try Self.allDayTask(from: DateComponents(year: 2027, month: 3, day: 12))
         var index = OCKReminderIndex()
         index.replace(record: "r", tasks: [[task]], from: start)
         // March 14 (spring forward) and November 7 (fall back) included.
@@ -128,13 +134,7 @@ extension ReminderIndexTests {
 
     @Test func onTheDayClocksGoBackAnIndexMadeOrResumedAt8_30StillRemindsAt9() throws {
         // 7 November 2027 in New York: 25 hours long, 9:00 is 10 hours after midnight.
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = try #require(TimeZone(identifier: "America/New_York"))
-        let start = try #require(calendar.date(from: DateComponents(year: 2027, month: 11, day: 1)))
-        var task = OCKTask(id: "log", title: "Log", carePlanUUID: nil, schedule: OCKSchedule(composing: [
-            OCKScheduleElement(start: start, end: nil, interval: DateComponents(day: 1), duration: .allDay, calendar: calendar),
-        ]))
-        task.effectiveDate = start
+        let (task, calendar, start) = try Self.allDayTask(from: DateComponents(year: 2027, month: 11, day: 1))
         let halfPastEight = try #require(calendar.date(from: DateComponents(year: 2027, month: 11, day: 7, hour: 8, minute: 30)))
         let nine = try #require(calendar.date(from: DateComponents(year: 2027, month: 11, day: 7, hour: 9)))
         // Made at 8:30 (a record changed then).
