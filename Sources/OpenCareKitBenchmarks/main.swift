@@ -7,6 +7,10 @@ var python = ProcessInfo.processInfo.environment["OPENCAREKIT_PYTHON"] ?? "/usr/
 if let index = arguments.firstIndex(of: "--python"), index + 1 < arguments.count {
     python = arguments[index + 1]
 }
+/// The number after option `name`, if there is one.
+func value(_ name: String) -> Int? {
+    arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
+}
 do {
     switch arguments.first {
     case "schedule":
@@ -33,9 +37,6 @@ do {
         try await benchmark.run()
     case "sync":
         var benchmark = SyncBenchmark()
-        func value(_ name: String) -> Int? {
-            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
-        }
         if let count = value("--outcomes") { benchmark.outcomeCount = count }
         if let count = value("--pull") { benchmark.pullVersions = count }
         if let size = value("--page") { benchmark.pageSize = size }
@@ -49,9 +50,6 @@ do {
         try await SyncBenchmark.pull(data: URL(fileURLWithPath: arguments[index + 1], isDirectory: true), page: page, expect: expect)
     case "report":
         var benchmark = ReportBenchmark()
-        func value(_ name: String) -> Int? {
-            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
-        }
         if let years = value("--years") { benchmark.years = min(max(1, years), 20) }
         if let days = value("--days") { benchmark.reportDays = min(max(1, days), 366) }
         if let rounds = value("--rounds") { benchmark.rounds = max(1, rounds) }
@@ -67,27 +65,18 @@ do {
         try await benchmark.run()
     case "reminders":
         var benchmark = RemindersBenchmark()
-        func value(_ name: String) -> Int? {
-            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
-        }
         if let count = value("--records") { benchmark.records = max(1, count) }
         if let count = value("--tasks") { benchmark.tasksPerRecord = max(1, count) }
         if let count = value("--minutes") { benchmark.minutes = max(1, count) }
         benchmark.run()
     case "reminder-burst":
         var benchmark = ReminderBurstBenchmark()
-        func value(_ name: String) -> Int? {
-            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
-        }
         if let count = value("--records") { benchmark.records = max(1, count) }
         if let count = value("--tasks") { benchmark.tasks = max(1, count) }
         if let count = value("--members") { benchmark.members = max(1, count) }
         try await benchmark.run()
     case "triage":
         var benchmark = TriageBenchmark()
-        func value(_ name: String) -> Int? {
-            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
-        }
         if let count = value("--records") { benchmark.records = max(1, count) }
         if let days = value("--days") { benchmark.historyDays = min(max(1, days), 60) }
         if let count = value("--patients") { benchmark.patients = max(1, count) }

@@ -161,37 +161,39 @@ public struct OCKReminderIndex: Sendable {
     /// version ends before).
     private mutating func jump(_ slot: Int, to date: Date) -> Bool {
         let entry = entries[slot]
-        let element = entry.schedule.elements[entry.element]
-        let from = entry.isAllDay ? date.addingTimeInterval(-Double(allDayReminderHour + 2) * 3_600) : date
-        guard var occurrence = element.occurrenceIndex(startingAtOrAfter: max(from, entry.start)),
-              var start = element.start(ofOccurrence: occurrence) else { return false }
-        while reminderDate(start, isAllDay: entry.isAllDay, entry.stepper) < date {
-            guard let next = element.start(ofOccurrence: occurrence + 1) else { return false }
-            occurrence += 1
-            start = next
-        }
-        guard entry.last.map({ occurrence <= $0 }) ?? true else { return false }
+        guard let (occurrence, start) = firstEvent(of: entry.schedule.elements[entry.element], isAllDay: entry.isAllDay,
+                                                   stepper: entry.stepper, dueAtOrAfter: date, notBefore: entry.start, last: entry.last)
+        else { return false }
         entries[slot].occurrence = occurrence
         entries[slot].start = start
         entries[slot].date = reminderDate(start, isAllDay: entry.isAllDay, entry.stepper)
         return true
     }
 
-    private func entry(record: Int, generation: Int, task: OCKTask, element index: Int, end: Date?,
-                       startingAtOrAfter date: Date, with element: OCKScheduleElement) -> Entry? {
-        let isAllDay = element.duration == .allDay, stepper = element.stepper
+    /// `element`'s first event (its occurrence and start) whose reminder is due at or after `date`, starting no
+    /// earlier than `earliest`, up to occurrence `last`; nil when there is none.
+    private func firstEvent(of element: OCKScheduleElement, isAllDay: Bool, stepper: ScheduleStepper, dueAtOrAfter date: Date,
+                            notBefore earliest: Date, last: Int?) -> (occurrence: Int, start: Date)? {
         // An all-day event is due at its reminder hour: look from before the start of the day that hour has not passed
         // on (two hours more than the hour: on the day clocks go back, 9:00 is ten hours after midnight), then step on.
         let from = isAllDay ? date.addingTimeInterval(-Double(allDayReminderHour + 2) * 3_600) : date
-        guard var occurrence = element.occurrenceIndex(startingAtOrAfter: max(from, task.effectiveDate)),
+        guard var occurrence = element.occurrenceIndex(startingAtOrAfter: max(from, earliest)),
               var start = element.start(ofOccurrence: occurrence) else { return nil }
         while reminderDate(start, isAllDay: isAllDay, stepper) < date {
             guard let next = element.start(ofOccurrence: occurrence + 1) else { return nil }
             occurrence += 1
             start = next
         }
-        let last = element.lastOccurrence(before: end)
         guard last.map({ occurrence <= $0 }) ?? true else { return nil }
+        return (occurrence, start)
+    }
+
+    private func entry(record: Int, generation: Int, task: OCKTask, element index: Int, end: Date?,
+                       startingAtOrAfter date: Date, with element: OCKScheduleElement) -> Entry? {
+        let isAllDay = element.duration == .allDay, stepper = element.stepper
+        let last = element.lastOccurrence(before: end)
+        guard let (occurrence, start) = firstEvent(of: element, isAllDay: isAllDay, stepper: stepper, dueAtOrAfter: date,
+                                                   notBefore: task.effectiveDate, last: last) else { return nil }
         return Entry(date: reminderDate(start, isAllDay: isAllDay, stepper), record: record, generation: generation, taskID: task.id,
                      taskUUID: task.uuid, schedule: task.schedule, element: index, stepper: stepper, isAllDay: isAllDay,
                      occurrence: occurrence, start: start, last: last)

@@ -309,7 +309,8 @@ public actor ReminderService: Service {
                       let (record, deliveries) = recordsLeft.popFirst() {
                     checking += 1
                     group.addTask {
-                        .checked(await Self.check(deliveries, of: record, zone: zones[record] ?? .gmt, host: host, now: now, logger: logger))
+                        .checked(await Self.check(deliveries, of: record, zone: zones[record] ?? .gmt, host: host, configuration: configuration,
+                                                  now: now, logger: logger))
                     }
                 }
             }
@@ -378,7 +379,7 @@ public actor ReminderService: Service {
     /// each person still allowed to read it — then shows each reminder in its person's open pages and makes its push
     /// requests, one per device. Runs beside other records' checks, off the service's actor.
     private static func check(_ deliveries: [(Delivery, CareReminderSettings)], of record: CareRecordID, zone: TimeZone, host: CareHost,
-                              now: Date, logger: Logger) async -> Checked {
+                              configuration: ReminderConfiguration, now: Date, logger: Logger) async -> Checked {
         var checked = Checked()
         let states: OCKEventStates
         do {
@@ -395,7 +396,6 @@ public actor ReminderService: Service {
             checked.report.failed += deliveries.count
             return checked
         }
-        let configuration = host.configuration.reminders ?? ReminderConfiguration(contact: "mailto:admin@localhost")
         var allowed: [CareAccountID: Bool] = [:]
         var devices: [CareAccountID: [WebPush.Subscription]] = [:]
         for (delivery, setting) in deliveries {
