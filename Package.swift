@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenCareKitStore", targets: ["OpenCareKitStore"]),
+        .library(name: "OpenCareKitDirectory", targets: ["OpenCareKitDirectory"]),
         .library(name: "OpenCareKitPostgres", targets: ["OpenCareKitPostgres"]),
         .library(name: "OpenCareKitRemote", targets: ["OpenCareKitRemote"]),
         .library(name: "OpenCareKitUI", targets: ["OpenCareKitUI"]),
@@ -52,11 +53,23 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)] + fuzzed
         ),
+        // A clinic's directory beside its care records: accounts, sessions, memberships, invitations, access tokens,
+        // push subscriptions, reminder settings, messages, triage and the hash-chained audit log — and its SQLite
+        // implementation with the SQLite care-record stores (one file per record in a data directory).
+        .target(
+            name: "OpenCareKitDirectory",
+            dependencies: [
+                "OpenCareKitStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The same stores and directory on PostgreSQL: every care record in one database, row-level security by record.
         .target(
             name: "OpenCareKitPostgres",
             dependencies: [
-                "OpenCareKitStore",
+                "OpenCareKitStore", "OpenCareKitDirectory",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -96,14 +109,14 @@ let package = Package(
         // FHIR R4: a care record as a Bundle of Patient, CarePlan, Observation, QuestionnaireResponse, Consent, CareTeam.
         .target(
             name: "OpenCareKitFHIR",
-            dependencies: ["OpenCareKitStore", "OpenCareKitSurveys"],
+            dependencies: ["OpenCareKitStore", "OpenCareKitDirectory", "OpenCareKitSurveys"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The care app over HTTP (Hummingbird 2): pages, forms, live updates, JSON API.
         .target(
             name: "OpenCareKitServer",
             dependencies: [
-                "OpenCareKit", "OpenCareKitStore", "OpenCareKitUI", "OpenCareKitSurveys", "OpenCareKitFHIR",
+                "OpenCareKit", "OpenCareKitStore", "OpenCareKitDirectory", "OpenCareKitUI", "OpenCareKitSurveys", "OpenCareKitFHIR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -120,6 +133,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.embedInCode("Resources/app.js"), .embedInCode("Resources/host.css"), .embedInCode("Resources/sw.js"),
                         .embedInCode("Resources/outbox.js")],
@@ -142,14 +156,14 @@ let package = Package(
         // The store conformance suite, shared by every backend's tests.
         .target(
             name: "OpenCareKitStoreConformance",
-            dependencies: ["OpenCareKitStore", "OpenCareKitSurveys"],
+            dependencies: ["OpenCareKitStore", "OpenCareKitDirectory", "OpenCareKitSurveys"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "opencarekit",
             dependencies: [
-                "OpenCareKitStore", "OpenCareKitUI", "OpenCareKit", "OpenCareKitServer", "OpenCareKitSurveys", "OpenCareKitPostgres",
-                "OpenCareKitRemote",
+                "OpenCareKitStore", "OpenCareKitDirectory", "OpenCareKitUI", "OpenCareKit", "OpenCareKitServer", "OpenCareKitSurveys",
+                "OpenCareKitPostgres", "OpenCareKitRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -168,9 +182,10 @@ let package = Package(
         .executableTarget(
             name: "OpenCareKitBenchmarks",
             dependencies: [
-                "OpenCareKitStore", "OpenCareKitPostgres", "OpenCareKit", "OpenCareKitServer", "OpenCareKitFHIR",
+                "OpenCareKitStore", "OpenCareKitDirectory", "OpenCareKitPostgres", "OpenCareKit", "OpenCareKitServer", "OpenCareKitFHIR",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -193,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "OpenCareKitStoreTests",
             dependencies: [
-                "OpenCareKitStore", "OpenCareKitStoreConformance", "opencarekit", "OpenCareKitCommandTesting",
+                "OpenCareKitStore", "OpenCareKitDirectory", "OpenCareKitStoreConformance", "opencarekit", "OpenCareKitCommandTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -203,9 +218,11 @@ let package = Package(
         .testTarget(
             name: "OpenCareKitPostgresTests",
             dependencies: [
-                "OpenCareKitPostgres", "OpenCareKitServer", "OpenCareKitStore", "OpenCareKitStoreConformance", "OpenCareKitSurveys", "opencarekit",
+                "OpenCareKitPostgres", "OpenCareKitServer", "OpenCareKitStore", "OpenCareKitDirectory", "OpenCareKitStoreConformance",
+                "OpenCareKitSurveys", "opencarekit",
                 "OpenCareKitCommandTesting", "OpenCareKitPostgresTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -222,10 +239,14 @@ let package = Package(
         .testTarget(
             name: "OpenCareKitServerTests",
             dependencies: [
-                "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore", "OpenCareKitSurveys", "OpenCareKitUI", "OpenCareKitFHIR",
+                "OpenCareKitServer", "OpenCareKit", "OpenCareKitStore", "OpenCareKitDirectory", "OpenCareKitSurveys", "OpenCareKitUI",
+                "OpenCareKitFHIR",
                 "OpenCareKitCommandTesting", "OpenCareKitPostgres", "OpenCareKitPostgresTesting", "OpenCareKitStoreConformance",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

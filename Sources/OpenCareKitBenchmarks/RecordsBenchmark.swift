@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// Fills a data directory with `count` care records for `scripts/bench-records`: their directory rows and one

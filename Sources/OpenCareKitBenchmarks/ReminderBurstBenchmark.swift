@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import OpenCareKit
+import OpenCareKitDirectory
 import OpenCareKitServer
 import OpenCareKitStore
 import Synchronization
@@ -48,14 +49,14 @@ struct ReminderBurstBenchmark {
                 for _ in 0..<n { try body() }
                 print(name, Self.seconds(ContinuousClock.now - start) / Double(n) * 1e6, "µs")
             }
-            try time("keygen") { _ = P256.KeyAgreement.PrivateKey() }
+            time("keygen") { _ = P256.KeyAgreement.PrivateKey() }
             let key = P256.KeyAgreement.PrivateKey()
-            try time("public x963") { _ = key.publicKey.x963Representation }
+            time("public x963") { _ = key.publicKey.x963Representation }
             let raw = browser.publicKey.x963Representation
             try time("import public") { _ = try P256.KeyAgreement.PublicKey(x963Representation: raw) }
             try time("ecdh") { _ = try key.sharedSecretFromKeyAgreement(with: browser.publicKey) }
             try time("keygen from raw") { _ = try P256.KeyAgreement.PrivateKey(rawRepresentation: SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }) }
-            try time("random 16") { _ = SymmetricKey(size: .bits128) }
+            time("random 16") { _ = SymmetricKey(size: .bits128) }
             return
         }
         let folder = FileManager.default.temporaryDirectory.appending(path: "reminder-burst-\(UUID().uuidString)")

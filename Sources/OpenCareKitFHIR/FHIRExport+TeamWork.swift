@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 // The care team's work as FHIR R4, the way Medplum routes it: each alert a record's rules raised is a `Flag`, and the

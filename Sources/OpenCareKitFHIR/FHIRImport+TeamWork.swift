@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 // Reads back what `FHIRExport+TeamWork` writes: Flags with their Tasks as triage items, Communications as threads

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OpenCareKitDirectory
 import OpenCareKitStore
 import PostgresNIO
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import OpenCareKitDirectory
 import OpenCareKitStore
 import PostgresNIO
 import ServiceLifecycle

@@ -1,3 +1,4 @@
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// The database's tables: every care record's store and the directory, in one PostgreSQL database.

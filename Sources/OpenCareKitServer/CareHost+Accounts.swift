@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdAuth
+import OpenCareKitDirectory
 import OpenCareKitStore
 import OpenCareKitUI
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import OpenCareKitDirectory
 import OpenCareKitStore
 import OpenCareKitUI
 

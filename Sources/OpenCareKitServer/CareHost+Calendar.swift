@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import OpenCareKit
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// Calendar feeds: a record's tasks as an iCalendar subscription (`OCKCalendarFeed`) for calendar apps, which

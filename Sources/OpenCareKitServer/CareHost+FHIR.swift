@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import OpenCareKitDirectory
 import OpenCareKitFHIR
 import OpenCareKitStore
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// The routes of care records: `/records/{id}/…`. Before a record's server is opened, each request is checked, in

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import OpenCareKit
+import OpenCareKitDirectory
 import OpenCareKitStore
 import OpenCareKitUI
 

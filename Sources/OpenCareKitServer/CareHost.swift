@@ -3,6 +3,7 @@ import Foundation
 import OpenCareKit
 import Hummingbird
 import HummingbirdAuth
+import OpenCareKitDirectory
 import OpenCareKitStore
 import OpenCareKitSurveys
 import OpenCareKitUI

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import OpenCareKit
+import OpenCareKitDirectory
 import OpenCareKitStore
 import OpenCareKitSurveys
 import OpenCareKitUI

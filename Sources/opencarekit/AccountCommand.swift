@@ -3,6 +3,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import OpenCareKitDirectory
 import OpenCareKitServer
 import OpenCareKitStore
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import OpenCareKitDirectory
 import OpenCareKitPostgres
 import OpenCareKitServer
 import OpenCareKitStore

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpenCareKitDirectory
 import OpenCareKitPostgres
 import OpenCareKitServer
 import OpenCareKitStore

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenCareKit
+import OpenCareKitDirectory
 import OpenCareKitServer
 import OpenCareKitStore
 import OpenCareKitSurveys

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitDirectory
 import OpenCareKitStore
 import ServiceLifecycle
 

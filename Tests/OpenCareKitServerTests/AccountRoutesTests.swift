@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import HTTPTypes
 import OpenCareKit
+import OpenCareKitDirectory
 @testable import OpenCareKitServer
 import OpenCareKitStore
 import OpenCareKitUI

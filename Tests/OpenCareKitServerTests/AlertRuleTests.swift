@@ -1,5 +1,6 @@
 import Foundation
 import OpenCareKit
+import OpenCareKitDirectory
 import OpenCareKitFHIR
 import OpenCareKitPostgresTesting
 @testable import OpenCareKitServer

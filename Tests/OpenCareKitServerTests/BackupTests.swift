@@ -1,5 +1,6 @@
 import Foundation
 import OpenCareKit
+import OpenCareKitDirectory
 @testable import OpenCareKitServer
 import OpenCareKitStore
 import Synchronization

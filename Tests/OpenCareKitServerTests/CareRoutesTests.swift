@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import HTTPTypes
 import OpenCareKit
+import OpenCareKitDirectory
 @testable import OpenCareKitServer
 import OpenCareKitStore
 import OpenCareKitSurveys

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import OpenCareKit
+import OpenCareKitDirectory
 @testable import OpenCareKitServer
 import OpenCareKitStore
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HTTPTypes
+import OpenCareKitDirectory
 @testable import OpenCareKitFHIR
 @testable import OpenCareKitServer
 import OpenCareKitStore

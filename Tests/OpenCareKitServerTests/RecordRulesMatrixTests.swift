@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import HTTPTypes
 import OpenCareKit
+import OpenCareKitDirectory
 import OpenCareKitFHIR
 import OpenCareKitPostgresTesting
 @testable import OpenCareKitServer

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import OpenCareKit
+import OpenCareKitDirectory
 import OpenCareKitStore
 import Synchronization
 import Testing

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import OpenCareKitDirectory
 import OpenCareKitStore
 import Testing
 @testable import OpenCareKitServer

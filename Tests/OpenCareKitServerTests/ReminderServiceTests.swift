@@ -5,6 +5,7 @@ import FoundationNetworking
 import OpenCareKit
 import OpenCareKitCommandTesting
 import Logging
+import OpenCareKitDirectory
 import OpenCareKitStore
 import ServiceLifecycle
 import Testing

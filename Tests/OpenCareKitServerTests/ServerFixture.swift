@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitDirectory
 import Synchronization
 import Logging
 import Hummingbird

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import HTTPTypes
 import OpenCareKit
 @testable import OpenCareKitServer
+import OpenCareKitDirectory
 import OpenCareKitStore
 import OpenCareKitSurveys
 import Synchronization

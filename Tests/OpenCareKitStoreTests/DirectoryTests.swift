@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitDirectory
 @testable import OpenCareKitStore
 import Testing
 

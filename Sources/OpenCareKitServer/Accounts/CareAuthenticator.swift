@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdAuth
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// Finds who is asking: the holder of a valid access token in `Authorization: Bearer`, or the person of a complete

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import OpenCareKitDirectory
 import OpenCareKitStore
 import Synchronization
 

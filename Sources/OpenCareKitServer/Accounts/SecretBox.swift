@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import OpenCareKitDirectory
 #endif
 
 /// Seals the secrets the directory keeps — two-step keys, the Web Push signing key, the log's pseudonym key — with a

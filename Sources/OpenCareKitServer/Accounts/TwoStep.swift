@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HummingbirdOTP
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// Two-step sign-in with an authenticator app (TOTP, RFC 6238: 6 digits, 30 s, SHA-1, as the apps expect), and

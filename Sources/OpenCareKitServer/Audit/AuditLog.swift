@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// Appends to the directory's audit log with group commit: a request waits until its entry is written, and every

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OpenCareKitDirectory
 import OpenCareKitStore
 import Synchronization
 
@@ -13,49 +9,6 @@ enum StoreRevision: Hashable, Sendable {
     case stored(CareRecordRevision)
     /// A store in memory (tests): the open store and its change count.
     case memory(ObjectIdentifier, Int)
-}
-
-/// The database file and write-ahead log of a store as `stat` sees them: inode, size and modification time.
-struct StoreFileSignature: Hashable, Sendable {
-    struct Stamp: Hashable, Sendable {
-        var inode: UInt64
-        var size: Int64
-        var seconds: Int
-        var nanoseconds: Int
-
-        var modified: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
-    }
-
-    var database: Stamp?
-    var log: Stamp?
-
-    /// The signature of the store file at `path` (and its `-wal`), without opening it.
-    init(path: String) {
-        database = Self.stamp(path)
-        // An empty log holds nothing: the same as none (a reader may create it, a writer's checkpoint may empty it,
-        // and either way the data is all in the database file, whose stamp tells).
-        log = Self.stamp(path + "-wal").flatMap { $0.size == 0 ? nil : $0 }
-    }
-
-    private static func stamp(_ path: String) -> Stamp? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Stamp(inode: UInt64(status.st_ino), size: Int64(status.st_size), seconds: Int(status.st_mtim.tv_sec),
-                     nanoseconds: Int(status.st_mtim.tv_nsec))
-    }
-
-    /// The newest modification time, in seconds since 1970.
-    var lastModified: Double { max(database?.modified ?? 0, log?.modified ?? 0) }
-
-    /// The file's revision: both stamps; nil without a database file.
-    var revision: CareRecordRevision? {
-        guard let database else { return nil }
-        func numbers(_ stamp: Stamp?) -> [Int64] {
-            guard let stamp else { return [0, 0, 0, 0] }
-            return [Int64(bitPattern: stamp.inode), stamp.size, Int64(stamp.seconds), Int64(stamp.nanoseconds)]
-        }
-        return CareRecordRevision(stamp: numbers(database) + numbers(log), lastModified: lastModified)
-    }
 }
 
 /// The patient summaries the clinicians' homes show, remembered per record with the revision of the store and the

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// Cross-site request forgery protection by double submission: every page sets a random token in a SameSite=Lax,

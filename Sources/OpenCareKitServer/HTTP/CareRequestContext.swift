@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdAuth
 import NIOCore
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// The request context of the care app: Hummingbird's core storage, with request bodies capped at 64 KiB (larger

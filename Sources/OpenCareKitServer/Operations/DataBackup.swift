@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// What a backup holds: every file, with its size and SHA-256, so that a damaged or incomplete backup is refused.

@@ -1,3 +1,4 @@
+import OpenCareKitDirectory
 import OpenCareKitStore
 import OpenCareKitUI
 

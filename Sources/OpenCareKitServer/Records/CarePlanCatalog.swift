@@ -1,5 +1,6 @@
 import Foundation
 import OpenCareKit
+import OpenCareKitDirectory
 import OpenCareKitStore
 import OpenCareKitSurveys
 

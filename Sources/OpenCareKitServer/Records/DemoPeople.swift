@@ -1,5 +1,6 @@
 import Foundation
 import OpenCareKit
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// The people of `serve --demo`: Alex, a patient recovering from knee surgery; Sam, her daughter and caregiver;

@@ -1,3 +1,4 @@
+import OpenCareKitDirectory
 import OpenCareKitStore
 
 /// What a route of a care record lets a person do. Each role holds some of these (`isGranted(to:)`).

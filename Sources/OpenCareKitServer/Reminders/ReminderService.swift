@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Logging
 import OpenCareKit
+import OpenCareKitDirectory
 import OpenCareKitStore
 import ServiceLifecycle
 import Synchronization

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OpenCareKitDirectory
 import OpenCareKitStore
 import Synchronization
 

@@ -206,21 +206,21 @@ extension SQLiteEngine {
 /// Its statements run on the connection's thread (GRDB's rule): a transaction's asynchronous body runs there, on a
 /// `CallingThreadExecutor`, while GRDB's synchronous transaction waits for it. SQLite answers in this process, so the
 /// body's awaits of its statements never suspend.
-struct GRDBDatabase: SQLDatabase, @unchecked Sendable {
+package struct GRDBDatabase: SQLDatabase, @unchecked Sendable {
     let db: Database
 
-    init(_ db: Database) { self.db = db }
+    package init(_ db: Database) { self.db = db }
 
     /// Runs `body` on `db`, on the calling thread (the connection's, inside a GRDB transaction).
-    static func running<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T, on db: Database) throws -> T {
+    package static func running<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T, on db: Database) throws -> T {
         let database = GRDBDatabase(db)
         return try CallingThreadExecutor.run { try await body(database) }
     }
 
-    var dialect: SQLDialect { .sqlite }
+    package var dialect: SQLDialect { .sqlite }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: [SQLValue]) async throws -> Int {
+    package func execute(_ sql: String, _ arguments: [SQLValue]) async throws -> Int {
         try translatingErrors {
             let statement = try db.cachedStatement(sql: sql)
             // Bound here rather than through `StatementArguments`, which boxes every value (a third of a batch
@@ -235,7 +235,7 @@ struct GRDBDatabase: SQLDatabase, @unchecked Sendable {
 
     /// One prepared statement of one row, run once a row: in SQLite, which runs in this process, a statement of a
     /// thousand rows saves no round trip, and its text and arguments cost more to build.
-    func insertRows(into table: String, columns: [String], values: [SQLValue], ignoringConflicts: Bool) async throws {
+    package func insertRows(into table: String, columns: [String], values: [SQLValue], ignoringConflicts: Bool) async throws {
         guard !columns.isEmpty, !values.isEmpty else { return }
         guard values.count % columns.count == 0 else { throw SQLFailure(.other, "Rows for \(table) have missing values") }
         try translatingErrors {
@@ -292,7 +292,7 @@ struct GRDBDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
-    func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) async throws {
+    package func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) async throws {
         // Cached: the same query shapes come back (every day's events), and preparing is most of a small query.
         let rows = try translatingErrors {
             try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments))

@@ -45,30 +45,16 @@ public enum SQLiteFileCopy {
     }
 }
 
-extension SQLCareDirectory {
-    /// The store names of the records in the directory file at `url` (a backup's copy), read without writing to it.
-    public static func storeNames(inFileAt url: URL) throws -> [CareRecordID: String] {
-        do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            defer { try? queue.close() }
-            let rows = try queue.read { db in try Row.fetchAll(db, sql: "SELECT id, store_name FROM record") }
-            var names: [CareRecordID: String] = [:]
-            for row in rows {
-                guard let id = CareRecordID(row["id"] as String) else { throw SQLiteFileCopyError(file: url.lastPathComponent, reason: "a record's id is damaged") }
-                names[id] = row["store_name"]
-            }
-            return names
-        } catch let error as DatabaseError {
-            throw SQLiteFileCopyError(file: url.lastPathComponent, reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
-        }
-    }
-}
-
 /// A SQLite file could not be copied or read.
 public struct SQLiteFileCopyError: Error, CustomStringConvertible {
+    /// The file's name (its last path component), not its directory.
     public let file: String
+    /// SQLite's message, such as "file is not a database"; it never includes the file's data.
     public let reason: String
     public var description: String { "\(file): \(reason)" }
+
+    package init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+    }
 }

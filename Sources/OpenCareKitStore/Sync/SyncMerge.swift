@@ -578,7 +578,7 @@ private struct OccurrenceKey: Hashable {
 
 extension Array {
     /// The array in consecutive slices of at most `size` elements.
-    func chunks(of size: Int) -> [ArraySlice<Element>] {
+    package func chunks(of size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

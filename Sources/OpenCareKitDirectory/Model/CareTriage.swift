@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 /// An item of a care team's work on a record: an alert one of its rules raised, from new to acknowledged to resolved,
 /// with an owner (a member, or the record's clinicians as a pool) and a link to the outcomes that raised it.

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 // Secure messages (`CareThread`, `CareMessage`), on every engine of the directory. Each call names who reads or
 // writes, and the transaction itself checks that person's membership against the thread's audience: the gate is

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 // The care team's triage items (`CareTriageItem`), on every engine of the directory.
 extension SQLCareDirectory {

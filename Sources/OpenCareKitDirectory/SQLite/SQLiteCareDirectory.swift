@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 import GRDB
 
 /// The directory in one SQLite file, beside the records' store files: WAL with `synchronous = NORMAL`, so a commit

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 /// A random identifier of 128 bits, written as 26 lowercase letters and digits (Crockford's base 32 without the
 /// letters that read like others): unguessable, safe in a URL path and a file name.

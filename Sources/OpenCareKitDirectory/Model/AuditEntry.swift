@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OpenCareKitStore
 
 /// One access to a care record, or a sign-in: who, when, which record, what, from where, and whether it was allowed.
 ///

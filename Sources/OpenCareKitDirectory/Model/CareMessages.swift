@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 /// A conversation in a record: between the patient, the caregivers and the care team (`everyone`), or a note among
 /// the record's clinicians that the patient and caregivers never see (`careTeam`). A thread may answer a triage item:

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 import Synchronization
 
 /// A directory that remembers, for `freshness` (2 s by default), the lookups every request makes — its session, its

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 /// What went wrong in the directory. Messages name no person and no record data.
 public struct CareDirectoryError: Error, Equatable, Sendable, LocalizedError {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 /// The directory as SQL, on any engine: `SQLiteCareDirectory` (one SQLite file) here, PostgreSQL in
 /// OpenCareKitPostgres.

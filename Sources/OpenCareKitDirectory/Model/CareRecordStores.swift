@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 /// Where a server's care records keep their stores: one SQLite file per record in a data directory, or one shared
 /// PostgreSQL database (`PostgresCareRecords`). The server, the clinicians' summaries and the command line work

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCareKitStore
 
 /// An entry as the database's audit function takes it; its hash covers the same fields as `AuditEntry.hash`.
 private struct AppendedAuditEntry: Encodable {
