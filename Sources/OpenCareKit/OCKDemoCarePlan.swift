@@ -4,11 +4,28 @@ import OpenCareKitStore
 /// The demo care plan that `store seed-demo` and `serve --demo` write: a patient recovering from knee surgery, with
 /// an onboarding survey that opens the feed, a daily check-in survey, medications, exercises, symptom and hydration
 /// logs, a weekly weigh-in and a care team. (The surveys themselves are `OCKDemoSurveys` of OpenCareKitSurveys.)
+///
+/// The medications carry alert rules for the care team (``OCKAlertRule``): doses missed on two days of a week; the
+/// check-in raises one for pain of 7 or more (urgent) and one after three days without a check-in.
+///
+/// For example, a demo record in memory, shown as the demo app shows it:
+/// ```swift
+/// let store = OCKStore(name: "demo", type: .inMemory)
+/// var demo = OCKDemoCarePlan(calendar: calendar, start: calendar.startOfDay(for: Date()))
+/// demo.givenName = "Jordan"
+/// try await demo.seed(into: store) { step in print("added", step) }
+/// let page = OCKDailyTasksPage(calendar: calendar, styles: OCKDemoCarePlan.cardStyles, onboardingTaskID: "onboarding")
+/// ```
 public struct OCKDemoCarePlan: Sendable {
+    /// The calendar the plan's days and times are in; its time zone becomes the patient's, the plan's, and every
+    /// task's and contact's.
     public let calendar: Calendar
+    /// When the plan begins: the patient and the care plan take effect at this moment, the tasks and contacts at the
+    /// start of its day, where the schedules begin (the weigh-in's on the first Monday from then).
     public let start: Date
-    /// The patient's names (Alex Rivera by default).
+    /// The patient's given name ("Alex" by default).
     public var givenName = "Alex"
+    /// The patient's family name ("Rivera" by default).
     public var familyName = "Rivera"
 
     /// A plan whose schedules begin on the day containing `start`, in `calendar`'s time zone.
@@ -50,7 +67,11 @@ public struct OCKDemoCarePlan: Sendable {
         ], yRange: .dynamicFromZero, identifier: "insight-hydration"),
     ]
 
-    /// Adds everything to an empty store, reporting each step.
+    /// Adds everything to an empty store: the patient (id `patient`), the care plan (`knee-recovery`), the tasks
+    /// and the contacts, reporting each step to `progress` ("patient", "care plan", "9 tasks", "4 contacts").
+    ///
+    /// - Throws: What the store's adds throw; a store that already has the patient, the plan or one of the ids is
+    ///   refused (`OCKStoreError.addFailed`), leaving what was added before.
     public func seed(into store: OCKStore, progress: (String) -> Void = { _ in }) async throws {
         var patient = OCKPatient(id: "patient", givenName: givenName, familyName: familyName)
         patient.birthday = calendar.date(from: DateComponents(year: 1968, month: 4, day: 12))
@@ -99,6 +120,13 @@ public struct OCKDemoCarePlan: Sendable {
         return task
     }
 
+    /// The demo's nine tasks for the care plan `plan`, not yet stored, with their alert rules: the onboarding
+    /// survey (all day, not counted toward adherence), the daily check-in survey (all day), ibuprofen (8:00, 14:00
+    /// and 20:00), enoxaparin (9:00), omeprazole (7:30 and 19:30), knee exercises (17:00 every other day), the
+    /// nausea log (all day, not counted), hydration (eight glasses, all day) and the weigh-in (Mondays at 7:00,
+    /// target 75 kg).
+    ///
+    /// Times are wall-clock times in ``calendar``; medication targets are doses (value kind `dose`).
     public func makeTasks(plan: UUID) -> [OCKTask] {
         func dose(_ amount: Double, _ units: String) -> [OCKOutcomeValue] {
             var value = OCKOutcomeValue(amount, units: units, createdDate: start)
@@ -150,6 +178,9 @@ public struct OCKDemoCarePlan: Sendable {
         }
     }
 
+    /// The demo's four contacts for the care plan `plan`, not yet stored: the orthopedic surgeon, the nurse
+    /// practitioner and the physiotherapist (care providers), and the patient's partner (friends and family), each
+    /// with a phone, messaging number, email and a Portland address.
     public func makeContacts(plan: UUID) -> [OCKContact] {
         func contact(_ id: String, _ given: String, _ family: String, title: String, role: String,
                      category: OCKContactCategory, phone: String, email: String, street: String) -> OCKContact {

@@ -8,10 +8,22 @@ import OpenCareKitStore
 /// so every writer raises them — the app, the JSON API, a device's sync, an import, the command line — and finding
 /// them twice finds the same. `evidence` names what raised it (the outcomes, or the missed days), so that a care team
 /// that has dealt with an alert is asked again only when something new holds it.
+///
+/// For example, the alerts a care team has not seen yet:
+/// ```swift
+/// // seenEvidence: [String: [String]], the evidence of the alerts dealt with, by cause.
+/// let alerts = try await OCKAlert.find(in: store, calendar: calendar, now: Date())
+/// for alert in alerts where alert.isNew(since: seenEvidence[alert.cause] ?? []) {
+///     print(alert.rule.priority, alert.taskTitle ?? alert.taskID, alert.observed)
+/// }
+/// ```
 public struct OCKAlert: Hashable, Sendable {
     /// The task whose rule it is (its id: the alert outlives task versions).
     public var taskID: String
+    /// The task's title when the alert was found, cut to ``maximumTitleLength`` Unicode scalars; nil when the task
+    /// has none.
     public var taskTitle: String?
+    /// The rule that holds.
     public var rule: OCKAlertRule
     /// What raised it: outcome ids (`outcome:<id>`), missed days (`day:2026-11-27`), or the newest activity before a
     /// quiet (`quiet:<outcome id>`, `quiet:none`). Sorted; at most `maximumEvidence`.
@@ -26,6 +38,7 @@ public struct OCKAlert: Hashable, Sendable {
     /// The rule it holds for, unique in a record: the task's id and the rule's.
     public var cause: String { "\(taskID)/\(rule.id)" }
 
+    /// The most pieces of evidence, and the most outcome ids, an alert keeps: the newest.
     public static let maximumEvidence = 31
 
     /// Whether this alert holds by something `earlier` did not name (a new outcome, a new missed day, a new quiet).
@@ -84,8 +97,10 @@ extension OCKAlert {
                         evidence: Array(Set(newest(evidence))).sorted(), outcomeIDs: newest(outcomes), observed: observed, latest: latest)
     }
 
-    /// The longest piece of evidence kept as it is, and the longest title (in Unicode scalars: at most 800 bytes).
+    /// The longest piece of evidence kept as it is, in UTF-8 bytes; a longer one (an outcome id a device chose) is
+    /// kept as `sha256:` and its hash in hex.
     public static let maximumEvidenceLength = 120
+    /// The longest task title an alert keeps, in Unicode scalars (so at most 800 bytes).
     public static let maximumTitleLength = 200
 
     /// `text`, or its SHA-256 when longer than `maximumEvidenceLength`.

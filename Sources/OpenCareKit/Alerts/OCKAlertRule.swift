@@ -10,10 +10,10 @@ import OpenCareKitStore
 ///
 /// For example, the heart-failure rule and a pain threshold:
 /// ```swift
-/// task.alertRules = [
+/// task.setAlertRules([
 ///     OCKAlertRule(id: "weight-gain", condition: .change(kind: "weight", by: 2, withinDays: 3), priority: .urgent),
 ///     OCKAlertRule(id: "pain", condition: .value(kind: "pain", atLeast: 7, atMost: nil)),
-/// ]
+/// ])
 /// ```
 public struct OCKAlertRule: Codable, Hashable, Sendable, Identifiable {
     /// What raises the alert. Days are the record's calendar days.
@@ -34,14 +34,24 @@ public struct OCKAlertRule: Codable, Hashable, Sendable, Identifiable {
 
     /// How soon the care team should look (FHIR `Task.priority`'s first two values).
     public enum Priority: String, Codable, Hashable, Sendable, CaseIterable {
+        /// `routine`: normal priority; `urgent`: to be looked at promptly, before routine alerts.
         case routine, urgent
     }
 
     /// Names the rule within its task (letters, digits and `-`, at most `maximumIDLength`).
     public var id: String
+    /// What raises the alert.
     public var condition: Condition
+    /// How soon the care team should look; `.routine` unless set.
     public var priority: Priority
 
+    /// A rule, not checked here: ``problem`` says what is wrong with it, and ``OCKAlertRulesStoreRule`` refuses a
+    /// task that holds a rule with a problem.
+    ///
+    /// - Parameters:
+    ///   - id: Names the rule within its task: 1 to 40 ASCII letters, digits or hyphens.
+    ///   - condition: What raises the alert.
+    ///   - priority: How soon the care team should look; `.routine` by default.
     public init(id: String, condition: Condition, priority: Priority = .routine) {
         self.id = id
         self.condition = condition
@@ -52,14 +62,18 @@ public struct OCKAlertRule: Codable, Hashable, Sendable, Identifiable {
     public static let lookbackDays = 7
     /// The most rules a task has.
     public static let maximumRulesPerTask = 8
+    /// The longest rule id, in characters.
     public static let maximumIDLength = 40
+    /// The longest value kind a value or change rule names, in characters.
     public static let maximumKindLength = 40
     /// The longest window of a missed-doses or change rule, in days.
     public static let maximumWindowDays = 31
     /// The longest quiet a no-activity rule waits for, in days.
     public static let maximumQuietDays = 90
 
-    /// Why the rule cannot be kept (naming the field, never a value), or nil.
+    /// Why the rule cannot be kept (naming the field, never a value), or nil: an id out of bounds, a window or quiet
+    /// out of range, a value rule without a finite threshold (or with `atMost` not below `atLeast`), a change that is
+    /// 0 or not finite, a kind that is empty or too long.
     public var problem: String? {
         if id.isEmpty || id.count > Self.maximumIDLength || !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) {
             return "id: must be 1 to \(Self.maximumIDLength) letters, digits or hyphens"
@@ -165,7 +179,7 @@ extension OCKTask {
     /// Where a task keeps its alert rules: a JSON array in `userInfo`.
     public static let alertRulesKey = "ock.alerts"
 
-    /// The task's alert rules; setting an empty list removes the key.
+    /// The task's alert rules, read from its `userInfo` (`alertRulesKey`); an empty list when it has none.
     ///
     /// - Throws: `OCKAlertRulesError` when the stored rules cannot be read or break a bound.
     public func alertRules() throws(OCKAlertRulesError) -> [OCKAlertRule] {
@@ -220,9 +234,18 @@ extension OCKTask {
 /// Every writer of tasks keeps alert rules readable and in bounds: a task version whose `ock.alerts` cannot be read,
 /// or holds more than 8 rules, windows longer than a month, thresholds that are not numbers, is refused (rule
 /// `alert-rules`). Installed on every care record's store with its other rules.
+///
+/// For example:
+/// ```swift
+/// store.addRule(OCKAlertRulesStoreRule())
+/// ```
 public struct OCKAlertRulesStoreRule: OCKStoreRule {
+    /// The rule.
     public init() {}
 
+    /// Refuses a task added or updated whose alert rules cannot be read or break a bound, with an
+    /// `OCKStoreRuleViolation` named `alert-rules` whose reason says which rule and field (the store's caller gets
+    /// `OCKStoreError.invalidValue`). Other writes pass.
     public func check(_ write: OCKStoreWrite, in context: OCKStoreRuleContext) throws {
         let task: OCKTask
         switch write {

@@ -15,9 +15,17 @@ import OpenCareKitStore
 ///
 /// The feed covers events from `pastDays` before `now`; deleted tasks are not in it. Its size is bounded: at most
 /// `maximumExpandedEvents` listed occurrences in all (series are one event each), and the store's limit on tasks.
+///
+/// For example, the feed of a store, served as `text/calendar`:
+/// ```swift
+/// let feed = OCKCalendarFeed(title: "Alex Rivera", now: Date())
+/// let ics = feed.render(try await feed.tasks(of: store))
+/// ```
 public struct OCKCalendarFeed: Sendable {
     /// The calendar's name (`X-WR-CALNAME`).
     public var title: String
+    /// The moment the feed is made at: it keeps events from ``pastDays`` before it, and lists occurrences one by one
+    /// up to ``expandedDays`` after it.
     public var now: Date
     /// How many days of past events the feed keeps.
     public var pastDays = 30
@@ -32,13 +40,21 @@ public struct OCKCalendarFeed: Sendable {
     /// How far ahead an open-ended series is checked for a step that breaks its rule.
     static let ruleHorizonYears = 2
 
+    /// A feed with the default window: 30 past days, 90 days of listed occurrences, all-day reminders at 9:00.
+    ///
+    /// - Parameters:
+    ///   - title: The calendar's name, as calendar apps show it.
+    ///   - now: The moment the feed is made at.
     public init(title: String, now: Date) {
         self.title = title
         self.now = now
     }
 
     /// The feed of `tasks`: for each task, its versions newest first (as far back as the one in effect `pastDays`
-    /// ago), as `tasks(of:)` reads them.
+    /// ago), as ``tasks(of:)`` reads them.
+    ///
+    /// - Returns: The iCalendar text (`VCALENDAR`), with CRLF line endings; a calendar with no events when `tasks`
+    ///   is empty.
     public func render(_ tasks: [[OCKTask]]) -> String {
         let windowStart = now.addingTimeInterval(-Double(pastDays) * 86_400)
         let expansionEnd = now.addingTimeInterval(Double(expandedDays) * 86_400)
@@ -155,6 +171,8 @@ extension OCKCalendarFeed {
     /// effect `pastDays` before `now` (the store's own walk, `previousVersionUUIDs`, one version at a time), and at
     /// most `maximumVersionsPerTask` of them (a task edited more often than that in the window shows its events
     /// from the oldest of those on).
+    ///
+    /// - Throws: What the store's task fetches throw.
     public func tasks<Store: OCKReadableTaskStore>(of store: Store) async throws -> [[OCKTask]] where Store.Task == OCKTask {
         let start = now.addingTimeInterval(-Double(pastDays) * 86_400)
         // The version of each task in effect at the far end: the newest. (Over all time: a task whose newest version's

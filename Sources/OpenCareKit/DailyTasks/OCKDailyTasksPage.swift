@@ -9,24 +9,34 @@ import OpenCareKitUI
 /// one event that day, a grid otherwise. `styles` overrides it per task id, and `synchronizers` replaces the
 /// synchronizer of a task altogether.
 ///
-/// For example:
+/// For example, today's cards and the week's completion rings:
 /// ```swift
 /// var page = OCKDailyTasksPage(calendar: calendar)
 /// page.styles["weigh-in"] = .labeledValue
 /// let events = try await page.events(on: today, in: store)
 /// let cards = page.cards(for: events, environment: environment)
+/// let html = cards.map { $0.view.render(in: environment.render).rendered }.joined()
+/// let week = try await page.week(containing: today, in: store)  // seven (day, completion) pairs
 /// ```
 public struct OCKDailyTasksPage: Sendable {
-    /// The card styles of CareKit's task views.
+    /// The card styles of CareKit's task views, each drawn by its synchronizer (``synchronizer(for:)``): `simple`
+    /// (``OCKSimpleTaskViewSynchronizer``), `instructions` (``OCKInstructionsTaskViewSynchronizer``), `checklist`
+    /// (``OCKChecklistTaskViewSynchronizer``), `grid` (``OCKGridTaskViewSynchronizer``), `log`
+    /// (``OCKButtonLogTaskViewSynchronizer``), `labeledValue` (``OCKLabeledValueTaskViewSynchronizer``) and
+    /// `numericProgress` (``OCKNumericProgressTaskViewSynchronizer``). The raw values are the names a task's
+    /// `userInfo` (``cardStyleKey``) and a care plan template use.
     public enum CardStyle: String, Sendable, Hashable, CaseIterable {
+        /// A task card style; ``OCKDailyTasksPage/CardStyle`` names the synchronizer that draws each.
         case simple, instructions, checklist, grid, log, labeledValue, numericProgress
-        /// A survey's card: "Start survey", then "Completed".
+        /// A survey's card: "Start survey", then "Completed" (``OCKSurveyTaskViewSynchronizer``).
         case survey
     }
 
     /// A task's card: its task id and its view.
     public struct Card: Sendable {
+        /// The id of the task the card shows.
         public var taskID: String
+        /// The card's view, ready to render.
         public var view: any OCKComponent
     }
 
@@ -41,6 +51,13 @@ public struct OCKDailyTasksPage: Sendable {
     /// the page shows only that task's card; afterwards, every other task's. Nil shows every task.
     public var onboardingTaskID: String?
 
+    /// A page whose days are those of `calendar`.
+    ///
+    /// - Parameters:
+    ///   - calendar: The calendar whose days the page shows (the patient's time zone).
+    ///   - styles: Card styles by task id; none by default (each task's own style, else CareKit's choice).
+    ///   - synchronizers: Synchronizers by task id, replacing any style; none by default.
+    ///   - onboardingTaskID: The task whose outcome opens the feed; nil (the default) shows every task.
     public init(calendar: Calendar, styles: [String: CardStyle] = [:],
                 synchronizers: [String: any OCKViewSynchronizing<OCKTaskEvents>] = [:], onboardingTaskID: String? = nil) {
         self.calendar = calendar
@@ -51,6 +68,8 @@ public struct OCKDailyTasksPage: Sendable {
 
     /// Whether the onboarding task has an outcome on any day. True when the page has no onboarding task or the
     /// store has no task with its id (a care plan without onboarding).
+    ///
+    /// - Throws: What the store's outcome and task fetches throw.
     public func hasCompletedOnboarding<Store: OCKReadOnlyEventStore>(in store: Store) async throws -> Bool {
         guard let onboardingTaskID else { return true }
         var outcomes = OCKOutcomeQuery()
@@ -66,6 +85,13 @@ public struct OCKDailyTasksPage: Sendable {
     /// The events the feed shows for the day containing `date`: before onboarding, only the onboarding task's
     /// events of `today` (whatever day is asked for), or its latest earlier event when it has none today; after it,
     /// every task's events of the day but the onboarding task's.
+    ///
+    /// - Parameters:
+    ///   - date: Any moment of the day asked for.
+    ///   - today: The current moment, whose day shows the onboarding until it is done.
+    ///   - store: The store to read.
+    /// - Returns: The events to show, and whether onboarding is done (always true without an onboarding task).
+    /// - Throws: What the store's fetches throw.
     public func feedEvents<Store: OCKReadOnlyEventStore>(on date: Date, today: Date, in store: Store) async throws
         -> (events: [OCKAnyEvent], isOnboarded: Bool) {
         guard let onboardingTaskID else { return (try await events(on: date, in: store), true) }
@@ -130,11 +156,19 @@ public struct OCKDailyTasksPage: Sendable {
     }
 
     /// The events of the day containing `date`, every task's, in start order.
+    ///
+    /// - Throws: What the store's event fetch throws.
     public func events<Store: OCKReadOnlyEventStore>(on date: Date, in store: Store) async throws -> [OCKAnyEvent] {
         try await store.fetchEvents(query: OCKEventQuery(dateInterval: day(containing: date))).map(\.anyEvent)
     }
 
-    /// The events grouped by task id, tasks ordered by their first event and then title (as CareKit lists them).
+    /// The events grouped by task id, each group in start order, and the tasks ordered by their first event's start
+    /// (then its occurrence number).
+    ///
+    /// For example:
+    /// ```swift
+    /// for (taskID, taskEvents) in OCKDailyTasksPage.group(events) { print(taskID, taskEvents.count) }
+    /// ```
     public static func group(_ events: [OCKAnyEvent]) -> [(taskID: String, events: OCKTaskEvents)] {
         var order: [String] = []
         var groups: [String: OCKTaskEvents] = [:]
@@ -145,7 +179,8 @@ public struct OCKDailyTasksPage: Sendable {
         return order.map { ($0, groups[$0] ?? []) }
     }
 
-    /// One card per task with events in `events`.
+    /// One card per task with events in `events`, in the order of ``group(_:)``, each made by the task's
+    /// synchronizer (``synchronizer(for:eventCount:)``). Empty `events` give no cards.
     public func cards(for events: [OCKAnyEvent], environment: OCKSynchronizationEnvironment) -> [Card] {
         Self.group(events).compactMap { taskID, taskEvents in
             guard let task = taskEvents.last?.task else { return nil }
@@ -161,12 +196,18 @@ public struct OCKDailyTasksPage: Sendable {
 
     /// The week containing `date` with each day's completion, from the store's adherence (tasks that do not
     /// impact adherence are left out, as in CareKit).
+    ///
+    /// - Returns: The week's seven days (as `OCKWeekCalendarView.week(containing:calendar:)` gives them), each with
+    ///   its completion from 0 to 1, or nil for a day without tasks or events that count.
+    /// - Throws: What the store's adherence fetch throws.
     public func week<Store: OCKAnyReadOnlyEventStore>(containing date: Date, in store: Store) async throws -> [(day: Date, completion: Double?)] {
         try await completion(of: OCKWeekCalendarView.week(containing: date, calendar: calendar), in: store)
     }
 
     /// Each of `days` (the starts of consecutive days) with its completion, from the store's adherence: nil for a
-    /// day without tasks or events that count.
+    /// day without tasks or events that count. Empty `days` give an empty list.
+    ///
+    /// - Throws: What the store's adherence fetch throws.
     public func completion<Store: OCKAnyReadOnlyEventStore>(of days: [Date], in store: Store) async throws -> [(day: Date, completion: Double?)] {
         guard let first = days.first, let last = days.last else { return [] }
         let interval = DateInterval(start: first, end: day(containing: last).end)

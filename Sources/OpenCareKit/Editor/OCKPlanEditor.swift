@@ -12,12 +12,14 @@ import OpenCareKitStore
 ///
 /// Every write goes through the store, so the store's own rules (surveys, consent, limits) still apply.
 ///
-/// For example:
+/// For example, ibuprofen moved to 8:00 and 20:00 from its next event not yet done:
 /// ```swift
 /// let editor = OCKPlanEditor(store: store, calendar: calendar)
-/// var task = try await store.fetchTask(withID: "ibuprofen")
-/// task.schedule = try rule.schedule()
+/// guard var task = try await editor.task(withID: "ibuprofen") else { return }
 /// let from = try await editor.suggestedEffectiveDate(current: task, now: now)
+/// var rule = OCKScheduleRule(start: OCKScheduleRule.Day(from, in: calendar), timeZone: calendar.timeZone)
+/// rule.times = [.init(hour: 8, minute: 0), .init(hour: 20, minute: 0)]
+/// task.schedule = try rule.schedule()
 /// try await editor.update(task, effective: from, now: now)
 /// ```
 public struct OCKPlanEditor: Sendable {
@@ -40,10 +42,16 @@ public struct OCKPlanEditor: Sendable {
         case planFull(limit: Int)
     }
 
+    /// The store every change is read from and written to.
     public let store: OCKStore
     /// The record's calendar: where "today" begins.
     public let calendar: Calendar
 
+    /// An editor of the plan in `store`.
+    ///
+    /// - Parameters:
+    ///   - store: The record's store.
+    ///   - calendar: The record's calendar (the patient's time zone), in which "today" begins.
     public init(store: OCKStore, calendar: Calendar) {
         self.store = store
         self.calendar = calendar

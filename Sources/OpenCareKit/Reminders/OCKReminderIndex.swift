@@ -6,14 +6,28 @@ import OpenCareKitStore
 ///
 /// Every schedule element of every task version that owns future events (as `fetchEvents` assigns events to
 /// versions) has one entry: the start of its next event — for all-day events, `allDayReminderHour` on its day — in a
-/// binary heap. `due(through:)` takes the entries due by then, and puts each back with its element's following event
+/// heap. `due(through:)` takes the entries due by then, and puts each back with its element's following event
 /// (the schedule engine finds an occurrence directly, whatever the schedule's age). Replacing or removing a record's
 /// tasks (after a change to its store) leaves its old entries in the heap marked stale; they are dropped when they come
 /// up, and the heap is rebuilt once they outnumber the live ones, so memory stays proportional to the live entries.
+///
+/// For example, a record's reminders, then each minute's:
+/// ```swift
+/// var index = OCKReminderIndex()
+/// let now = Date()
+/// index.replace(record: "record-1", tasks: try await OCKCalendarFeed(title: "", now: now).tasks(of: store), from: now)
+/// // Every minute (events more than 15 minutes late are skipped):
+/// let minute = Date()
+/// for due in index.due(through: minute, notBefore: minute.addingTimeInterval(-15 * 60)) {
+///     print(due.record, due.taskID, due.start)
+/// }
+/// ```
 public struct OCKReminderIndex: Sendable {
     /// An event that is due.
     public struct Due: Hashable, Sendable {
+        /// The record the event belongs to, as named to ``OCKReminderIndex/replace(record:tasks:from:)``.
         public var record: String
+        /// The id of the event's task.
         public var taskID: String
         /// The task version that owns the event.
         public var taskUUID: UUID
@@ -26,6 +40,16 @@ public struct OCKReminderIndex: Sendable {
         /// Whether the event lasts all day.
         public var isAllDay: Bool
 
+        /// A due event, as the index reports one.
+        ///
+        /// - Parameters:
+        ///   - record: The record's name.
+        ///   - taskID: The task's id.
+        ///   - taskUUID: The task version that owns the event.
+        ///   - occurrence: The event's occurrence in the task's schedule.
+        ///   - date: When the reminder is due.
+        ///   - start: The event's start.
+        ///   - isAllDay: Whether the event lasts all day; false by default.
         public init(record: String, taskID: String, taskUUID: UUID, occurrence: Int, date: Date, start: Date, isAllDay: Bool = false) {
             (self.record, self.taskID, self.taskUUID, self.occurrence, self.date, self.start) = (record, taskID, taskUUID, occurrence, date, start)
             self.isAllDay = isAllDay
@@ -64,6 +88,7 @@ public struct OCKReminderIndex: Sendable {
     private var places: [String: Int] = [:]
     private var nextGeneration = 0
 
+    /// An empty index: no records, nothing due.
     public init() {}
 
     /// How many entries are live (one per schedule element with events to come).

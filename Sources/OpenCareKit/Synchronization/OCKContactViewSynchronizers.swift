@@ -33,10 +33,26 @@ extension OCKAnyContact {
 }
 
 /// CareKit's simple contact synchronizer: name, title, category and a link to the detailed contact.
+///
+/// The name is written as it usually is: given name first ("Dr. Chidi Okafor"), or family name first without a
+/// space for Korean, Japanese and Chinese names ("김민지"); the nickname when there is no other. The card's element
+/// id is `contact-` and the contact's id, encoded as ``cardIdentifier(forTaskID:)`` encodes a task's.
+///
+/// For example, the contacts list, each card linking to its details:
+/// ```swift
+/// let synchronizer = OCKSimpleContactViewSynchronizer { id in
+///     SafeURL("/contacts/" + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+/// }
+/// let cards = try await store.fetchContacts(query: OCKContactQuery(for: Date(), calendar: calendar))
+///     .map { synchronizer.view(for: $0, environment: environment) }
+/// ```
 public struct OCKSimpleContactViewSynchronizer: OCKViewSynchronizing {
     /// Where a contact's details are, from its id; nil leaves the card without a link.
     public var detailURL: @Sendable (String) -> SafeURL?
 
+    /// A synchronizer of simple contact cards.
+    ///
+    /// - Parameter detailURL: Where a contact's details are, from its id; by default no card links anywhere.
     public init(detailURL: @escaping @Sendable (String) -> SafeURL? = { _ in nil }) {
         self.detailURL = detailURL
     }
@@ -55,7 +71,20 @@ public struct OCKSimpleContactViewSynchronizer: OCKViewSynchronizing {
 
 /// CareKit's detailed contact synchronizer: the simple contact with the role as instructions and labelled call,
 /// message, email and map links.
+///
+/// It shows the contact's first phone number, first messaging number and first email address, and its postal
+/// address one line per part (street; city, state and postal code; country). Parts the contact lacks are left out.
+///
+/// For example, one contact's page:
+/// ```swift
+/// var query = OCKContactQuery(for: Date(), calendar: calendar)
+/// query.ids = ["dr-okafor"]
+/// if let contact = try await store.fetchContacts(query: query).first {
+///     let card = OCKDetailedContactViewSynchronizer().view(for: contact, environment: environment)
+/// }
+/// ```
 public struct OCKDetailedContactViewSynchronizer: OCKViewSynchronizing {
+    /// A synchronizer of detailed contact cards.
     public init() {}
 
     public func makeView() -> OCKDetailedContactView { OCKDetailedContactView(name: "") }

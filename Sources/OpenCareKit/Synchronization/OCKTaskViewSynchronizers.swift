@@ -3,6 +3,9 @@ import OpenCareKitStore
 import OpenCareKitUI
 
 /// The events of one task on one day, as its card shows them: CareKit's view model for task views.
+///
+/// Give them in start order (``OCKDailyTasksPage/group(_:)`` does): a card shows the first event, and takes the
+/// title and instructions from the last event's task version. An empty array gives an empty card.
 public typealias OCKTaskEvents = [OCKAnyEvent]
 
 extension OCKAnyEvent {
@@ -58,8 +61,21 @@ extension SingleEventCard {
     }
 }
 
-/// CareKit's simple task synchronizer: the first event, a round completion button.
+/// CareKit's simple task synchronizer: a round completion button for the day's first event, under the task's title
+/// and the event's schedule text or time ("3 times a day" when the day has several events).
+///
+/// The button marks the event done or not done through the environment's `toggle` action; it shows disabled when
+/// the environment has no writable actions.
+///
+/// For example:
+/// ```swift
+/// var query = OCKEventQuery(for: today, calendar: calendar)
+/// query.taskIDs = ["enoxaparin"]
+/// let events = try await store.fetchEvents(query: query).map(\.anyEvent)
+/// let card = OCKSimpleTaskViewSynchronizer().view(for: events, environment: environment)
+/// ```
 public struct OCKSimpleTaskViewSynchronizer: OCKViewSynchronizing {
+    /// A synchronizer of simple task cards.
     public init() {}
 
     public func makeView() -> OCKSimpleTaskView {
@@ -72,7 +88,14 @@ public struct OCKSimpleTaskViewSynchronizer: OCKViewSynchronizing {
 }
 
 /// CareKit's instructions task synchronizer: the simple task with the task's instructions.
+///
+/// For example, exercises shown with their instructions on the daily tasks page:
+/// ```swift
+/// let page = OCKDailyTasksPage(calendar: calendar,
+///                              synchronizers: ["knee-exercises": OCKInstructionsTaskViewSynchronizer()])
+/// ```
 public struct OCKInstructionsTaskViewSynchronizer: OCKViewSynchronizing {
+    /// A synchronizer of instructions task cards.
     public init() {}
 
     public func makeView() -> OCKInstructionsTaskView {
@@ -112,7 +135,14 @@ extension EventListCard {
 }
 
 /// CareKit's checklist task synchronizer: a row and a toggle per event, instructions below.
+///
+/// For example, a medication taken three times a day, following the store:
+/// ```swift
+/// let card = OCKSynchronizedView.events(of: "ibuprofen", on: today, calendar: calendar, in: store,
+///                                       synchronizer: OCKChecklistTaskViewSynchronizer(), environment: environment)
+/// ```
 public struct OCKChecklistTaskViewSynchronizer: OCKViewSynchronizing {
+    /// A synchronizer of checklist task cards.
     public init() {}
 
     public func makeView() -> OCKChecklistTaskView {
@@ -124,8 +154,15 @@ public struct OCKChecklistTaskViewSynchronizer: OCKViewSynchronizing {
     }
 }
 
-/// CareKit's grid task synchronizer: a compact button per event, instructions below.
+/// CareKit's grid task synchronizer: a compact button per event, instructions below. It is the daily tasks
+/// page's automatic card for a task with several events in a day.
+///
+/// For example:
+/// ```swift
+/// let card = OCKGridTaskViewSynchronizer().view(for: omeprazoleEvents, environment: environment)
+/// ```
 public struct OCKGridTaskViewSynchronizer: OCKViewSynchronizing {
+    /// A synchronizer of grid task cards.
     public init() {}
 
     public func makeView() -> OCKGridTaskView {
@@ -139,7 +176,16 @@ public struct OCKGridTaskViewSynchronizer: OCKViewSynchronizing {
 
 /// CareKit's button-log task synchronizer: a log button for the day's event and its logged values with their
 /// times, each deletable.
+///
+/// An entry shows a logged value's text, or its number and unit; a value with neither (a boolean) shows as its time
+/// only. It is the daily tasks page's automatic card for a task that does not count toward adherence.
+///
+/// For example, nausea episodes logged as they happen:
+/// ```swift
+/// let page = OCKDailyTasksPage(calendar: calendar, synchronizers: ["nausea": OCKButtonLogTaskViewSynchronizer()])
+/// ```
 public struct OCKButtonLogTaskViewSynchronizer: OCKViewSynchronizing {
+    /// A synchronizer of button-log task cards.
     public init() {}
 
     public func makeView() -> OCKLogTaskView {
@@ -175,6 +221,14 @@ private func entry(for event: OCKAnyEvent, label: String, context: OCKSynchroniz
 
 /// The range a recorded number must be in: from zero to ten times the target, or to one million without one.
 public enum OCKNumericEntryRange {
+    /// The largest number a card accepts for an event whose first target value is `target`: ten times the target
+    /// when it is a positive, finite number, else 1,000,000. The smallest is always 0.
+    ///
+    /// For example:
+    /// ```swift
+    /// OCKNumericEntryRange.maximum(for: OCKOutcomeValue(8.0, units: "glasses"))  // 80
+    /// OCKNumericEntryRange.maximum(for: nil)                                      // 1,000,000
+    /// ```
     public static func maximum(for target: OCKOutcomeValue?) -> Double {
         guard let goal = target?.numberValue?.doubleValue, goal > 0, goal.isFinite else { return 1_000_000 }
         return goal * 10
@@ -183,7 +237,18 @@ public enum OCKNumericEntryRange {
 
 /// CareKit's labeled-value synchronizer: the recorded value and its unit, or "Not recorded", with a form to record
 /// it.
+///
+/// It shows the first number recorded for the day's first event, in the unit of its outcome's first value (else of
+/// the event's first target). The form records a number from 0 up to ``OCKNumericEntryRange/maximum(for:)``, replacing
+/// the one recorded; it is left out when the environment has no writable actions.
+///
+/// For example, a weekly weigh-in:
+/// ```swift
+/// var page = OCKDailyTasksPage(calendar: calendar)
+/// page.synchronizers["weigh-in"] = OCKLabeledValueTaskViewSynchronizer()
+/// ```
 public struct OCKLabeledValueTaskViewSynchronizer: OCKViewSynchronizing {
+    /// A synchronizer of labeled-value task cards.
     public init() {}
 
     public func makeView() -> OCKLabeledValueTaskView {
@@ -209,7 +274,17 @@ public struct OCKLabeledValueTaskViewSynchronizer: OCKViewSynchronizing {
 }
 
 /// CareKit's numeric-progress synchronizer: the sum recorded against the target value as the goal.
+///
+/// Progress is the sum of the numeric values of the day's first event's outcome; the goal is that event's first
+/// target value (0 without one), written with its unit. The form records a number that replaces the values
+/// recorded; it is left out when the environment has no writable actions.
+///
+/// For example, eight glasses of water a day:
+/// ```swift
+/// let card = OCKNumericProgressTaskViewSynchronizer().view(for: hydrationEvents, environment: environment)
+/// ```
 public struct OCKNumericProgressTaskViewSynchronizer: OCKViewSynchronizing {
+    /// A synchronizer of numeric-progress task cards.
     public init() {}
 
     public func makeView() -> OCKNumericProgressTaskView {
@@ -240,11 +315,25 @@ public struct OCKNumericProgressTaskViewSynchronizer: OCKViewSynchronizing {
 /// with "Start survey" for the day's first event; once it has an outcome, "Completed", and a link to delete the
 /// answers that asks first (CareKit's delete confirmation), unless `allowsDeletingOutcome` is false, as for an
 /// onboarding whose outcome holds a signed consent.
+///
+/// "Start survey" posts the environment's `startSurvey` form; without one (the default of ``OCKEventActions``) the
+/// card offers no way to start.
+///
+/// For example, an onboarding whose signed consent must stay:
+/// ```swift
+/// let consent = OCKSurveyTaskViewSynchronizer(allowsDeletingOutcome: false)
+/// let page = OCKDailyTasksPage(calendar: calendar, synchronizers: ["onboarding": consent],
+///                              onboardingTaskID: "onboarding")
+/// ```
 public struct OCKSurveyTaskViewSynchronizer: OCKViewSynchronizing {
     /// Whether a completed survey's card offers to delete its answers (CareKit's
     /// `shouldAllowDeletingOutcomeForEvent`).
     public var allowsDeletingOutcome: Bool
 
+    /// A synchronizer of survey task cards.
+    ///
+    /// - Parameter allowsDeletingOutcome: Whether a completed survey's card offers to delete its answers (true by
+    ///   default).
     public init(allowsDeletingOutcome: Bool = true) {
         self.allowsDeletingOutcome = allowsDeletingOutcome
     }

@@ -22,18 +22,43 @@ import OpenCareKitUI
 /// }
 /// ```
 public protocol OCKViewSynchronizing<ViewModel>: Sendable {
+    /// The view the synchronizer renders: a view of OpenCareKitUI (`OCKSimpleTaskView`, `OCKCartesianChartView`…)
+    /// or any `OCKComponent` of your own.
     associatedtype View: OCKComponent
+    /// The store data a view is filled from: ``OCKTaskEvents`` for a task card, ``OCKChartData`` for a chart,
+    /// `any OCKAnyContact` for a contact card.
     associatedtype ViewModel: Sendable
 
-    /// A view with no data yet.
+    /// Makes the view with no data yet (empty title, no events, no controls), which
+    /// ``updateView(_:context:)`` then fills.
     func makeView() -> View
 
-    /// Fills `view` from the context's view model.
+    /// Fills `view` from `context.viewModel`.
+    ///
+    /// Set every part the view shows from the view model, so that the result does not depend on what the view held
+    /// before. Give controls their forms from `context.environment.writableActions`: when it is nil (no actions, or
+    /// a read-only day) the controls show disabled.
+    ///
+    /// - Parameters:
+    ///   - view: The view to fill, as ``makeView()`` made it.
+    ///   - context: The view model to show, the one shown before it, and the reader and actions.
     func updateView(_ view: inout View, context: OCKSynchronizationContext<ViewModel>)
 }
 
 extension OCKViewSynchronizing {
-    /// A view made and updated for `viewModel`.
+    /// A new view filled from `viewModel`: ``makeView()``, then one ``updateView(_:context:)``.
+    ///
+    /// For example:
+    /// ```swift
+    /// let card = OCKSimpleTaskViewSynchronizer().view(for: events, environment: environment)
+    /// let html = card.render(in: environment.render).rendered
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - viewModel: The data to show.
+    ///   - previous: The view model shown before, if any; when given, the update is marked as animated.
+    ///   - environment: The reader, the controls' actions and whether the view is read-only.
+    /// - Returns: The filled view.
     public func view(for viewModel: ViewModel, previous: ViewModel? = nil,
                      environment: OCKSynchronizationEnvironment) -> View {
         var view = makeView()
@@ -45,13 +70,22 @@ extension OCKViewSynchronizing {
 
 /// What a synchronizer updates a view from: the new view model, the one before it, and the environment.
 public struct OCKSynchronizationContext<ViewModel: Sendable>: Sendable {
+    /// The data the view shows now.
     public var viewModel: ViewModel
     /// The view model the view last showed; nil for the first update.
     public var oldViewModel: ViewModel?
     /// Whether the change may animate (an update rather than the first render).
     public var animated: Bool
+    /// The reader the view is rendered for, how its controls post, and whether it may change anything.
     public var environment: OCKSynchronizationEnvironment
 
+    /// A context for one update.
+    ///
+    /// - Parameters:
+    ///   - viewModel: The data to show.
+    ///   - oldViewModel: The view model the view showed before; nil (the default) for the first update.
+    ///   - animated: Whether the change may animate; false by default.
+    ///   - environment: The reader, the controls' actions and whether the view is read-only.
     public init(viewModel: ViewModel, oldViewModel: ViewModel? = nil, animated: Bool = false,
                 environment: OCKSynchronizationEnvironment) {
         self.viewModel = viewModel
@@ -63,12 +97,27 @@ public struct OCKSynchronizationContext<ViewModel: Sendable>: Sendable {
 
 /// Where a view is shown: for whom (language and time zone), how its controls post, and whether it may change
 /// anything (a future day is read-only).
+///
+/// For example, an environment for cards that show their state but post nothing (a clinician's view, a printout):
+/// ```swift
+/// let render = OCKRenderContext(localization: OCKLocalization(language: .english, timeZone: calendar.timeZone))
+/// let environment = OCKSynchronizationEnvironment(render: render, actions: nil)
+/// ```
 public struct OCKSynchronizationEnvironment: Sendable {
+    /// The reader's language, locale and time zone, in which views write their text, times and numbers.
     public var render: OCKRenderContext
     /// Builds the forms of controls; nil shows every control disabled.
     public var actions: (any OCKEventActions)?
+    /// Whether the view may change nothing: when true, ``writableActions`` is nil and every control shows disabled,
+    /// whatever ``actions`` holds.
     public var isReadOnly: Bool
 
+    /// An environment for rendering views.
+    ///
+    /// - Parameters:
+    ///   - render: The reader's language, locale and time zone.
+    ///   - actions: Builds the forms of controls; nil shows every control disabled.
+    ///   - isReadOnly: Whether the view may change nothing (false by default).
     public init(render: OCKRenderContext, actions: (any OCKEventActions)?, isReadOnly: Bool = false) {
         self.render = render
         self.actions = actions
@@ -80,6 +129,27 @@ public struct OCKSynchronizationEnvironment: Sendable {
 }
 
 /// How the controls of a task card post: the server supplies URLs and hidden fields (the event, a CSRF token).
+///
+/// The synchronizers ask for a form per control and per event; the routes the forms post to make the change, usually
+/// with the store's event actions (`setEventCompletion(_:taskUUID:occurrence:now:userInfo:)`,
+/// `appendOutcomeValue(_:taskUUID:occurrence:)`, `deleteOutcomeValue(at:taskUUID:occurrence:)`,
+/// `recordOutcomeValue(_:taskUUID:occurrence:userInfo:)`). The survey members have defaults that offer no survey.
+///
+/// For example:
+/// ```swift
+/// struct CareActions: OCKEventActions {
+///     func form(_ path: String, _ event: OCKAnyEvent, _ extra: [String: String] = [:]) -> OCKFormAction {
+///         let fields = ["task": event.task.uuid.uuidString, "occurrence": String(event.scheduleEvent.occurrence)]
+///         return OCKFormAction(url: SafeURL(path)!, fields: fields.merging(extra) { $1 })
+///     }
+///     func toggle(_ event: OCKAnyEvent) -> OCKFormAction { form("/events/toggle", event) }
+///     func log(_ event: OCKAnyEvent) -> OCKFormAction { form("/events/log", event) }
+///     func deleteLoggedValue(_ event: OCKAnyEvent, at index: Int) -> OCKFormAction {
+///         form("/events/log/delete", event, ["index": String(index)])
+///     }
+///     func record(_ event: OCKAnyEvent) -> OCKFormAction { form("/events/record", event) }
+/// }
+/// ```
 public protocol OCKEventActions: Sendable {
     /// Marks the event done (an outcome with the value `true`) or not done (deleting its outcome).
     func toggle(_ event: OCKAnyEvent) -> OCKFormAction
@@ -99,13 +169,17 @@ public protocol OCKEventActions: Sendable {
 }
 
 extension OCKEventActions {
+    /// By default nil: the app runs no surveys, so a survey card offers no "Start survey".
     public func startSurvey(_ event: OCKAnyEvent) -> OCKFormAction? { nil }
+    /// By default nil: surveys are answered step by step only.
     public func surveyOnOnePage(_ event: OCKAnyEvent) -> SafeURL? { nil }
+    /// By default nil: a completed survey's card offers no link to delete its answers.
     public func deleteSurveyAnswers(_ event: OCKAnyEvent) -> SafeURL? { nil }
 }
 
 /// A stable element id for a task's card, made from the task's id: "task-knee-exercises". Characters other than
-/// ASCII letters, digits and `-` become `_` and their hex code (`_` itself too), so different ids never share a card id.
+/// ASCII letters, digits and `-` become `_` and their hex code (`_` itself too), so different ids never share a card
+/// id: "blood pressure" gives "task-blood_20_pressure".
 public func cardIdentifier(forTaskID id: String) -> String {
     "task-" + id.unicodeScalars.map { scalar in
         scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-")

@@ -8,6 +8,14 @@ extension OCKCarePlanTemplate {
     /// The template's tasks applied from `start` (day 0) in `timeZone`: each a new task of `carePlanUUID`, effective
     /// from its first day.
     ///
+    /// A task's card style and survey go into its `userInfo` (`OCKDailyTasksPage.cardStyleKey`, ``surveyKey``); a
+    /// task with a survey shows the survey's card. The tasks are not stored here.
+    ///
+    /// - Parameters:
+    ///   - start: The day the template is applied: day 0 of every schedule.
+    ///   - timeZone: The patient's time zone, in which the days and times are read.
+    ///   - carePlanUUID: The care plan the tasks belong to, or nil for none.
+    ///
     /// - Throws: `Problems` for a schedule that has no event between its days on this start (such as weekdays that
     ///   do not fall between `startDay` and `lastDay`).
     public func tasks(start: OCKScheduleRule.Day, timeZone: TimeZone, carePlanUUID: UUID?) throws(Problems) -> [OCKTask] {
@@ -44,7 +52,9 @@ extension OCKCarePlanTemplate {
         return tasks
     }
 
-    /// The template's contacts as new contacts of `carePlanUUID`, effective `now`.
+    /// The template's contacts as new contacts of `carePlanUUID`, effective `now`, not yet stored. A contact without
+    /// a category is a care provider; its phone, messaging number and email are labelled `phone`, `messaging` and
+    /// `email`.
     public func contacts(carePlanUUID: UUID?, timeZone: TimeZone, now: Date) -> [OCKContact] {
         contacts.map { item in
             var name = PersonNameComponents()

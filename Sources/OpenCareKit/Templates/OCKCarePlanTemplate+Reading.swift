@@ -5,37 +5,59 @@ extension OCKCarePlanTemplate {
     /// Something wrong with a template: where (a path such as `tasks[1].schedule.every`, empty for the whole
     /// document) and what.
     public struct Problem: Hashable, Sendable {
+        /// Where the problem is: `tasks[1].schedule.every`, `contacts[0].id`; empty for the whole document.
         public var path: String
+        /// What is wrong.
         public var kind: Kind
 
+        /// What is wrong with a template, at a problem's path.
         public enum Kind: Hashable, Sendable {
+            /// The document is not JSON.
             case notJSON
+            /// The document is larger than the limit, in bytes (``OCKCarePlanTemplate/maximumBytes``).
             case tooLarge(Int)
+            /// A field the format does not have.
             case unknownField
+            /// A required field is absent or null.
             case missingField
+            /// A value of the wrong JSON type, such as text for a number or a fraction for a whole number.
             case wrongType
+            /// `$schema` or `formatVersion` is not one this version reads.
             case unsupportedFormat
             /// 1 to 64 letters, digits, dots, dashes or underscores.
             case idInvalid
+            /// Another task (or contact) of the template has the same id.
             case idRepeated
+            /// A title, tag or contact name is missing or blank.
             case textRequired
+            /// Text longer than the limit, in Unicode scalars.
             case tooLong(Int)
+            /// More items than the limit: tasks, contacts, tags, weekdays, times or targets (or, when a template is
+            /// applied, more tasks or contacts than the plan has room for).
             case tooMany(Int)
             /// A day offset or count outside its range.
             case outOfRange
             /// A value not among the allowed ones (card, survey, kind, category, repeat).
             case notAllowed
+            /// A schedule the rule cannot make, such as a time that repeats or an interval out of range.
             case schedule(OCKScheduleRule.Problem)
             /// The id is used by a task or contact of the record the template is applied to.
             case idInUse
         }
 
+        /// A problem at `path`.
+        ///
+        /// - Parameters:
+        ///   - path: Where it is; empty for the whole document.
+        ///   - kind: What is wrong.
         public init(path: String, kind: Kind) { (self.path, self.kind) = (path, kind) }
     }
 
     /// Every problem of a template that cannot be read or applied.
     public struct Problems: Error, Hashable, Sendable {
+        /// The problems, in document order.
         public var all: [Problem]
+        /// The error of these problems.
         public init(_ all: [Problem]) { self.all = all }
     }
 

@@ -1,8 +1,22 @@
 import Foundation
 
 /// A care plan: a titled group of tasks and contacts for a patient.
+///
+/// Same API and JSON as CareKitStore's `OCKCarePlan`. Tasks and contacts name the plan version they belong to by its
+/// `uuid` (`carePlanUUID`); queries can also find them by the plan's `id` (`carePlanIDs`), which covers every version.
+/// Plans are versioned like every entity.
+///
+/// For example:
+/// ```swift
+/// let patient = try await store.addPatient(OCKPatient(id: "jane", givenName: "Jane", familyName: "Appleseed"))
+/// let plan = try await store.addCarePlan(OCKCarePlan(id: "knee-rehab", title: "Knee rehabilitation",
+///                                                    patientUUID: patient.uuid))
+/// var query = OCKTaskQuery(for: Date())
+/// query.carePlanIDs = [plan.id]
+/// let tasks = try await store.fetchTasks(query: query)
+/// ```
 public struct OCKCarePlan: Codable, Hashable, Sendable, Identifiable, OCKAnyCarePlan, OCKVersionedObjectCompatible {
-    /// The patient the plan is for.
+    /// The `uuid` of the patient version the plan is for; nil for a plan without a patient.
     public var patientUUID: UUID?
     public var id: String
     public var title: String
@@ -23,7 +37,7 @@ public struct OCKCarePlan: Codable, Hashable, Sendable, Identifiable, OCKAnyCare
     public var notes: [OCKNote]?
     public var timezone: TimeZone
 
-    /// A care plan effective now, in the current time zone.
+    /// A care plan effective now, in the current time zone, with a new time-ordered `uuid`.
     public init(id: String, title: String, patientUUID: UUID?) {
         self.id = id
         self.title = title

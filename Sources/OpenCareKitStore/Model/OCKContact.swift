@@ -1,8 +1,23 @@
 import Foundation
 
 /// Someone on the patient's care team or among friends and family, with ways to reach them.
+///
+/// Same API and JSON as CareKitStore's `OCKContact`; versioned like every entity. ``OCKStore`` lets the id of a deleted
+/// contact be used again for a new contact.
+///
+/// For example:
+/// ```swift
+/// var contact = OCKContact(id: "dr-rivera", givenName: "Ana", familyName: "Rivera", carePlanUUID: plan.uuid)
+/// contact.title = "MD"
+/// contact.role = "Orthopedic surgeon"
+/// contact.category = .careProvider
+/// contact.phoneNumbers = [OCKLabeledValue(label: "work", value: "+1 555 0100")]
+/// contact.address = OCKPostalAddress(street: "1 Main St", city: "Springfield", state: "IL", postalCode: "62701",
+///                                    country: "United States")
+/// try await store.addContact(contact)
+/// ```
 public struct OCKContact: Codable, Hashable, Sendable, Identifiable, OCKAnyContact, OCKVersionedObjectCompatible {
-    /// The care plan the contact belongs to.
+    /// The `uuid` of the care plan version the contact belongs to; nil for a contact outside any plan.
     public var carePlanUUID: UUID?
     public var id: String
     public var name: PersonNameComponents
@@ -32,7 +47,7 @@ public struct OCKContact: Codable, Hashable, Sendable, Identifiable, OCKAnyConta
     public var notes: [OCKNote]?
     public var timezone: TimeZone
 
-    /// A contact effective now, in the current time zone.
+    /// A contact effective now, in the current time zone, with a new time-ordered `uuid`.
     public init(id: String, name: PersonNameComponents, carePlanUUID: UUID?) {
         self.id = id
         self.name = name

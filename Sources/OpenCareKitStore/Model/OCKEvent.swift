@@ -2,9 +2,23 @@ import Foundation
 
 /// One occurrence of a task, with its outcome if one was recorded.
 ///
-/// Same API as CareKitStore's `OCKEvent`, with one deliberate difference: `id` is stable across launches
-/// (`"<task uuid>/<occurrence>"`); CareKit hashes it with a per-process seed, so it changes every launch.
+/// Same API as CareKitStore's `OCKEvent`, with one deliberate difference: `id` is stable across launches (`"<task
+/// uuid>/<occurrence>"`); CareKit hashes it with a per-process seed, so it changes every launch.
+///
+/// A store computes events from the task versions in effect during a query's interval (each version owns the events
+/// from its `effectiveDate` until the next version's) and joins the outcome recorded for each occurrence. `task` is the
+/// version that owns the event, so its `uuid` is what an outcome for the event records.
+///
+/// For example:
+/// ```swift
+/// let events = try await store.fetchEvents(query: OCKEventQuery(for: Date()))
+/// for event in events {
+///     let done = event.computeProgress(by: .checkingOutcomeExists).isCompleted
+///     print(event.task.title ?? event.task.id, event.scheduleEvent.start, done ? "done" : "to do")
+/// }
+/// ```
 public struct OCKEvent<Task: OCKAnyTask & Equatable, Outcome: OCKAnyOutcome & Equatable>: Identifiable, Comparable, Sendable {
+    /// `"<task uuid>/<occurrence>"`, stable across launches (CareKit's changes with every launch).
     public let id: String
     /// The task version the event belongs to.
     public let task: Task
@@ -13,6 +27,8 @@ public struct OCKEvent<Task: OCKAnyTask & Equatable, Outcome: OCKAnyOutcome & Eq
     /// When the event happens, and its occurrence index.
     public let scheduleEvent: OCKScheduleEvent
 
+    /// An event of `task` at `scheduleEvent`, with `outcome` if one was recorded; its `id` is made from the task
+    /// version's `uuid` and the occurrence.
     public init(task: Task, outcome: Outcome?, scheduleEvent: OCKScheduleEvent) {
         self.id = OCKAnyEvent.identifier(taskUUID: task.uuid, occurrence: scheduleEvent.occurrence)
         self.task = task
@@ -63,14 +79,19 @@ extension OCKEvent: Codable where Task: Codable, Outcome: Codable {
     }
 }
 
-/// An event of any task and outcome type.
+/// An event of any task and outcome type: what the type-erased store protocols and ``OCKStoreCoordinator`` return.
+/// `OCKEvent`'s `anyEvent` gives one.
 public struct OCKAnyEvent: Identifiable, Sendable {
     /// `"<task uuid>/<occurrence>"`, stable across launches.
     public let id: String
+    /// The task version the event belongs to.
     public let task: any OCKAnyTask
+    /// The recorded outcome, or nil if nothing was recorded.
     public let outcome: (any OCKAnyOutcome)?
+    /// When the event happens, and its occurrence index.
     public let scheduleEvent: OCKScheduleEvent
 
+    /// An event of `task` at `scheduleEvent`, with `outcome` if one was recorded.
     public init(task: any OCKAnyTask, outcome: (any OCKAnyOutcome)?, scheduleEvent: OCKScheduleEvent) {
         self.id = Self.identifier(taskUUID: task.uuid, occurrence: scheduleEvent.occurrence)
         self.task = task

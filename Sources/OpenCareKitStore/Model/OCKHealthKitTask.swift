@@ -2,12 +2,23 @@ import Foundation
 
 /// A task whose outcomes are HealthKit samples (steps walked, heart rate), as a CareKit app on iPhone keeps it.
 ///
-/// Same fields and JSON as CareKitStore's `OCKHealthKitTask`: a task plus `healthKitLinkage`. HealthKit exists only
-/// on Apple devices, so here the task is data: stored, versioned and synchronized with the devices of the record
-/// (a CareKit device's revision records hold them as `"type": "healthKitTask"`), and read with `OCKStore`'s
+/// Same fields and JSON as CareKitStore's `OCKHealthKitTask`: a task plus `healthKitLinkage`. HealthKit exists only on
+/// Apple devices, so here the task is data: stored, versioned and synchronized with the devices of the record (a
+/// CareKit device's revision records hold them as `"type": "healthKitTask"`), and read with `OCKStore`'s
 /// `fetchHealthKitTasks(query:)`. Its outcomes stay in the device's HealthKit store and never reach a revision.
+///
+/// For example:
+/// ```swift
+/// let linkage = OCKHealthKitLinkage(quantityIdentifier: "HKQuantityTypeIdentifierStepCount",
+///                                   quantityType: .cumulative, unitString: "count")
+/// let schedule = OCKSchedule.dailyAtTime(hour: 0, minutes: 0, start: start, end: nil, text: nil, duration: .allDay)
+/// let steps = OCKHealthKitTask(id: "steps", title: "Walk 5,000 steps", carePlanUUID: plan.uuid,
+///                              schedule: schedule, healthKitLinkage: linkage)
+/// try await store.addHealthKitTasks([steps])
+/// let today = try await store.fetchHealthKitTasks(query: OCKTaskQuery(for: Date()))
+/// ```
 public struct OCKHealthKitTask: Codable, Hashable, Sendable, OCKAnyVersionableTask, OCKVersionedObjectCompatible, TaskFields {
-    /// The care plan the task belongs to.
+    /// The `uuid` of the care plan version the task belongs to; nil for a task outside any plan.
     public var carePlanUUID: UUID?
     /// Which HealthKit quantity the task's outcomes are, and how they are read.
     public var healthKitLinkage: OCKHealthKitLinkage
@@ -33,7 +44,8 @@ public struct OCKHealthKitTask: Codable, Hashable, Sendable, OCKAnyVersionableTa
     public var notes: [OCKNote]?
     public var timezone: TimeZone
 
-    /// A task whose first version applies from the schedule's start, created in the current time zone.
+    /// A task whose first version applies from the schedule's start, created in the current time zone, whose outcomes
+    /// are read from HealthKit as `healthKitLinkage` says.
     public init(id: String, title: String?, carePlanUUID: UUID?, schedule: OCKSchedule, healthKitLinkage: OCKHealthKitLinkage) {
         self.id = id
         self.title = title
@@ -95,6 +107,8 @@ public struct OCKHealthKitLinkage: Codable, Hashable, Sendable {
     /// The unit of the outcomes, as `HKUnit.unitString` writes it ("count", "count/min", "kg").
     public var unitString: String
 
+    /// A linkage to the HealthKit quantity `quantityIdentifier` (an `HKQuantityTypeIdentifier`'s raw value), combined
+    /// as `quantityType` says, in the unit `unitString` (an `HKUnit`'s `unitString`).
     public init(quantityIdentifier: String, quantityType: QuantityType, unitString: String) {
         self.quantityIdentifier = quantityIdentifier
         self.quantityType = quantityType

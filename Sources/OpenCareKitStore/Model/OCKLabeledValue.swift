@@ -7,6 +7,7 @@ public struct OCKLabeledValue: Codable, Hashable, Sendable {
     /// The value, such as a phone number or an email address.
     public var value: String
 
+    /// A value with its label, such as `OCKLabeledValue(label: "work", value: "+1 555 0100")`.
     public init(label: String, value: String) {
         self.label = label
         self.value = value
@@ -15,15 +16,24 @@ public struct OCKLabeledValue: Codable, Hashable, Sendable {
 
 /// A postal address, as CareKit 4.0's struct form (all fields are strings, empty when unknown).
 public struct OCKPostalAddress: Codable, Hashable, Sendable {
+    /// The street and number, such as "1 Main St".
     public var street: String
+    /// The city or town.
     public var city: String
+    /// The state, province or region.
     public var state: String
+    /// The postal or ZIP code.
     public var postalCode: String
+    /// The country's name, such as "United States".
     public var country: String
+    /// The country's ISO 3166-1 code, such as "US".
     public var isoCountryCode: String
+    /// The county or district.
     public var subAdministrativeArea: String
+    /// The neighbourhood or district within the city.
     public var subLocality: String
 
+    /// An address; the ISO country code, county and neighbourhood are empty unless given.
     public init(street: String, city: String, state: String, postalCode: String, country: String,
                 isoCountryCode: String = "", subAdministrativeArea: String = "", subLocality: String = "") {
         self.street = street
@@ -61,8 +71,11 @@ public enum OCKContactCategory: String, Codable, Hashable, Sendable, CaseIterabl
 
 /// A patient's biological sex. JSON is a plain string: "male", "female", or any other value.
 public enum OCKBiologicalSex: RawRepresentable, Codable, Hashable, Sendable {
+    /// Male (JSON `"male"`).
     case male
+    /// Female (JSON `"female"`).
     case female
+    /// Any other value, kept as written (JSON: the string itself).
     case other(String)
 
     public init?(rawValue: String) {

@@ -2,12 +2,26 @@ import Foundation
 
 /// What the patient recorded for one occurrence of a task: the values, such as `true` for "done" or a dose.
 ///
-/// Same API and JSON as CareKitStore's `OCKOutcome`. Outcomes are versioned like tasks.
+/// Same API and JSON as CareKitStore's `OCKOutcome`. An outcome belongs to one task *version* (`taskUUID`) and one
+/// occurrence of its schedule (`taskOccurrenceIndex`); the store keeps at most one current outcome per occurrence, and
+/// refuses an outcome for an occurrence the schedule does not have or one that a newer task version has taken over.
+/// Outcomes are versioned like tasks: `updateOutcomes(_:)` appends a version, and deleting appends a tombstone, which
+/// marks the event not done again.
+///
+/// For example:
+/// ```swift
+/// let events = try await store.fetchEvents(query: OCKEventQuery(for: Date()))
+/// if let event = events.first(where: { $0.task.id == "ibuprofen" && $0.outcome == nil }) {
+///     let outcome = OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence,
+///                              values: [OCKOutcomeValue(200.0, units: "mg")])
+///     try await store.addOutcome(outcome)
+/// }
+/// ```
 public struct OCKOutcome: Codable, Hashable, Sendable, Identifiable, OCKAnyOutcome, OCKVersionedObjectCompatible {
-    /// The version of the task the outcome records.
+    /// The `uuid` of the task version whose event the outcome records.
     public var taskUUID: UUID
     public var id: String = UUID.timeOrdered().uuidString
-    /// Which occurrence of the task's schedule the outcome records (0 is the first).
+    /// Which occurrence of the task version's schedule the outcome records (0 is the first event).
     public var taskOccurrenceIndex: Int
     public var values: [OCKOutcomeValue]
     public var effectiveDate: Date
@@ -27,7 +41,8 @@ public struct OCKOutcome: Codable, Hashable, Sendable, Identifiable, OCKAnyOutco
     public var notes: [OCKNote]?
     public var timezone: TimeZone
 
-    /// An outcome effective now, in the current time zone.
+    /// An outcome for occurrence `taskOccurrenceIndex` of the task version `taskUUID`, effective now, in the current
+    /// time zone, with a new time-ordered uuid string as its `id`.
     public init(taskUUID: UUID, taskOccurrenceIndex: Int, values: [OCKOutcomeValue]) {
         self.taskUUID = taskUUID
         self.taskOccurrenceIndex = taskOccurrenceIndex

@@ -12,6 +12,7 @@ extension Date: OCKOutcomeValueUnderlyingType {}
 
 /// The type of value an `OCKOutcomeValue` holds; the raw value is its JSON `type`.
 public enum OCKOutcomeValueType: String, Codable, Hashable, Sendable, CaseIterable {
+    /// An `Int`, a `Double`, a `Bool`, a `String`, `Data` or a `Date` value, in that order.
     case integer, double, boolean, text, binary, date
 }
 

@@ -1,6 +1,19 @@
 import Foundation
 
-/// The person the care plan is for. CareKit allows one patient per store.
+/// The person the care plan is for.
+///
+/// Same API and JSON as CareKitStore's `OCKPatient`. As in CareKit, an ``OCKStore`` holds one patient: adding a second
+/// fails, even after the first was deleted. Keep one store per patient.
+///
+/// For example:
+/// ```swift
+/// var patient = OCKPatient(id: "jane", givenName: "Jane", familyName: "Appleseed")
+/// patient.birthday = calendar.date(from: DateComponents(year: 1961, month: 4, day: 12))
+/// patient.sex = .female
+/// patient.allergies = ["Penicillin"]
+/// patient = try await store.addPatient(patient)
+/// patient.age(on: Date(), calendar: calendar) // whole years
+/// ```
 public struct OCKPatient: Codable, Hashable, Sendable, Identifiable, OCKAnyPatient, OCKVersionedObjectCompatible {
     public var id: String
     public var name: PersonNameComponents
@@ -24,7 +37,7 @@ public struct OCKPatient: Codable, Hashable, Sendable, Identifiable, OCKAnyPatie
     public var notes: [OCKNote]?
     public var timezone: TimeZone
 
-    /// A patient effective now, in the current time zone.
+    /// A patient effective now, in the current time zone, with a new time-ordered `uuid`.
     public init(id: String, name: PersonNameComponents) {
         self.id = id
         self.name = name

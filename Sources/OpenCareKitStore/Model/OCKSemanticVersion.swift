@@ -6,13 +6,19 @@ import Foundation
 public struct OCKSemanticVersion: Codable, Hashable, Sendable, Comparable, LosslessStringConvertible {
     /// Why a string is not a version.
     public enum ParsingError: Error, Hashable, Sendable {
+        /// The string is empty, has more than two dots, or its major, minor or patch part is not a non-negative whole
+        /// number.
         case emptyString, tooManySeparators, invalidMajorVersion, invalidMinorVersion, invalidPatchVersion
     }
 
+    /// The major version (3 in "3.1.2").
     public let majorVersion: Int
+    /// The minor version (1 in "3.1.2").
     public let minorVersion: Int
+    /// The patch number (2 in "3.1.2").
     public let patchNumber: Int
 
+    /// The version `majorVersion.minorVersion.patchNumber`; minor and patch default to 0.
     public init(majorVersion: Int, minorVersion: Int = 0, patchNumber: Int = 0) {
         self.majorVersion = majorVersion
         self.minorVersion = minorVersion

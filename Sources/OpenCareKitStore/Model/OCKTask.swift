@@ -2,17 +2,25 @@ import Foundation
 
 /// Something the patient should do on a schedule: take a medication, do knee exercises, log nausea.
 ///
-/// Same API and JSON as CareKitStore's `OCKTask`. Tasks are versioned: an update appends a new version that applies
-/// from its `effectiveDate`, which defaults to the schedule's start.
+/// Same API and JSON as CareKitStore's `OCKTask`. Tasks are versioned: `updateTasks(_:)` appends a new version that
+/// applies from its `effectiveDate` (which defaults to the schedule's start), so the events before that date keep the
+/// schedule of the version in effect then. Each event is one occurrence of the schedule; outcomes (``OCKOutcome``)
+/// record what was done for an occurrence of one task version.
 ///
 /// For example:
 /// ```swift
 /// let schedule = OCKSchedule.dailyAtTime(hour: 8, minutes: 0, start: start, end: nil, text: nil)
 /// var task = OCKTask(id: "ibuprofen", title: "Ibuprofen", carePlanUUID: plan.uuid, schedule: schedule)
 /// task.instructions = "Take with food."
+/// task = try await store.addTask(task)
+///
+/// // From next Monday at 9:00; the events before Monday keep the 8:00 schedule.
+/// task.schedule = OCKSchedule.dailyAtTime(hour: 9, minutes: 0, start: nextMonday, end: nil, text: nil)
+/// task.effectiveDate = nextMonday
+/// task = try await store.updateTask(task)
 /// ```
 public struct OCKTask: Codable, Hashable, Sendable, OCKAnyVersionableTask, OCKVersionedObjectCompatible, TaskFields {
-    /// The care plan the task belongs to.
+    /// The `uuid` of the care plan version the task belongs to; nil for a task outside any plan.
     public var carePlanUUID: UUID?
     public var id: String
     public var title: String?
@@ -37,6 +45,9 @@ public struct OCKTask: Codable, Hashable, Sendable, OCKAnyVersionableTask, OCKVe
     public var timezone: TimeZone
 
     /// A task whose first version applies from the schedule's start, created in the current time zone.
+    ///
+    /// The task counts toward adherence (`impactsAdherence` is true) and gets a new time-ordered `uuid`; the store sets
+    /// the dates and version links when it is added.
     public init(id: String, title: String?, carePlanUUID: UUID?, schedule: OCKSchedule) {
         self.id = id
         self.title = title

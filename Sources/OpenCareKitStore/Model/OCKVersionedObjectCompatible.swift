@@ -3,27 +3,29 @@ import Foundation
 /// The metadata every CareKit entity carries: dates, tags, remote and group identifiers, notes and the time zone it
 /// was written in.
 public protocol OCKObjectCompatible: Sendable {
-    /// When the store first saved the entity.
+    /// When the entity's first version was saved. The store sets it when an entity is added (unless the caller did) and
+    /// every later version keeps it.
     var createdDate: Date? { get set }
-    /// When the store last saved a version of the entity.
+    /// When the store saved this version.
     var updatedDate: Date? { get set }
-    /// The version of the database schema the entity was written with.
+    /// The version of CareKit's data schema the version was written with. This store stamps `3.0.0` (what CareKit 4's
+    /// store writes) on every version it saves; versions merged from other stores keep theirs.
     var schemaVersion: OCKSemanticVersion? { get set }
-    /// The entity's identifier on a remote server.
+    /// The entity's identifier on a remote server, if it has one; queries can filter on it (`remoteIDs`).
     var remoteID: String? { get set }
-    /// A free-form identifier for grouping entities.
+    /// A free-form identifier for grouping entities; queries can filter on it (`groupIdentifiers`).
     var groupIdentifier: String? { get set }
-    /// Free-form tags.
+    /// Free-form tags; a query with `tags` matches entities that have any of them.
     var tags: [String]? { get set }
-    /// Where the entity came from (an app, a device, a server).
+    /// Where the entity came from, such as an app, a device or a server.
     var source: String? { get set }
-    /// Extra string values for app-specific data.
+    /// Extra string values for app-specific data, kept and synchronized as they are.
     var userInfo: [String: String]? { get set }
     /// The name of an image or other asset.
     var asset: String? { get set }
     /// Notes attached to the entity.
     var notes: [OCKNote]? { get set }
-    /// The time zone the entity was created in.
+    /// The time zone the entity was created in (`TimeZone.current` for the model's initializers).
     var timezone: TimeZone { get set }
 }
 
@@ -33,17 +35,21 @@ public protocol OCKObjectCompatible: Sendable {
 /// CareKit keeps this protocol internal; it is public here so other backends (such as the PostgreSQL store) can be
 /// written against it.
 public protocol OCKVersionedObjectCompatible: OCKObjectCompatible {
-    /// The user-chosen identifier shared by all versions.
+    /// The user-chosen identifier shared by all versions of the entity, such as `"ibuprofen"`.
     var id: String { get }
-    /// The identifier of this version.
+    /// The identifier of this version. Adding an entity keeps the uuid it has; each update or delete appends a version
+    /// with a new one.
     var uuid: UUID { get set }
-    /// The versions this one replaces.
+    /// The uuids of the versions this one replaces: empty for a first version, one uuid after an update, several where
+    /// synchronization joined edits made apart. The store sets it.
     var previousVersionUUIDs: [UUID] { get set }
-    /// The versions that replace this one.
+    /// The uuids of the versions that replace this one; empty for the newest version. The store sets it.
     var nextVersionUUIDs: [UUID] { get set }
-    /// When this version starts to apply.
+    /// When this version starts to apply. A query with a date interval returns, for each entity, the version in effect
+    /// at the interval's end: the newest one effective before it.
     var effectiveDate: Date { get set }
-    /// When the entity was deleted; a version with a deleted date is a tombstone.
+    /// When the entity was deleted. Only a tombstone, the version a delete appends, has one; queries never return
+    /// tombstones.
     var deletedDate: Date? { get set }
 }
 

@@ -1,6 +1,17 @@
 import Foundation
 
 /// How far along a task's event is, from 0 (not started) to 1 (done).
+///
+/// An event's progress comes from a ``CareTaskProgressStrategy``; ``AggregatedCareTaskProgress`` combines the
+/// progress of several events (a day's completion ring).
+///
+/// For example:
+/// ```swift
+/// let events = try await store.fetchEvents(query: OCKEventQuery(for: Date()))
+/// let water = events.filter { $0.task.id == "water" }.map { $0.computeProgress(by: .summingOutcomeValues) }
+/// let glasses = water.first?.value // the sum of the values logged
+/// let ring = AggregatedCareTaskProgress(combining: water).fractionCompleted
+/// ```
 public protocol CareTaskProgress: Sendable {
     /// The fraction completed; 1 or more means done.
     var fractionCompleted: Double { get }
@@ -19,9 +30,11 @@ extension CareTaskProgress {
 
 /// Progress that is either done or not.
 public struct BinaryCareTaskProgress: CareTaskProgress, Codable, Hashable, Sendable {
+    /// Whether the event is done.
     public var isCompleted: Bool
     public var fractionCompleted: Double { isCompleted ? 1 : 0 }
 
+    /// Progress that is complete or not.
     public init(isCompleted: Bool) {
         self.isCompleted = isCompleted
     }
@@ -36,6 +49,7 @@ public struct LinearCareTaskProgress: CareTaskProgress, Codable, Hashable, Senda
     /// The amount to reach; nil means any positive value completes the event.
     public var goal: Double?
 
+    /// Progress of `value` toward `goal`; with no goal, any positive value completes it.
     public init(value: Double, goal: Double? = nil) {
         self.value = value
         self.goal = goal
@@ -109,7 +123,10 @@ extension CareTaskProgressStrategy where Progress == LinearCareTaskProgress {
 
 /// The adherence of one day: no tasks that count, tasks but no events, or the progress of that day's events.
 public enum OCKAdherence: Codable, Hashable, Sendable {
+    /// No task that impacts adherence exists on that day.
     case noTasks
+    /// Tasks that impact adherence exist on that day, but none has an event then.
     case noEvents
+    /// The mean progress of that day's events, from 0 to 1.
     case progress(_ fractionCompleted: Double)
 }

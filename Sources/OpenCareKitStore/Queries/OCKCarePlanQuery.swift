@@ -5,12 +5,17 @@ import Foundation
 public struct OCKCarePlanQuery: OCKQueryProtocol, Codable {
     /// A sort order.
     public enum SortDescriptor: Codable, Hashable, Sendable {
+        /// By title.
         case title(ascending: Bool)
+        /// By the version's effective date.
         case effectiveDate(ascending: Bool)
     }
 
+    /// Only plans for the patients with these ids (whichever patient version they name).
     public var patientIDs: [String] = []
+    /// Only plans whose `patientUUID` is one of these patient versions.
     public var patientUUIDs: [UUID] = []
+    /// Only plans for the patients with these remote ids (whichever patient version they name).
     public var patientRemoteIDs: [String] = []
     /// Sort orders, applied in turn.
     public var sortDescriptors: [SortDescriptor] = []

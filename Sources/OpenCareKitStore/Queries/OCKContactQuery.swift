@@ -5,13 +5,19 @@ import Foundation
 public struct OCKContactQuery: OCKQueryProtocol, Codable {
     /// A sort order.
     public enum SortDescriptor: Codable, Hashable, Sendable {
+        /// By given name.
         case givenName(ascending: Bool)
+        /// By family name.
         case familyName(ascending: Bool)
+        /// By the version's effective date.
         case effectiveDate(ascending: Bool)
     }
 
+    /// Only contacts of the care plans with these ids (whichever plan version they name).
     public var carePlanIDs: [String] = []
+    /// Only contacts whose `carePlanUUID` is one of these plan versions.
     public var carePlanUUIDs: [UUID] = []
+    /// Only contacts of the care plans with these remote ids (whichever plan version they name).
     public var carePlanRemoteIDs: [String] = []
     /// Sort orders, applied in turn.
     public var sortDescriptors: [SortDescriptor] = []

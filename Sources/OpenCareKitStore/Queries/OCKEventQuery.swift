@@ -1,6 +1,19 @@
 import Foundation
 
 /// A query for the events of tasks during an interval, as in CareKitStore.
+///
+/// A fetch returns every event that overlaps `dateInterval` (starts before its end and ends at or after its start),
+/// each from the task version in effect when it starts, with its outcome; in start order. There is no limit or sort:
+/// narrow the interval or the tasks instead (``OCKEventQuery/maximumEventsPerFetch``).
+///
+/// For example:
+/// ```swift
+/// var query = OCKEventQuery(for: Date())        // today, in the current calendar
+/// query.taskTags = ["medication"]
+/// for event in try await store.fetchEvents(query: query) {
+///     print(event.task.title ?? "", event.scheduleEvent.start, event.outcome == nil ? "to do" : "done")
+/// }
+/// ```
 public struct OCKEventQuery: Codable, Hashable, Sendable {
     /// The events that overlap this interval are returned.
     public var dateInterval: DateInterval
@@ -11,6 +24,7 @@ public struct OCKEventQuery: Codable, Hashable, Sendable {
     /// Only events of tasks with any of these tags (empty: any).
     public var taskTags: [String] = []
 
+    /// The events that overlap `dateInterval`, of every task.
     public init(dateInterval: DateInterval) {
         self.dateInterval = dateInterval
     }
@@ -56,6 +70,12 @@ public struct OCKAdherenceQuery: Sendable {
     /// How an event's progress is computed.
     public let computeProgress: @Sendable (OCKAnyEvent) -> any CareTaskProgress
 
+    /// A query for the daily adherence of the tasks `taskIDs` (empty: every task) over `dateInterval`.
+    ///
+    /// - Parameters:
+    ///   - taskIDs: The tasks that count; empty for every task. Only tasks that impact adherence count.
+    ///   - dateInterval: The days to compute, from the interval's start.
+    ///   - computeProgress: How one event's progress is computed; by default, complete once it has an outcome.
     public init(taskIDs: [String], dateInterval: DateInterval,
                 computeProgress: @escaping @Sendable (OCKAnyEvent) -> any CareTaskProgress = {
                     $0.computeProgress(by: .checkingOutcomeExists)

@@ -5,9 +5,13 @@ import Foundation
 public struct OCKPatientQuery: OCKQueryProtocol, Codable {
     /// A sort order.
     public enum SortDescriptor: Codable, Hashable, Sendable {
+        /// By group identifier; patients without one sort first when ascending.
         case groupIdentifier(ascending: Bool)
+        /// By given name.
         case givenName(ascending: Bool)
+        /// By family name.
         case familyName(ascending: Bool)
+        /// By the version's effective date.
         case effectiveDate(ascending: Bool)
     }
 

@@ -16,11 +16,13 @@ public protocol OCKQueryProtocol: Hashable, Sendable {
     var tags: [String] { get }
     /// Match these remote ids; a nil entry matches entities without one (empty: any).
     var remoteIDs: [String?] { get }
-    /// With an interval, return for each entity the version effective during it; without, every version.
+    /// With an interval, the version of each entity in effect at the interval's end (the newest one effective before
+    /// it); without, every version that is not a tombstone, of entities that are not deleted (CareKit also returns the
+    /// versions of deleted entities). Outcome queries read it differently (see ``OCKOutcomeQuery``).
     var dateInterval: DateInterval? { get set }
-    /// At most this many results.
+    /// At most this many results; nil or 0 means no limit.
     var limit: Int? { get }
-    /// Skip this many results.
+    /// Skip this many results first (for paging; use with a sort order).
     var offset: Int { get }
 }
 

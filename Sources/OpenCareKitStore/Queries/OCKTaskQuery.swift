@@ -1,17 +1,35 @@
 import Foundation
 
-/// A query for tasks, as in CareKitStore. Empty filters match everything; the default order is newest
-/// created first.
+/// A query for tasks, as in CareKitStore. Empty filters match everything; filters combine with "and". The default order
+/// is newest created first, after any `sortDescriptors`.
+///
+/// With a `dateInterval`, a fetch returns the version of each task in effect at the interval's end, leaving out tasks
+/// whose schedule ended before the interval (and, with `excludesTasksWithNoEvents`, tasks without an event in it).
+///
+/// For example:
+/// ```swift
+/// var query = OCKTaskQuery(for: Date())          // the versions in effect today
+/// query.carePlanIDs = ["knee-rehab"]
+/// query.tags = ["medication"]
+/// query.sortDescriptors = [.title(ascending: true)]
+/// let tasks = try await store.fetchTasks(query: query)
+/// ```
 public struct OCKTaskQuery: OCKQueryProtocol, Codable {
     /// A sort order.
     public enum SortDescriptor: Codable, Hashable, Sendable {
+        /// By the version's effective date.
         case effectiveDate(ascending: Bool)
+        /// By group identifier; tasks without one sort first when ascending.
         case groupIdentifier(ascending: Bool)
+        /// By title; tasks without one sort first when ascending.
         case title(ascending: Bool)
     }
 
+    /// Only tasks of the care plans with these ids (whichever plan version they name).
     public var carePlanIDs: [String] = []
+    /// Only tasks whose `carePlanUUID` is one of these plan versions.
     public var carePlanUUIDs: [UUID] = []
+    /// Only tasks of the care plans with these remote ids (whichever plan version they name).
     public var carePlanRemoteIDs: [String] = []
     /// Leave out tasks that have no events in `dateInterval`.
     public var excludesTasksWithNoEvents = false
@@ -52,9 +70,14 @@ extension OCKTaskQuery {
 }
 
 extension Array where Element: OCKAnyTask {
-    /// The tasks a task query for `dateInterval` lists (CareKit's filter of its task queries): not those whose
-    /// schedule ended before the interval, nor, with `excludeTasksWithNoEvents`, those without an event in it (an
-    /// event that starts before the interval and lasts into it counts). Without an interval, all of them.
+    /// The tasks a task query for `dateInterval` lists (CareKit's filter of its task queries): not those whose schedule
+    /// ended before the interval, nor, with `excludeTasksWithNoEvents`, those without an event in it (an event that
+    /// starts before the interval and lasts into it counts). Without an interval, all of them.
+    ///
+    /// - Parameters:
+    ///   - dateInterval: The query's interval; nil keeps every task.
+    ///   - excludeTasksWithNoEvents: Whether to leave out tasks whose schedules have no event in the interval.
+    /// - Returns: The listed tasks, in their order.
     public func filtered(dateInterval: DateInterval?, excludeTasksWithNoEvents: Bool) -> [Element] {
         filter { OCKTaskQuery.lists($0, in: dateInterval, excludingTasksWithNoEvents: excludeTasksWithNoEvents) }
     }

@@ -201,6 +201,7 @@ public struct OCKScheduleElement: Codable, Hashable, Sendable {
         return makeEvent(engine, start: start, occurrence: occurrence)
     }
 
+    /// The element itself, as a one-element array (kept for code written against CareKit, which deprecates it).
     @available(*, deprecated, message: "OCKScheduleElement.elements has been deprecated")
     public var elements: [OCKScheduleElement] { [self] }
 

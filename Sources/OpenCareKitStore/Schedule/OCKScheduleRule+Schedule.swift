@@ -4,18 +4,32 @@ extension OCKScheduleRule {
     /// Something wrong with a rule, naming its field; an editor shows each beside its field, in the reader's
     /// language.
     public enum Problem: Hashable, Sendable {
+        /// A time is not from 00:00 to 23:59.
         case timeOutOfRange
+        /// There are more than ``OCKScheduleRule/maximumTimes`` times.
         case tooManyTimes
+        /// Two times are the same.
         case repeatedTime
+        /// A label is longer than ``OCKScheduleRule/maximumLabelLength`` characters.
         case labelTooLong
+        /// The repetition is not every 1 to ``OCKScheduleRule/maximumDays`` days or 1 to
+        /// ``OCKScheduleRule/maximumWeeks`` weeks.
         case intervalOutOfRange
+        /// A weekly rule names no weekday, or a number outside 1…7.
         case noWeekdays
+        /// A timed event does not last from 1 minute to 24 hours.
         case durationOutOfRange
+        /// The first day is not a day on the calendar (such as February 30).
         case startDoesNotExist
+        /// The last day is not a day on the calendar.
         case endDoesNotExist
+        /// The last day is before the first.
         case endBeforeStart
+        /// No event falls between the first and the last day.
         case noEventsBeforeEnd
+        /// There are more than ``OCKScheduleRule/maximumTargets`` targets.
         case tooManyTargets
+        /// A target is not a finite number (or, as a whole number, is too large).
         case targetNotFinite
 
         /// The rule's field: `times`, `interval`, `weekdays`, `duration`, `start`, `end` or `targets`.

@@ -31,7 +31,7 @@ public struct OCKScheduleRule: Hashable, Sendable {
         /// Every N weeks, on the given weekdays (1 Sunday … 7 Saturday, as `Calendar` numbers them).
         case weeks(Int, weekdays: Set<Int>)
 
-        /// N.
+        /// How many days or weeks apart the repeats are (the N of "every N days").
         public var count: Int {
             switch self {
             case let .days(count), let .weeks(count, _): count
@@ -41,10 +41,14 @@ public struct OCKScheduleRule: Hashable, Sendable {
 
     /// A time of day, with an optional label for its event ("Breakfast").
     public struct Time: Hashable, Sendable, Comparable {
+        /// The hour, 0 to 23.
         public var hour: Int
+        /// The minute, 0 to 59.
         public var minute: Int
+        /// The event's label, such as "Breakfast" (the element's `text`).
         public var label: String?
 
+        /// The time `hour:minute`, with an optional label.
         public init(hour: Int, minute: Int, label: String? = nil) {
             self.hour = hour
             self.minute = minute
@@ -61,7 +65,9 @@ public struct OCKScheduleRule: Hashable, Sendable {
 
     /// A numeric target for each event: "400 mg", "8 glasses".
     public struct Target: Hashable, Sendable {
+        /// The amount, such as 400.
         public var value: Double
+        /// The units, such as "mg".
         public var units: String?
         /// What the value measures, such as `dose` (a clinician's flag rules read it).
         public var kind: String?
@@ -70,6 +76,7 @@ public struct OCKScheduleRule: Hashable, Sendable {
         /// The target value's creation date, kept so a schedule read back is rebuilt exactly; nil: the rule's start.
         var createdDate: Date?
 
+        /// A target of `value` in `units`, measuring `kind`; stored as a `Double` unless `isInteger` is set.
         public init(value: Double, units: String? = nil, kind: String? = nil) {
             self.value = value
             self.units = units
@@ -79,10 +86,14 @@ public struct OCKScheduleRule: Hashable, Sendable {
 
     /// A day on the calendar, in the rule's time zone.
     public struct Day: Hashable, Sendable, Comparable {
+        /// The year, such as 2026.
         public var year: Int
+        /// The month, 1 to 12.
         public var month: Int
+        /// The day of the month, from 1.
         public var day: Int
 
+        /// The day `year-month-day`; `start(in:)` is nil if the calendar has no such day.
         public init(year: Int, month: Int, day: Int) {
             self.year = year
             self.month = month
@@ -113,6 +124,7 @@ public struct OCKScheduleRule: Hashable, Sendable {
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day) }
     }
 
+    /// How the events repeat; every day by default.
     public var repetition: Repetition = .days(1)
     /// The times of day, in order; empty for an all-day event.
     public var times: [Time] = []
@@ -124,6 +136,7 @@ public struct OCKScheduleRule: Hashable, Sendable {
     public var start: Day
     /// The last day with events, if the schedule ends.
     public var end: Day?
+    /// The values the patient is expected to record for each event (the elements' `targetValues`).
     public var targets: [Target] = []
     /// The calendar whose days and times the rule speaks of (Gregorian, in the record's time zone).
     public var calendar: Calendar
@@ -139,11 +152,16 @@ public struct OCKScheduleRule: Hashable, Sendable {
         self.calendar = calendar
     }
 
-    /// The limits a rule keeps (an editor's form keeps them too).
+    /// The most times a day: `OCKSchedule.maximumEventsPerDay` (48).
     public static let maximumTimes = OCKSchedule.maximumEventsPerDay
+    /// The longest repetition in days: every 366 days.
     public static let maximumDays = 366
+    /// The longest repetition in weeks: every 52 weeks.
     public static let maximumWeeks = 52
+    /// The longest timed event, in minutes: a day.
     public static let maximumDurationMinutes = 24 * 60
+    /// The most targets per event.
     public static let maximumTargets = 8
+    /// The longest label of a time or an all-day event, in characters.
     public static let maximumLabelLength = 100
 }

@@ -4,6 +4,8 @@ import Foundation
 /// keeps these methods internal): versioned like tasks, queried with an `OCKTaskQuery`, and synchronized. Their
 /// outcomes are HealthKit samples on the device, so there are no events or outcomes of them here.
 extension OCKStore {
+    /// A live query for HealthKit tasks: the matching versions now, then again after each change to HealthKit tasks
+    /// that changes them.
     public func healthKitTasks(matching query: OCKTaskQuery) -> some AsyncSequence<[OCKHealthKitTask], any Error> & Sendable {
         liveQuery(.healthKitTasks) { try await self.fetchHealthKitTasks(query: query) }
     }
@@ -25,6 +27,7 @@ extension OCKStore {
         try await updateVersions(tasks, .healthKitTasks)
     }
 
+    /// Deletes HealthKit tasks by id, each by a tombstone after its newest version, as with tasks.
     @discardableResult
     public func deleteHealthKitTasks(_ tasks: [OCKHealthKitTask]) async throws -> [OCKHealthKitTask] {
         try await deleteVersions(tasks, .healthKitTasks)

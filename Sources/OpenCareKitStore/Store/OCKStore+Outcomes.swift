@@ -1,6 +1,7 @@
 import Foundation
 
 extension OCKStore: OCKOutcomeStore {
+    /// The store's outcome type: ``OCKOutcome``.
     public typealias Outcome = OCKOutcome
 
     public func outcomes(matching query: OCKOutcomeQuery) -> some AsyncSequence<[OCKOutcome], any Error> & Sendable {
@@ -85,6 +86,8 @@ extension OCKStore: OCKOutcomeStore {
         }
     }
 
+    /// Deletes outcomes by id: each gets a tombstone, a copy of its current version with `deletedDate` set to now, so
+    /// its event shows no outcome again (marked not done).
     @discardableResult
     public func deleteOutcomes(_ outcomes: [OCKOutcome]) async throws -> [OCKOutcome] {
         let (cache, rules, newUUID) = (self.cache, self.rules, self.newUUID)

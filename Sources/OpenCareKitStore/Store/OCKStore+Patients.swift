@@ -7,6 +7,7 @@ extension OCKStore {
 }
 
 extension OCKStore: OCKPatientStore {
+    /// The store's patient type: ``OCKPatient``.
     public typealias Patient = OCKPatient
 
     public func patients(matching query: OCKPatientQuery) -> some AsyncSequence<[OCKPatient], any Error> & Sendable {
@@ -49,6 +50,7 @@ extension OCKStore: OCKPatientStore {
 }
 
 extension OCKStore: OCKCarePlanStore {
+    /// The store's care plan type: ``OCKCarePlan``.
     public typealias Plan = OCKCarePlan
 
     public func carePlans(matching query: OCKCarePlanQuery) -> some AsyncSequence<[OCKCarePlan], any Error> & Sendable {
@@ -96,6 +98,7 @@ extension OCKStore: OCKCarePlanStore {
 }
 
 extension OCKStore: OCKContactStore {
+    /// The store's contact type: ``OCKContact``.
     public typealias Contact = OCKContact
 
     public func contacts(matching query: OCKContactQuery) -> some AsyncSequence<[OCKContact], any Error> & Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 
 extension OCKStore: OCKTaskStore {
+    /// The store's task type: ``OCKTask``.
     public typealias Task = OCKTask
 
     public func tasks(matching query: OCKTaskQuery) -> some AsyncSequence<[OCKTask], any Error> & Sendable {
@@ -88,6 +89,9 @@ extension OCKStore: OCKTaskStore {
           AND deleted_date IS NULL AND next_effective_date IS NULL
         """
 
+    /// Deletes tasks by id: each gets a tombstone, a copy of its newest version with `deletedDate` set to now (the
+    /// other fields of `tasks` are not read). The task's versions and outcomes stay in the store, and its id can be
+    /// added again.
     @discardableResult
     public func deleteTasks(_ tasks: [OCKTask]) async throws -> [OCKTask] {
         let (rules, cache) = (self.rules, self.cache)

@@ -4,10 +4,12 @@ import Synchronization
 /// CareKitStore's store: patients, care plans, contacts, tasks and outcomes, versioned and kept in SQLite.
 ///
 /// Same API and semantics as CareKit's `OCKStore`: every call is one transaction (all or nothing), updates append
-/// versions, deletes append tombstones, queries with a date interval return the version in effect then.
+/// versions, deletes append tombstones, queries with a date interval return the version in effect then. Events are
+/// computed from the task versions and joined with their outcomes.
 ///
 /// On disk, each store is one SQLite file, `<directory>/<name>.sqlite`, created with mode 0600 in a directory of mode
-/// 0700. The directory is the one passed to `init(name:type:directory:clock:)`, or by default
+/// 0700. The directory is the one passed to
+/// `init(name:type:directory:securityApplicationGroupIdentifier:remote:clock:uuids:)`, or by default
 /// `$OPENCAREKIT_DATA_DIR`, else `$XDG_DATA_HOME/opencarekit`, else `~/.local/share/opencarekit`.
 ///
 /// **Durability.** The file is in WAL mode with `synchronous = FULL`: when a call returns, its transaction is in the
@@ -20,7 +22,19 @@ import Synchronization
 /// let store = OCKStore(name: "care", type: .inMemory)
 /// let schedule = OCKSchedule.dailyAtTime(hour: 8, minutes: 0, start: Date(), end: nil, text: nil)
 /// try await store.addTask(OCKTask(id: "ibuprofen", title: "Ibuprofen", carePlanUUID: nil, schedule: schedule))
+///
+/// // Today's events; record the first one as done.
 /// let events = try await store.fetchEvents(query: OCKEventQuery(for: Date()))
+/// if let event = events.first {
+///     try await store.addOutcome(OCKOutcome(taskUUID: event.task.uuid,
+///                                           taskOccurrenceIndex: event.scheduleEvent.occurrence,
+///                                           values: [OCKOutcomeValue(true)]))
+/// }
+///
+/// // A live query: today's events now, then again after every change to them.
+/// for try await events in store.events(matching: OCKEventQuery(for: Date())) {
+///     print(events.filter { $0.outcome != nil }.count, "of", events.count, "done")
+/// }
 /// ```
 public final class OCKStore: Sendable {
     /// Where a store keeps its data (CareKit's `OCKCoreDataStoreType`).

@@ -20,6 +20,8 @@ public struct OCKStoreDiagnostics: Sendable {
     /// Receives each write transaction's duration.
     public var writeTimer: CoreMetrics.Timer?
 
+    /// Diagnostics that log calls slower than `slowCallThreshold` to `logger` and time reads and writes with the timers
+    /// given.
     public init(logger: Logger, slowCallThreshold: Duration = .milliseconds(250),
                 readTimer: CoreMetrics.Timer? = nil, writeTimer: CoreMetrics.Timer? = nil) {
         self.logger = logger

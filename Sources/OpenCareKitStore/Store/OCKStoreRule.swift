@@ -66,8 +66,11 @@ public protocol OCKStoreRule: Sendable {
 public struct OCKStoreRuleViolation: Error, Hashable, Sendable, CustomStringConvertible {
     /// The rule, as a short name: `consent-kept`, `future-events`, `onboarding-first` …
     public var rule: String
+    /// The sentence for the person whose write was refused, such as "Weights are kept: a recorded weight cannot be
+    /// deleted."
     public var reason: String
 
+    /// A violation of the rule named `rule`, explained by `reason`.
     public init(rule: String, _ reason: String) {
         self.rule = rule
         self.reason = reason
@@ -165,6 +168,7 @@ public struct OCKFutureEventsRule: OCKStoreRule {
     /// The current moment, which may differ from the store's clock (a server's clock is an input of its own).
     public let now: @Sendable () -> Date
 
+    /// The rule, with days in `calendar` (the record's time zone) and the time from `now`.
     public init(calendar: Calendar, now: @escaping @Sendable () -> Date) {
         self.calendar = calendar
         self.now = now
@@ -174,6 +178,9 @@ public struct OCKFutureEventsRule: OCKStoreRule {
     public static let violation = OCKStoreRuleViolation(
         rule: "future-events", "Events still to come are read-only: an outcome can be recorded only for an event that starts by the end of today.")
 
+    /// Refuses an outcome added or changed for an event that starts after today.
+    ///
+    /// - Throws: ``OCKFutureEventsRule/violation``.
     public func check(_ write: OCKStoreWrite, in context: OCKStoreRuleContext) throws {
         let recorded: (OCKOutcome, OCKTask)
         switch write {

@@ -11,6 +11,7 @@ public struct StorageUnavailableError: Error, LocalizedError, Hashable, Sendable
     /// The engine's reason, without statement arguments (never patient data).
     public let reason: String
 
+    /// An error with the engine's `reason`.
     public init(reason: String) {
         self.reason = reason
     }
@@ -36,6 +37,7 @@ public struct StorageFaultError: Error, LocalizedError, Hashable, Sendable {
     /// The engine's reason, without statement arguments (never patient data).
     public let reason: String
 
+    /// An error with the engine's `reason`.
     public init(reason: String) {
         self.reason = reason
     }

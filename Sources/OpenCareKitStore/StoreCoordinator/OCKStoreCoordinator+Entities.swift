@@ -23,24 +23,37 @@ extension OCKStoreCoordinator {
             return order
         })
 
+    /// Combines the live queries of every store whose delegate hook accepts `query` into one, merged in the query's
+    /// order: a new result whenever any store yields one.
     public func anyPatients(matching query: OCKPatientQuery) -> CareStoreQueryResults<any OCKAnyPatient> {
         live(Self.patients, query) { $0.anyPatients(matching: $1) }
     }
 
+    /// The patients of every store whose delegate hook accepts `query`, merged in the query's order, with its offset
+    /// and limit applied to the merged result.
     public func fetchAnyPatients(query: OCKPatientQuery) async throws -> [any OCKAnyPatient] {
         try await fetch(Self.patients, query) { try await $0.fetchAnyPatients(query: $1) }
     }
 
+    /// Adds `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.addFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func addAnyPatients(_ values: [any OCKAnyPatient]) async throws -> [any OCKAnyPatient] {
         try await write(Self.patients, values, OCKStoreError.addFailed) { try await $0.addAnyPatients($1) }
     }
 
+    /// Updates `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.updateFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func updateAnyPatients(_ values: [any OCKAnyPatient]) async throws -> [any OCKAnyPatient] {
         try await write(Self.patients, values, OCKStoreError.updateFailed) { try await $0.updateAnyPatients($1) }
     }
 
+    /// Deletes `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.deleteFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func deleteAnyPatients(_ values: [any OCKAnyPatient]) async throws -> [any OCKAnyPatient] {
         try await write(Self.patients, values, OCKStoreError.deleteFailed) { try await $0.deleteAnyPatients($1) }
@@ -65,24 +78,37 @@ extension OCKStoreCoordinator {
             return order
         })
 
+    /// Combines the live queries of every store whose delegate hook accepts `query` into one, merged in the query's
+    /// order: a new result whenever any store yields one.
     public func anyCarePlans(matching query: OCKCarePlanQuery) -> CareStoreQueryResults<any OCKAnyCarePlan> {
         live(Self.carePlans, query) { $0.anyCarePlans(matching: $1) }
     }
 
+    /// The care plans of every store whose delegate hook accepts `query`, merged in the query's order, with its offset
+    /// and limit applied to the merged result.
     public func fetchAnyCarePlans(query: OCKCarePlanQuery) async throws -> [any OCKAnyCarePlan] {
         try await fetch(Self.carePlans, query) { try await $0.fetchAnyCarePlans(query: $1) }
     }
 
+    /// Adds `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.addFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func addAnyCarePlans(_ values: [any OCKAnyCarePlan]) async throws -> [any OCKAnyCarePlan] {
         try await write(Self.carePlans, values, OCKStoreError.addFailed) { try await $0.addAnyCarePlans($1) }
     }
 
+    /// Updates `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.updateFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func updateAnyCarePlans(_ values: [any OCKAnyCarePlan]) async throws -> [any OCKAnyCarePlan] {
         try await write(Self.carePlans, values, OCKStoreError.updateFailed) { try await $0.updateAnyCarePlans($1) }
     }
 
+    /// Deletes `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.deleteFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func deleteAnyCarePlans(_ values: [any OCKAnyCarePlan]) async throws -> [any OCKAnyCarePlan] {
         try await write(Self.carePlans, values, OCKStoreError.deleteFailed) { try await $0.deleteAnyCarePlans($1) }
@@ -108,24 +134,37 @@ extension OCKStoreCoordinator {
             return order
         })
 
+    /// Combines the live queries of every store whose delegate hook accepts `query` into one, merged in the query's
+    /// order: a new result whenever any store yields one.
     public func anyContacts(matching query: OCKContactQuery) -> CareStoreQueryResults<any OCKAnyContact> {
         live(Self.contacts, query) { $0.anyContacts(matching: $1) }
     }
 
+    /// The contacts of every store whose delegate hook accepts `query`, merged in the query's order, with its offset
+    /// and limit applied to the merged result.
     public func fetchAnyContacts(query: OCKContactQuery) async throws -> [any OCKAnyContact] {
         try await fetch(Self.contacts, query) { try await $0.fetchAnyContacts(query: $1) }
     }
 
+    /// Adds `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.addFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func addAnyContacts(_ values: [any OCKAnyContact]) async throws -> [any OCKAnyContact] {
         try await write(Self.contacts, values, OCKStoreError.addFailed) { try await $0.addAnyContacts($1) }
     }
 
+    /// Updates `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.updateFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func updateAnyContacts(_ values: [any OCKAnyContact]) async throws -> [any OCKAnyContact] {
         try await write(Self.contacts, values, OCKStoreError.updateFailed) { try await $0.updateAnyContacts($1) }
     }
 
+    /// Deletes `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.deleteFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func deleteAnyContacts(_ values: [any OCKAnyContact]) async throws -> [any OCKAnyContact] {
         try await write(Self.contacts, values, OCKStoreError.deleteFailed) { try await $0.deleteAnyContacts($1) }
@@ -151,24 +190,37 @@ extension OCKStoreCoordinator {
             return order
         })
 
+    /// Combines the live queries of every store whose delegate hook accepts `query` into one, merged in the query's
+    /// order: a new result whenever any store yields one.
     public func anyTasks(matching query: OCKTaskQuery) -> CareStoreQueryResults<any OCKAnyTask> {
         live(Self.tasks, query) { $0.anyTasks(matching: $1) }
     }
 
+    /// The tasks of every store whose delegate hook accepts `query`, merged in the query's order, with its offset and
+    /// limit applied to the merged result.
     public func fetchAnyTasks(query: OCKTaskQuery) async throws -> [any OCKAnyTask] {
         try await fetch(Self.tasks, query) { try await $0.fetchAnyTasks(query: $1) }
     }
 
+    /// Adds `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.addFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func addAnyTasks(_ values: [any OCKAnyTask]) async throws -> [any OCKAnyTask] {
         try await write(Self.tasks, values, OCKStoreError.addFailed) { try await $0.addAnyTasks($1) }
     }
 
+    /// Updates `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.updateFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func updateAnyTasks(_ values: [any OCKAnyTask]) async throws -> [any OCKAnyTask] {
         try await write(Self.tasks, values, OCKStoreError.updateFailed) { try await $0.updateAnyTasks($1) }
     }
 
+    /// Deletes `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.deleteFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func deleteAnyTasks(_ values: [any OCKAnyTask]) async throws -> [any OCKAnyTask] {
         try await write(Self.tasks, values, OCKStoreError.deleteFailed) { try await $0.deleteAnyTasks($1) }
@@ -188,24 +240,37 @@ extension OCKStoreCoordinator {
             return order
         })
 
+    /// Combines the live queries of every store whose delegate hook accepts `query` into one, merged in the query's
+    /// order: a new result whenever any store yields one.
     public func anyOutcomes(matching query: OCKOutcomeQuery) -> CareStoreQueryResults<any OCKAnyOutcome> {
         live(Self.outcomes, query) { $0.anyOutcomes(matching: $1) }
     }
 
+    /// The outcomes of every store whose delegate hook accepts `query`, merged in the query's order, with its offset
+    /// and limit applied to the merged result.
     public func fetchAnyOutcomes(query: OCKOutcomeQuery) async throws -> [any OCKAnyOutcome] {
         try await fetch(Self.outcomes, query) { try await $0.fetchAnyOutcomes(query: $1) }
     }
 
+    /// Adds `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.addFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func addAnyOutcomes(_ values: [any OCKAnyOutcome]) async throws -> [any OCKAnyOutcome] {
         try await write(Self.outcomes, values, OCKStoreError.addFailed) { try await $0.addAnyOutcomes($1) }
     }
 
+    /// Updates `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.updateFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func updateAnyOutcomes(_ values: [any OCKAnyOutcome]) async throws -> [any OCKAnyOutcome] {
         try await write(Self.outcomes, values, OCKStoreError.updateFailed) { try await $0.updateAnyOutcomes($1) }
     }
 
+    /// Deletes `values` in the first attached store that accepts every one of them.
+    ///
+    /// - Throws: `OCKStoreError.deleteFailed` if no attached store accepts them all, or what that store throws.
     @discardableResult
     public func deleteAnyOutcomes(_ values: [any OCKAnyOutcome]) async throws -> [any OCKAnyOutcome] {
         try await write(Self.outcomes, values, OCKStoreError.deleteFailed) { try await $0.deleteAnyOutcomes($1) }
@@ -225,10 +290,13 @@ extension OCKStoreCoordinator {
         answers.joined().sorted(by: OCKAnyEvent.fetchOrder)
     }
 
+    /// Combines the live event queries of the stores that answer the query's task query, merged in start order.
     public func anyEvents(matching query: OCKEventQuery) -> CareStoreQueryResults<OCKAnyEvent> {
         FanOut.live(eventReaders(query).map { $0.anyEvents(matching: query) }, merge: Self.mergeEvents)
     }
 
+    /// The events of every store that answers the query's task query (each joins its own tasks and outcomes), merged in
+    /// start order.
     public func fetchAnyEvents(query: OCKEventQuery) async throws -> [OCKAnyEvent] {
         Self.mergeEvents(try await FanOut.fetch(eventReaders(query), query) { try await $0.fetchAnyEvents(query: $1) })
     }

@@ -3,16 +3,24 @@ import Synchronization
 
 /// A store made of other stores, with CareKit 4's API.
 ///
-/// **Reads** go to every attached store whose delegate hook accepts the query, at once, and the answers are merged
-/// into one result in the query's order (its sort descriptors, then CareKit's newest-created-first, then the order
-/// the stores were attached), with the query's offset and limit applied to the merged result. Live queries combine
-/// the stores' live queries: a new merged result whenever any of them yields one.
+/// **Reads** go to every attached store whose delegate hook accepts the query, at once, and the answers are merged into
+/// one result in the query's order (its sort descriptors, then CareKit's newest-created-first, then the order the
+/// stores were attached), with the query's offset and limit applied to the merged result. Live queries combine the
+/// stores' live queries: a new merged result whenever any of them yields one.
 ///
-/// **Writes** go to one store: the first attached (read-write) store whose delegate hook accepts *every* entity of
-/// the call, so a batch stays one transaction in one store. If no store accepts them all, the write fails and no
-/// store is touched.
+/// **Writes** go to one store: the first attached (read-write) store whose delegate hook accepts *every* entity of the
+/// call, so a batch stays one transaction in one store. If no store accepts them all, the write fails and no store is
+/// touched.
 ///
 /// The coordinator is its own delegate until another is set (`delegate`); the default hooks accept everything.
+///
+/// For example, a patient's store, written to, with an archived copy of an older record read beside it:
+/// ```swift
+/// let coordinator = OCKStoreCoordinator()
+/// coordinator.attach(store: OCKStore(name: "jane"))
+/// coordinator.attachReadOnly(eventStore: OCKStore.reading(name: "jane-2024", directory: archive))
+/// let events = try await coordinator.fetchAnyEvents(query: OCKEventQuery(for: day))
+/// ```
 public final class OCKStoreCoordinator: OCKAnyStoreProtocol, OCKStoreCoordinatorDelegate {
     struct Stores: Sendable {
         weak var delegate: (any OCKStoreCoordinatorDelegate)?
@@ -34,6 +42,7 @@ public final class OCKStoreCoordinator: OCKAnyStoreProtocol, OCKStoreCoordinator
 
     let stores = Mutex(Stores())
 
+    /// A coordinator with no stores attached; it decides for itself (accepting everything) until a `delegate` is set.
     public init() {}
 
     /// Decides which stores answer queries and take writes. Held weakly, as in CareKit; while none is set (or it is

@@ -28,14 +28,24 @@ public protocol OCKStoreCoordinatorDelegate: AnyObject, Sendable {
 }
 
 extension OCKStoreCoordinatorDelegate {
+    /// Default: `true`.
     public func patientStore(_ store: any OCKAnyReadOnlyPatientStore, shouldHandleQuery query: OCKPatientQuery) -> Bool { true }
+    /// Default: `true`.
     public func patientStore(_ store: any OCKAnyPatientStore, shouldHandleWritingPatient patient: any OCKAnyPatient) -> Bool { true }
+    /// Default: `true`.
     public func carePlanStore(_ store: any OCKAnyReadOnlyCarePlanStore, shouldHandleQuery query: OCKCarePlanQuery) -> Bool { true }
+    /// Default: `true`.
     public func carePlanStore(_ store: any OCKAnyCarePlanStore, shouldHandleWritingCarePlan plan: any OCKAnyCarePlan) -> Bool { true }
+    /// Default: `true`.
     public func contactStore(_ store: any OCKAnyReadOnlyContactStore, shouldHandleQuery query: OCKContactQuery) -> Bool { true }
+    /// Default: `true`.
     public func contactStore(_ store: any OCKAnyReadOnlyContactStore, shouldHandleWritingContact contact: any OCKAnyContact) -> Bool { true }
+    /// Default: `true`.
     public func taskStore(_ store: any OCKAnyReadOnlyTaskStore, shouldHandleQuery query: OCKTaskQuery) -> Bool { true }
+    /// Default: `true`.
     public func taskStore(_ store: any OCKAnyReadOnlyTaskStore, shouldHandleWritingTask task: any OCKAnyTask) -> Bool { true }
+    /// Default: `true`.
     public func outcomeStore(_ store: any OCKAnyReadOnlyOutcomeStore, shouldHandleQuery query: OCKOutcomeQuery) -> Bool { true }
+    /// Default: `true`.
     public func outcomeStore(_ store: any OCKAnyReadOnlyOutcomeStore, shouldHandleWritingOutcome outcome: any OCKAnyOutcome) -> Bool { true }
 }

@@ -1,6 +1,26 @@
 import Foundation
 
-/// A result handed to a completion closure (CareKit's name).
+/// A result handed to a completion closure (CareKit's name): the value, or the ``OCKStoreError`` that says why the call
+/// failed.
+///
+/// It is the completion of CareKit's callback forms of the store API (`fetchTasks(query:callbackQueue:completion:)`,
+/// `addOutcome(_:callbackQueue:completion:)` …), kept for code written before async/await. Each runs the async form and
+/// calls the completion on `callbackQueue`. The queue defaults to the main queue, as in CareKit, which runs blocks only
+/// in a process that runs its main loop (`dispatchMain()`, `RunLoop.main.run()`): a server or command-line tool passes
+/// a queue of its own. A store's callback calls run one after the other in the order they were made, so a write is in
+/// place for the call made after it. Errors that are not `OCKStoreError`s arrive as the operation's case
+/// (`.fetchFailed`, `.addFailed` …) with the error's description. A write may pass a nil completion, or use the forms
+/// without one, to run without waiting for the result.
+///
+/// For example:
+/// ```swift
+/// store.addOutcome(outcome, callbackQueue: queue) { result in
+///     switch result {
+///     case let .success(saved): print("saved", saved.uuid)
+///     case let .failure(error): print(error.localizedDescription)
+///     }
+/// }
+/// ```
 public typealias OCKResultClosure<T> = @Sendable (Result<T, OCKStoreError>) -> Void
 
 /// Told by a remote when it wants the store to synchronize, and how far a synchronization has come (CareKit's
@@ -13,10 +33,48 @@ public protocol OCKRemoteSynchronizationDelegate: AnyObject, Sendable {
 }
 
 /// Where an `OCKStore` sends and gets versions when it synchronizes (CareKit's protocol): a server, another device,
-/// another store. The store calls it during `synchronize()`; `OCKHTTPRemote`-style remotes that can wait for each
-/// merge implement `OCKAsyncRemoteSynchronizable` instead.
+/// another store. The store calls it during `synchronize()`; `OCKHTTPRemote`-style remotes that can wait for each merge
+/// implement ``OCKAsyncRemoteSynchronizable`` instead.
+///
+/// Synchronization exchanges revision records (``OCKRevisionRecord``): batches of versions with the knowledge vector
+/// they were written under. A pull asks the remote for everything the store's vector does not cover; a push sends what the remote's
+/// knowledge lacks. Versions are only ever appended, so both sides converge: edits made apart become several newest
+/// versions of one id, which the store resolves (`chooseConflictResolution(conflicts:completion:)`).
 ///
 /// A remote should hold its delegate weakly: the store holds its remote.
+///
+/// For example, a remote that is another store, as a server would be:
+/// ```swift
+/// final class ServerRemote: OCKAsyncRemoteSynchronizable, @unchecked Sendable {
+///     weak var delegate: (any OCKRemoteSynchronizationDelegate)?
+///     let automaticallySynchronizes = false
+///     let server: OCKStore
+///
+///     init(server: OCKStore) { self.server = server }
+///
+///     func pullRevisions(since knowledgeVector: OCKRevisionRecord.KnowledgeVector,
+///                        mergeRevision: @escaping @Sendable (OCKRevisionRecord) async throws -> Void) async throws {
+///         var cursor: String?
+///         repeat {
+///             let page = try await server.revisions(since: knowledgeVector, after: cursor)
+///             for record in page.revisions { try await mergeRevision(record) }
+///             if let knowledge = page.knowledge {
+///                 // The server's whole knowledge, last, as a record with no entities.
+///                 try await mergeRevision(OCKRevisionRecord(entities: [], knowledgeVector: knowledge))
+///             }
+///             cursor = page.next
+///         } while cursor != nil
+///     }
+///
+///     func pushRevisions(deviceRevisions: [OCKRevisionRecord],
+///                        deviceKnowledge: OCKRevisionRecord.KnowledgeVector) async throws {
+///         try await server.mergeRevisions(deviceRevisions, deviceKnowledge: deviceKnowledge)
+///     }
+/// }
+///
+/// let device = OCKStore(name: "device", type: .inMemory, remote: ServerRemote(server: server))
+/// try await device.synchronize()
+/// ```
 public protocol OCKRemoteSynchronizable: AnyObject, Sendable {
     /// Told when the remote wants a synchronization. Set by `OCKStore(name:type:remote:)`.
     var delegate: (any OCKRemoteSynchronizationDelegate)? { get set }
@@ -67,6 +125,8 @@ public protocol OCKAsyncRemoteSynchronizable: OCKRemoteSynchronizable {
 }
 
 extension OCKAsyncRemoteSynchronizable {
+    /// The completion form, made from the async `pullRevisions(since:mergeRevision:)`: runs it in a task, then calls
+    /// `completion` with its error, or nil.
     public func pullRevisions(since knowledgeVector: OCKRevisionRecord.KnowledgeVector,
                               mergeRevision: @escaping (OCKRevisionRecord) -> Void,
                               completion: @escaping @Sendable ((any Error)?) -> Void) {
@@ -82,6 +142,8 @@ extension OCKAsyncRemoteSynchronizable {
         }
     }
 
+    /// The completion form, made from the async `pushRevisions(deviceRevisions:deviceKnowledge:)`: runs it in a task,
+    /// then calls `completion` with its error, or nil.
     public func pushRevisions(deviceRevisions: [OCKRevisionRecord], deviceKnowledge: OCKRevisionRecord.KnowledgeVector,
                               completion: @escaping @Sendable ((any Error)?) -> Void) {
         Task {

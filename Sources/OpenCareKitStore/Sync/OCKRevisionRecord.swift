@@ -1,12 +1,32 @@
 import Foundation
 
 /// A batch of entity versions exchanged during sync, with the knowledge vector they were written under.
+///
+/// JSON: `{"entities": [{"type": "task", "object": {…}}, …], "knowledgeVector": {"processes": […]}}`.
+/// A store pages out the records a remote lacks with `OCKStore`'s `revisions(since:after:limit:)` and merges records
+/// with `mergeRevisions(_:deviceKnowledge:)`; merging is idempotent (versions the store has, by uuid, are skipped). A
+/// record with no entities only tells the receiver what the sender knows.
+///
+/// For example, a server answering a device's pull page by page:
+/// ```swift
+/// var page = try await store.revisions(since: deviceKnowledge)
+/// var records = page.revisions
+/// while let next = page.next {
+///     page = try await store.revisions(since: deviceKnowledge, after: next)
+///     records += page.revisions
+/// }
+/// if let knowledge = page.knowledge {
+///     records.append(OCKRevisionRecord(entities: [], knowledgeVector: knowledge))
+/// }
+/// let data = try JSONEncoder().encode(records)
+/// ```
 public struct OCKRevisionRecord: Codable, Hashable, Sendable {
     /// The entities, oldest first.
     public let entities: [OCKEntity]
     /// What the writer knew when it wrote them.
     public let knowledgeVector: KnowledgeVector
 
+    /// A record of `entities` (oldest first) written under `knowledgeVector`; no entities to send knowledge alone.
     public init(entities: [OCKEntity], knowledgeVector: KnowledgeVector) {
         self.entities = entities
         self.knowledgeVector = knowledgeVector
@@ -19,6 +39,7 @@ public struct OCKRevisionRecord: Codable, Hashable, Sendable {
         /// Each device's clock.
         public var processes: [UUID: Int]
 
+        /// A vector with the given clock of each process; empty by default (knows nothing).
         public init(_ processes: [UUID: Int] = [:]) {
             self.processes = processes
         }
@@ -89,21 +110,39 @@ public struct OCKRevisionRecord: Codable, Hashable, Sendable {
 /// CareKit has no top-level name for the knowledge vector; this is a shorthand for `OCKRevisionRecord.KnowledgeVector`.
 public typealias OCKKnowledgeVector = OCKRevisionRecord.KnowledgeVector
 
-/// Any storable entity, as exchanged during sync. JSON: `{"type": "task", "object": {…}}`.
+/// Any storable entity, as exchanged during sync. JSON: `{"type": "task", "object": {…}}`, the object in the entity's
+/// own JSON.
+///
+/// For example:
+/// ```swift
+/// for entity in record.entities {
+///     if case let .outcome(outcome) = entity {
+///         print(outcome.taskOccurrenceIndex, outcome.values.count)
+///     }
+/// }
+/// ```
 public enum OCKEntity: Codable, Hashable, Sendable {
+    /// A version of a patient (JSON type `"patient"`).
     case patient(OCKPatient)
+    /// A version of a care plan (JSON type `"carePlan"`).
     case carePlan(OCKCarePlan)
+    /// A version of a contact (JSON type `"contact"`).
     case contact(OCKContact)
+    /// A version of a task (JSON type `"task"`).
     case task(OCKTask)
-    /// A task of a CareKit device whose outcomes are HealthKit samples (they stay on the device).
+    /// A version of a task of a CareKit device whose outcomes are HealthKit samples, which stay on the device (JSON
+    /// type `"healthKitTask"`).
     case healthKitTask(OCKHealthKitTask)
+    /// A version of an outcome (JSON type `"outcome"`).
     case outcome(OCKOutcome)
 
     /// The kinds of entity.
     public enum EntityType: String, Codable, Hashable, Sendable, CodingKey, CaseIterable {
+        /// One case per case of ``OCKEntity``; the raw value is the JSON `type`.
         case patient, carePlan, contact, task, healthKitTask, outcome
     }
 
+    /// Which kind of entity this is.
     public var entityType: EntityType {
         switch self {
         case .patient: .patient

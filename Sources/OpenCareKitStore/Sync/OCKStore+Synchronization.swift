@@ -13,6 +13,7 @@ public struct OCKRevisionPage: Codable, Hashable, Sendable {
     /// merges it once it has every page (CareKit's remotes send it as a last record with no entities).
     public var knowledge: OCKRevisionRecord.KnowledgeVector?
 
+    /// A page of `revisions`; `next` on every page but the last, `knowledge` on the last.
     public init(revisions: [OCKRevisionRecord], next: String?, knowledge: OCKRevisionRecord.KnowledgeVector?) {
         self.revisions = revisions
         self.next = next

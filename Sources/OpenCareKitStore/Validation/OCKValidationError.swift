@@ -16,6 +16,7 @@ public struct OCKValidationError: Error, Hashable, Sendable, CustomStringConvert
     /// The rule the value breaks, such as `must move forward in time`.
     public var reason: String
 
+    /// An error for the field at path `field` (empty for the value itself) breaking the rule `reason`.
     public init(field: String, reason: String) {
         self.field = field
         self.reason = reason

@@ -1,17 +1,34 @@
 import Foundation
 
 /// CareKit's completion ring: how much of a day's tasks are done, with a checkmark once everything is.
+///
+/// It renders an SVG ring that fills clockwise from twelve o'clock. As a labelled image its accessible name is the
+/// percentage ("75% complete") or "No tasks"; beside a label of its own, as in the week calendar, it is hidden from
+/// assistive technology.
+///
+/// For example:
+/// ```swift
+/// let ring = OCKCompletionRingView(fraction: 0.75)
+/// let html = ring.render().rendered // <svg aria-label="75% complete" class="ock-ring" … role="img" …>
+/// ```
 public struct OCKCompletionRingView: OCKComponent, Hashable {
-    /// From 0 to 1; nil when there is nothing to do.
+    /// The share done, from 0 to 1; nil when there is nothing to do, which draws an empty ring named "No tasks".
     public var fraction: Double?
     /// Whether the ring speaks for itself (`role="img"` with a label) or is decoration beside a label.
     public var isLabelled: Bool
 
+    /// Creates a ring.
+    ///
+    /// - Parameters:
+    ///   - fraction: The share done, clamped to 0 through 1 (a value that is not a number counts as 0); nil when there
+    ///     are no tasks.
+    ///   - isLabelled: Whether the ring has its own accessible name; pass false when text beside it says the same.
     public init(fraction: Double?, isLabelled: Bool = true) {
         self.fraction = fraction.map { $0.isFinite ? min(max($0, 0), 1) : 0 }
         self.isLabelled = isLabelled
     }
 
+    /// Whether everything is done (the fraction is exactly 1): the ring shows a checkmark.
     public var isComplete: Bool { fraction == 1 }
 
     public func render(in context: OCKRenderContext) -> HTML {

@@ -1,6 +1,15 @@
 /// Line icons drawn as inline SVG in the current text color, so they never depend on a font having the glyph.
 /// Icons are decoration beside a text label and are hidden from assistive technology.
+///
+/// For example:
+/// ```swift
+/// let row = HTML.element("p", [:], [OCKIcon.phone.html, .text("Call the clinic")])
+/// ```
 public enum OCKIcon: String, Sendable, Hashable, CaseIterable {
+    /// The icons: `phone` (a handset), `message` (a speech bubble), `email` (an envelope), `location` (a map pin),
+    /// `website` (an arrow out of a box), `careTeam` (a plus: the care team's badge), `heart` (friends and family's
+    /// badge), `audio` (a speaker: the chart's audio graph), `checklist` (ticked lines), `signature` (a signed line),
+    /// `lock` (a padlock) and `bell` (reminders).
     case phone, message, email, location, website, careTeam, heart, audio, checklist, signature, lock, bell
 
     var paths: [String] {
@@ -20,7 +29,8 @@ public enum OCKIcon: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The icon as an SVG element.
+    /// The icon as an `<svg>` element, 24 units square, hidden from assistive technology and not focusable, with the
+    /// classes `ock-glyph` and `ock-glyph-` plus its raw value (`ock-glyph-phone`) for styling.
     public var html: HTML {
         .element("svg", ["class": "ock-glyph ock-glyph-\(rawValue)", "viewBox": "0 0 24 24", "aria-hidden": "true",
                          "focusable": "false"], paths.map { .element("path", ["d": $0], []) })

@@ -5,24 +5,61 @@ import Foundation
 /// a one-sentence summary.
 ///
 /// Each X position is a group with a label that reads in context ("Monday, November 16: 3 of 4 doses"); axis text
-/// is hidden from assistive technology. With the page's script, the arrow keys move along the X axis with a visible
-/// focus and a live region reads each value, and a button plays the first series as an audio graph. Long date ranges
-/// are consolidated into weeks or months.
+/// is hidden from assistive technology. With the page's script (``OCKScript``), the arrow keys, touch and two step
+/// buttons move along the X axis with a visible selection and a live readout, and a button plays the first series
+/// with values as an audio graph. Long date ranges are consolidated into weeks or months.
+///
+/// For example:
+/// ```swift
+/// let localization = OCKLocalization(language: .english)
+/// let today = localization.calendar.startOfDay(for: Date())
+/// let week = (-6...0).map { localization.calendar.date(byAdding: .day, value: $0, to: today)! }
+/// let taken: [Double] = [3, 4, 2, 4, 3, 1, 4]
+/// let chart = OCKCartesianChartView(
+///     title: "Medication adherence", detail: "This week",
+///     domain: .dates(week, .day),
+///     series: [OCKDataSeries(title: "Doses taken",
+///                            points: taken.map { OCKDataPoint($0, label: "\(Int($0)) of 4 doses") },
+///                            unit: "doses")],
+///     yRange: .fixed(0...4))
+/// let html = chart.render(in: OCKRenderContext(localization: localization)).rendered
+/// ```
 public struct OCKCartesianChartView: OCKComponent {
+    /// The chart's title: the card's heading, which also names the chart's SVG for assistive technology.
     public var title: String
+    /// A line under the title, such as "This week"; nil shows none.
     public var detail: String?
-    /// One sentence that says what the chart shows; nil writes one from the first series.
+    /// One sentence that says what the chart shows, read as the chart's description; nil writes one from the first
+    /// series with a value ("Doses taken ranges from 1 doses to 4 doses, averaging 3 doses.").
     public var summary: String?
+    /// The X positions: dates or named categories. Each series gives one value per position.
     public var domain: OCKChartDomain
+    /// The series, drawn and listed in the legend in order; each takes the next color, dash, symbol and pattern.
     public var series: [OCKDataSeries]
+    /// The leading Y axis' range.
     public var yRange: OCKChartRange
+    /// The trailing Y axis' range, used when a series is on the trailing axis.
     public var trailingYRange: OCKChartRange
     /// Stack the bar series on each axis instead of setting them side by side.
     public var isStacked: Bool
+    /// How a long range of days is consolidated into weeks or months.
     public var consolidation: OCKChartConsolidation
     /// The element id, and the prefix of the ids inside; nil derives one from the title and series.
     public var identifier: String?
 
+    /// Creates a chart.
+    ///
+    /// - Parameters:
+    ///   - title: The chart's title.
+    ///   - detail: A line under the title, or nil.
+    ///   - summary: One sentence about the chart, or nil for one written from the data.
+    ///   - domain: The X positions.
+    ///   - series: The series, in order.
+    ///   - yRange: The leading Y axis' range; fitted to the data by default.
+    ///   - trailingYRange: The trailing Y axis' range; fitted to the data by default.
+    ///   - isStacked: Whether bar series on the same axis are stacked.
+    ///   - consolidation: How long ranges of days are consolidated; automatic by default.
+    ///   - identifier: The chart's `id` and the prefix of the ids inside it, or nil to derive one.
     public init(title: String, detail: String? = nil, summary: String? = nil, domain: OCKChartDomain,
                 series: [OCKDataSeries], yRange: OCKChartRange = .dynamic, trailingYRange: OCKChartRange = .dynamic,
                 isStacked: Bool = false, consolidation: OCKChartConsolidation = .automatic, identifier: String? = nil) {

@@ -1,22 +1,45 @@
 import Foundation
 
 /// One value of a series, with optional text that says it better than the number ("3 of 4 doses").
+///
+/// For example:
+/// ```swift
+/// let taken = OCKDataPoint(3, label: "3 of 4 doses")
+/// let missing = OCKDataPoint(nil) // read as "no data"
+/// ```
 public struct OCKDataPoint: Sendable, Hashable {
     /// The value; nil where nothing was recorded.
     public var value: Double?
     /// What assistive technology reads for this value; nil reads the number and the series' unit.
     public var label: String?
 
+    /// Creates a point.
+    ///
+    /// - Parameters:
+    ///   - value: The value, or nil where nothing was recorded; a value that is not finite counts as nil.
+    ///   - label: What assistive technology reads for the value, or nil for the number and the series' unit.
     public init(_ value: Double?, label: String? = nil) {
         self.value = value.flatMap { $0.isFinite ? $0 : nil }
         self.label = label
     }
 }
 
-/// A series of a cartesian chart: one value per position along the X axis.
+/// A series of a cartesian chart: one value per position along the X axis, drawn as bars, points or a line.
+///
+/// Values are matched to the chart's positions in order: values past the last position are not drawn, and a
+/// position without a value or label reads as "no data".
+///
+/// For example:
+/// ```swift
+/// let doses = OCKDataSeries(title: "Doses taken", values: [3, 4, 2, nil, 3, 1, 4], mark: .bar, unit: "doses")
+/// let pain = OCKDataSeries(title: "Pain (0–10)", values: [6, 5, 5, 4, 4, 3, 3], mark: .lineWithPoints,
+///                          axis: .trailing)
+/// ```
 public struct OCKDataSeries: Sendable, Hashable {
     /// How the series is drawn.
     public enum Mark: String, Sendable, Hashable {
+        /// `bar`: a bar from zero, stacked with the axis' other bar series when the chart is stacked; `point`: a symbol
+        /// at each value; `line`: a line through the values, broken where a value is missing (a value alone is a dot).
         case bar, point, line
         /// A line with a symbol at every value.
         case lineWithPoints
@@ -25,11 +48,14 @@ public struct OCKDataSeries: Sendable, Hashable {
     /// The shape of a series' points and legend swatch: with the color and the fill pattern, it tells series apart
     /// without relying on color.
     public enum Symbol: String, Sendable, Hashable, CaseIterable {
+        /// The shapes, in the order series without a symbol of their own take them.
         case circle, square, triangle, diamond
     }
 
     /// Which Y axis the series is measured against.
     public enum Axis: String, Sendable, Hashable {
+        /// `leading`: the axis on the left, whose ticks the grid lines follow; `trailing`: a second scale on the right,
+        /// for a series in other units.
         case leading, trailing
     }
 
@@ -41,16 +67,32 @@ public struct OCKDataSeries: Sendable, Hashable {
         case average
     }
 
+    /// The series' name: shown in the legend, and read before each value when the chart has several series.
     public var title: String
+    /// The values, one per position of the chart's domain, in order.
     public var points: [OCKDataPoint]
+    /// How the series is drawn.
     public var mark: Mark
     /// The unit, such as "doses" or "kg", read after values and shown at the top of the series' axis.
     public var unit: String?
     /// The symbol; nil picks one by the series' position.
     public var symbol: Symbol?
+    /// The Y axis the series is measured against.
     public var axis: Axis
+    /// How values combine when a long range of days is consolidated into weeks or months.
     public var aggregation: Aggregation
 
+    /// Creates a series from points, which may carry their own spoken labels.
+    ///
+    /// - Parameters:
+    ///   - title: The series' name.
+    ///   - points: The values, one per position.
+    ///   - mark: How the series is drawn; bars by default.
+    ///   - unit: The unit, such as "doses", or nil.
+    ///   - symbol: The points' and legend's shape, or nil to pick one by position.
+    ///   - axis: The Y axis the series is measured against; the leading one by default.
+    ///   - aggregation: How values combine when consolidated, or nil for ``Aggregation/sum`` with bars and
+    ///     ``Aggregation/average`` with the other marks.
     public init(title: String, points: [OCKDataPoint], mark: Mark = .bar, unit: String? = nil, symbol: Symbol? = nil,
                 axis: Axis = .leading, aggregation: Aggregation? = nil) {
         self.title = title
@@ -62,6 +104,17 @@ public struct OCKDataSeries: Sendable, Hashable {
         self.aggregation = aggregation ?? (mark == .bar ? .sum : .average)
     }
 
+    /// Creates a series from plain values, each read as its number and the unit.
+    ///
+    /// - Parameters:
+    ///   - title: The series' name.
+    ///   - values: The values, one per position; nil where nothing was recorded.
+    ///   - mark: How the series is drawn; bars by default.
+    ///   - unit: The unit, such as "kg", or nil.
+    ///   - symbol: The points' and legend's shape, or nil to pick one by position.
+    ///   - axis: The Y axis the series is measured against; the leading one by default.
+    ///   - aggregation: How values combine when consolidated, or nil for ``Aggregation/sum`` with bars and
+    ///     ``Aggregation/average`` with the other marks.
     public init(title: String, values: [Double?], mark: Mark = .bar, unit: String? = nil, symbol: Symbol? = nil,
                 axis: Axis = .leading, aggregation: Aggregation? = nil) {
         self.init(title: title, points: values.map { OCKDataPoint($0) }, mark: mark, unit: unit, symbol: symbol,
@@ -69,13 +122,15 @@ public struct OCKDataSeries: Sendable, Hashable {
     }
 }
 
-/// The positions along a chart's X axis.
+/// The positions along a chart's X axis, which name each column for assistive technology.
 public enum OCKChartDomain: Sendable, Hashable {
-    /// A period of time per position: the start of each day, week or month.
+    /// A period of time per position: the start of each day, week or month, labelled in the reader's locale
+    /// ("Mon", "Nov 16") and read in full ("Monday, November 16", "Week of Nov 16", "November 2026").
     case dates([Date], OCKChartPeriod)
-    /// Named positions.
+    /// Named positions, labelled and read by their names.
     case categories([String])
 
+    /// The number of positions.
     public var count: Int {
         switch self {
         case let .dates(dates, _): dates.count
@@ -86,6 +141,8 @@ public enum OCKChartDomain: Sendable, Hashable {
 
 /// The length of time one X position stands for.
 public enum OCKChartPeriod: String, Sendable, Hashable {
+    /// `day`: labelled by weekday for a week or less and by short date beyond; `week`: labelled by the week's first
+    /// day; `month`: labelled by the month's short name.
     case day, week, month
 }
 
@@ -95,16 +152,23 @@ public enum OCKChartRange: Sendable, Hashable {
     case dynamic
     /// Fitted to the data, always including zero.
     case dynamicFromZero
-    /// A fixed range, such as 0...10 for a pain scale.
+    /// A fixed range, such as 0...10 for a pain scale. A range that is empty or not finite falls back to 0 through 5.
     case fixed(ClosedRange<Double>)
 }
 
 /// How a chart with many dates is consolidated.
+///
+/// Only a domain of days is consolidated. Each series' values in a week or month combine by its
+/// ``OCKDataSeries/aggregation``; a week or month without values has none. An axis with a fixed range and a summed
+/// series is refitted from zero, since sums outgrow a daily range.
 public enum OCKChartConsolidation: Sendable, Hashable {
     /// Days beyond two months become weeks, beyond half a year months.
     case automatic
+    /// Every day keeps its own position.
     case none
+    /// Days become weeks, however few there are.
     case weeks
+    /// Days become months, however few there are.
     case months
 }
 

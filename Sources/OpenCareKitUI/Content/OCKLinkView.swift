@@ -1,14 +1,30 @@
 import Foundation
 
 /// CareKit's link view: a card of labelled links to a website, a phone call, a message, an email or a place.
+///
+/// Each link is a row with an icon, its title and its kind ("Website", "Call" …). A link whose target is not safe
+/// or not valid keeps its row, dimmed and not clickable, so nothing silently disappears.
+///
+/// For example:
+/// ```swift
+/// let links = OCKLinkView(title: "Learn more", links: [
+///     .website("https://www.example.org/knee-recovery", title: "Knee recovery guide"),
+///     .call(phoneNumber: "(503) 555-0142", title: "Clinic"),
+///     .location("2101 NW Lovejoy St, Portland, OR", title: "Clinic location"),
+/// ])
+/// ```
 public struct OCKLinkView: OCKComponent {
-    /// One link.
+    /// One link: its target and the title its row shows.
     public enum Link: Sendable, Hashable {
+        /// A web page: an absolute `https` or `http` URL (a path on this site is not accepted).
         case website(String, title: String)
+        /// A phone call to a number, read as ``SafeURL/telephone(_:)`` reads it.
         case call(phoneNumber: String, title: String)
+        /// A text message to a number, read as ``SafeURL/message(_:)`` reads it.
         case message(phoneNumber: String, title: String)
+        /// An email to an address.
         case email(address: String, title: String)
-        /// A place, by its address or name, opened on a map.
+        /// A place, by its address or name, opened on a map (an OpenStreetMap search).
         case location(String, title: String)
 
         var title: String {
@@ -50,11 +66,22 @@ public struct OCKLinkView: OCKComponent {
         }
     }
 
+    /// The card's title.
     public var title: String
+    /// A line under the title; nil shows none.
     public var detail: String?
+    /// The links, one row each, in order.
     public var links: [Link]
+    /// The `id` of the card's `<article>`, or nil.
     public var identifier: String?
 
+    /// Creates a link card.
+    ///
+    /// - Parameters:
+    ///   - title: The card's title.
+    ///   - detail: A line under the title, or nil.
+    ///   - links: The links, in order.
+    ///   - identifier: The `id` of the card's `<article>`, or nil.
     public init(title: String, detail: String? = nil, links: [Link], identifier: String? = nil) {
         self.title = title
         self.detail = detail
@@ -84,14 +111,32 @@ public struct OCKLinkView: OCKComponent {
 }
 
 /// CareKit's featured content: a large image with a label over it, optionally leading to an article.
+///
+/// For example:
+/// ```swift
+/// let featured = OCKFeaturedContentView(label: "Easing nausea after surgery",
+///                                       image: SafeURL("/images/nausea.jpg"), url: SafeURL("/articles/nausea"))
+/// ```
 public struct OCKFeaturedContentView: OCKComponent {
+    /// The text over the image's lower edge; the link's name when there is a ``url``.
     public var label: String
+    /// The image, or nil for the label alone.
     public var image: SafeURL?
     /// Describes the image when it adds more than the label; nil treats it as decoration.
     public var imageDescription: String?
+    /// Where the card leads, such as an article; nil makes it static.
     public var url: SafeURL?
+    /// The `id` of the card's `<article>`, or nil.
     public var identifier: String?
 
+    /// Creates a featured content card.
+    ///
+    /// - Parameters:
+    ///   - label: The text over the image.
+    ///   - image: The image, or nil.
+    ///   - imageDescription: The image's alt text, or nil for a decorative image.
+    ///   - url: Where the card leads, or nil.
+    ///   - identifier: The `id` of the card's `<article>`, or nil.
     public init(label: String, image: SafeURL?, imageDescription: String? = nil, url: SafeURL? = nil,
                 identifier: String? = nil) {
         self.label = label

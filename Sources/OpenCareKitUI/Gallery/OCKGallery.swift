@@ -3,20 +3,36 @@ import Foundation
 /// A static catalogue of every OpenCareKitUI component in its states — incomplete, partly done and done; empty,
 /// small and year-long charts; very long names — for one language and appearance. `opencarekit gallery` writes it
 /// in English and Korean, light and dark; the browser tests load it.
+///
+/// For example:
+/// ```swift
+/// var files = OCKGallery.assets
+/// files["index.html"] = OCKGallery.index()
+/// for gallery in OCKGallery.all { files[gallery.fileName] = gallery.page() }
+/// // Write each file into one folder, named by its key.
+/// ```
 public struct OCKGallery: Sendable {
+    /// The language of the variant's text and formats.
     public var language: OCKLanguage
+    /// The color scheme the variant's page forces.
     public var appearance: OCKPage.Appearance
 
+    /// Creates a variant.
+    ///
+    /// - Parameters:
+    ///   - language: The language of its text and formats.
+    ///   - appearance: The color scheme its page forces.
     public init(language: OCKLanguage, appearance: OCKPage.Appearance) {
         self.language = language
         self.appearance = appearance
     }
 
-    /// Every variant.
+    /// Every variant: each language, light and dark.
     public static var all: [OCKGallery] {
         OCKLanguage.allCases.flatMap { language in [.light, .dark].map { OCKGallery(language: language, appearance: $0) } }
     }
 
+    /// The variant's file name, such as `en-light.html` or `ko-dark.html`, which the index and the other variants link.
     public var fileName: String { "\(language.rawValue)-\(appearance.rawValue).html" }
 
     /// The reader: English in Los Angeles or Korean in Seoul.
@@ -25,7 +41,7 @@ public struct OCKGallery: Sendable {
             language: language, timeZone: TimeZone(identifier: language == .english ? "America/Los_Angeles" : "Asia/Seoul")!))
     }
 
-    /// Files besides the pages: the stylesheet, the script, and the sample images.
+    /// Files besides the pages, keyed by file name: the stylesheet, the script, and the sample images.
     public static var assets: [String: String] {
         [
             "opencarekit.css": OCKStylesheet.css(),
@@ -36,7 +52,7 @@ public struct OCKGallery: Sendable {
         ]
     }
 
-    /// The index page linking every variant.
+    /// The index page (`index.html`, in English) linking every variant by its ``fileName``.
     public static func index() -> String {
         let context = OCKRenderContext()
         let links = all.map { gallery in
@@ -51,7 +67,8 @@ public struct OCKGallery: Sendable {
                        scripts: [], icon: SafeURL("star.svg")).rendered(in: context)
     }
 
-    /// The page for this variant.
+    /// The page for this variant: every sample component in ``language``, in ``appearance``, with links to the other
+    /// variants. It expects ``assets`` beside it.
     public func page() -> String {
         let context = context
         let switcher = HTML.element("nav", ["class": "ock-page-nav", "aria-label": context.string(.galleryVariants)],

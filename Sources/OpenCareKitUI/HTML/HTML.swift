@@ -3,7 +3,11 @@
 ///
 /// OpenCareKitUI uses this small builder rather than a template engine (swift-mustache) or Plot because it is
 /// `Sendable` (Plot's nodes are not, in Swift 6), has no dependency, and leaves no way to splice an unescaped string
-/// into a page: there is no raw-HTML case.
+/// into a page: there is no raw-HTML case. Attribute values are escaped but not otherwise checked, so put link
+/// targets through ``SafeURL`` before they go into `href` or `src`.
+///
+/// Every component renders to an `HTML` value, and `HTML` is itself an ``OCKComponent``, so markup of your own can
+/// sit in a card's content stack.
 ///
 /// For example:
 /// ```swift
@@ -11,17 +15,21 @@
 /// node.rendered // <p class="detail">Take 2 &lt;pills&gt;</p>
 /// ```
 public indirect enum HTML: Sendable, Hashable {
-    /// An element with attributes (rendered in name order) and children.
+    /// An element: its name, its attributes and its children.
+    ///
+    /// Attributes are written sorted by name, their values escaped. `br`, `hr`, `img`, `input`, `meta` and `link` are
+    /// written without children or a closing tag. Element and attribute names keep only ASCII letters, digits and `-`
+    /// (SVG's mixed case, such as `viewBox`, is kept); a name with nothing left becomes `span`.
     case element(String, [String: String], [HTML])
-    /// Text, escaped.
+    /// Text, with `&`, `<`, `>`, `"` and `'` escaped when rendered, so any string from a care record is safe here.
     case text(String)
-    /// Several nodes side by side.
+    /// Several nodes written one after another, with no element around them.
     case group([HTML])
 
     /// Elements that have no closing tag.
     static let voidElements: Set<String> = ["br", "hr", "img", "input", "meta", "link"]
 
-    /// The HTML text.
+    /// The markup as a string, with every text and attribute value escaped.
     public var rendered: String {
         var output = ""
         render(into: &output)
@@ -60,7 +68,13 @@ public indirect enum HTML: Sendable, Hashable {
         }
     }
 
-    /// Escapes `&`, `<`, `>`, `"` and `'`.
+    /// Returns `text` with `&`, `<`, `>`, `"` and `'` replaced by character references, for markup written outside
+    /// ``HTML`` (text inside an ``HTML`` value is escaped when it is rendered, and must not be escaped twice).
+    ///
+    /// For example:
+    /// ```swift
+    /// HTML.escape("Tom & \"Jerry\" <b>") // Tom &amp; &quot;Jerry&quot; &lt;b&gt;
+    /// ```
     public static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
@@ -113,16 +127,28 @@ public indirect enum HTML: Sendable, Hashable {
 }
 
 extension HTML {
-    /// An element with attributes and children.
+    /// An element with its children listed as arguments: shorthand for ``element(_:_:_:)``.
+    ///
+    /// For example:
+    /// ```swift
+    /// let link = HTML.tag("a", ["href": "/contacts"], .text("Contacts"))
+    /// link.rendered // <a href="/contacts">Contacts</a>
+    /// ```
     public static func tag(_ name: String, _ attributes: [String: String] = [:], _ children: HTML...) -> HTML {
         .element(name, attributes, children)
     }
 
-    /// Nothing.
+    /// A node that renders nothing (an empty ``group(_:)``), for a part a component leaves out.
     public static let empty = HTML.group([])
 
-    /// A number as a form field's value or bound, and as messages about it quote it: no grouping and no trailing
-    /// ".0" (7, 7.5, 24).
+    /// A number as a form field's `value`, `min` or `max`, and as a validation message quotes it: no grouping, no
+    /// trailing ".0", and a "." decimal point whatever the reader's locale.
+    ///
+    /// For example:
+    /// ```swift
+    /// HTML.fieldNumber(7)   // "7"
+    /// HTML.fieldNumber(7.5) // "7.5"
+    /// ```
     public static func fieldNumber(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }

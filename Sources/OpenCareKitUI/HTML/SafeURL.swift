@@ -1,16 +1,33 @@
 import Foundation
 
-/// A link target that is safe to put in `href`: `https`, `http`, `tel`, `sms`, `mailto` or `maps` URLs, or a path
-/// on this site. `javascript:`, `data:` and every other scheme are refused.
+/// A link target that is safe to put in `href` or `src`: an `https`, `http`, `tel`, `sms`, `mailto` or `maps` URL,
+/// or a path on this site. `javascript:`, `data:` (except ``pngImage(_:)``'s) and every other scheme are refused.
+///
+/// OpenCareKitUI's views take their links and images as `SafeURL`s, or make them from the text they are given, so
+/// text typed into a care plan can never run script when a reader follows it. Its ``description`` is the text that
+/// goes into the attribute.
+///
+/// For example:
+/// ```swift
+/// let day = SafeURL("/care?day=2026-11-16")     // a path on this site
+/// let site = SafeURL("https://www.example.org/") // an allowed scheme
+/// let refused = SafeURL("javascript:alert(1)")   // nil
+/// let call = SafeURL.telephone("(503) 555-0142") // tel:5035550142
+/// ```
 public struct SafeURL: Sendable, Hashable, CustomStringConvertible {
     /// The URL text, as it goes into the attribute (escaped when rendered).
     public let description: String
 
-    /// The schemes links may use.
+    /// The schemes ``init(_:)`` accepts, in lowercase: `https`, `http`, `tel`, `sms`, `mailto` and `maps`.
     public static let allowedSchemes: Set<String> = ["https", "http", "tel", "sms", "mailto", "maps"]
 
-    /// Nil unless `text` is a relative path or uses an allowed scheme. Control characters and whitespace tricks
-    /// (`java\tscript:`) are refused too.
+    /// Checks `text` as a link target, or fails.
+    ///
+    /// Leading and trailing whitespace is trimmed. A relative path (`/care`, `notes.html`, `#top`, `?day=2`) is
+    /// accepted; a protocol-relative URL (`//host`), a backslash, any control character (`java\tscript:`) or a scheme
+    /// outside ``allowedSchemes`` (compared without case) is refused.
+    ///
+    /// - Parameter text: The URL or path, as written.
     public init?(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         // Browsers read a backslash as a slash, so "\\evil.example" and "/\\evil.example" would leave the site.
@@ -35,17 +52,28 @@ public struct SafeURL: Sendable, Hashable, CustomStringConvertible {
     /// A `data:` URL of PNG bytes, for an image that must travel inside its page (a downloaded consent). Only
     /// bytes that begin with PNG's eight-byte signature are accepted (as `OCKSignature` requires), and base64 leaves
     /// nothing that could be read as markup or script.
+    ///
+    /// - Parameter data: The PNG file's bytes.
+    /// - Returns: A `data:image/png;base64,…` URL, or nil if `data` is not PNG.
     public static func pngImage(_ data: Data) -> SafeURL? {
         guard data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
         return SafeURL(verified: "data:image/png;base64," + data.base64EncodedString())
     }
 
-    /// A `tel:` link for a phone number, or nil if `number` has anything but digits, `+`, `*`, `#` and separators.
+    /// A `tel:` link that calls `number`, keeping its digits, `+`, `*` and `#` and dropping spaces, `-`, `(`, `)` and
+    /// `.`; nil if `number` has any other character (a letter, a non-ASCII digit) or no digit at all.
+    ///
+    /// For example:
+    /// ```swift
+    /// SafeURL.telephone("(503) 555-0142") // tel:5035550142
+    /// SafeURL.telephone("call me")        // nil
+    /// ```
     public static func telephone(_ number: String) -> SafeURL? {
         phone(number, scheme: "tel", keeping: "+*#")
     }
 
-    /// An `sms:` link for a phone number, or nil if `number` is not one.
+    /// An `sms:` link that starts a text message to `number`, keeping its digits and `+` (`*` and `#` are dropped); nil
+    /// if `number` is not a phone number as ``telephone(_:)`` reads one.
     public static func message(_ number: String) -> SafeURL? {
         phone(number, scheme: "sms", keeping: "+")
     }
@@ -56,7 +84,7 @@ public struct SafeURL: Sendable, Hashable, CustomStringConvertible {
         return digits.contains(where: \.isNumber) ? SafeURL("\(scheme):\(digits)") : nil
     }
 
-    /// A `mailto:` link.
+    /// A `mailto:` link for `address`, percent-encoded; nil if it has no `@` (the address is not otherwise checked).
     public static func email(_ address: String) -> SafeURL? {
         guard address.contains("@"),
               let encoded = address.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed.union(["@"])) else { return nil }

@@ -1,8 +1,11 @@
 import Foundation
 
-/// The languages OpenCareKitUI's string table covers completely.
+/// The languages OpenCareKitUI's string table covers completely. The raw value is the language's tag (`en`, `ko`),
+/// as `<html lang>` takes it.
 public enum OCKLanguage: String, Sendable, Hashable, CaseIterable {
+    /// English, with United States formats (en_US) unless a locale is given.
     case english = "en"
+    /// Korean, with South Korean formats (ko_KR) unless a locale is given.
     case korean = "ko"
 
     /// The language's name in itself, as a language menu shows it: "English", "한국어".
@@ -16,16 +19,35 @@ public enum OCKLanguage: String, Sendable, Hashable, CaseIterable {
 
 /// Strings and formats for one reader: the language of the string table, the locale that formats dates, times and
 /// numbers, and the time zone the care plan's days are in.
+///
+/// Components read it from their ``OCKRenderContext``; use it for text of your own too, so that dates and numbers
+/// on a page agree.
+///
+/// For example:
+/// ```swift
+/// let korean = OCKLocalization(language: .korean, timeZone: TimeZone(identifier: "Asia/Seoul")!)
+/// let name = korean.string(.markSubjectDone, "이부프로펜") // "이부프로펜 완료로 표시"
+/// let weight = korean.number(72.5, unit: "kg")           // "72.5kg"
+/// let time = korean.time(Date())                         // such as "오전 8:00"
+/// ```
 public struct OCKLocalization: Sendable {
+    /// The language of the string table: every visible text and accessible name.
     public var language: OCKLanguage
+    /// The locale that formats dates, times and numbers.
     public var locale: Locale
+    /// The time zone that times are shown in and days begin in: the care plan's, which need not be the server's.
     public var timeZone: TimeZone
-    /// A Gregorian calendar in `locale` and `timeZone` (CareKit's schedules are Gregorian).
+    /// A Gregorian calendar in `locale` and `timeZone` (CareKit's schedules are Gregorian). It is made by the
+    /// initializer: changing ``locale`` or ``timeZone`` afterwards leaves it as it was, so make a new localization
+    /// instead.
     public var calendar: Calendar
 
+    /// Creates a localization.
+    ///
     /// - Parameters:
-    ///   - locale: Defaults to the language's main region (en_US, ko_KR).
-    ///   - timeZone: Defaults to the process's zone.
+    ///   - language: The language of the text; English by default.
+    ///   - locale: The locale for formats; nil picks the language's main region (en_US, ko_KR).
+    ///   - timeZone: The zone for times and days; the process's zone by default.
     public init(language: OCKLanguage = .english, locale: Locale? = nil, timeZone: TimeZone = .current) {
         self.language = language
         self.locale = locale ?? Locale(identifier: language == .english ? "en_US" : "ko_KR")
@@ -36,12 +58,29 @@ public struct OCKLocalization: Sendable {
         self.calendar = calendar
     }
 
-    /// The string for `key` with its `{0}`, `{1}` … placeholders filled in.
+    /// The string for `key` in ``language``, with its `{0}`, `{1}` … placeholders filled in from `arguments` in order.
+    ///
+    /// For example:
+    /// ```swift
+    /// let english = OCKLocalization(language: .english)
+    /// let name = english.string(.markSubjectDone, "Ibuprofen 8:00 AM") // "Mark Ibuprofen 8:00 AM as done"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: Which string.
+    ///   - arguments: The text for each placeholder; a placeholder without an argument is left as it is.
+    /// - Returns: The text in the localization's language.
     public func string(_ key: OCKStringKey, _ arguments: String...) -> String {
         string(key, arguments: arguments)
     }
 
-    /// Fills the placeholders in one pass, so an argument that itself contains "{1}" stays as written.
+    /// The string for `key` with its placeholders filled in from an array. Placeholders are filled in one pass, so an
+    /// argument that itself contains "{1}" stays as written; only `{0}` through `{9}` are placeholders.
+    ///
+    /// - Parameters:
+    ///   - key: Which string.
+    ///   - arguments: The text for each placeholder, in order.
+    /// - Returns: The text in the localization's language.
     public func string(_ key: OCKStringKey, arguments: [String]) -> String {
         let template = Array(language.template(key))
         var text = ""
@@ -116,19 +155,21 @@ public struct OCKLocalization: Sendable {
         date.formatted(dateTime.month(.wide).year())
     }
 
-    /// A number with at most `fractionDigits` decimals, grouped for the locale: "1,234.5".
+    /// A number with at most `fractionDigits` decimals, grouped for the locale: "1,234.5"; "no data" in the reader's
+    /// language when the value is not finite.
     public func number(_ value: Double, fractionDigits: Int = 1) -> String {
         guard value.isFinite else { return string(.noValue) }
         return value.formatted(.number.locale(locale).precision(.fractionLength(0...max(0, fractionDigits))))
     }
 
-    /// A number with its unit, spaced as the language writes it: "72.5 kg", "72.5kg".
+    /// A number with its unit, spaced as the language writes it: "72.5 kg", "72.5kg". A nil unit gives the number
+    /// alone.
     public func number(_ value: Double, unit: String?, fractionDigits: Int = 1) -> String {
         let number = number(value, fractionDigits: fractionDigits)
         return unit.map { string(.valueWithUnit, number, $0) } ?? number
     }
 
-    /// A fraction from 0 to 1 as a whole percentage: "75%".
+    /// A fraction from 0 to 1 as a whole percentage: "75%"; "no data" in the reader's language when it is not finite.
     public func percent(_ fraction: Double) -> String {
         guard fraction.isFinite else { return string(.noValue) }
         return fraction.formatted(.percent.locale(locale).precision(.fractionLength(0)))
@@ -136,9 +177,23 @@ public struct OCKLocalization: Sendable {
 }
 
 /// What a component needs to know to render: for now, the reader's localization.
+///
+/// Make one for each reader from their language and the care plan's time zone, and pass it to
+/// ``OCKComponent/render(in:)`` or ``OCKPage/rendered(in:)``.
+///
+/// For example:
+/// ```swift
+/// let context = OCKRenderContext(localization: OCKLocalization(
+///     language: .korean, timeZone: TimeZone(identifier: "Asia/Seoul")!))
+/// let html = OCKCompletionRingView(fraction: 1).render(in: context).rendered // aria-label="100% 완료"
+/// ```
 public struct OCKRenderContext: Sendable {
+    /// The reader's language, locale and time zone.
     public var localization: OCKLocalization
 
+    /// Creates a context.
+    ///
+    /// - Parameter localization: The reader's strings and formats; English in the process's time zone by default.
     public init(localization: OCKLocalization = OCKLocalization()) {
         self.localization = localization
     }
@@ -146,7 +201,8 @@ public struct OCKRenderContext: Sendable {
     /// English in the process's time zone.
     public static var standard: OCKRenderContext { OCKRenderContext() }
 
-    /// Shorthand for `localization.string(key, arguments…)`.
+    /// The string for `key` in the reader's language, with its placeholders filled in from `arguments`: shorthand
+    /// for `localization.string(key, arguments…)`.
     public func string(_ key: OCKStringKey, _ arguments: String...) -> String {
         localization.string(key, arguments: arguments)
     }

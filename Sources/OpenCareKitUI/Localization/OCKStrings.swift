@@ -2,27 +2,76 @@
 /// render context's localization for one of these, so a language is complete when its table covers every key (the
 /// switch below makes a missing translation a compile error).
 ///
-/// Templates use `{0}`, `{1}` … for their arguments; a translation may reorder them.
+/// Templates use `{0}`, `{1}` … for their arguments; a translation may reorder them. The other modules' pages
+/// (OpenCareKitServer, OpenCareKitSurveys) take their shared words from the same table.
+///
+/// For example:
+/// ```swift
+/// let korean = OCKRenderContext(localization: OCKLocalization(language: .korean))
+/// let progress = korean.string(.progressOfGoal, "5", "8잔") // "8잔 중 5": the translation reorders the arguments
+/// ```
 public enum OCKStringKey: String, Sendable, CaseIterable {
     // Tasks
+    /// Task card text. `markAsCompleted` ("Mark as Completed") and `completed` ("Completed") are a completion button's
+    /// text, and `markSubjectDone` ("Mark {0} as done", {0} the task and time) its accessible name; `log` ("Log") and
+    /// `logSubject` ("Log {0}", {0} the task) are the log button's, and `actionOnSubject` ("{0} {1}": a custom button's
+    /// text, then the task) names a custom log button; `deleteEntry` ("Delete {0} entry at {1}": task, time) names an
+    /// entry's delete button; `progressOfGoal` ("{0} of {1}": progress, goal) names the progress meter; `allDay` ("All
+    /// day") is an event without a time; `notRecorded` ("Not recorded") a value not yet entered; `save` ("Save") the
+    /// value form's button; `entryLabel` ("{0} ({1})": label, unit) the value field's label; and `timesADay` ("{0}
+    /// times a day") a schedule's detail.
     case markAsCompleted, completed, markSubjectDone, log, logSubject, actionOnSubject, deleteEntry,
          progressOfGoal, allDay, notRecorded, save, entryLabel, timesADay
     // Charts
+    /// Chart text: `chartKeyboardHint` (how to move with the arrow keys), `chartPrevious` and `chartNext` (the step
+    /// buttons), `playAudioGraph` ("Play audio graph of {0}", {0} the series), `valueWithUnit` ("{0} {1}": number,
+    /// unit; no space in Korean), `listJoin` ("{0}; {1}": the values of several series), `chartEmpty` (the summary when
+    /// nothing is recorded), `chartSummary` ("{0} ranges from {1} to {2}, averaging {3}.": series, lowest, highest,
+    /// average), `seriesValue` ("{0}: {1}": a name, its value), `weekOf` ("Week of {0}", {0} a short date), `legend`
+    /// ("Legend") and `noValue` ("no data").
     case chartKeyboardHint, chartPrevious, chartNext, playAudioGraph, valueWithUnit, listJoin, chartEmpty, chartSummary, seriesValue, weekOf, legend, noValue
     // Contacts
+    /// Contact text: `call`, `message` and `email` ("Call", "Message", "Email") label the actions, which
+    /// `callContact`, `messageContact` and `emailContact` ("Call {0}" …, {0} the contact's name) name in full;
+    /// `address` ("Address") heads the address, and `mapContact` ("Location of {0} on a map") names its map link;
+    /// `careTeam` ("Care team") and `friendsAndFamily` ("Friends and family") are the category badges. `contactPhoto`
+    /// ("Photo of {0}") is not used by OpenCareKitUI's views, whose photos are decorative.
     case call, message, email, address, callContact, messageContact, emailContact, mapContact, careTeam,
          friendsAndFamily, contactPhoto
     // Calendar and rings
+    /// Calendar and ring text: `today` ("Today"); `dayIsToday` ("{0}, Today", {0} a day's name); `dayCompletion`
+    /// ("{0}: {1} complete": day, percentage) and `dayNoTasks` ("{0}: no tasks") name a day; `weekCalendar` ("Week")
+    /// names the week calendar; `ringCompletion` ("{0} complete", {0} a percentage) and `ringNoTasks` ("No tasks") name
+    /// a ring.
     case today, dayIsToday, dayCompletion, dayNoTasks, weekCalendar, ringCompletion, ringNoTasks
     // Links
+    /// Link kinds beside `call`, `message` and `email`: `website` ("Website") and `location` ("Location").
     case website, location
     // Gallery
+    /// Gallery text: `galleryTitle` ("OpenCareKitUI gallery"), `galleryVariants` (the name of its menu of variants),
+    /// `appearanceLight` and `appearanceDark` ("light", "dark").
     case galleryTitle, galleryVariants, appearanceLight, appearanceDark
     // App pages
+    /// The app's pages (OpenCareKitServer): the tabs `careTab`, `insightsTab` and `contactsTab`, and `sections` (the
+    /// tab bar's name); the day navigation, `dayNavigation`, `previousDay`, `nextDay`, `previousWeek` and `nextWeek`;
+    /// the care feed's notices `noTasksForDay` and `readOnlyDay`; `skipToContent`; the error page's `errorTitle` and
+    /// `backToCare`; `otherContacts` (contacts without a category) and `noContacts`; `taskCompletion` (the insights
+    /// chart); the insights period menu, `period`, `periodWeek`, `periodMonth` and `periodYear`; and
+    /// `averageCompletion` ("On average, {0} of the tasks that count were done each day.", {0} a percentage).
     case careTab, insightsTab, contactsTab, sections, dayNavigation, previousDay, nextDay, previousWeek, nextWeek,
          noTasksForDay, readOnlyDay, skipToContent, errorTitle, backToCare, otherContacts, taskCompletion, period,
          periodWeek, periodMonth, periodYear, noContacts, averageCompletion
     // Surveys, consent and onboarding
+    /// Surveys, consent and onboarding (OpenCareKitSurveys and the app's survey pages): `stepProgress` ("Step {0} of
+    /// {1}"); the step buttons `next`, `back`, `cancel`, `done` and `skip`; `learnMore`; the signature step's
+    /// `signConsentTitle`, `fullName`, `signatureDrawing`, `signatureHint`, `clearSignature` and `agreeToConsent`; the
+    /// permissions step's `permissionsTitle`, `allowNotifications`, `notificationsGranted`, `notificationsDenied` and
+    /// `notificationsUnavailable`; `scaleEnds` ("{0} means {1}; {2} means {3}.": each end of a scale and its label);
+    /// `yes` and `no`; the survey card's `startSurvey` and `deleteAnswers`, and the confirmation's `confirmDeleteTitle`
+    /// ("Delete the answers to {0}?"), `confirmDeleteBody` and `keepAnswers`; the signed consent's `consentTitle`,
+    /// `viewConsent`, `downloadConsent`, `signedBy`, `signedOn`, `documentVersion`, `textHash`, `signatureOf`
+    /// ("Signature of {0}"), `typedSignature`, `noConsent`, `consentAltered` and `consentDocumentVersion` ("{0},
+    /// version {1}": title, version); `finishOnboarding`; and `answerRequired`.
     case stepProgress, next, back, cancel, done, skip, learnMore, fullName, signatureDrawing, signatureHint,
          clearSignature, agreeToConsent, allowNotifications, notificationsGranted, notificationsDenied,
          notificationsUnavailable, scaleEnds, yes, no, startSurvey, deleteAnswers, confirmDeleteTitle,
@@ -30,6 +79,12 @@ public enum OCKStringKey: String, Sendable, CaseIterable {
          documentVersion, textHash, signatureOf, typedSignature, noConsent, consentAltered, finishOnboarding,
          answerRequired, signConsentTitle, permissionsTitle, consentDocumentVersion
     // Survey answers refused (`OCKSurveyError`)
+    /// Why a survey's answer was refused, as `OCKSurveyError` says it: `surveyUnknownStep`, `surveyNotFinished`,
+    /// `answerScaleRange` and `answerNumberRange` ("… from {0} to {1}"), `answerOneOfChoices`, `answerChoicesOffered`,
+    /// `answerTooLong` ("… at most {0} characters"), `answerDateRange`, `answerWrongKind`, `answerOneOnly`,
+    /// `answerWholeNumber`, `answerNumber`, `answerDateTime`, `answerYesNo`, `consentVersionStale`,
+    /// `signatureNameMissing`, `signatureNameTooLong` ("… at most {0} characters"), `signatureNotAgreed`,
+    /// `signatureTooLarge` ("… at most {0} KiB"), `signatureNotPNG`, `permissionUnknown` and `stepWrongKind`.
     case surveyUnknownStep, surveyNotFinished, answerScaleRange, answerNumberRange, answerOneOfChoices, answerChoicesOffered,
          answerTooLong, answerDateRange, answerWrongKind, answerOneOnly, answerWholeNumber, answerNumber, answerDateTime,
          answerYesNo, consentVersionStale, signatureNameMissing, signatureNameTooLong, signatureNotAgreed,

@@ -88,12 +88,17 @@ final class CallbackLine: Sendable {
 
 
 extension OCKAnyReadOnlyPatientStore {
+    /// CareKit's callback form of `fetchAnyPatients(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). A store implements this form or the async one; each gets the other
+    /// by default.
     public func fetchAnyPatients(query: OCKPatientQuery, callbackQueue: DispatchQueue = .main,
                                  completion: @escaping OCKResultClosure<[any OCKAnyPatient]>) {
         StoreForms.checkImplemented(Self.self, "fetchAnyPatients")
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyPatients(query: query) }
     }
 
+    /// CareKit's callback form of `fetchAnyPatient(withID:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchAnyPatient(withID id: String, callbackQueue: DispatchQueue = .main,
                                 completion: @escaping OCKResultClosure<any OCKAnyPatient>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyPatient(withID: id) }
@@ -101,6 +106,9 @@ extension OCKAnyReadOnlyPatientStore {
 }
 
 extension OCKAnyPatientStore {
+    /// CareKit's callback form of `addAnyPatients(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func addAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[any OCKAnyPatient]>?) {
         StoreForms.checkImplemented(Self.self, "addAnyPatients")
@@ -118,6 +126,8 @@ extension OCKAnyPatientStore {
         addAnyPatients(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `addAnyPatient(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func addAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyPatient>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyPatient(value) }
@@ -134,6 +144,9 @@ extension OCKAnyPatientStore {
         addAnyPatient(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateAnyPatients(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A
+    /// store implements this form or the async one; each gets the other by default.
     public func updateAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyPatient]>?) {
         StoreForms.checkImplemented(Self.self, "updateAnyPatients")
@@ -151,6 +164,8 @@ extension OCKAnyPatientStore {
         updateAnyPatients(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateAnyPatient(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func updateAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyPatient>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyPatient(value) }
@@ -167,6 +182,9 @@ extension OCKAnyPatientStore {
         updateAnyPatient(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteAnyPatients(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A
+    /// store implements this form or the async one; each gets the other by default.
     public func deleteAnyPatients(_ values: [any OCKAnyPatient], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyPatient]>?) {
         StoreForms.checkImplemented(Self.self, "deleteAnyPatients")
@@ -184,6 +202,8 @@ extension OCKAnyPatientStore {
         deleteAnyPatients(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteAnyPatient(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func deleteAnyPatient(_ value: any OCKAnyPatient, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyPatient>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyPatient(value) }
@@ -202,12 +222,17 @@ extension OCKAnyPatientStore {
 }
 
 extension OCKReadablePatientStore {
+    /// CareKit's callback form of `fetchPatients(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). A store implements this form or the async one; each gets the other
+    /// by default.
     public func fetchPatients(query: OCKPatientQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[Patient]>) {
         StoreForms.checkImplemented(Self.self, "fetchPatients")
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchPatients(query: query) }
     }
 
+    /// CareKit's callback form of `fetchPatient(withID:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchPatient(withID id: String, callbackQueue: DispatchQueue = .main,
                              completion: @escaping OCKResultClosure<Patient>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchPatient(withID: id) }
@@ -215,6 +240,9 @@ extension OCKReadablePatientStore {
 }
 
 extension OCKPatientStore {
+    /// CareKit's callback form of `addPatients(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func addPatients(_ values: [Patient], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[Patient]>?) {
         StoreForms.checkImplemented(Self.self, "addPatients")
@@ -232,6 +260,8 @@ extension OCKPatientStore {
         addPatients(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `addPatient(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func addPatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Patient>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addPatient(value) }
@@ -248,6 +278,9 @@ extension OCKPatientStore {
         addPatient(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updatePatients(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func updatePatients(_ values: [Patient], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Patient]>?) {
         StoreForms.checkImplemented(Self.self, "updatePatients")
@@ -265,6 +298,8 @@ extension OCKPatientStore {
         updatePatients(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updatePatient(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func updatePatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Patient>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updatePatient(value) }
@@ -281,6 +316,9 @@ extension OCKPatientStore {
         updatePatient(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deletePatients(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func deletePatients(_ values: [Patient], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Patient]>?) {
         StoreForms.checkImplemented(Self.self, "deletePatients")
@@ -298,6 +336,8 @@ extension OCKPatientStore {
         deletePatients(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deletePatient(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func deletePatient(_ value: Patient, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Patient>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deletePatient(value) }
@@ -316,12 +356,17 @@ extension OCKPatientStore {
 }
 
 extension OCKAnyReadOnlyCarePlanStore {
+    /// CareKit's callback form of `fetchAnyCarePlans(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). A store implements this form or the async one; each gets the other
+    /// by default.
     public func fetchAnyCarePlans(query: OCKCarePlanQuery, callbackQueue: DispatchQueue = .main,
                                   completion: @escaping OCKResultClosure<[any OCKAnyCarePlan]>) {
         StoreForms.checkImplemented(Self.self, "fetchAnyCarePlans")
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyCarePlans(query: query) }
     }
 
+    /// CareKit's callback form of `fetchAnyCarePlan(withID:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchAnyCarePlan(withID id: String, callbackQueue: DispatchQueue = .main,
                                  completion: @escaping OCKResultClosure<any OCKAnyCarePlan>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyCarePlan(withID: id) }
@@ -329,6 +374,9 @@ extension OCKAnyReadOnlyCarePlanStore {
 }
 
 extension OCKAnyCarePlanStore {
+    /// CareKit's callback form of `addAnyCarePlans(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A
+    /// store implements this form or the async one; each gets the other by default.
     public func addAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue = .main,
                                 completion: OCKResultClosure<[any OCKAnyCarePlan]>?) {
         StoreForms.checkImplemented(Self.self, "addAnyCarePlans")
@@ -346,6 +394,8 @@ extension OCKAnyCarePlanStore {
         addAnyCarePlans(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `addAnyCarePlan(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func addAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<any OCKAnyCarePlan>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyCarePlan(value) }
@@ -362,6 +412,9 @@ extension OCKAnyCarePlanStore {
         addAnyCarePlan(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateAnyCarePlans(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A
+    /// store implements this form or the async one; each gets the other by default.
     public func updateAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue = .main,
                                    completion: OCKResultClosure<[any OCKAnyCarePlan]>?) {
         StoreForms.checkImplemented(Self.self, "updateAnyCarePlans")
@@ -379,6 +432,8 @@ extension OCKAnyCarePlanStore {
         updateAnyCarePlans(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateAnyCarePlan(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func updateAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<any OCKAnyCarePlan>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyCarePlan(value) }
@@ -395,6 +450,9 @@ extension OCKAnyCarePlanStore {
         updateAnyCarePlan(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteAnyCarePlans(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A
+    /// store implements this form or the async one; each gets the other by default.
     public func deleteAnyCarePlans(_ values: [any OCKAnyCarePlan], callbackQueue: DispatchQueue = .main,
                                    completion: OCKResultClosure<[any OCKAnyCarePlan]>?) {
         StoreForms.checkImplemented(Self.self, "deleteAnyCarePlans")
@@ -412,6 +470,8 @@ extension OCKAnyCarePlanStore {
         deleteAnyCarePlans(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteAnyCarePlan(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func deleteAnyCarePlan(_ value: any OCKAnyCarePlan, callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<any OCKAnyCarePlan>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyCarePlan(value) }
@@ -430,12 +490,17 @@ extension OCKAnyCarePlanStore {
 }
 
 extension OCKReadableCarePlanStore {
+    /// CareKit's callback form of `fetchCarePlans(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). A store implements this form or the async one; each gets the other
+    /// by default.
     public func fetchCarePlans(query: OCKCarePlanQuery, callbackQueue: DispatchQueue = .main,
                                completion: @escaping OCKResultClosure<[Plan]>) {
         StoreForms.checkImplemented(Self.self, "fetchCarePlans")
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchCarePlans(query: query) }
     }
 
+    /// CareKit's callback form of `fetchCarePlan(withID:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchCarePlan(withID id: String, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<Plan>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchCarePlan(withID: id) }
@@ -443,6 +508,9 @@ extension OCKReadableCarePlanStore {
 }
 
 extension OCKCarePlanStore {
+    /// CareKit's callback form of `addCarePlans(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func addCarePlans(_ values: [Plan], callbackQueue: DispatchQueue = .main,
                              completion: OCKResultClosure<[Plan]>?) {
         StoreForms.checkImplemented(Self.self, "addCarePlans")
@@ -460,6 +528,8 @@ extension OCKCarePlanStore {
         addCarePlans(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `addCarePlan(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func addCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<Plan>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addCarePlan(value) }
@@ -476,6 +546,9 @@ extension OCKCarePlanStore {
         addCarePlan(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateCarePlans(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A
+    /// store implements this form or the async one; each gets the other by default.
     public func updateCarePlans(_ values: [Plan], callbackQueue: DispatchQueue = .main,
                                 completion: OCKResultClosure<[Plan]>?) {
         StoreForms.checkImplemented(Self.self, "updateCarePlans")
@@ -493,6 +566,8 @@ extension OCKCarePlanStore {
         updateCarePlans(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateCarePlan(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func updateCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<Plan>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateCarePlan(value) }
@@ -509,6 +584,9 @@ extension OCKCarePlanStore {
         updateCarePlan(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteCarePlans(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A
+    /// store implements this form or the async one; each gets the other by default.
     public func deleteCarePlans(_ values: [Plan], callbackQueue: DispatchQueue = .main,
                                 completion: OCKResultClosure<[Plan]>?) {
         StoreForms.checkImplemented(Self.self, "deleteCarePlans")
@@ -526,6 +604,8 @@ extension OCKCarePlanStore {
         deleteCarePlans(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteCarePlan(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func deleteCarePlan(_ value: Plan, callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<Plan>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteCarePlan(value) }
@@ -544,12 +624,17 @@ extension OCKCarePlanStore {
 }
 
 extension OCKAnyReadOnlyContactStore {
+    /// CareKit's callback form of `fetchAnyContacts(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). A store implements this form or the async one; each gets the other
+    /// by default.
     public func fetchAnyContacts(query: OCKContactQuery, callbackQueue: DispatchQueue = .main,
                                  completion: @escaping OCKResultClosure<[any OCKAnyContact]>) {
         StoreForms.checkImplemented(Self.self, "fetchAnyContacts")
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyContacts(query: query) }
     }
 
+    /// CareKit's callback form of `fetchAnyContact(withID:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchAnyContact(withID id: String, callbackQueue: DispatchQueue = .main,
                                 completion: @escaping OCKResultClosure<any OCKAnyContact>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyContact(withID: id) }
@@ -557,6 +642,9 @@ extension OCKAnyReadOnlyContactStore {
 }
 
 extension OCKAnyContactStore {
+    /// CareKit's callback form of `addAnyContacts(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func addAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[any OCKAnyContact]>?) {
         StoreForms.checkImplemented(Self.self, "addAnyContacts")
@@ -574,6 +662,8 @@ extension OCKAnyContactStore {
         addAnyContacts(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `addAnyContact(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func addAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyContact>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyContact(value) }
@@ -590,6 +680,9 @@ extension OCKAnyContactStore {
         addAnyContact(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateAnyContacts(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A
+    /// store implements this form or the async one; each gets the other by default.
     public func updateAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyContact]>?) {
         StoreForms.checkImplemented(Self.self, "updateAnyContacts")
@@ -607,6 +700,8 @@ extension OCKAnyContactStore {
         updateAnyContacts(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateAnyContact(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func updateAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyContact>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyContact(value) }
@@ -623,6 +718,9 @@ extension OCKAnyContactStore {
         updateAnyContact(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteAnyContacts(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A
+    /// store implements this form or the async one; each gets the other by default.
     public func deleteAnyContacts(_ values: [any OCKAnyContact], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyContact]>?) {
         StoreForms.checkImplemented(Self.self, "deleteAnyContacts")
@@ -640,6 +738,8 @@ extension OCKAnyContactStore {
         deleteAnyContacts(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteAnyContact(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func deleteAnyContact(_ value: any OCKAnyContact, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyContact>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyContact(value) }
@@ -658,12 +758,17 @@ extension OCKAnyContactStore {
 }
 
 extension OCKReadableContactStore {
+    /// CareKit's callback form of `fetchContacts(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). A store implements this form or the async one; each gets the other
+    /// by default.
     public func fetchContacts(query: OCKContactQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[Contact]>) {
         StoreForms.checkImplemented(Self.self, "fetchContacts")
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchContacts(query: query) }
     }
 
+    /// CareKit's callback form of `fetchContact(withID:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchContact(withID id: String, callbackQueue: DispatchQueue = .main,
                              completion: @escaping OCKResultClosure<Contact>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchContact(withID: id) }
@@ -671,6 +776,9 @@ extension OCKReadableContactStore {
 }
 
 extension OCKContactStore {
+    /// CareKit's callback form of `addContacts(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func addContacts(_ values: [Contact], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[Contact]>?) {
         StoreForms.checkImplemented(Self.self, "addContacts")
@@ -688,6 +796,8 @@ extension OCKContactStore {
         addContacts(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `addContact(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func addContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Contact>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addContact(value) }
@@ -704,6 +814,9 @@ extension OCKContactStore {
         addContact(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateContacts(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func updateContacts(_ values: [Contact], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Contact]>?) {
         StoreForms.checkImplemented(Self.self, "updateContacts")
@@ -721,6 +834,8 @@ extension OCKContactStore {
         updateContacts(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateContact(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func updateContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Contact>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateContact(value) }
@@ -737,6 +852,9 @@ extension OCKContactStore {
         updateContact(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteContacts(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func deleteContacts(_ values: [Contact], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Contact]>?) {
         StoreForms.checkImplemented(Self.self, "deleteContacts")
@@ -754,6 +872,8 @@ extension OCKContactStore {
         deleteContacts(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteContact(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func deleteContact(_ value: Contact, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Contact>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteContact(value) }
@@ -772,12 +892,17 @@ extension OCKContactStore {
 }
 
 extension OCKAnyReadOnlyTaskStore {
+    /// CareKit's callback form of `fetchAnyTasks(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). A store implements this form or the async one; each gets the other
+    /// by default.
     public func fetchAnyTasks(query: OCKTaskQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[any OCKAnyTask]>) {
         StoreForms.checkImplemented(Self.self, "fetchAnyTasks")
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyTasks(query: query) }
     }
 
+    /// CareKit's callback form of `fetchAnyTask(withID:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchAnyTask(withID id: String, callbackQueue: DispatchQueue = .main,
                              completion: @escaping OCKResultClosure<any OCKAnyTask>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyTask(withID: id) }
@@ -785,6 +910,9 @@ extension OCKAnyReadOnlyTaskStore {
 }
 
 extension OCKAnyTaskStore {
+    /// CareKit's callback form of `addAnyTasks(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func addAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[any OCKAnyTask]>?) {
         StoreForms.checkImplemented(Self.self, "addAnyTasks")
@@ -802,6 +930,8 @@ extension OCKAnyTaskStore {
         addAnyTasks(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `addAnyTask(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func addAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<any OCKAnyTask>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyTask(value) }
@@ -818,6 +948,9 @@ extension OCKAnyTaskStore {
         addAnyTask(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateAnyTasks(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func updateAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[any OCKAnyTask]>?) {
         StoreForms.checkImplemented(Self.self, "updateAnyTasks")
@@ -835,6 +968,8 @@ extension OCKAnyTaskStore {
         updateAnyTasks(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateAnyTask(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func updateAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyTask>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyTask(value) }
@@ -851,6 +986,9 @@ extension OCKAnyTaskStore {
         updateAnyTask(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteAnyTasks(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func deleteAnyTasks(_ values: [any OCKAnyTask], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[any OCKAnyTask]>?) {
         StoreForms.checkImplemented(Self.self, "deleteAnyTasks")
@@ -868,6 +1006,8 @@ extension OCKAnyTaskStore {
         deleteAnyTasks(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteAnyTask(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func deleteAnyTask(_ value: any OCKAnyTask, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyTask>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyTask(value) }
@@ -886,12 +1026,16 @@ extension OCKAnyTaskStore {
 }
 
 extension OCKReadableTaskStore {
+    /// CareKit's callback form of `fetchTasks(query:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). A store implements this form or the async one; each gets the other by default.
     public func fetchTasks(query: OCKTaskQuery, callbackQueue: DispatchQueue = .main,
                            completion: @escaping OCKResultClosure<[Task]>) {
         StoreForms.checkImplemented(Self.self, "fetchTasks")
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchTasks(query: query) }
     }
 
+    /// CareKit's callback form of `fetchTask(withID:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``).
     public func fetchTask(withID id: String, callbackQueue: DispatchQueue = .main,
                           completion: @escaping OCKResultClosure<Task>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchTask(withID: id) }
@@ -899,6 +1043,9 @@ extension OCKReadableTaskStore {
 }
 
 extension OCKTaskStore {
+    /// CareKit's callback form of `addTasks(_:)`: runs it and hands its result to `completion` on `callbackQueue` (see
+    /// ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements this
+    /// form or the async one; each gets the other by default.
     public func addTasks(_ values: [Task], callbackQueue: DispatchQueue = .main,
                          completion: OCKResultClosure<[Task]>?) {
         StoreForms.checkImplemented(Self.self, "addTasks")
@@ -916,6 +1063,8 @@ extension OCKTaskStore {
         addTasks(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `addTask(_:)`: runs it and hands its result to `completion` on `callbackQueue` (see
+    /// ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func addTask(_ value: Task, callbackQueue: DispatchQueue = .main,
                         completion: OCKResultClosure<Task>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addTask(value) }
@@ -932,6 +1081,9 @@ extension OCKTaskStore {
         addTask(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateTasks(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func updateTasks(_ values: [Task], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[Task]>?) {
         StoreForms.checkImplemented(Self.self, "updateTasks")
@@ -949,6 +1101,8 @@ extension OCKTaskStore {
         updateTasks(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateTask(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func updateTask(_ value: Task, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Task>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateTask(value) }
@@ -965,6 +1119,9 @@ extension OCKTaskStore {
         updateTask(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteTasks(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func deleteTasks(_ values: [Task], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[Task]>?) {
         StoreForms.checkImplemented(Self.self, "deleteTasks")
@@ -982,6 +1139,8 @@ extension OCKTaskStore {
         deleteTasks(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteTask(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func deleteTask(_ value: Task, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Task>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteTask(value) }
@@ -1000,12 +1159,17 @@ extension OCKTaskStore {
 }
 
 extension OCKAnyReadOnlyOutcomeStore {
+    /// CareKit's callback form of `fetchAnyOutcomes(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). A store implements this form or the async one; each gets the other
+    /// by default.
     public func fetchAnyOutcomes(query: OCKOutcomeQuery, callbackQueue: DispatchQueue = .main,
                                  completion: @escaping OCKResultClosure<[any OCKAnyOutcome]>) {
         StoreForms.checkImplemented(Self.self, "fetchAnyOutcomes")
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyOutcomes(query: query) }
     }
 
+    /// CareKit's callback form of `fetchAnyOutcome(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchAnyOutcome(query: OCKOutcomeQuery, callbackQueue: DispatchQueue = .main,
                                 completion: @escaping OCKResultClosure<any OCKAnyOutcome>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyOutcome(query: query) }
@@ -1013,6 +1177,9 @@ extension OCKAnyReadOnlyOutcomeStore {
 }
 
 extension OCKAnyOutcomeStore {
+    /// CareKit's callback form of `addAnyOutcomes(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func addAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[any OCKAnyOutcome]>?) {
         StoreForms.checkImplemented(Self.self, "addAnyOutcomes")
@@ -1030,6 +1197,8 @@ extension OCKAnyOutcomeStore {
         addAnyOutcomes(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `addAnyOutcome(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func addAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<any OCKAnyOutcome>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addAnyOutcome(value) }
@@ -1046,6 +1215,9 @@ extension OCKAnyOutcomeStore {
         addAnyOutcome(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateAnyOutcomes(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A
+    /// store implements this form or the async one; each gets the other by default.
     public func updateAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyOutcome]>?) {
         StoreForms.checkImplemented(Self.self, "updateAnyOutcomes")
@@ -1063,6 +1235,8 @@ extension OCKAnyOutcomeStore {
         updateAnyOutcomes(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateAnyOutcome(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func updateAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyOutcome>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateAnyOutcome(value) }
@@ -1079,6 +1253,9 @@ extension OCKAnyOutcomeStore {
         updateAnyOutcome(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteAnyOutcomes(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A
+    /// store implements this form or the async one; each gets the other by default.
     public func deleteAnyOutcomes(_ values: [any OCKAnyOutcome], callbackQueue: DispatchQueue = .main,
                                   completion: OCKResultClosure<[any OCKAnyOutcome]>?) {
         StoreForms.checkImplemented(Self.self, "deleteAnyOutcomes")
@@ -1096,6 +1273,8 @@ extension OCKAnyOutcomeStore {
         deleteAnyOutcomes(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteAnyOutcome(_:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func deleteAnyOutcome(_ value: any OCKAnyOutcome, callbackQueue: DispatchQueue = .main,
                                  completion: OCKResultClosure<any OCKAnyOutcome>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteAnyOutcome(value) }
@@ -1114,12 +1293,17 @@ extension OCKAnyOutcomeStore {
 }
 
 extension OCKReadableOutcomeStore {
+    /// CareKit's callback form of `fetchOutcomes(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``). A store implements this form or the async one; each gets the other
+    /// by default.
     public func fetchOutcomes(query: OCKOutcomeQuery, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<[Outcome]>) {
         StoreForms.checkImplemented(Self.self, "fetchOutcomes")
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchOutcomes(query: query) }
     }
 
+    /// CareKit's callback form of `fetchOutcome(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchOutcome(query: OCKOutcomeQuery, callbackQueue: DispatchQueue = .main,
                              completion: @escaping OCKResultClosure<Outcome>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchOutcome(query: query) }
@@ -1127,6 +1311,9 @@ extension OCKReadableOutcomeStore {
 }
 
 extension OCKOutcomeStore {
+    /// CareKit's callback form of `addOutcomes(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func addOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue = .main,
                             completion: OCKResultClosure<[Outcome]>?) {
         StoreForms.checkImplemented(Self.self, "addOutcomes")
@@ -1144,6 +1331,8 @@ extension OCKOutcomeStore {
         addOutcomes(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `addOutcome(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func addOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
                            completion: OCKResultClosure<Outcome>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.addFailed) { try await self.addOutcome(value) }
@@ -1160,6 +1349,9 @@ extension OCKOutcomeStore {
         addOutcome(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateOutcomes(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func updateOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Outcome]>?) {
         StoreForms.checkImplemented(Self.self, "updateOutcomes")
@@ -1177,6 +1369,8 @@ extension OCKOutcomeStore {
         updateOutcomes(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `updateOutcome(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func updateOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Outcome>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.updateFailed) { try await self.updateOutcome(value) }
@@ -1193,6 +1387,9 @@ extension OCKOutcomeStore {
         updateOutcome(value, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteOutcomes(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing. A store implements
+    /// this form or the async one; each gets the other by default.
     public func deleteOutcomes(_ values: [Outcome], callbackQueue: DispatchQueue = .main,
                                completion: OCKResultClosure<[Outcome]>?) {
         StoreForms.checkImplemented(Self.self, "deleteOutcomes")
@@ -1210,6 +1407,8 @@ extension OCKOutcomeStore {
         deleteOutcomes(values, callbackQueue: .main, completion: nil)
     }
 
+    /// CareKit's callback form of `deleteOutcome(_:)`: runs it and hands its result to `completion` on `callbackQueue`
+    /// (see ``OCKResultClosure``). With a nil `completion` the call still runs and reports nothing.
     public func deleteOutcome(_ value: Outcome, callbackQueue: DispatchQueue = .main,
                               completion: OCKResultClosure<Outcome>?) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.deleteFailed) { try await self.deleteOutcome(value) }
@@ -1228,11 +1427,15 @@ extension OCKOutcomeStore {
 }
 
 extension OCKAnyReadOnlyEventStore {
+    /// CareKit's callback form of `fetchAnyEvents(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchAnyEvents(query: OCKEventQuery, callbackQueue: DispatchQueue = .main,
                                completion: @escaping OCKResultClosure<[OCKAnyEvent]>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAnyEvents(query: query) }
     }
 
+    /// CareKit's callback form of `fetchAnyEvent(forTask:occurrence:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchAnyEvent(forTask task: any OCKAnyTask, occurrence: Int, callbackQueue: DispatchQueue = .main,
                               completion: @escaping OCKResultClosure<OCKAnyEvent>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) {
@@ -1240,6 +1443,8 @@ extension OCKAnyReadOnlyEventStore {
         }
     }
 
+    /// CareKit's callback form of `fetchAdherence(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchAdherence(query: OCKAdherenceQuery, callbackQueue: DispatchQueue = .main,
                                completion: @escaping OCKResultClosure<[OCKAdherence]>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchAdherence(query: query) }
@@ -1247,11 +1452,15 @@ extension OCKAnyReadOnlyEventStore {
 }
 
 extension OCKReadOnlyEventStore {
+    /// CareKit's callback form of `fetchEvents(query:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchEvents(query: OCKEventQuery, callbackQueue: DispatchQueue = .main,
                             completion: @escaping OCKResultClosure<[Event]>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) { try await self.fetchEvents(query: query) }
     }
 
+    /// CareKit's callback form of `fetchEvent(forTask:occurrence:)`: runs it and hands its result to `completion` on
+    /// `callbackQueue` (see ``OCKResultClosure``).
     public func fetchEvent(forTask task: Task, occurrence: Int, callbackQueue: DispatchQueue = .main,
                            completion: @escaping OCKResultClosure<Event>) {
         deliver(for: self, on: callbackQueue, to: completion, failure: OCKStoreError.fetchFailed) {

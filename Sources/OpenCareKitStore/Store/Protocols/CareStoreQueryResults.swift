@@ -1,7 +1,17 @@
 import Foundation
 
-/// A live query's results: an asynchronous sequence that yields the current result, then a new result after each
-/// change to the store that affects it. Type-erased, as in CareKitStore.
+/// A live query's results: an asynchronous sequence that yields the current result, then a new result after each change
+/// to the store that affects it. Type-erased, as in CareKitStore.
+///
+/// ``OCKStore``'s live queries yield a new result only when it differs from the last one, and run until a fetch fails
+/// or the consumer stops iterating (leaving the loop cancels the query).
+///
+/// For example:
+/// ```swift
+/// for try await tasks in store.anyTasks(matching: OCKTaskQuery(for: Date())) {
+///     print(tasks.map(\.id))
+/// }
+/// ```
 public struct CareStoreQueryResults<Result: Sendable>: AsyncSequence, Sendable {
     public typealias Element = [Result]
 
@@ -15,6 +25,7 @@ public struct CareStoreQueryResults<Result: Sendable>: AsyncSequence, Sendable {
         }
     }
 
+    /// Iterates a live query's results: each call to `next()` waits for the next result.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let nextElement: @Sendable () async throws -> [Result]?
 
@@ -40,8 +51,10 @@ private final class IteratorBox<Base: AsyncIteratorProtocol>: @unchecked Sendabl
     }
 }
 
-/// A store that can remove all of its data.
+/// A store that can remove all of its data: the root of the store protocols, which are all for class types.
 public protocol OCKAnyResettableStore: AnyObject, Sendable {
-    /// Removes every entity and version.
+    /// Removes every entity and version, leaving an empty store.
+    ///
+    /// - Throws: `OCKStoreError.resetFailed` (or the store's own error) if the store could not be emptied.
     func reset() throws
 }

@@ -2,13 +2,15 @@ import Foundation
 
 /// Reads events (task occurrences joined with their outcomes) of any type.
 public protocol OCKAnyReadOnlyEventStore: OCKAnyReadOnlyTaskStore, OCKAnyReadOnlyOutcomeStore {
-    /// A live query for events.
+    /// A live query for events: the matching events now, then again after each change to their tasks or outcomes that
+    /// changes them.
     func anyEvents(matching query: OCKEventQuery) -> CareStoreQueryResults<OCKAnyEvent>
-    /// The events that overlap the query's interval.
+    /// The events that overlap the query's interval, each with its outcome, in start order.
     func fetchAnyEvents(query: OCKEventQuery) async throws -> [OCKAnyEvent]
-    /// One occurrence of `task`, with its outcome.
+    /// Occurrence `occurrence` of exactly the version `task`, with its outcome.
     func fetchAnyEvent(forTask task: any OCKAnyTask, occurrence: Int) async throws -> OCKAnyEvent
-    /// Daily adherence (see the default implementation).
+    /// The adherence of each day the query covers: whether tasks that impact adherence exist that day, and if so how
+    /// much of their events is done (the default implementation's rules).
     func fetchAdherence(query: OCKAdherenceQuery) async throws -> [OCKAdherence]
 }
 
@@ -16,11 +18,60 @@ public protocol OCKAnyReadOnlyEventStore: OCKAnyReadOnlyTaskStore, OCKAnyReadOnl
 public protocol OCKAnyEventStore: OCKAnyReadOnlyEventStore, OCKAnyTaskStore, OCKAnyOutcomeStore {}
 
 /// Reads events of one task and outcome type.
+///
+/// A store that can fetch tasks and outcomes gets events for free: when its tasks are versioned
+/// (``OCKAnyVersionableTask``), the extensions compute events, single events, live event queries and adherence from
+/// `fetchTasks(query:)` and `fetchOutcomes(query:)` with CareKit's rules. So a custom read-only store implements
+/// `reset()`, the two fetches and the two live queries.
+///
+/// For example, a store over a fixed snapshot of tasks and outcomes (an export, a test fixture):
+/// ```swift
+/// final class SnapshotStore: OCKReadOnlyEventStore {
+///     let allTasks: [OCKTask]
+///     let allOutcomes: [OCKOutcome]
+///
+///     init(tasks: [OCKTask], outcomes: [OCKOutcome]) {
+///         allTasks = tasks
+///         allOutcomes = outcomes
+///     }
+///
+///     func reset() throws {}
+///
+///     func fetchTasks(query: OCKTaskQuery) async throws -> [OCKTask] { select(query) }
+///
+///     func fetchOutcomes(query: OCKOutcomeQuery) async throws -> [OCKOutcome] {
+///         allOutcomes.filter { query.taskUUIDs.isEmpty || query.taskUUIDs.contains($0.taskUUID) }
+///     }
+///
+///     // The snapshot never changes: a live query yields one result and ends.
+///     func tasks(matching query: OCKTaskQuery) -> AsyncThrowingStream<[OCKTask], any Error> {
+///         let tasks = select(query)
+///         return AsyncThrowingStream { $0.yield(tasks); $0.finish() }
+///     }
+///
+///     func outcomes(matching query: OCKOutcomeQuery) -> AsyncThrowingStream<[OCKOutcome], any Error> {
+///         let outcomes = allOutcomes
+///         return AsyncThrowingStream { $0.yield(outcomes); $0.finish() }
+///     }
+///
+///     private func select(_ query: OCKTaskQuery) -> [OCKTask] {
+///         allTasks.filter {
+///             (query.ids.isEmpty || query.ids.contains($0.id))
+///                 && (query.uuids.isEmpty || query.uuids.contains($0.uuid))
+///         }
+///     }
+/// }
+///
+/// let events = try await SnapshotStore(tasks: tasks, outcomes: outcomes).fetchEvents(query: OCKEventQuery(for: day))
+/// ```
 public protocol OCKReadOnlyEventStore: OCKAnyReadOnlyEventStore, OCKReadableTaskStore, OCKReadableOutcomeStore {
+    /// The store's event: one of its tasks with an outcome of its type.
     typealias Event = OCKEvent<Task, Outcome>
+    /// The sequence a live event query returns: arrays of events, the current result first.
     associatedtype Events: AsyncSequence & Sendable where Events.Element == [Event]
 
-    /// A live query for events.
+    /// A live query for events: the matching events now, then again after each change to their tasks or outcomes that
+    /// changes them.
     func events(matching query: OCKEventQuery) -> Events
     /// The events that overlap the query's interval, in start order.
     func fetchEvents(query: OCKEventQuery) async throws -> [Event]
@@ -28,13 +79,31 @@ public protocol OCKReadOnlyEventStore: OCKAnyReadOnlyEventStore, OCKReadableTask
     func fetchEvent(forTask task: Task, occurrence: Int) async throws -> Event
 }
 
-/// A store of patients, care plans, contacts, tasks and outcomes with events: what `OCKStore` is.
+/// Reads and writes tasks and outcomes of one type, and reads their events. Together with the patient, care plan and
+/// contact stores it makes ``OCKStoreProtocol``, which ``OCKStore`` is.
 public protocol OCKEventStore: OCKReadOnlyEventStore, OCKTaskStore, OCKOutcomeStore, OCKAnyEventStore {}
 
-/// CareKit's complete store.
+/// CareKit's complete store: patients, care plans, contacts, tasks, outcomes and events, each of one type. ``OCKStore``
+/// is one.
+///
+/// To write a store of your own (another database, a web service), implement for each part the batch operations in
+/// their async form (or in CareKit's callback form: a store implements either) and the live queries, plus `reset()`.
+/// Everything else comes from the protocols' extensions: the single-item and by-id forms, the type-erased ("Any")
+/// forms, the callback forms, and events and adherence computed from tasks and outcomes (see ``OCKReadOnlyEventStore``
+/// for a small example). Each batch operation should be one transaction: all or nothing.
 public typealias OCKStoreProtocol = OCKPatientStore & OCKCarePlanStore & OCKContactStore & OCKEventStore
 
-/// CareKit's complete store, type-erased.
+/// CareKit's complete store, type-erased: what ``OCKStoreCoordinator`` is and attaches, and what code written for any
+/// store takes.
+///
+/// For example, recording a value for an event works with an ``OCKStore`` and a coordinator alike:
+/// ```swift
+/// func record(_ value: OCKOutcomeValue, for event: OCKAnyEvent, in store: any OCKAnyStoreProtocol) async throws {
+///     let outcome = OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence,
+///                              values: [value])
+///     try await store.addAnyOutcome(outcome)
+/// }
+/// ```
 public typealias OCKAnyStoreProtocol = OCKAnyPatientStore & OCKAnyCarePlanStore & OCKAnyContactStore & OCKAnyEventStore
 
 extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
@@ -180,14 +249,20 @@ extension OCKReadOnlyEventStore where Task: OCKAnyVersionableTask {
 }
 
 extension OCKReadOnlyEventStore {
+    /// The type-erased form of `events(matching:)`: the same live query, its events as ``OCKAnyEvent``.
     public func anyEvents(matching query: OCKEventQuery) -> CareStoreQueryResults<OCKAnyEvent> {
         CareStoreQueryResults(wrapping: events(matching: query).map { $0.map(\.anyEvent) })
     }
 
+    /// The type-erased form of `fetchEvents(query:)`.
     public func fetchAnyEvents(query: OCKEventQuery) async throws -> [OCKAnyEvent] {
         try await fetchEvents(query: query).map(\.anyEvent)
     }
 
+    /// The type-erased form of `fetchEvent(forTask:occurrence:)`.
+    ///
+    /// - Throws: `OCKStoreError.fetchFailed` if `task` is not of the store's task type, or what
+    ///   `fetchEvent(forTask:occurrence:)` throws.
     public func fetchAnyEvent(forTask task: any OCKAnyTask, occurrence: Int) async throws -> OCKAnyEvent {
         guard let task = task as? Task else {
             throw OCKStoreError.fetchFailed(reason: "Store of type \(type(of: self)) cannot fetch event with task type \(type(of: task)).")
