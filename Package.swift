@@ -173,7 +173,7 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // A custom store in a few lines and OpenCareKit's own, used from top-level code (the README's example).
+        // A custom store in a few lines and OpenCareKit's own, used from top-level code (the example of the article Write a custom store).
         .executableTarget(
             name: "opencarekit-example",
             dependencies: ["OpenCareKitStore"],

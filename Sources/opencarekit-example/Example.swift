@@ -1,7 +1,7 @@
 // A custom store in a few lines, written as for CareKit (its callback forms), beside OpenCareKit's own store, used
 // from an async entry point: `try await` waits for each write and returns what was written. (In top-level code Swift
 // ranks CareKit's completion-less callback write first, which does not wait; it compiles with a warning saying so.)
-// The README shows it; a test runs it.
+// The OpenCareKitStore documentation (Write a custom store) shows it; a test runs it.
 import Dispatch
 import Foundation
 import OpenCareKitStore

@@ -11,7 +11,7 @@ struct BackupCommand: ParsableCommand {
         discussion: """
             Each file is a consistent copy (SQLite's VACUUM INTO) holding every write acknowledged before the backup \
             began; manifest.json lists every file with its size and SHA-256. For records on PostgreSQL, back up the \
-            database with pg_dump instead (see the README's "Operating OpenCareKit").
+            database with pg_dump instead (see the OpenCareKitServer documentation, Run a clinic server: "Backups and restore").
             """)
 
     @OptionGroup var storage: DataOptions
@@ -56,7 +56,7 @@ extension BackupError {
     /// Refuses records on PostgreSQL, whose own tools (`tool`) back them up.
     static func requireDataDirectory(_ storage: DataOptions, tool: String) throws {
         guard storage.databaseURL == nil else {
-            throw ValidationError("--database: the records are on PostgreSQL; \(tool) (see the README's \"Operating OpenCareKit\")")
+            throw ValidationError("--database: the records are on PostgreSQL; \(tool) (see the OpenCareKitServer documentation, Run a clinic server: \"Backups and restore\")")
         }
     }
 

@@ -183,7 +183,8 @@ def test_a_backup_while_the_server_writes_restores_every_acknowledged_write():
 
 
 def test_a_postgresql_dump_restores_into_a_new_database(database_url):
-    """The documented pg_dump / pg_restore round trip (README, "Operating OpenCareKit"), run while the server writes."""
+    """The documented pg_dump / pg_restore round trip (the OpenCareKitServer documentation's article Run a clinic server,
+    "Backups and restore"), run while the server writes."""
     tools = os.path.dirname(psql())
     superuser = re.sub(r"^postgres://[^@]+@", "postgres://ock@", database_url)
     process, url = serve_on(["--database", database_url], args=["--demo-patients", "2"])
@@ -197,8 +198,8 @@ def test_a_postgresql_dump_restores_into_a_new_database(database_url):
         before = stored_outcomes(base)
         with tempfile.TemporaryDirectory() as directory:
             dump = os.path.join(directory, "care.dump")
-            # As the README's backup role, which bypasses row-level security and can only read (the app's own role,
-            # bound by its tables' policies, could dump nothing).
+            # As the backup role of Run a clinic server (RunAClinicServer.md), which bypasses row-level security and can
+            # only read (the app's own role, bound by its tables' policies, could dump nothing).
             role = "care_backup_" + uuid.uuid4().hex[:8]
             subprocess.run([psql(), superuser, "-q", "-v", "ON_ERROR_STOP=1", "-c", f"CREATE ROLE {role} LOGIN BYPASSRLS",
                             "-c", f"GRANT pg_read_all_data TO {role}"], check=True)

@@ -196,8 +196,9 @@ final class FormlessPatientStore: OCKPatientStore {
         #expect(otherMessage.contains("FormlessPatientStore implements neither form of addPatients"), "\(otherMessage)")
     }
 
-    /// The README's example, a program of its own: a custom store written for CareKit's callbacks and OpenCareKit's
-    /// store, each write awaited and returning what it wrote (the program compiles only so), each read seeing it.
+    /// The example of the OpenCareKitStore documentation's article Write a custom store, a program of its own: a custom
+    /// store written for CareKit's callbacks and OpenCareKit's store, each write awaited and returning what it wrote (the
+    /// program compiles only so), each read seeing it.
     @Test func theExampleProgramWaitsForEachWriteAndGetsWhatWasWritten() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import OpenCareKitStore
 
-/// The remaining model types, and the README's example.
+/// The remaining model types, and the schedule example of the OpenCareKitStore documentation's landing page
+/// ("Schedules keep their time zone").
 @Suite struct ModelCoverageTests {
     static let calendar = ScheduleSemanticsTests.newYork
 

@@ -1,5 +1,6 @@
 """The package's shape as Package.swift declares it: every module a target imports is one of its declared dependencies
-(SwiftPM finds an undeclared product only while some other target happens to build it)."""
+(SwiftPM finds an undeclared product only while some other target happens to build it), and the README's module table
+is Package.swift's graph of our own modules."""
 
 import json
 import pathlib
@@ -50,3 +51,30 @@ def test_every_imported_module_is_a_declared_dependency():
                 if module not in allowed:
                     missing.append(f"{source.relative_to(ROOT)} imports {module}, which {target['name']} does not declare")
     assert not missing, "\n".join(missing)
+
+
+def readme_modules():
+    """The README's `## Modules` table as module → its own modules it depends on, in the table's order."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Modules\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    table = {}
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        table[cells[0].strip("`")] = re.findall(r"`([^`]+)`", cells[2])
+    return table
+
+
+def test_the_readmes_module_table_is_package_swifts_graph():
+    manifest = package()
+    targets = {target["name"]: target for target in manifest["targets"]}
+    products = [target for product in manifest["products"] for target in product["targets"]]
+    ours = set(targets)
+    graph = {name: [dependency for dependency in
+                    [d.get("byName", d.get("target", [None]))[0] for d in targets[name]["dependencies"]]
+                    if dependency in ours]
+             for name in products}
+    table = readme_modules()
+    assert list(table) == products, "the README's modules are not Package.swift's products, in its order"
+    for name in products:
+        assert table[name] == graph[name], f"{name}: the README says {table[name]}, Package.swift {graph[name]}"
