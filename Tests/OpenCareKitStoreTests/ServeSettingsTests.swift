@@ -4,7 +4,7 @@ import Testing
 
 /// `serve`'s settings: the command line, then the environment, then a config file, then the default; `--print-config`
 /// shows each with where it came from, secrets hidden; a bad value is one line naming the setting as it was given; the
-/// README's reference lists every setting.
+/// reference in the OpenCareKitServer documentation's article Operate lists every setting.
 @Suite struct ServeSettingsTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ock-settings-\(UUID().uuidString)")
 
@@ -85,23 +85,51 @@ import Testing
         }
     }
 
-    @Test func theREADMEsReferenceListsEverySetting() throws {
+    /// The reference in the Operate article is the one the program prints from its table (`scripts/settings-reference`
+    /// writes it there), and each of its rows is a setting `--print-config` shows and `--help` lists.
+    @Test func theOperateArticlesReferenceIsTheTables() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let reference = try #require(readme.range(of: "### Configuration").map { String(readme[$0.upperBound...]) })
+        let article = try String(contentsOf: root.appendingPathComponent("Sources/OpenCareKitServer/OpenCareKitServer.docc/Operate.md"),
+                                 encoding: .utf8)
+        let begin = try #require(article.range(of: "<!-- settings-table:begin -->\n"))
+        let end = try #require(article.range(of: "\n<!-- settings-table:end -->"))
+        let written = String(article[begin.upperBound..<end.lowerBound])
+        let generated = try run(["--settings-reference"])
+        #expect(generated.status == 0)
+        #expect(written == generated.output.trimmingCharacters(in: .newlines),
+                "Operate.md's settings table is not the program's: run scripts/settings-reference")
         let keys = printed(try run(["--print-config"])).keys
-        #expect(keys.count >= 20)
-        for key in keys {
-            // A row of the table: | `key` | `--option` | `VARIABLE` | default | what it does |
-            #expect(reference.contains("| `\(key)` |"), "\(key) is not in the README's reference")
-        }
         let help = try run(["--help"]).output
-        for row in reference.split(separator: "\n") where row.hasPrefix("| `") {
+        let rows = written.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        #expect(rows.count == keys.count && keys.count >= 20)
+        for row in rows {
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(keys.contains(cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))), "\(row)")
-            // Its option is serve's.
             let option = cells[1].split(separator: "`").first.map(String.init) ?? ""
-            #expect(option.hasPrefix("--") && help.contains(option), "\(row)")
+            #expect(option.hasPrefix("--") && help.contains(option + " "), "\(row)")
+        }
+    }
+
+    /// The settings' options parse as the table declares them: `--x value`, `--x=value`, `--flag`, `--no-flag`; an
+    /// option no setting has, or one without its value, is one line naming it.
+    @Test func theCommandLineIsParsedFromTheTable() throws {
+        let settings = printed(try run(["--print-config", "--port=7005", "--header-timeout", "2.5", "--demo", "--no-reminders",
+                                        "--zone", "Asia/Seoul"]))
+        #expect(settings["http.port"]! == ("7005", "--port"))
+        #expect(settings["http.headerTimeout"]! == ("2.5", "--header-timeout"))
+        #expect(settings["demo.enabled"]! == ("true", "--demo"))
+        #expect(settings["reminders.send"]! == ("false", "--reminders"))
+        #expect(settings["records.zone"]! == ("Asia/Seoul", "--zone"))
+        for (arguments, message) in [(["--colour", "red"], "opencarekit: --colour: not an option of serve"),
+                                     (["--port"], "opencarekit: --port: a value is missing"),
+                                     (["--demo=yes"], "opencarekit: --demo: takes no value"),
+                                     (["--sign-out-after", "soon"], "opencarekit: --sign-out-after: must be a number"),
+                                     (["--sign-out-after", "800"], "opencarekit: --sign-out-after: must be from 1 to 720 minutes"),
+                                     (["--zone", "Mars/Olympus"], "opencarekit: --zone: not a known time zone identifier")] {
+            let result = try run(arguments + ["--data", folder.appendingPathComponent("data").path])
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.errors.hasPrefix(message), "\(arguments): \(result.errors)")
+            #expect(result.errors.split(separator: "\n").count == 1, "\(result.errors)")
         }
     }
 }
