@@ -134,6 +134,8 @@ public struct CareHost: Sendable {
     /// A host over `directory`.
     ///
     /// - Parameters:
+    ///   - directory: The accounts, records, memberships, sessions and audit log the host serves.
+    ///   - configuration: The host's settings: stores, allowed hosts, public origin, limits, reminders, clock.
     ///   - openStore: Opens a record's store; by default the configuration's `stores` give it (in memory without).
     ///   - recordConfiguration: How a record's app is set up; by default from its care plan (`CarePlanCatalog`),
     ///     with the host's names, origin, styler and clock.

@@ -84,6 +84,8 @@ public struct CareServer: Sendable {
     /// app's pages, API and sync, and anything else writing through the same store — passes them.
     ///
     /// - Parameters:
+    ///   - store: The record's store, which the pages read and the forms write (through the record's rules).
+    ///   - configuration: The record's app: its plan's rules, names, styler, clock and limits.
     ///   - basePath: Where the record's pages live, such as `/records/{id}`.
     ///   - directory: Where the record's surveys in progress are kept (so that any app server carries one on).
     ///   - record: The record's id in `directory`.

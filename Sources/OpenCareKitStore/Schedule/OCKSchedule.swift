@@ -149,8 +149,16 @@ public struct OCKSchedule: Codable, Hashable, Sendable {
 
     /// A schedule with one event a day at `hour:minutes`, starting on the day of `start`.
     ///
-    /// - Parameter calendar: The calendar the time is set and the events computed in. CareKit always uses the current
-    ///   calendar; the default here is the same, frozen at creation.
+    /// - Parameters:
+    ///   - hour: The hour of each event, 0 to 23, in `calendar`'s time zone.
+    ///   - minutes: The minute of each event.
+    ///   - start: The first day with an event (its time of day is replaced by `hour:minutes`).
+    ///   - end: When the events end (none after it), or nil for no end.
+    ///   - text: The events' label, such as "Breakfast".
+    ///   - duration: How long each event lasts (an hour by default; `.allDay` for the whole day).
+    ///   - targetValues: What each event asks for, such as `OCKOutcomeValue(400.0, units: "mg")`.
+    ///   - calendar: The calendar the time is set and the events computed in. CareKit always uses the current
+    ///     calendar; the default here is the same, frozen at creation.
     public static func dailyAtTime(hour: Int, minutes: Int, start: Date, end: Date?, text: String?,
                                    duration: OCKScheduleElement.Duration = .hours(1),
                                    targetValues: [OCKOutcomeValue] = [],
@@ -164,7 +172,16 @@ public struct OCKSchedule: Codable, Hashable, Sendable {
 
     /// A schedule with one event a week on `weekday` (1 is Sunday) at `hours:minutes`, starting from `start`.
     ///
-    /// - Parameter calendar: As for `dailyAtTime`.
+    /// - Parameters:
+    ///   - weekday: The day of the week, 1 (Sunday) to 7 (Saturday).
+    ///   - hours: The hour of each event, 0 to 23, in `calendar`'s time zone.
+    ///   - minutes: The minute of each event.
+    ///   - start: The first week with an event.
+    ///   - end: When the events end (none after it), or nil for no end.
+    ///   - targetValues: What each event asks for.
+    ///   - text: The events' label.
+    ///   - duration: How long each event lasts (an hour by default).
+    ///   - calendar: As for `dailyAtTime`.
     public static func weeklyAtTime(weekday: Int, hours: Int, minutes: Int, start: Date, end: Date?,
                                     targetValues: [OCKOutcomeValue], text: String?,
                                     duration: OCKScheduleElement.Duration = .hours(1),

@@ -8,6 +8,8 @@ public enum OCKSurveyForm {
     /// none (an unanswered question, an empty name). The result still has to pass `OCKSurveySession.record`.
     ///
     /// - Parameters:
+    ///   - step: The step whose page posted `fields`.
+    ///   - fields: The posted form, each field's name with its values in order.
     ///   - now: The signature's date.
     ///   - timeZone: Where a date-and-time answer's wall-clock time is.
     public static func result(for step: OCKSurveyStep, fields: [String: [String]], now: Date,

@@ -62,7 +62,12 @@ public struct OCKPage: Sendable {
 
     /// A color scheme a page forces: `light` or `dark`. The raw value goes into `<html data-appearance>`, which the
     /// stylesheet follows instead of the reader's system setting.
-    public enum Appearance: String, Sendable { case light, dark }
+    public enum Appearance: String, Sendable {
+        /// Dark text on light backgrounds, whatever the reader's system prefers.
+        case light
+        /// Light text on dark backgrounds, whatever the reader's system prefers.
+        case dark
+    }
 
     /// Creates a page.
     ///
