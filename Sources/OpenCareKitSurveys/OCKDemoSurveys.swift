@@ -13,6 +13,8 @@ public enum OCKDemoSurveys {
     /// Each survey by the id of its task.
     public static var byTaskID: [String: OCKSurvey] { [onboardingTaskID: onboarding, checkInTaskID: checkIn] }
 
+    /// The demo's informed consent, version `1.0`, in four sections: the study, what the participant does, their data,
+    /// and that taking part is voluntary.
     public static let consent = OCKConsentDocument(version: "1.0", title: "Informed Consent", sections: [
         .init(title: "About the study",
               summary: "This study follows your recovery after knee surgery for twelve weeks.",
@@ -28,6 +30,8 @@ public enum OCKDemoSurveys {
               learnMore: "To stop, tell your care team. What you recorded until then stays in your care record."),
     ])
 
+    /// The onboarding (task `onboardingTaskID`): welcome; "before you join"; the consent to read; the signature;
+    /// notifications (optional); completion.
     public static let onboarding: OCKSurvey = {
         do {
             return try OCKSurvey(id: "onboarding", title: "Welcome to the knee recovery study", steps: [
@@ -54,6 +58,8 @@ public enum OCKDemoSurveys {
         }
     }()
 
+    /// The daily check-in (task `checkInTaskID`): pain on a 0–10 scale (`pain`), hours slept (`sleep`, 0–24 hours) and
+    /// whether the knee exercises were done (`exercises`, yes or no); every question required.
     public static let checkIn: OCKSurvey = {
         do {
             return try OCKSurvey(id: "check-in", title: "Daily check-in", steps: [

@@ -135,9 +135,9 @@ import Testing
     }
 
     @Test func aClientLeavingMidBodyIsNotAServerError() {
-        #expect(SecurityHeadersMiddleware<CareRequestContext>.isClientGone(HTTPParserError.invalidEOFState))
-        #expect(SecurityHeadersMiddleware<CareRequestContext>.isClientGone(ChannelError.ioOnClosedChannel))
-        #expect(!SecurityHeadersMiddleware<CareRequestContext>.isClientGone(CancellationError()))
+        #expect(ErrorMiddleware<CareRequestContext>.isClientGone(HTTPParserError.invalidEOFState))
+        #expect(ErrorMiddleware<CareRequestContext>.isClientGone(ChannelError.ioOnClosedChannel))
+        #expect(!ErrorMiddleware<CareRequestContext>.isClientGone(CancellationError()))
     }
 }
 

@@ -13,20 +13,20 @@ import Testing
     /// What may, and why.
     static let allowed: [String: [String]] = [
         // The gate's own: `server(for: RecordAccess)`, and the reminder service's (no request asks for it).
-        "CareHost+Records.swift": ["records.server(for:", "records.server(for:"],
+        "Host/CareHost+Records.swift": ["records.server(for:", "records.server(for:"],
         // The reminder service reads a record's tasks into its index, and checks due events in a store opened for reading.
         "Reminders/ReminderService.swift": ["serverForBackgroundWork(of:", "storeForBackgroundReading(of:"],
         // A calendar feed is opened by its secret, checked against the directory first.
-        "CareHost+Calendar.swift": ["records.server(for:"],
+        "Reminders/CareHost+Calendar.swift": ["records.server(for:"],
         // The clinician's home summarizes the records the directory lists as theirs.
-        "CareHost+Clinician.swift": ["records.openServer(", "openReadingStore(for:", "records.server(for:"],
+        "Clinician/CareHost+Clinician.swift": ["records.openServer(", "openReadingStore(for:", "records.server(for:"],
         // The triage queue raises the alerts of a record that changed, or whose day began (the host's own work).
         "Triage/CareHost+Triage.swift": ["records.openServer(", "openReadingStore(for:", "records.server(for:", "storeForBackgroundReading(of:"],
         // An import writes the new record it has just made the importer own.
-        "CareHost+FHIR.swift": ["records.server(for:"],
+        "FHIR/CareHost+FHIR.swift": ["records.server(for:"],
         // How the host opens stores, and the demo's people (made at start, before any request).
-        "CareHost.swift": [".store(for:"],
-        "Records/DemoPeople.swift": [".store(for:", ".store(for:"],
+        "Host/CareHost.swift": [".store(for:"],
+        "Host/DemoPeople.swift": [".store(for:", ".store(for:"],
     ]
 
     @Test func everyWayToARecordsStoreOutsideTheGateIsKnown() throws {

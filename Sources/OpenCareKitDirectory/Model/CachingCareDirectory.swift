@@ -8,13 +8,23 @@ import Synchronization
 /// member or a revoked session keeps access at most that long on this server. At most `capacity` entries of each
 /// kind are kept.
 ///
+/// Only those three lookups are remembered (an account's lookup by email is not); every other call goes to the base
+/// directory. A session found expired is refused whatever the cache holds.
+///
 /// For example:
 /// ```swift
 /// let directory = CachingCareDirectory(try SQLiteCareDirectory(path: path))
+/// // Asked of the base directory, then remembered for `freshness`:
+/// let access = try await directory.membership(record: record.id, account: account.id)
+/// // Forgets the record's remembered memberships:
+/// try await directory.removeMembership(record: record.id, account: account.id)
 /// ```
 public final class CachingCareDirectory: CareDirectory {
+    /// The directory it reads through and writes to.
     public let base: any CareDirectory
+    /// How long, in seconds, a remembered lookup is used before the base directory is asked again.
     public let freshness: TimeInterval
+    /// How many lookups of each kind it remembers; at that many, it forgets them all and starts again.
     public let capacity: Int
 
     private struct Entry<Value: Sendable>: Sendable {
@@ -31,6 +41,13 @@ public final class CachingCareDirectory: CareDirectory {
     private let accounts = Mutex<[CareAccountID: Entry<CareAccount?>]>([:])
     private let memberships = Mutex<[MembershipKey: Entry<CareMembership?>]>([:])
 
+    /// A cache in front of `base`.
+    ///
+    /// - Parameters:
+    ///   - base: The directory it reads through and writes to.
+    ///   - freshness: How long, in seconds, a lookup is remembered: how late this server may see a change made
+    ///     elsewhere.
+    ///   - capacity: How many lookups of each kind it remembers at most.
     public init(_ base: any CareDirectory, freshness: TimeInterval = 2, capacity: Int = 10_000) {
         self.base = base
         self.freshness = freshness

@@ -2,7 +2,23 @@ import Foundation
 import OpenCareKitStore
 
 /// What went wrong in the directory. Messages name no person and no record data.
+///
+/// A caller branches on `kind`, and shows or logs `reason`. A failure of the database behind the directory becomes a
+/// `storage` error, but a duplicate key becomes `conflict`, a reference to a missing account or record `notFound`,
+/// a database that cannot be reached or is contended OpenCareKitStore's `StorageUnavailableError` (try again
+/// shortly), and one that fails (an I/O error, a full disk) its `StorageFaultError`.
+///
+/// For example:
+/// ```swift
+/// do {
+///     try await directory.addAccount(account)
+/// } catch let error as CareDirectoryError where error.kind == .emailTaken {
+///     showForm(message: error.reason)
+/// }
+/// ```
 public struct CareDirectoryError: Error, Equatable, Sendable, LocalizedError {
+    /// The broad kind of a failure, for a caller to branch on (a server maps it to an HTTP status, say); `reason` says
+    /// the rest.
     public enum Kind: Sendable, Equatable {
         /// An account with that email address exists already.
         case emailTaken
@@ -14,9 +30,17 @@ public struct CareDirectoryError: Error, Equatable, Sendable, LocalizedError {
         case storage
     }
 
+    /// What kind of failure it is.
     public let kind: Kind
+    /// The failure in a sentence for the person or the operator (also `errorDescription`). It names no person, and no
+    /// value of a record: it may be shown, and written to a log.
     public let reason: String
 
+    /// An error of `kind`, explained by `reason`.
+    ///
+    /// - Parameters:
+    ///   - kind: What kind of failure it is.
+    ///   - reason: A whole sentence that names no person and no value of a record.
     public init(_ kind: Kind, _ reason: String) {
         self.kind = kind
         self.reason = reason
@@ -47,17 +71,32 @@ public enum CareDirectoryLimits {
 /// tokens and the audit log. `SQLiteCareDirectory` keeps it in one SQLite file; another backend implements the same
 /// protocol and nothing above it changes.
 ///
+/// A call's writes are one transaction, all or nothing (a survey in progress excepted: its statements commit one by
+/// one). Dates are kept as seconds since 1970; the audit log keeps whole milliseconds. Identifiers are
+/// ``RandomIdentifier``s; secrets that sign someone in (session ids, invitation links, access tokens) are kept only
+/// as their hashes. `CachingCareDirectory` puts a short-lived cache in front of any directory.
+///
 /// For example:
 /// ```swift
 /// let directory = try SQLiteCareDirectory(path: dataDirectory.appending(path: "directory.sqlite").path)
 /// let account = CareAccount(email: "ana@example.org", name: "Ana", passwordHash: hash, createdDate: .now)
 /// try await directory.addAccount(account)
+///
+/// let record = CareRecord(patientName: "Test Patient", timeZoneIdentifier: "Europe/Paris", createdDate: .now)
+/// let owner = CareMembership(record: record.id, account: account.id, role: .patient, isOwner: true, createdDate: .now)
+/// try await directory.addRecord(record, member: owner)
+/// let records = try await directory.memberships(of: account.id)  // [(membership, record)]
 /// ```
 public protocol CareDirectory: Sendable {
     // MARK: Accounts
-    /// - Throws: `emailTaken` if another account has the email.
+    /// Adds an account. Its email address is compared as it is given: normalize it first
+    /// (`CareAccount.normalizedEmail(_:)`).
+    /// - Throws: `emailTaken` if another account has the email; `conflict` if one has the id.
     func addAccount(_ account: CareAccount) async throws
+    /// The account with the id `id`; nil when there is none.
     func account(_ id: CareAccountID) async throws -> CareAccount?
+    /// The account with the email address `email`, which is normalized first (`CareAccount.normalizedEmail(_:)`:
+    /// trimmed and lowercased); nil when there is none, or when `email` does not read as an address.
     func account(email: String) async throws -> CareAccount?
     /// Replaces the stored account with the same id.
     func updateAccount(_ account: CareAccount) async throws
@@ -71,37 +110,59 @@ public protocol CareDirectory: Sendable {
     /// Adds a record, with its first member (usually its owner) and the messages and triage items of an import
     /// (`importTeamWork`'s bounds), in one transaction: all or nothing.
     func addRecord(_ record: CareRecord, member: CareMembership?, teamWork: CareTeamWork) async throws
+    /// The record with the id `id`; nil when there is none.
     func record(_ id: CareRecordID) async throws -> CareRecord?
     /// Changes a record's name, time zone, care plan and settings (its id and store stay).
     func updateRecord(_ record: CareRecord) async throws
     /// Every record, oldest first, `limit` at a time.
     func records(limit: Int, after: CareRecordID?) async throws -> [CareRecord]
+    /// How many records the directory holds.
     func recordCount() async throws -> Int
+    /// The access `account` has to `record` (its role, and whether it owns the record); nil when it has none. Every
+    /// request to a record asks this: `CachingCareDirectory` remembers the answer for a moment.
     func membership(record: CareRecordID, account: CareAccountID) async throws -> CareMembership?
     /// The records an account has access to, with its membership in each, ordered by patient name.
     func memberships(of account: CareAccountID) async throws -> [(membership: CareMembership, record: CareRecord)]
     /// Everyone with access to a record, with their accounts.
     func members(of record: CareRecordID) async throws -> [(membership: CareMembership, account: CareAccount)]
-    /// Adds or replaces a membership.
-    /// - Throws: `conflict` if the record would be left without an owner.
+    /// Adds or replaces a membership (a replaced one keeps its `createdDate`). A member whose role is no longer
+    /// clinician hands the triage items assigned to them back to the record's clinicians.
+    /// - Throws: `CareDirectoryError.secondPatient` for a second patient; `conflict` if the record would be left
+    ///   without an owner; `notFound` if the record or the account does not exist.
     func setMembership(_ membership: CareMembership) async throws
-    /// - Throws: `conflict` if it is the owner's membership.
+    /// Takes a person's access to a record away; the triage items assigned to them go back to the record's
+    /// clinicians.
+    /// - Throws: `conflict` if it is the owner's membership; `notFound` if the person has no access to the record.
     func removeMembership(record: CareRecordID, account: CareAccountID) async throws
 
     // MARK: Invitations
+    /// Keeps a new, unused invitation (its `acceptedDate` and `acceptedBy` are not stored). The directory holds only
+    /// the hash of the link's secret.
+    /// - Throws: `CareDirectoryError.secondPatient` for a patient's invitation to a record that has a patient;
+    ///   `CareDirectoryError.tooManyInvitations` when the record has `CareDirectoryLimits.openInvitationsPerRecord`
+    ///   invitations that are neither accepted nor expired at the invitation's `createdDate`; `conflict` when an
+    ///   invitation has the same secret hash; `notFound` when the record does not exist.
     func addInvitation(_ invitation: CareInvitation) async throws
+    /// The invitation whose link's secret has the SHA-256 hash `secretHash` (hex), whether it is open, accepted or
+    /// expired; nil when there is none (never made, or revoked).
     func invitation(secretHash: String) async throws -> CareInvitation?
+    /// Every invitation of `record` the directory keeps — open, accepted and expired — newest first.
     func invitations(of record: CareRecordID) async throws -> [CareInvitation]
     /// Uses the invitation once: if it is unused and unexpired at `now`, marks it accepted and gives `account` its role
     /// (a person who has a role in the record already keeps theirs).
     /// - Returns: The membership, or nil if the invitation was used, expired or never existed.
     func acceptInvitation(secretHash: String, account: CareAccountID, now: Date) async throws -> CareMembership?
+    /// Revokes an invitation by forgetting it: its link stops working. Nothing happens when there is none.
     func removeInvitation(secretHash: String) async throws
 
     // MARK: Sessions (keyed by a hash of the session id)
+    /// The web session whose id hashes to `keyHash` (the server keeps the SHA-256 of the cookie's id, hex, so the
+    /// database holds no id that signs anyone in): the value the server stored, and when it expires (nil: never); nil
+    /// when there is none, or it expired at or before `now`.
     func session(keyHash: String, now: Date) async throws -> (value: Data, expiryDate: Date?)?
     /// Stores a session; `expiryDate` nil keeps the stored one.
     func setSession(keyHash: String, account: CareAccountID?, value: Data, expiryDate: Date?, now: Date) async throws
+    /// Ends one session (signing out): it is forgotten. Nothing happens when there is none.
     func removeSession(keyHash: String) async throws
     /// Ends every session of an account ("sign out everywhere", a changed password, a removed account).
     func removeSessions(of account: CareAccountID) async throws
@@ -129,21 +190,32 @@ public protocol CareDirectory: Sendable {
                           value: Data, expiryDate: Date) async throws -> Bool
 
     // MARK: Access tokens
+    /// Keeps a new personal access token: only the hash of its secret, and neither `lastUsedDate` nor `revokedDate` (a
+    /// new token is unused and valid).
+    /// - Throws: `conflict` when a token has the same id or secret hash; `notFound` when its account or record does not
+    ///   exist.
     func addAccessToken(_ token: CareAccessToken) async throws
+    /// The token whose secret has the SHA-256 hash `secretHash` (hex), revoked or not: the caller refuses a revoked one
+    /// (`CareAccessToken.revokedDate`). Nil when there is none.
     func accessToken(secretHash: String) async throws -> CareAccessToken?
+    /// Every token of `account`, revoked ones too, newest first: what its owner lists and revokes.
     func accessTokens(of account: CareAccountID) async throws -> [CareAccessToken]
     /// Revokes one of the account's tokens; false if it has no such token.
     func revokeAccessToken(_ id: RandomIdentifier, of account: CareAccountID, now: Date) async throws -> Bool
+    /// Sets the token's `lastUsedDate` to `now`. Nothing happens for a token that does not exist.
     func noteAccessTokenUse(_ id: RandomIdentifier, now: Date) async throws
 
     // MARK: Reminders
     /// Keeps a browser's push subscription; one with the same endpoint is replaced (a browser subscribing again).
     func setPushSubscription(_ subscription: CarePushSubscription) async throws
+    /// The push subscriptions of `account` (one per browser or device it turned reminders on in), oldest first.
     func pushSubscriptions(of account: CareAccountID) async throws -> [CarePushSubscription]
     /// Forgets a subscription: the person turned reminders off on that device, or the push service said it is gone.
     func removePushSubscription(endpoint: String) async throws
     /// Adds or replaces a person's reminder settings for a record.
     func setReminderSettings(_ settings: CareReminderSettings) async throws
+    /// The reminder settings `account` saved for `record`, including settings that turned reminders off (no tasks); nil
+    /// when it never saved any.
     func reminderSettings(record: CareRecordID, account: CareAccountID) async throws -> CareReminderSettings?
     /// Everyone's reminder settings for a record that remind of at least one task.
     func reminderSettings(of record: CareRecordID) async throws -> [CareReminderSettings]
@@ -168,6 +240,9 @@ public protocol CareDirectory: Sendable {
     func raiseTriage(_ alerts: [CareTriageAlert], record: CareRecordID, now: Date) async throws -> CareTriageRaise
     /// The open items of `records` (urgent, then new, then newest first), or the resolved ones (newest first).
     func triageItems(records: [CareRecordID], open: Bool, limit: Int) async throws -> [CareTriageItem]
+    /// The item with the id `id`, open or resolved, of whichever record; nil when there is none (old resolved items are
+    /// dropped: `CareTriageItem.maximumResolvedPerRecord`). It checks no access: the caller checks that whoever asks
+    /// may see the item's record.
     func triageItem(_ id: RandomIdentifier) async throws -> CareTriageItem?
     /// How many items of `records` are open, and how many of those are urgent.
     func openTriageCounts(records: [CareRecordID]) async throws -> (open: Int, urgent: Int)
@@ -191,6 +266,8 @@ public protocol CareDirectory: Sendable {
     /// The threads of `record` that `reader` sees, most recently active first, after the thread `before` (from the
     /// first when nil), each with the messages of others the reader has not read.
     func threads(record: CareRecordID, reader: CareAccountID, before: RandomIdentifier?, limit: Int) async throws -> [CareThreadListing]
+    /// The thread `id`, if `reader` sees it (a member of its record, in a role its audience includes); nil otherwise,
+    /// whether or not the thread exists.
     func thread(_ id: RandomIdentifier, reader: CareAccountID) async throws -> CareThread?
     /// The newest `limit` messages of a thread sent before the message `before` (the newest when nil), oldest first.
     func threadMessages(_ id: RandomIdentifier, reader: CareAccountID, before: RandomIdentifier?, limit: Int) async throws -> [CareMessage]

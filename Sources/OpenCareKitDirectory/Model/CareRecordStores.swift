@@ -26,6 +26,7 @@ public struct CareRecordRevision: Hashable, Sendable {
     /// when it was read is not trusted to stay unchanged. nil for a revision that counts every commit.
     public var lastModified: Double?
 
+    /// A revision with its `stamp`, and for one read from file times, the newest of them (seconds since 1970).
     public init(stamp: [Int64], lastModified: Double? = nil) {
         self.stamp = stamp
         self.lastModified = lastModified

@@ -3,7 +3,21 @@ import OpenCareKitStore
 
 /// A server's data directory: the directory file (`directory.sqlite`) and the records' stores
 /// (`records/{id}.sqlite`). `serve` and the `account`, `record` and `audit` commands find it the same way.
+///
+/// It is the `CareRecordStores` of a server on SQLite: one store file per record, which a record's `storeName`
+/// names; a name that would lead outside the data directory is refused with a `storage` error.
+///
+/// For example:
+/// ```swift
+/// let data = CareDataDirectory(path: "/var/lib/opencarekit")
+/// let directory = try data.openDirectory()
+/// if let record = try await directory.record(recordID) {
+///     let store = try data.store(for: record)
+///     let tasks = try await store.fetchTasks(query: OCKTaskQuery())
+/// }
+/// ```
 public struct CareDataDirectory: CareRecordStores {
+    /// The data directory's folder, which holds `directory.sqlite` and the `records` folder.
     public let url: URL
 
     /// The directory at `path`, or the default one (`OCKStore.defaultDirectory`).

@@ -12,6 +12,8 @@ import GRDB
 /// ```swift
 /// let directory = try SQLiteCareDirectory(path: "/var/lib/opencarekit/directory.sqlite")
 /// let records = try await directory.memberships(of: account.id)
+///
+/// let scratch = try SQLiteCareDirectory(path: nil)  // in memory, for tests
 /// ```
 public typealias SQLiteCareDirectory = SQLCareDirectory
 

@@ -37,7 +37,7 @@ struct CareAuthenticator: RouterMiddleware {
         }
         if let identity = context.identity, try await host.mustTurnOnTwoStep(identity, path: request.uri.path) {
             if identity.token != nil || request.wantsJSON {
-                return APIError(status: .forbidden, field: nil, message: "This server asks clinicians to use two-step sign-in: turn it on in the account page.").response
+                throw ClientError(status: .forbidden, message: "This server asks clinicians to use two-step sign-in: turn it on in the account page.")
             }
             return Response.redirect(to: "/account/two-step?required=1", type: .normal)
         }

@@ -227,7 +227,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Answers `status` with a JSON error and closes the connection.
     private func refuse(_ context: ChannelHandlerContext, status: HTTPResponse.Status, message: String) {
-        let body = APIError(status: status, field: nil, message: message).json
+        let body = ClientError(status: status, message: message).json
         var head = HTTPResponse(status: status)
         head.headerFields[.contentType] = "application/json"
         head.headerFields[.contentLength] = String(body.readableBytes)

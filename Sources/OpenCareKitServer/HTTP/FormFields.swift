@@ -79,12 +79,18 @@ extension FormFields {
 }
 
 /// A form field that is missing or wrong: 400, or 422 for a well-formed value out of range.
-struct FormError: Error, Sendable {
-    let field: String
+struct FormError: AnsweringError, Sendable {
+    let formField: String
     /// A sentence of `ErrorText` taking the field's name as `{0}`, then `arguments`.
     let reason: ErrorText
     var arguments: [String] = []
     var status: HTTPResponse.Status = .badRequest
 
-    var message: PageMessage { PageMessage(reason, arguments: [field] + arguments) }
+    init(field: String, reason: ErrorText, arguments: [String] = [], status: HTTPResponse.Status = .badRequest) {
+        (formField, self.reason, self.arguments, self.status) = (field, reason, arguments, status)
+    }
+
+    var errorField: String? { formField }
+    var message: PageMessage { PageMessage(reason, arguments: [formField] + arguments) }
+    func message(in language: OCKLanguage) -> String { message.text(language) }
 }

@@ -18,84 +18,14 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
     public init() {}
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as HTTPResponseError {
-            response = try error.response(from: request, context: context)
-        } catch let OCKStoreError.invalidValue(reason) {
-            // A store limit a route did not handle itself (a query over too many events): the reason says which,
-            // and never holds patient data.
-            response = APIError(status: .unprocessableContent, field: nil, message: reason).response
-        } catch let error as StorageUnavailableError {
-            // The database is down or restarting: the same request may succeed shortly (a write cut off at its commit
-            // may have been made; the page shows what was).
-            context.logger.warning("storage unavailable", metadata: ["reason": "\(error.reason)"])
-            response = Self.unavailable(request)
-        } catch let error as StorageFaultError {
-            // The database failed: the server's fault. The answer and the log share an id, so a report names the line.
-            let id = Self.errorID()
-            context.logger.error("storage fault", metadata: ["error-id": "\(id)", "reason": "\(error.reason)"])
-            response = Self.serverFault(request, id: id)
-        } catch where Self.isClientGone(error) {
-            // The client went away mid-request (its body ended early): nothing is wrong here and nobody is left to
-            // answer; the answer is written to a closed connection, or not at all.
-            context.logger.debug("client disconnected during the request", metadata: ["error": "\(type(of: error))"])
-            response = APIError(status: .badRequest, field: nil, message: "The request ended early.").response
-        } catch {
-            // Whatever went wrong inside, the answer still carries the headers, and says nothing about the data.
-            let id = Self.errorID()
-            context.logger.error("request failed", metadata: ["error-id": "\(id)", "error": "\(type(of: error))"])
-            response = Self.serverFault(request, id: id)
-        }
+        // Whatever went wrong inside, the answer still carries the headers: ErrorMiddleware, inside this one, turns
+        // every error into its response.
+        var response = try await next(request, context)
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.referrerPolicy] = "same-origin"
         return response
-    }
-}
-
-extension SecurityHeadersMiddleware {
-    /// Seconds a client is asked to wait before trying again while the database cannot be reached.
-    static var retryAfterSeconds: Int { 5 }
-
-    /// 503 with Retry-After: a page for a browser, JSON for a script.
-    static func unavailable(_ request: Request) -> Response {
-        let language = request.preferredLanguage
-        let message = PageMessage(HostText.storageUnavailable)
-        var response = request.wantsJSON || !(request.headers[.accept]?.contains("text/html") ?? false)
-            ? APIError(status: .serviceUnavailable, field: nil, message: message.text(language)).response
-            : AppPage.error(message, status: .serviceUnavailable,
-                            context: OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)),
-                            back: request.uri.path)
-        response.headers[.retryAfter] = String(retryAfterSeconds)
-        response.headers[.cacheControl] = "no-store"
-        return response
-    }
-
-    /// A short id for a server fault, shown to the person and written to the log.
-    static func errorID() -> String {
-        String((0..<10).map { _ in "0123456789abcdefghjkmnpqrstvwxyz".randomElement()! })
-    }
-
-    /// 500 naming the fault's id (also in the log, with the reason): a page for a browser, JSON for a script.
-    static func serverFault(_ request: Request, id: String) -> Response {
-        let language = request.preferredLanguage
-        let message = PageMessage(HostText.serverFault, id)
-        var response = request.wantsJSON || !(request.headers[.accept]?.contains("text/html") ?? false)
-            ? APIError(status: .internalServerError, field: nil, message: message.text(language)).response
-            : AppPage.error(message, status: .internalServerError,
-                            context: OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)),
-                            back: request.uri.path)
-        response.headers[.errorID] = id
-        response.headers[.cacheControl] = "no-store"
-        return response
-    }
-
-    /// Whether `error` means the client disconnected or its request ended before its body did.
-    static func isClientGone(_ error: any Error) -> Bool {
-        error is HTTPParserError || error is ChannelError || error is IOError
     }
 }
 
@@ -141,29 +71,29 @@ public struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
         return "\(scheme)://\(shownHost):\(port)"
     }
 
-    static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        APIError(status: status, field: nil, message: message).response
+    static func refusal(_ status: HTTPResponse.Status, _ message: String) -> ClientError {
+        ClientError(status: status, message: message)
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // A Host header left among the fields means the request had more than one (the first became the authority).
         guard request.headers[.host] == nil else {
-            return Self.refusal(.badRequest, "A request has one Host header.")
+            throw Self.refusal(.badRequest, "A request has one Host header.")
         }
         let host = request.head.authority ?? ""
         if let allowedHosts {
             guard !host.isEmpty, allowedHosts.contains(Self.hostName(host)) else {
-                return Self.refusal(.misdirectedRequest, "This server does not answer to that host name.")
+                throw Self.refusal(.misdirectedRequest, "This server does not answer to that host name.")
             }
         }
         if request.method != .get, request.method != .head {
             if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site != "same-origin", site != "none" {
-                return Self.refusal(.forbidden, "Requests from other sites are refused.")
+                throw Self.refusal(.forbidden, "Requests from other sites are refused.")
             }
             if let origin = request.headers[.origin] {
                 let expected = publicOrigin ?? Self.origin(of: "http://\(host)")
                 guard let given = Self.origin(of: origin), given == expected else {
-                    return Self.refusal(.forbidden, "Requests from other sites are refused.")
+                    throw Self.refusal(.forbidden, "Requests from other sites are refused.")
                 }
             }
         }

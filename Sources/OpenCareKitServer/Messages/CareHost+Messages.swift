@@ -307,7 +307,7 @@ extension CareHost {
     /// `GET /records/R/messages/live`: a `changed` event whenever a thread the person sees gets a message or a receipt,
     /// for the messages pages to refresh themselves. A team note's events reach clinicians only.
     func liveMessages(_ request: Request, _ context: CareRequestContext, _ access: RecordAccess) async throws -> Response {
-        guard let slot = liveSlots.take(for: context.liveStreamOwner) else { return CareServer.tooManyStreams }
+        guard let slot = liveSlots.take(for: context.liveStreamOwner) else { throw CareServer.tooManyStreams }
         let record = access.record, account = access.identity.account.id
         let events = messageFeed.subscribe().filter { [self] event in
             guard event.record == record else { return false }

@@ -189,6 +189,11 @@ struct PageMessage: Sendable {
         make = { language in words.text(language, arguments: arguments) }
     }
 
+    /// A message already in the reader's words (an error's own).
+    init(verbatim text: String) {
+        make = { _ in text }
+    }
+
     init(_ error: OCKSurveyError) {
         make = { language in error.message(OCKLocalization(language: language)) }
     }

@@ -22,8 +22,10 @@ public enum OCKAnswerFormat: Sendable, Hashable {
 /// A choice of a choice question: an id (what results keep) and its text.
 public struct OCKChoice: Sendable, Hashable, Identifiable {
     public var id: String
+    /// What the participant reads.
     public var text: String
 
+    /// A choice with the id `id`, unique in its question.
     public init(id: String, text: String) {
         self.id = id
         self.text = text
@@ -32,12 +34,20 @@ public struct OCKChoice: Sendable, Hashable, Identifiable {
 
 /// An answer to a question.
 public enum OCKAnswer: Sendable, Hashable, Codable {
+    /// A whole number, for a `scale` question; within its range.
     case scale(Int)
+    /// A number, for a `numeric` question; finite and within its range (in its unit).
     case number(Double)
+    /// The id of the one choice picked, for a `singleChoice` question.
     case choice(String)
+    /// The ids of the choices picked, none twice, for a `multipleChoice` question; one outcome value each.
     case choices([String])
+    /// What the participant wrote, for a `text` question: at most its `maximumLength` characters.
     case text(String)
+    /// A moment, for a `dateTime` question: from 1 January 1900 to 1 January 3000 (UTC). A form's wall-clock time is
+    /// read in the time zone the server gives `OCKSurveyForm`.
     case date(Date)
+    /// Yes (true) or no (false), for a `yesNo` question.
     case yesNo(Bool)
 }
 

@@ -6,13 +6,27 @@ import OpenCareKitStore
 /// text, the signer's name, the date, and the signature image (nil when the signer typed their name instead of
 /// drawing). The WWDC sample drops all of this; here it travels in the onboarding outcome, one value per field with
 /// `kind` "consent.…", so the store's versioned history keeps it and every backend and sync path carries it.
+///
+/// For example:
+/// ```swift
+/// let values = try session.finish().outcomeValues(createdDate: .now)
+/// if let consent = OCKSignedConsent(values: values) {
+///     print(consent.documentVersion, consent.signedDate, consent.isIntact ? "intact" : "altered")
+/// }
+/// ```
 public struct OCKSignedConsent: Sendable, Hashable {
+    /// The version of the document signed (`OCKConsentDocument.version`).
     public var documentVersion: String
+    /// The title of the document signed.
     public var documentTitle: String
+    /// The whole text signed (`OCKConsentDocument.text`): the title, then each section's title, summary and details,
+    /// separated by blank lines.
     public var documentText: String
     /// The SHA-256 hash of `documentText` in UTF-8, as 64 lowercase hex digits.
     public var textSHA256: String
+    /// The signer's full name, trimmed.
     public var signerName: String
+    /// When it was signed.
     public var signedDate: Date
     /// The drawn signature as PNG.
     public var signatureImage: Data?
@@ -38,12 +52,19 @@ public struct OCKSignedConsent: Sendable, Hashable {
 
     /// The kinds of the outcome values that hold a consent.
     public enum Kind {
+        /// The kind of the value holding `documentVersion`.
         public static let version = "consent.version"
+        /// The kind of the value holding `documentTitle`.
         public static let title = "consent.title"
+        /// The kind of the value holding `documentText`.
         public static let text = "consent.text"
+        /// The kind of the value holding `textSHA256`.
         public static let textSHA256 = "consent.textSHA256"
+        /// The kind of the value holding `signerName`.
         public static let signer = "consent.signer"
+        /// The kind of the value holding `signedDate`, a date value.
         public static let date = "consent.date"
+        /// The kind of the value holding `signatureImage`, a data value; absent for a typed-name signature.
         public static let signature = "consent.signature"
     }
 

@@ -14,12 +14,17 @@ public struct OCKSignature: Sendable, Hashable, Codable {
         data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
+    /// The signer's full name as typed; the session trims it, and refuses an empty one or one longer than
+    /// `maximumNameLength`.
     public var fullName: String
     /// The drawn signature as PNG; nil when the name was typed instead.
     public var image: Data?
+    /// Whether the signer ticked "I agree"; a signature without it is refused.
     public var agreed: Bool
+    /// When it was signed.
     public var date: Date
 
+    /// A signature; `image` is a PNG of at most `maximumImageBytes`, or nil for the typed name.
     public init(fullName: String, image: Data?, agreed: Bool, date: Date) {
         self.fullName = fullName
         self.image = image
@@ -32,9 +37,11 @@ public struct OCKSignature: Sendable, Hashable, Codable {
 public enum OCKStepResult: Sendable, Hashable, Codable {
     /// The participant read the consent document (all of it: agreeing happens at the signature).
     case consentReviewed(version: String)
+    /// The signature of a signature step.
     case signature(OCKSignature)
     /// Each permission's id and whether it was granted (false: declined or skipped).
     case permissions([String: Bool])
+    /// The answer to a question.
     case answer(OCKAnswer)
     /// An optional step the participant skipped.
     case skipped
@@ -42,11 +49,33 @@ public enum OCKStepResult: Sendable, Hashable, Codable {
 
 /// A survey in progress: where the participant is, and the results so far. Going back keeps answers; Next refuses
 /// a required step without its result.
+///
+/// A session is a value and does no I/O: keep its `snapshot` between requests, and resume it with
+/// `init(survey:restoring:)`, which checks every result again.
+///
+/// For example:
+/// ```swift
+/// var session = OCKSurveySession(survey: OCKDemoSurveys.checkIn)
+/// try session.record(.answer(.scale(3)), for: "pain")
+/// try session.next()
+/// try session.record(.answer(.number(7.5)), for: "sleep")
+/// try session.next()
+/// try session.record(.answer(.yesNo(true)), for: "exercises")
+/// let values = try session.finish().outcomeValues(createdDate: .now)
+///
+/// let kept = try JSONEncoder().encode(session.snapshot)
+/// let resumed = try OCKSurveySession(survey: OCKDemoSurveys.checkIn,
+///                                    restoring: JSONDecoder().decode(OCKSurveySession.Snapshot.self, from: kept))
+/// ```
 public struct OCKSurveySession: Sendable, Hashable {
+    /// The survey being answered.
     public let survey: OCKSurvey
+    /// The current step's index in `survey.steps`, from 0.
     public private(set) var currentIndex = 0
+    /// The results so far, by step id; going back keeps them.
     public private(set) var results: [String: OCKStepResult] = [:]
 
+    /// A new session at the survey's first step, with no results.
     public init(survey: OCKSurvey) {
         self.survey = survey
     }
@@ -56,14 +85,18 @@ public struct OCKSurveySession: Sendable, Hashable {
     public struct Snapshot: Sendable, Hashable, Codable {
         /// The current step's index.
         public var step: Int
+        /// The results so far, by step id.
         public var results: [String: OCKStepResult]
 
+        /// A snapshot at the step with index `step`, holding `results`. `OCKSurveySession.init(survey:restoring:)`
+        /// checks it.
         public init(step: Int, results: [String: OCKStepResult]) {
             self.step = step
             self.results = results
         }
     }
 
+    /// Where the session is and what it holds, to keep (it is `Codable`) and resume with `init(survey:restoring:)`.
     public var snapshot: Snapshot { Snapshot(step: currentIndex, results: results) }
 
     /// Resumes a session of `survey` from `snapshot`, checking it as if each result were recorded again: a snapshot
@@ -83,11 +116,13 @@ public struct OCKSurveySession: Sendable, Hashable {
         currentIndex = snapshot.step
     }
 
+    /// The step the participant is at.
     public var currentStep: OCKSurveyStep { survey.steps[currentIndex] }
 
     /// "Step 2 of 5": the current position, counting from 1, and the number of steps.
     public var progress: (step: Int, of: Int) { (currentIndex + 1, survey.steps.count) }
 
+    /// Whether the current step is the survey's last, whose Next is Done: after it, the survey is finished.
     public var isAtLastStep: Bool { currentIndex == survey.steps.count - 1 }
 
     /// Records the result of step `stepID` after checking it fits the step.
@@ -162,8 +197,19 @@ public struct OCKSurveySession: Sendable, Hashable {
     }
 }
 
-/// A finished survey's results, by step id.
+/// A finished survey's results, by step id, as `OCKSurveySession.finish()` gives them.
+///
+/// For example:
+/// ```swift
+/// let result = try session.finish()
+/// let outcome = OCKOutcome(taskUUID: event.task.uuid, taskOccurrenceIndex: event.scheduleEvent.occurrence,
+///                          values: result.outcomeValues(createdDate: .now))
+/// let consents = result.signedConsents
+/// ```
 public struct OCKSurveyResult: Sendable, Hashable {
+    /// The survey answered.
     public let survey: OCKSurvey
+    /// Each step's result, by step id: `.skipped` for an optional step passed without one; none for an instruction
+    /// or a completion step.
     public let results: [String: OCKStepResult]
 }

@@ -23,6 +23,13 @@ public struct OCKSurveyStoreRule: OCKStoreRule {
     /// Surveys by their own id, for tasks that name theirs (`OCKSurvey.taskUserInfoKey`).
     public let catalog: [String: OCKSurvey]
 
+    /// A rule for an app's surveys.
+    ///
+    /// - Parameters:
+    ///   - surveys: The surveys by the id of the task that runs each.
+    ///   - consentTaskID: The onboarding task, whose outcome keeps the signed consent and comes first; nil for a plan
+    ///     without one (no outcome is then held back or kept).
+    ///   - catalog: Surveys by their own id, for tasks that name theirs in their `userInfo`; none by default.
     public init(surveys: [String: OCKSurvey], consentTaskID: String?, catalog: [String: OCKSurvey] = [:]) {
         self.surveys = surveys
         self.consentTaskID = consentTaskID

@@ -4,13 +4,22 @@ import OpenCareKitUI
 /// A signed consent as a record to read, print or keep: who signed which version of which document and when, the
 /// text's SHA-256 hash (and whether the kept text still matches it), the signature, and the full text.
 public struct OCKSignedConsentView: OCKComponent {
+    /// The consent shown.
     public var consent: OCKSignedConsent
     /// Where the signature image is; nil shows that the typed name signed (or, with an image, nothing).
     public var signatureImage: SafeURL?
     /// A link to download the record, if any.
     public var downloadURL: SafeURL?
+    /// The `id` of the rendered `article`, for a link to it; nil for none.
     public var identifier: String?
 
+    /// A view of `consent`.
+    ///
+    /// - Parameters:
+    ///   - consent: The consent shown.
+    ///   - signatureImage: Where the drawn signature is; nil shows that the typed name signed.
+    ///   - downloadURL: A link to download the record; nil for none.
+    ///   - identifier: The `id` of the rendered `article`; nil for none.
     public init(consent: OCKSignedConsent, signatureImage: SafeURL?, downloadURL: SafeURL? = nil, identifier: String? = nil) {
         self.consent = consent
         self.signatureImage = signatureImage

@@ -6,6 +6,7 @@ import OpenCareKitUI
 /// works without JavaScript too. Each step's fields are named after the step ("pain.answer"), and
 /// `OCKSurveyForm.session(answering:fields:now:timeZone:)` reads them back, with the same checks as step by step.
 public struct OCKSurveyPageView: OCKComponent {
+    /// The survey shown; its completion step is left out (it would come before Done).
     public var survey: OCKSurvey
     /// The results to show in the controls (a refused form's answers, shown again).
     public var results: [String: OCKStepResult]
@@ -16,6 +17,14 @@ public struct OCKSurveyPageView: OCKComponent {
     /// Where Cancel leads (the survey's card).
     public var cancelURL: SafeURL
 
+    /// A form of `survey`.
+    ///
+    /// - Parameters:
+    ///   - survey: The survey, one answered on one page (`OCKSurvey.isAnsweredOnOnePage`).
+    ///   - results: The results to show in the controls; none by default.
+    ///   - error: Why the form was refused, and at which step; nil by default.
+    ///   - action: Where the form posts, with its hidden fields.
+    ///   - cancelURL: Where Cancel leads.
     public init(survey: OCKSurvey, results: [String: OCKStepResult] = [:], error: (stepID: String?, message: String)? = nil,
                 action: OCKFormAction, cancelURL: SafeURL) {
         self.survey = survey

@@ -9,7 +9,9 @@ import OpenCareKitUI
 /// The form posts `step` (the step's id, checked against the session), `action` (`next`, `back`, `skip` or
 /// `cancel`), the hidden fields of `action`, and the answer fields `OCKSurveyForm` reads back.
 public struct OCKSurveyStepView: OCKComponent {
+    /// The survey the step belongs to; its title heads the page.
     public var survey: OCKSurvey
+    /// The step shown.
     public var step: OCKSurveyStep
     /// The step's position, counting from 1, and the number of steps.
     public var progress: (step: Int, of: Int)
@@ -23,6 +25,15 @@ public struct OCKSurveyStepView: OCKComponent {
     /// (`OCKSurveyPageView`: "pain." names the answer "pain.answer"); empty on the step's own page.
     public var fieldPrefix = ""
 
+    /// A page of `step`.
+    ///
+    /// - Parameters:
+    ///   - survey: The survey the step belongs to.
+    ///   - step: The step shown.
+    ///   - progress: The step's position, from 1, and the number of steps (`OCKSurveySession.progress`).
+    ///   - result: The step's result so far, shown in its controls; nil by default.
+    ///   - error: Why the last submission was refused; nil by default.
+    ///   - action: Where the form posts, with its hidden fields.
     public init(survey: OCKSurvey, step: OCKSurveyStep, progress: (step: Int, of: Int), result: OCKStepResult? = nil,
                 error: String? = nil, action: OCKFormAction) {
         self.survey = survey

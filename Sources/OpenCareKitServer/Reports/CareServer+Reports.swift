@@ -23,43 +23,10 @@ extension CareServer {
         let query: String
     }
 
-    func addReportRoutes(to routes: inout RecordRouteTable) {
-        routes.get("/reports", .page("report")) { request, context in
-            try await reportResponse(request, context) { report, asked, render in
-                AppPage.response(try await reportPage(report, asked, render).render(in: render))
-            }
-        }
-        routes.get("/reports/report.csv", .page("report", action: .execute)) { request, context in
-            try await reportResponse(request, context, maximumRows: CareReport.maximumCSVRows) { report, asked, render in
-                guard report.rowsLeftOut == 0 else {
-                    return errorPage(PageMessage(ReportText.tooManyEvents), status: .unprocessableContent, context: render)
-                }
-                return Response(status: .ok, headers: [
-                    .contentType: "text/csv; charset=utf-8; header=present", .cacheControl: "no-store",
-                    .contentDisposition: "attachment; filename=\"\(reportFileName(asked, extension: "csv"))\"",
-                ], body: .init(byteBuffer: ByteBuffer(string: Self.csv(report, language: render.localization.language))))
-            }
-        }
-        routes.get("/reports/report.pdf", .page("report", action: .execute)) { request, context in
-            try await reportResponse(request, context) { report, asked, render in
-                guard let printer = configuration.reportPrinter, printer.chromium != nil else {
-                    return errorPage(PageMessage(ReportText.pdfMissing, ReportPrinter.executableNames[0]), status: .notImplemented, context: render)
-                }
-                do {
-                    let pdf = try await printer.pdf(of: reportDocument(report, asked, render))
-                    return Response(status: .ok, headers: [
-                        .contentType: "application/pdf", .cacheControl: "no-store",
-                        .contentDisposition: "attachment; filename=\"\(reportFileName(asked, extension: "pdf"))\"",
-                    ], body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
-                } catch ReportPrinter.Failure.busy {
-                    var response = errorPage(PageMessage(ReportText.pdfBusy), status: .serviceUnavailable, context: render)
-                    response.headers[.retryAfter] = "5"
-                    return response
-                } catch {
-                    return errorPage(PageMessage(ReportText.pdfFailed), status: .internalServerError, context: render)
-                }
-            }
-        }
+    static func addReportRoutes(to routes: inout RecordRouteTable) {
+        routes.get("/reports", .page("report"), handler: CareServer.getReports)
+        routes.get("/reports/report.csv", .page("report", action: .execute), handler: CareServer.getReportsReportCsv)
+        routes.get("/reports/report.pdf", .page("report", action: .execute), handler: CareServer.getReportsReportPdf)
     }
 
     /// The report page's HTML for the days from `firstDay` through `lastDay`, as the route makes it (the report
@@ -91,24 +58,18 @@ extension CareServer {
         let asked: ReportRequest
         switch reportRequest(request) {
         case let .success(value): asked = value
-        case let .failure(message): return errorPage(PageMessage(message.text, String(CareReport.maximumDays)), status: .badRequest, context: render)
+        case let .failure(message): throw LocalizedRefusal(.badRequest, PageMessage(message.text, String(CareReport.maximumDays)))
         }
-        // A report reads days of the record: heavy work, bounded per person and for the server.
-        do {
-            return try await heavyWork.run(for: context.identity.account.id.description) {
-                let report: CareReport
-                do {
-                    report = try await self.report(firstDay: asked.firstDay, lastDay: asked.lastDay,
-                                                   preparedBy: context.auditTrail.askerName, maximumRows: maximumRows)
-                } catch OCKStoreError.invalidValue {
-                    return errorPage(PageMessage(ReportText.tooManyEvents), status: .unprocessableContent, context: render)
-                }
-                return try await body(report, asked, render)
+        // A report reads days of the record: heavy work, bounded per person and for the server (beyond: 503).
+        return try await heavyWork.run(for: context.identity.account.id.description) {
+            let report: CareReport
+            do {
+                report = try await self.report(firstDay: asked.firstDay, lastDay: asked.lastDay,
+                                               preparedBy: context.auditTrail.askerName, maximumRows: maximumRows)
+            } catch OCKStoreError.invalidValue {
+                throw LocalizedRefusal(.unprocessableContent, PageMessage(ReportText.tooManyEvents))
             }
-        } catch is HeavyWork.Busy {
-            var response = errorPage(PageMessage(ErrorText.serverBusy), status: .serviceUnavailable, context: render)
-            response.headers[.retryAfter] = String(HeavyWork.retryAfter)
-            return response
+            return try await body(report, asked, render)
         }
     }
 
@@ -341,4 +302,52 @@ extension CareServer {
         }
         return output
     }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
+    /// `GET /records/{record}/reports`.
+    func getReports(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await reportResponse(request, context) { report, asked, render in
+            AppPage.response(try await reportPage(report, asked, render).render(in: render))
+        }
+    }
+
+    /// `GET /records/{record}/reports/report.csv`.
+    func getReportsReportCsv(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await reportResponse(request, context, maximumRows: CareReport.maximumCSVRows) { report, asked, render in
+            guard report.rowsLeftOut == 0 else {
+                throw LocalizedRefusal(.unprocessableContent, PageMessage(ReportText.tooManyEvents))
+            }
+            return Response(status: .ok, headers: [
+                .contentType: "text/csv; charset=utf-8; header=present", .cacheControl: "no-store",
+                .contentDisposition: "attachment; filename=\"\(reportFileName(asked, extension: "csv"))\"",
+            ], body: .init(byteBuffer: ByteBuffer(string: Self.csv(report, language: render.localization.language))))
+        }
+    }
+
+    /// `GET /records/{record}/reports/report.pdf`.
+    func getReportsReportPdf(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await reportResponse(request, context) { report, asked, render in
+            guard let printer = configuration.reportPrinter, printer.chromium != nil else {
+                return errorPage(PageMessage(ReportText.pdfMissing, ReportPrinter.executableNames[0]), status: .notImplemented, context: render)
+            }
+            do {
+                let pdf = try await printer.pdf(of: reportDocument(report, asked, render))
+                return Response(status: .ok, headers: [
+                    .contentType: "application/pdf", .cacheControl: "no-store",
+                    .contentDisposition: "attachment; filename=\"\(reportFileName(asked, extension: "pdf"))\"",
+                ], body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
+            } catch ReportPrinter.Failure.busy {
+                throw LocalizedRefusal(.serviceUnavailable, PageMessage(ReportText.pdfBusy), headers: [.retryAfter: "5"])
+            } catch {
+                // The server's fault (logged with an id), with what the person can do instead.
+                throw LocalizedRefusal(.internalServerError, PageMessage(ReportText.pdfFailed))
+            }
+        }
+    }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
 }

@@ -5,11 +5,9 @@ import OpenCareKitStore
 import OpenCareKitUI
 
 extension CareServer {
-    func addContactRoutes(to routes: inout RecordRouteTable) {
-        routes.get("/contacts", .page("contacts")) { request, _ in try await contactsPage(request) }
-        routes.get("/contacts/:id", .page("contacts")) { request, context in
-            try await contactPage(request, id: (context.parameters.get("id") ?? "").removingPercentEncoding ?? "")
-        }
+    static func addContactRoutes(to routes: inout RecordRouteTable) {
+        routes.get("/contacts", .page("contacts"), handler: CareServer.getContacts)
+        routes.get("/contacts/:id", .page("contacts"), handler: CareServer.getContactsId)
     }
 
     /// CareKit's contacts list: the care team, then friends and family, then the rest, each opening its details.
@@ -49,7 +47,7 @@ extension CareServer {
         var query = OCKContactQuery(for: configuration.now(), calendar: calendar)
         query.ids = [id]
         guard let contact = try await store.fetchContacts(query: query).first else {
-            return errorPage(PageMessage(ErrorText.noSuchContact), status: .notFound, context: context)
+            throw LocalizedRefusal(.notFound, PageMessage(ErrorText.noSuchContact))
         }
         let view = OCKDetailedContactViewSynchronizer().view(for: contact, environment: OCKSynchronizationEnvironment(render: context, actions: nil))
         let main: [HTML] = [
@@ -59,4 +57,21 @@ extension CareServer {
         ]
         return AppPage.response(AppPage(title: view.contact.name, base: basePath, idleSeconds: idleSeconds, tab: .contacts, main: main).render(in: context))
     }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
+    /// `GET /records/{record}/contacts`.
+    func getContacts(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await contactsPage(request)
+    }
+
+    /// `GET /records/{record}/contacts/{id}`.
+    func getContactsId(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await contactPage(request, id: (context.parameters.get("id") ?? "").removingPercentEncoding ?? "")
+    }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
 }

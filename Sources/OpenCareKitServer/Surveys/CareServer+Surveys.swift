@@ -16,7 +16,7 @@ extension CareServer {
 
     /// The largest form a survey's step takes: a signature step's may hold a drawing; any other step, and a request
     /// without an open survey of the reader's, what any form may be.
-    func surveyFormLimit(_ request: Request, _ context: RecordContext) async throws -> Int {
+    func surveyStepFormLimit(_ request: Request, _ context: RecordContext) async throws -> Int {
         guard let owner = CSRF.token(of: request),
               case let .open(entry) = try await surveySessions.lookup(context.parameters.get("id") ?? "", owner: owner, now: configuration.now()),
               case .signature = entry.session.currentStep.kind else { return context.maxUploadSize }
@@ -24,67 +24,22 @@ extension CareServer {
     }
 
     /// The answer to a survey form larger than its step takes.
-    func signatureTooLarge(_ request: Request) -> Response {
-        errorPage(PageMessage(ErrorText.signatureFormTooLarge, String(OCKSignature.maximumImageBytes / 1024)), status: .contentTooLarge,
-                  context: renderContext(for: request))
+    func signatureTooLarge(_ request: Request, _ context: RecordContext) async throws -> Response {
+        throw LocalizedRefusal(.contentTooLarge, PageMessage(ErrorText.signatureFormTooLarge, String(OCKSignature.maximumImageBytes / 1024)))
     }
 
-    func addSurveyRoutes(to routes: inout RecordRouteTable) {
-        routes.post("/surveys/start", .page("survey", .completeTasks, action: .create)) { request, context in
-            try await handleForm(request, context, forSurvey: true) { fields, event in
-                try await startSurvey(event, fields: fields, request: request)
-            }
-        }
-        routes.get("/surveys/:id", .page("survey", .completeTasks)) { request, context in
-            let render = renderContext(for: request)
-            let id = context.parameters.get("id") ?? ""
-            let owner = CSRF.token(of: request)
-            switch try await surveySessions.lookup(id, owner: owner, now: configuration.now()) {
-            case let .open(entry): return surveyPage(entry, id: id, owner: owner ?? "", render: render)
-            case let .saving(entry): return try await settleIfCutShort(id, entry, owner: owner ?? "", render: render)
-            case let .closed(how): return Self.closedSurvey(how, render: render)
-            case .unknown: return Self.unknownSurvey(render: render)
-            }
-        }
-        routes.post("/surveys/:id", .page("survey", .completeTasks, action: .update), formLimit: surveyFormLimit,
-                    tooLarge: { request, _ in signatureTooLarge(request) }) { request, context in try await submitSurvey(request, context) }
-        routes.get(Self.onePageSurveyPath, .page("survey", .completeTasks)) { request, _ in try await onePageSurvey(request) }
-        routes.post(Self.onePageSurveyPath, .page("survey", .completeTasks, action: .create)) { request, context in
-            try await handleForm(request, context, forSurvey: true) { fields, event in
-                try await answerOnOnePage(event, fields: fields, request, context)
-            }
-        }
-        routes.get("/care/events/survey/delete", .page("survey", .completeTasks)) { request, _ in try await confirmDeletingAnswers(request) }
-        routes.post("/care/events/survey/delete", .page("survey", .completeTasks, action: .delete)) { request, context in
-            try await handleForm(request, context, forSurvey: true) { _, event in
-                guard event.task.id != configuration.onboardingTaskID else {
-                    throw FormError(field: "task", reason: .fieldKeepsConsent, status: .unprocessableContent)
-                }
-                if let outcome = event.outcome { try await store.deleteOutcome(outcome) }
-                return nil
-            }
-        }
-        routes.get("/consent", .page("consent")) { request, _ in try await consentPage(request) }
-        routes.get("/consent/:outcome/signature.png", .page("consent")) { request, context in
-            guard let consent = try await signedConsent(context.parameters.get("outcome")), let image = consent.signatureImage else {
-                return errorPage(PageMessage(ErrorText.noSuchSignature), status: .notFound, context: renderContext(for: request))
-            }
-            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: image)))
-        }
-        routes.get("/consent/:outcome/download", .page("consent", action: .execute)) { request, context in
-            let render = renderContext(for: request)
-            guard let consent = try await signedConsent(context.parameters.get("outcome")) else {
-                return errorPage(PageMessage(ErrorText.noSuchConsent), status: .notFound, context: render)
-            }
-            let document = OCKSignedConsentView(consent: consent, signatureImage: nil).document(in: render)
-            let version = consent.documentVersion.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
-            let name = "consent-\(version.isEmpty ? "document" : version)-\(dayString(consent.signedDate)).html"
-            return Response(status: .ok, headers: [
-                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentDisposition: "attachment; filename=\"\(name)\"",
-            ], body: .init(byteBuffer: ByteBuffer(string: document)))
-        }
+    static func addSurveyRoutes(to routes: inout RecordRouteTable) {
+        routes.post("/surveys/start", .page("survey", .completeTasks, action: .create), handler: CareServer.postSurveysStart)
+        routes.get("/surveys/:id", .page("survey", .completeTasks), handler: CareServer.getSurveysId)
+        routes.post("/surveys/:id", .page("survey", .completeTasks, action: .update), formLimit: CareServer.surveyStepFormLimit,
+                    tooLarge: CareServer.signatureTooLarge, handler: CareServer.postSurveysId)
+        routes.get(Self.onePageSurveyPath, .page("survey", .completeTasks), handler: CareServer.getOnePageSurvey)
+        routes.post(Self.onePageSurveyPath, .page("survey", .completeTasks, action: .create), handler: CareServer.postOnePageSurvey)
+        routes.get("/care/events/survey/delete", .page("survey", .completeTasks), handler: CareServer.getCareEventsSurveyDelete)
+        routes.post("/care/events/survey/delete", .page("survey", .completeTasks, action: .delete), handler: CareServer.postCareEventsSurveyDelete)
+        routes.get("/consent", .page("consent"), handler: CareServer.getConsent)
+        routes.get("/consent/:outcome/signature.png", .page("consent"), handler: CareServer.getConsentOutcomeSignaturePng)
+        routes.get("/consent/:outcome/download", .page("consent", action: .execute), handler: CareServer.getConsentOutcomeDownload)
     }
 
     /// Where a survey is answered as one form (`OCKSurveyPageView`): what a device keeps to answer it offline.
@@ -103,16 +58,13 @@ extension CareServer {
     func onePageSurvey(_ request: Request) async throws -> Response {
         let render = renderContext(for: request)
         let event: OCKEvent<OCKTask, OCKOutcome>, date: String
-        switch try await surveyEvent(request, render: render) {
-        case let .success(found): (event, date) = found
-        case let .failure(refusal): return refusal.response
-        }
+        (event, date) = try await surveyEvent(request, render: render)
         guard let survey = surveyOnOnePage(for: event.task) else {
             let reason: ErrorText = survey(for: event.task) == nil ? .fieldHasNoSurvey : .fieldSurveyStepByStep
-            return errorPage(FormError(field: "task", reason: reason).message, status: .notFound, context: render)
+            throw LocalizedRefusal(.notFound, FormError(field: "task", reason: reason).message)
         }
         guard event.outcome == nil else {
-            return errorPage(FormError(field: "occurrence", reason: .fieldAlreadyAnswered).message, status: .conflict, context: render)
+            throw LocalizedRefusal(.conflict, FormError(field: "occurrence", reason: .fieldAlreadyAnswered).message)
         }
         let token = CSRF.token(of: request) ?? CSRF.newToken()
         var response = onePageSurveyPage(survey, event: event, date: date, token: token, render: render)
@@ -160,7 +112,7 @@ extension CareServer {
             values = try session.finish().outcomeValues(createdDate: acted)
         } catch {
             if request.wantsJSON {
-                return APIError(status: .unprocessableContent, field: "answer", message: PageMessage(error).text(render.localization.language)).response
+                throw ClientError(status: .unprocessableContent, field: "answer", message: PageMessage(error).text(render.localization.language))
             }
             return onePageSurveyPage(survey, event: event, date: try fields.string("date"), token: CSRF.token(of: request) ?? "",
                                      results: session.results, refusal: error, status: .unprocessableContent, render: render)
@@ -202,8 +154,7 @@ extension CareServer {
         let when = render.localization.time(outcome.values.first?.createdDate ?? outcome.createdDate ?? configuration.now())
         let message = try await authorName(author, context).map { PageMessage(ErrorText.answeredMeanwhile, $0, title, when) }
             ?? PageMessage(ErrorText.someoneAnsweredMeanwhile, "", title, when)
-        return request.wantsJSON ? APIError(status: .conflict, field: "occurrence", message: message.text(render.localization.language)).response
-            : errorPage(message, status: .conflict, context: render)
+        throw LocalizedRefusal(.conflict, field: "occurrence", message)
     }
 
     /// Opens a session for the event's survey and sends the browser to its first step.
@@ -263,7 +214,7 @@ extension CareServer {
             let limit = if case .signature = step.kind { Self.surveyFormLimit } else { context.maxUploadSize }
             fields = try await FormFields.read(request, context: context, limit: limit)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            return signatureTooLarge(request)
+            return try await signatureTooLarge(request, context)
         }
         guard let stepID = fields.values["step"], session.survey.step(stepID) != nil else {
             return surveyPage(entry, id: id, owner: owner, error: PageMessage(OCKSurveyError.unknownStep("")), status: .badRequest, render: render)
@@ -363,13 +314,12 @@ extension CareServer {
                   task.schedule.event(forOccurrenceIndex: entry.occurrence) != nil else {
                 // The task version or its occurrence is gone: the answers cannot be saved against it.
                 try await surveySessions.discard(id, now: now)
-                return errorPage(notSaved, status: .conflict, context: render)
+                throw LocalizedRefusal(.conflict, notSaved)
             }
             outcome = try await store.fetchEvent(forTask: task, occurrence: entry.occurrence).outcome
         } catch let error where !(error is StorageUnavailableError) {
             // Any other failure to read says nothing of the answers: they stay kept, to be settled later.
-            return errorPage(PageMessage(ErrorText.surveySaveUnknown),
-                             status: .serviceUnavailable, context: render)
+            throw LocalizedRefusal(.serviceUnavailable, PageMessage(ErrorText.surveySaveUnknown))
         }
         switch outcome {
         case let outcome? where entry.isSaved(in: outcome):
@@ -377,7 +327,7 @@ extension CareServer {
             return careRedirect(entry)
         case .some:
             try await surveySessions.discard(id, now: now)
-            return errorPage(notSaved, status: .conflict, context: render)
+            throw LocalizedRefusal(.conflict, notSaved)
         case nil:
             try await surveySessions.reopen(id, entry, now: now)
             return surveyPage(entry, id: id, owner: owner, error: PageMessage(ErrorText.surveyNotSavedRetry),
@@ -422,18 +372,17 @@ extension CareServer {
 
     /// The event and day a survey page's address names (`?task=…&occurrence=…&date=…`), or the page saying what is
     /// wrong with it: 400 for a malformed address, 404 for an event there is not.
-    func surveyEvent(_ request: Request, render: OCKRenderContext) async throws
-        -> Result<(event: OCKEvent<OCKTask, OCKOutcome>, date: String), CareHost.Refusal> {
+    func surveyEvent(_ request: Request, render: OCKRenderContext) async throws -> (event: OCKEvent<OCKTask, OCKOutcome>, date: String) {
         let query = request.uri.queryParameters
         guard let taskText = query.get("task"), let task = UUID(uuidString: taskText),
               let occurrenceText = query.get("occurrence"), let occurrence = Int(occurrenceText), occurrence >= 0,
               let date = query.get("date"), day(from: date) != nil else {
-            return .failure(CareHost.Refusal(response: errorPage(PageMessage(ErrorText.badSurveyAddress), status: .badRequest, context: render)))
+            throw LocalizedRefusal(.badRequest, PageMessage(ErrorText.badSurveyAddress))
         }
         do {
-            return .success((try await store.fetchEvent(taskUUID: task, occurrence: occurrence), date))
+            return (try await store.fetchEvent(taskUUID: task, occurrence: occurrence), date)
         } catch OCKStoreError.fetchFailed {
-            return .failure(CareHost.Refusal(response: errorPage(PageMessage(ErrorText.noSuchEvent), status: .notFound, context: render)))
+            throw LocalizedRefusal(.notFound, PageMessage(ErrorText.noSuchEvent))
         }
     }
 
@@ -442,13 +391,10 @@ extension CareServer {
     func confirmDeletingAnswers(_ request: Request) async throws -> Response {
         let render = renderContext(for: request)
         let event: OCKEvent<OCKTask, OCKOutcome>, date: String
-        switch try await surveyEvent(request, render: render) {
-        case let .success(found): (event, date) = found
-        case let .failure(refusal): return refusal.response
-        }
+        (event, date) = try await surveyEvent(request, render: render)
         let back = url("/care?date=\(date)#\(cardIdentifier(forTaskID: event.task.id))")
         guard survey(for: event.task) != nil, event.task.id != configuration.onboardingTaskID, event.outcome != nil else {
-            return errorPage(PageMessage(ErrorText.noDeletableAnswers), status: .notFound, context: render)
+            throw LocalizedRefusal(.notFound, PageMessage(ErrorText.noDeletableAnswers))
         }
         let token = CSRF.token(of: request) ?? CSRF.newToken()
         let form = OCKFormAction(url: SafeURL(url("/care/events/survey/delete"))!, fields: [
@@ -497,5 +443,89 @@ extension CareServer {
                                      downloadURL: SafeURL(url("/consent/\(uuid.uuidString)/download"))).render(in: render)
             })
         return AppPage.response(AppPage(title: render.string(.consentTitle), base: basePath, idleSeconds: idleSeconds, tab: nil, main: main).render(in: render))
+    }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
+    /// `POST /records/{record}/surveys/start`.
+    func postSurveysStart(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await handleForm(request, context, forSurvey: true) { fields, event in
+            try await startSurvey(event, fields: fields, request: request)
+        }
+    }
+
+    /// `GET /records/{record}/surveys/{id}`.
+    func getSurveysId(_ request: Request, _ context: RecordContext) async throws -> Response {
+        let render = renderContext(for: request)
+        let id = context.parameters.get("id") ?? ""
+        let owner = CSRF.token(of: request)
+        switch try await surveySessions.lookup(id, owner: owner, now: configuration.now()) {
+        case let .open(entry): return surveyPage(entry, id: id, owner: owner ?? "", render: render)
+        case let .saving(entry): return try await settleIfCutShort(id, entry, owner: owner ?? "", render: render)
+        case let .closed(how): return Self.closedSurvey(how, render: render)
+        case .unknown: return Self.unknownSurvey(render: render)
+        }
+    }
+
+    func postSurveysId(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await submitSurvey(request, context)
+    }
+
+    /// `GET /records/{record}/surveys/answer`.
+    func getOnePageSurvey(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await onePageSurvey(request)
+    }
+
+    /// `POST /records/{record}/surveys/answer`.
+    func postOnePageSurvey(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await handleForm(request, context, forSurvey: true) { fields, event in
+            try await answerOnOnePage(event, fields: fields, request, context)
+        }
+    }
+
+    /// `GET /records/{record}/care/events/survey/delete`.
+    func getCareEventsSurveyDelete(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await confirmDeletingAnswers(request)
+    }
+
+    /// `POST /records/{record}/care/events/survey/delete`.
+    func postCareEventsSurveyDelete(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await handleForm(request, context, forSurvey: true) { _, event in
+            guard event.task.id != configuration.onboardingTaskID else {
+                throw FormError(field: "task", reason: .fieldKeepsConsent, status: .unprocessableContent)
+            }
+            if let outcome = event.outcome { try await store.deleteOutcome(outcome) }
+            return nil
+        }
+    }
+
+    /// `GET /records/{record}/consent`.
+    func getConsent(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await consentPage(request)
+    }
+
+    /// `GET /records/{record}/consent/{outcome}/signature.png`.
+    func getConsentOutcomeSignaturePng(_ request: Request, _ context: RecordContext) async throws -> Response {
+        guard let consent = try await signedConsent(context.parameters.get("outcome")), let image = consent.signatureImage else {
+            throw LocalizedRefusal(.notFound, PageMessage(ErrorText.noSuchSignature))
+        }
+        return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: image)))
+    }
+
+    /// `GET /records/{record}/consent/{outcome}/download`.
+    func getConsentOutcomeDownload(_ request: Request, _ context: RecordContext) async throws -> Response {
+        let render = renderContext(for: request)
+        guard let consent = try await signedConsent(context.parameters.get("outcome")) else {
+            throw LocalizedRefusal(.notFound, PageMessage(ErrorText.noSuchConsent))
+        }
+        let document = OCKSignedConsentView(consent: consent, signatureImage: nil).document(in: render)
+        let version = consent.documentVersion.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+        let name = "consent-\(version.isEmpty ? "document" : version)-\(dayString(consent.signedDate)).html"
+        return Response(status: .ok, headers: [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+            .contentDisposition: "attachment; filename=\"\(name)\"",
+        ], body: .init(byteBuffer: ByteBuffer(string: document)))
     }
 }

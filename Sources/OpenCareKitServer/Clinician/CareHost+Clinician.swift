@@ -232,7 +232,7 @@ extension CareHost {
     /// `GET /live/home`: a `changed` event naming a record whenever one of the person's records changes (at most one
     /// a second: a burst names its last record), for the home to refresh itself; it ends when the person signs out.
     func liveHome(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity) async throws -> Response {
-        guard let slot = liveSlots.take(for: context.liveStreamOwner) else { return CareServer.tooManyStreams }
+        guard let slot = liveSlots.take(for: context.liveStreamOwner) else { throw CareServer.tooManyStreams }
         let account = identity.account.id
         let events = changes(of: account, throttle: Self.homeRefreshInterval).map { record in
             "event: changed\ndata: {\"record\":\"\(record)\"}\n\n"

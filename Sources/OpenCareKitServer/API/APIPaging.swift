@@ -19,7 +19,7 @@ struct APIPaging: Sendable {
         func number(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
             guard let text = request.uri.queryParameters.get(name) else { return value }
             guard text.allSatisfy(\.isASCII), let number = Int(text), range.contains(number) else {
-                throw APIError(status: .badRequest, field: name,
+                throw ClientError(status: .badRequest, field: name,
                                message: "The field \"\(name)\" must be a whole number from \(range.lowerBound) to \(range.upperBound).")
             }
             return number

@@ -14,17 +14,10 @@ extension CareServer {
     /// A pasted template may be as large as the format allows, and a little more for the other fields.
     static let templateFormLimit = OCKCarePlanTemplate.maximumBytes * 3 + 4_096
 
-    func addTemplateRoutes(to routes: inout RecordRouteTable) {
-        routes.get("/plan/templates", .page("plan", .editPlan)) { request, _ in
-            try await templatesPage(request, choice: OCKCarePlanTemplate.builtIn[0].id, json: "", start: dayString(configuration.now()),
-                                    timeZone: calendar.timeZone.identifier)
-        }
-        routes.post("/plan/templates/apply", .page("plan", .editPlan, action: .create), formLimit: { _, _ in Self.templateFormLimit }) { request, context in
-            try await applyTemplate(request, context)
-        }
-        routes.get("/plan/template.json", .page("plan", .editPlan)) { request, context in
-            try await exportPlan(request, context)
-        }
+    static func addTemplateRoutes(to routes: inout RecordRouteTable) {
+        routes.get("/plan/templates", .page("plan", .editPlan), handler: CareServer.getPlanTemplates)
+        routes.post("/plan/templates/apply", .page("plan", .editPlan, action: .create), formLimit: { _ in { _, _ in CareServer.templateFormLimit } }, handler: CareServer.postPlanTemplatesApply)
+        routes.get("/plan/template.json", .page("plan", .editPlan), handler: CareServer.getPlanTemplateJson)
     }
 
     /// A template's problems as the page lists them: where (the JSON path) and what, in the reader's language.
@@ -225,4 +218,27 @@ extension CareServer {
     }
 
     static let templateSchemaPath = "/schemas/care-plan-template-1.json"
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
+    /// `GET /records/{record}/plan/templates`.
+    func getPlanTemplates(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await templatesPage(request, choice: OCKCarePlanTemplate.builtIn[0].id, json: "", start: dayString(configuration.now()),
+                                timeZone: calendar.timeZone.identifier)
+    }
+
+    /// `POST /records/{record}/plan/templates/apply`.
+    func postPlanTemplatesApply(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await applyTemplate(request, context)
+    }
+
+    /// `GET /records/{record}/plan/template.json`.
+    func getPlanTemplateJson(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await exportPlan(request, context)
+    }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
 }

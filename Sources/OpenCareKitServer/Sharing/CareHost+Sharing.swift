@@ -23,17 +23,11 @@ extension CareHost {
         let host = self, detail = Self.auditDetail(method, path)
         let unsafe = RecordRouteTable.isUnsafe(method)
         routes.record(method, Self.recordPrefix + path, policy) { request, context in
-            switch try await host.authorize(policy, detail: detail, request, context) {
-            case let .failure(refusal): return refusal.response
-            case let .success(access):
-                // The same gate as the record's own routes (`answer`).
-                var request = request
-                if let refusal = try await host.refusingForgery(&request, context, access: access, policy: policy, detail: detail,
-                                                                unsafe: unsafe, formLimit: nil) {
-                    return refusal
-                }
-                return try await handler(request, context, access)
-            }
+            // The same gate as the record's own routes (`answer`).
+            let access = try await host.authorize(policy, detail: detail, request, context)
+            var request = request
+            try await host.refuseForgery(&request, context, access: access, policy: policy, detail: detail, unsafe: unsafe, formLimit: nil)
+            return try await handler(request, context, access)
         }
     }
 

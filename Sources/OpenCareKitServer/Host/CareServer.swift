@@ -61,8 +61,6 @@ public struct CareServer: Sendable {
     public let configuration: Configuration
     /// Where the record's pages live: `/records/{id}`.
     public let basePath: String
-    /// The record's routes, bound to this server.
-    private(set) var routeTable = RecordRouteTable()
     /// Watches the store file for other processes' writes, and tells the host of changes, while anything uses this
     /// server.
     let lifetime: RecordLifetime?
@@ -115,7 +113,6 @@ public struct CareServer: Sendable {
         renderContexts = Dictionary(uniqueKeysWithValues: OCKLanguage.allCases.map { language in
             (language, OCKRenderContext(localization: OCKLocalization(language: language, timeZone: configuration.timeZone)))
         })
-        routeTable = Self.makeRouteTable(self)
     }
 
     /// The daily tasks page: the configured card styles, survey cards for survey tasks, and the onboarding gate.
@@ -148,21 +145,5 @@ public struct CareServer: Sendable {
     /// A page that explains what went wrong, with the way back to the record's Care page.
     func errorPage(_ message: PageMessage, status: HTTPResponse.Status, context: OCKRenderContext) -> Response {
         AppPage.error(message, status: status, context: context, back: url("/care"))
-    }
-
-    /// The record's routes and their policies, answered by this server.
-    static func makeRouteTable(_ server: CareServer) -> RecordRouteTable {
-        var routes = RecordRouteTable()
-        server.addCareRoutes(to: &routes)
-        server.addContactRoutes(to: &routes)
-        server.addInsightsRoutes(to: &routes)
-        server.addReportRoutes(to: &routes)
-        server.addSurveyRoutes(to: &routes)
-        server.addAPIRoutes(to: &routes)
-        server.addSyncRoutes(to: &routes)
-        server.addPlanRoutes(to: &routes)
-        server.addPlanContactRoutes(to: &routes)
-        server.addTemplateRoutes(to: &routes)
-        return routes
     }
 }

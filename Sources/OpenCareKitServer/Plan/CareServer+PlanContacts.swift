@@ -12,26 +12,13 @@ extension CareServer {
     /// The longest note title and text.
     static let maximumNoteTitle = 200, maximumNoteContent = 4_000
 
-    func addPlanContactRoutes(to routes: inout RecordRouteTable) {
-        routes.get("/plan/contacts/new", .page("plan", .editPlan)) { request, _ in
-            try await contactPage(request, form: ContactForm(), contact: nil)
-        }
-        routes.post("/plan/contacts", .page("plan", .editPlan, action: .create)) { request, context in
-            try await submitContact(request, context, id: nil)
-        }
-        routes.get("/plan/contacts/:id", .page("plan", .editPlan)) { request, context in
-            guard let contact = try await editor.contact(withID: Self.parameter("id", context)) else { return notFound(request, .noSuchContact) }
-            return try await contactPage(request, form: ContactForm(contact: contact), contact: contact)
-        }
-        routes.post("/plan/contacts/:id", .page("plan", .editPlan, action: .update)) { request, context in
-            try await submitContact(request, context, id: Self.parameter("id", context))
-        }
-        routes.post("/plan/contacts/:id/delete", .page("plan", .editPlan, action: .delete)) { request, context in
-            try await deleteContact(request, context, id: Self.parameter("id", context))
-        }
-        routes.post("/plan/notes", .page("plan", .editPlan, action: .create)) { request, context in
-            try await addNote(request, context)
-        }
+    static func addPlanContactRoutes(to routes: inout RecordRouteTable) {
+        routes.get("/plan/contacts/new", .page("plan", .editPlan), handler: CareServer.getPlanContactsNew)
+        routes.post("/plan/contacts", .page("plan", .editPlan, action: .create), handler: CareServer.postPlanContacts)
+        routes.get("/plan/contacts/:id", .page("plan", .editPlan), handler: CareServer.getPlanContactsId)
+        routes.post("/plan/contacts/:id", .page("plan", .editPlan, action: .update), handler: CareServer.postPlanContactsId)
+        routes.post("/plan/contacts/:id/delete", .page("plan", .editPlan, action: .delete), handler: CareServer.postPlanContactsIdDelete)
+        routes.post("/plan/notes", .page("plan", .editPlan, action: .create), handler: CareServer.postPlanNotes)
     }
 
     /// A contact's name as a list shows it: given then family name, or its id when it has neither.
@@ -235,4 +222,42 @@ extension CareServer {
             ]),
         ])
     }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
+    /// `GET /records/{record}/plan/contacts/new`.
+    func getPlanContactsNew(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await contactPage(request, form: ContactForm(), contact: nil)
+    }
+
+    /// `POST /records/{record}/plan/contacts`.
+    func postPlanContacts(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await submitContact(request, context, id: nil)
+    }
+
+    /// `GET /records/{record}/plan/contacts/{id}`.
+    func getPlanContactsId(_ request: Request, _ context: RecordContext) async throws -> Response {
+        guard let contact = try await editor.contact(withID: Self.parameter("id", context)) else { return notFound(request, .noSuchContact) }
+        return try await contactPage(request, form: ContactForm(contact: contact), contact: contact)
+    }
+
+    /// `POST /records/{record}/plan/contacts/{id}`.
+    func postPlanContactsId(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await submitContact(request, context, id: Self.parameter("id", context))
+    }
+
+    /// `POST /records/{record}/plan/contacts/{id}/delete`.
+    func postPlanContactsIdDelete(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await deleteContact(request, context, id: Self.parameter("id", context))
+    }
+
+    /// `POST /records/{record}/plan/notes`.
+    func postPlanNotes(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await addNote(request, context)
+    }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
 }

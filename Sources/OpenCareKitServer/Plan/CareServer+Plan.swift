@@ -13,35 +13,17 @@ import OpenCareKitUI
 extension CareServer {
     static let taskAuditResource = "plan:task"
 
-    func addPlanRoutes(to routes: inout RecordRouteTable) {
-        routes.get("/plan", .page("plan", .editPlan)) { request, context in try await planPage(request, context) }
-        routes.get("/plan/tasks/new", .page("plan", .editPlan)) { request, context in
-            try await taskPage(request, context, form: TaskForm(today: dayString(configuration.now())), task: nil)
-        }
-        routes.post("/plan/tasks", .page("plan", .editPlan, action: .create)) { request, context in
-            try await submitTask(request, context, id: nil)
-        }
-        routes.get("/plan/tasks/:id", .page("plan", .editPlan)) { request, context in
-            let id = Self.parameter("id", context)
-            guard let task = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
-            return try await taskPage(request, context, form: taskForm(task), task: task)
-        }
-        routes.post("/plan/tasks/:id", .page("plan", .editPlan, action: .update)) { request, context in
-            try await submitTask(request, context, id: Self.parameter("id", context))
-        }
+    static func addPlanRoutes(to routes: inout RecordRouteTable) {
+        routes.get("/plan", .page("plan", .editPlan), handler: CareServer.getPlan)
+        routes.get("/plan/tasks/new", .page("plan", .editPlan), handler: CareServer.getPlanTasksNew)
+        routes.post("/plan/tasks", .page("plan", .editPlan, action: .create), handler: CareServer.postPlanTasks)
+        routes.get("/plan/tasks/:id", .page("plan", .editPlan), handler: CareServer.getPlanTasksId)
+        routes.post("/plan/tasks/:id", .page("plan", .editPlan, action: .update), handler: CareServer.postPlanTasksId)
         // The script's preview as the person types: the preview section only, never a write (audited as a read).
-        routes.post("/plan/preview/tasks", .page("plan", .editPlan, action: .read)) { request, context in
-            try await previewTask(request, context, id: nil)
-        }
-        routes.post("/plan/preview/tasks/:id", .page("plan", .editPlan, action: .read)) { request, context in
-            try await previewTask(request, context, id: Self.parameter("id", context))
-        }
-        routes.post("/plan/tasks/:id/end", .page("plan", .editPlan, action: .update)) { request, context in
-            try await endOrDeleteTask(request, context, id: Self.parameter("id", context), deleting: false)
-        }
-        routes.post("/plan/tasks/:id/delete", .page("plan", .editPlan, action: .delete)) { request, context in
-            try await endOrDeleteTask(request, context, id: Self.parameter("id", context), deleting: true)
-        }
+        routes.post("/plan/preview/tasks", .page("plan", .editPlan, action: .read), handler: CareServer.postPlanPreviewTasks)
+        routes.post("/plan/preview/tasks/:id", .page("plan", .editPlan, action: .read), handler: CareServer.postPlanPreviewTasksId)
+        routes.post("/plan/tasks/:id/end", .page("plan", .editPlan, action: .update), handler: CareServer.postPlanTasksIdEnd)
+        routes.post("/plan/tasks/:id/delete", .page("plan", .editPlan, action: .delete), handler: CareServer.postPlanTasksIdDelete)
     }
 
     var editor: OCKPlanEditor { OCKPlanEditor(store: store, calendar: calendar) }
@@ -102,11 +84,9 @@ extension CareServer {
             }
         } catch let failure as OCKPlanEditor.Failure {
             return try await refusal(failure, request, context, form: form, current: current)
-        } catch let error as OCKStoreError {
-            guard let status = error.clientStatus else { throw error }
+        } catch let error as OCKStoreError where error.status.code < 500 {
             // The store's reasons are English sentences for developers; the page says what happened.
-            let message = status == .unprocessableContent ? ErrorText.changeRefused : ErrorText.planChanged
-            return errorPage(PageMessage(message), status: status, context: renderContext(for: request))
+            throw LocalizedRefusal(error.status, PageMessage(error.status == .unprocessableContent ? ErrorText.changeRefused : ErrorText.planChanged))
         }
         try await auditTask(saved, action: current == nil ? .create : .update, context)
         return Response.redirect(to: taskURL(saved.id) + "?saved=1", type: .normal)
@@ -272,4 +252,58 @@ extension CareServer {
     func auditTask(_ task: OCKTask, action: AuditEntry.Action, _ context: RecordContext) async throws {
         try await context.auditTrail.write(Self.taskAuditResource, action, "version " + task.uuid.uuidString)
     }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
+    /// `GET /records/{record}/plan`.
+    func getPlan(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await planPage(request, context)
+    }
+
+    /// `GET /records/{record}/plan/tasks/new`.
+    func getPlanTasksNew(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await taskPage(request, context, form: TaskForm(today: dayString(configuration.now())), task: nil)
+    }
+
+    /// `POST /records/{record}/plan/tasks`.
+    func postPlanTasks(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await submitTask(request, context, id: nil)
+    }
+
+    /// `GET /records/{record}/plan/tasks/{id}`.
+    func getPlanTasksId(_ request: Request, _ context: RecordContext) async throws -> Response {
+        let id = Self.parameter("id", context)
+        guard let task = try await editor.task(withID: id) else { return notFound(request, .noSuchTask) }
+        return try await taskPage(request, context, form: taskForm(task), task: task)
+    }
+
+    /// `POST /records/{record}/plan/tasks/{id}`.
+    func postPlanTasksId(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await submitTask(request, context, id: Self.parameter("id", context))
+    }
+
+    /// `POST /records/{record}/plan/preview/tasks`.
+    func postPlanPreviewTasks(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await previewTask(request, context, id: nil)
+    }
+
+    /// `POST /records/{record}/plan/preview/tasks/{id}`.
+    func postPlanPreviewTasksId(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await previewTask(request, context, id: Self.parameter("id", context))
+    }
+
+    /// `POST /records/{record}/plan/tasks/{id}/end`.
+    func postPlanTasksIdEnd(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await endOrDeleteTask(request, context, id: Self.parameter("id", context), deleting: false)
+    }
+
+    /// `POST /records/{record}/plan/tasks/{id}/delete`.
+    func postPlanTasksIdDelete(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await endOrDeleteTask(request, context, id: Self.parameter("id", context), deleting: true)
+    }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
 }

@@ -26,8 +26,8 @@ enum InsightsPeriod: String, CaseIterable {
 }
 
 extension CareServer {
-    func addInsightsRoutes(to routes: inout RecordRouteTable) {
-        routes.get("/insights", .page("insights")) { request, _ in try await insightsPage(request) }
+    static func addInsightsRoutes(to routes: inout RecordRouteTable) {
+        routes.get("/insights", .page("insights"), handler: CareServer.getInsights)
     }
 
     /// The days of `period` ending today.
@@ -70,7 +70,7 @@ extension CareServer {
         let context = renderContext(for: request)
         let text = request.uri.queryParameters.get("period") ?? "week"
         guard let period = InsightsPeriod(rawValue: text) else {
-            return errorPage(PageMessage(ErrorText.badPeriod), status: .badRequest, context: context)
+            throw LocalizedRefusal(.badRequest, PageMessage(ErrorText.badPeriod))
         }
         let charts = try await insightCharts(period: period, context: context)
         let periods = HTML.element("nav", ["class": "ock-day-nav", "aria-label": context.string(.period)], [
@@ -90,4 +90,16 @@ extension CareServer {
         return AppPage.response(AppPage(title: context.string(.insightsTab), base: basePath, idleSeconds: idleSeconds, tab: .insights, main: main,
                                         metadata: ["ock-refresh": url("/insights?period=\(period.rawValue)")]).render(in: context))
     }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
+    /// `GET /records/{record}/insights`.
+    func getInsights(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await insightsPage(request)
+    }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
 }

@@ -66,10 +66,10 @@ extension CareServer {
     /// the store, from this server, the JSON API or another process writing the same file.
     func liveCare(_ request: Request, owner: LiveStreamSlots.Owner, accessCheck: AccessCheck? = nil) async throws -> Response {
         let context = renderContext(for: request)
-        guard let slot = liveSlots.take(for: owner) else { return Self.tooManyStreams }
+        guard let slot = liveSlots.take(for: owner) else { throw Self.tooManyStreams }
         let text = request.uri.queryParameters.get("date") ?? dayString(configuration.now())
         guard let day = day(from: text) else {
-            return errorPage(PageMessage(ErrorText.badDay), status: .badRequest, context: context)
+            throw LocalizedRefusal(.badRequest, PageMessage(ErrorText.badDay))
         }
         let key = LiveCareHub.Key(day: dayString(day), language: context.localization.language,
                                   today: dayString(configuration.now()))
@@ -94,7 +94,7 @@ extension CareServer {
             }
         }
         guard let updates = subscription else {
-            return APIError(status: .serviceUnavailable, field: nil, message: "Too many days are followed at once.").response
+            throw ClientError(status: .serviceUnavailable, message: "Too many days are followed at once.")
         }
         // Reconnect after a second when the connection drops; the first update then catches the page up.
         return Self.eventStream(request, slot: slot, first: "retry: 1000\n\n", updates.map(\.serverSentEvent), accessCheck: accessCheck)
@@ -102,11 +102,10 @@ extension CareServer {
 
     /// The answer to a client whose address has `LiveStreamSlots.perClient` live streams open already, or whose person
     /// has `LiveStreamSlots.perPerson`.
-    static var tooManyStreams: Response {
-        var response = APIError(status: .tooManyRequests, field: nil,
-                                message: "Too many live pages are open (at most \(LiveStreamSlots.perClient) from one address, \(LiveStreamSlots.perPerson) for one person). Close some and reload.").response
-        response.headers[.retryAfter] = "5"
-        return response
+    static var tooManyStreams: ClientError {
+        ClientError(status: .tooManyRequests,
+                    message: "Too many live pages are open (at most \(LiveStreamSlots.perClient) from one address, \(LiveStreamSlots.perPerson) for one person). Close some and reload.",
+                    headers: [.retryAfter: "5"])
     }
 
     /// A server-sent-event response from `messages`, with a comment every 15 seconds (which keeps proxies from
@@ -166,7 +165,7 @@ extension CareServer {
     /// `GET /live/changes`: a server-sent event after each change to the store, for pages that refresh themselves
     /// as a whole (Insights, Contacts). Bursts collapse into one event.
     func liveChanges(_ request: Request, owner: LiveStreamSlots.Owner, accessCheck: AccessCheck? = nil) async throws -> Response {
-        guard let slot = liveSlots.take(for: owner) else { return Self.tooManyStreams }
+        guard let slot = liveSlots.take(for: owner) else { throw Self.tooManyStreams }
         return Self.eventStream(request, slot: slot, first: "retry: 1000\n\nevent: ready\ndata: {}\n\n",
                                 store.changeSignals().map { "event: changed\ndata: {}\n\n" }, accessCheck: accessCheck)
     }

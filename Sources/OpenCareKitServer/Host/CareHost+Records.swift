@@ -12,16 +12,8 @@ import OpenCareKitStore
 extension CareHost {
     static let recordPrefix = "/records/:record"
 
-    /// The routes every record answers, with their policies: made once, from a server that only lists them and never
-    /// answers (each open record answers with its own server's handlers).
-    static let recordRouteList: [RecordRouteTable.Route] = {
-        do {
-            return CareServer(store: OCKStore(name: "route-table", type: .inMemory), directory: try SQLiteCareDirectory(path: nil),
-                              record: .random(), watchesExternalChanges: false).routeTable.routes
-        } catch {
-            preconditionFailure("An in-memory directory cannot fail to open: \(error)")
-        }
-    }()
+    /// The routes every record answers, with their policies and handlers.
+    static var recordRouteList: [RecordRouteTable.Route] { RecordRouteTable.all.routes }
 
     /// What an access token needs for each JSON API route (`"GET /api/v1/tasks"`), for the OpenAPI document.
     static let apiPolicies: [String: RecordRoutePolicy.TokenAccess] =
@@ -67,19 +59,17 @@ extension CareHost {
     /// the Patient), in the order above, and writes the decision to the audit log: the access, or the refusal to
     /// answer with.
     func authorize(_ policy: RecordRoutePolicy, detail: String, _ request: Request,
-                   _ context: CareRequestContext, record: String? = nil) async throws -> Result<RecordAccess, Refusal> {
+                   _ context: CareRequestContext, record: String? = nil) async throws -> RecordAccess {
         let isAPI = policy.tokenAccess != nil
         guard let text = record ?? context.parameters.get("record"), let recordID = CareRecordID(text) else {
-            return .failure(Refusal(response: noSuchRecord(request, isAPI: isAPI)))
+            throw Self.noSuchRecord
         }
         guard let identity = context.identity else {
             if request.headers[.authorization] != nil || isAPI {
-                var response = APIError(status: .unauthorized, field: nil,
-                                        message: "Sign in, or send a valid access token as Authorization: Bearer.").response
-                response.headers[.wwwAuthenticate] = "Bearer realm=\"OpenCareKit\""
-                return .failure(Refusal(response: response))
+                throw ClientError(status: .unauthorized, message: "Sign in, or send a valid access token as Authorization: Bearer.",
+                                  headers: [.wwwAuthenticate: "Bearer realm=\"OpenCareKit\""])
             }
-            return .failure(Refusal(response: Self.signInRequired(request)))
+            throw SignInRequired()
         }
         func audit(_ outcome: AuditEntry.Outcome) async throws {
             try await self.audit.record(AuditEntry.Draft(
@@ -90,31 +80,27 @@ extension CareHost {
             // A token opens only its own record's JSON API, within its scope.
             guard token.record == recordID, let access = policy.tokenAccess else {
                 try await audit(.denied)
-                return .failure(Refusal(response: noSuchRecord(request, isAPI: true)))
+                throw Self.noSuchRecord
             }
             guard let scope = try? SMARTScope.parseList(token.scope), SMARTScope.allows(scope, access) else {
                 try await audit(.denied)
                 let needed = access.operation == RecordRoutePolicy.TokenAccess.anyChange ? "a scope that creates, updates or deletes"
                     : access.resourceTypes.map { "patient/\($0).\(access.operation)" }.joined(separator: " and ")
-                return .failure(Refusal(response: APIError(status: .forbidden, field: nil,
-                                                           message: "The access token's scope does not allow this (it needs \(needed)).").response))
+                throw ClientError(status: .forbidden, message: "The access token's scope does not allow this (it needs \(needed)).")
             }
         }
         guard let membership = try await directory.membership(record: recordID, account: identity.account.id) else {
             try await audit(.denied)
-            return .failure(Refusal(response: noSuchRecord(request, isAPI: isAPI)))
+            throw Self.noSuchRecord
         }
         let record = policy.permission.dependsOnRecord ? try await directory.record(recordID) : nil
         guard policy.permission.isGranted(to: membership, in: record) else {
             try await audit(.denied)
-            let message = policy.permission == .editPlan ? PageMessage(EditorText.notAllowedToEdit)
-                : PageMessage(ErrorText.roleDoesNotAllow, membership.role.rawValue)
-            return .failure(Refusal(response: isAPI || request.wantsJSON
-                ? APIError(status: .forbidden, field: nil, message: message.text(request.preferredLanguage)).response
-                : AppPage.error(message, status: .forbidden, context: renderContext(for: request), back: "/records/\(recordID)/care")))
+            throw LocalizedRefusal(.forbidden, policy.permission == .editPlan ? PageMessage(EditorText.notAllowedToEdit)
+                                       : PageMessage(ErrorText.roleDoesNotAllow, membership.role.rawValue))
         }
         try await audit(.allowed)
-        return .success(RecordAccess(identity: identity, record: recordID, membership: membership))
+        return RecordAccess(identity: identity, record: recordID, membership: membership)
     }
 
     /// The open server of the record `access` was granted (opened if it is not, from the directory's entry), or nil
@@ -130,50 +116,36 @@ extension CareHost {
         try await records.server(for: record, load: { try await directory.record(record) })
     }
 
-    /// A refusal to answer with.
-    struct Refusal: Error {
-        let response: Response
-    }
-
     /// The gate of every record route: authorization (`authorize`), the record's server, then — for an unsafe method
     /// asked with a session — the CSRF token (`CSRF.verify`; a request with an access token is not sent by a browser
     /// on its own, so it needs none); then the handler, with the `RecordContext` made here and nowhere else.
     func answer(_ route: RecordRouteTable.Route, detail: String, _ request: Request, _ context: CareRequestContext) async throws -> Response {
-        switch try await authorize(route.policy, detail: detail, request, context) {
-        case let .failure(refusal):
-            return refusal.response
-        case let .success(access):
-            let isAPI = route.policy.tokenAccess != nil
-            guard let server = try await server(for: access), let bound = server.routeTable.byKey[route.key] else {
-                return noSuchRecord(request, isAPI: isAPI)
-            }
-            let recordContext = RecordContext(
-                base: context, access: access, auditTrail: auditTrail(access, request: request, context: context),
-                accessCheck: AccessCheck(interval: configuration.liveAccessInterval) { [self] in
-                    await self.isStillAllowed(request, access: access, policy: route.policy)
-                },
-                writeAccess: { try await self.writeAccess(access) })
-            var request = request
-            if bound.isUnsafe, let refusal = try await refusingAnotherAccountsChange(request, access) { return refusal }
-            do {
-                let limit = try await bound.formLimit?(request, recordContext)
-                if let refusal = try await refusingForgery(&request, context, access: access, policy: route.policy, detail: detail,
-                                                           unsafe: bound.isUnsafe, formLimit: limit) {
-                    return refusal
-                }
-            } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-                guard let tooLarge = bound.tooLarge else { throw error }
-                return try await tooLarge(request, recordContext)
-            }
-            // What this request reads includes every commit another app server acknowledged before it came, even
-            // one whose notification has not arrived yet (the store's caches key on its change count).
-            try await server.store.catchUp()
-            var response = try await bound.handler(request, recordContext)
-            if request.method == .get, access.identity.token == nil, let cookie = try await deviceAccountCookie(access, request) {
-                response.setCookie(cookie)
-            }
-            return response
+        let access = try await authorize(route.policy, detail: detail, request, context)
+        guard let server = try await server(for: access) else { throw Self.noSuchRecord }
+        let recordContext = RecordContext(
+            base: context, access: access, auditTrail: auditTrail(access, request: request, context: context),
+            accessCheck: AccessCheck(interval: configuration.liveAccessInterval) { [self] in
+                await self.isStillAllowed(request, access: access, policy: route.policy)
+            },
+            writeAccess: { try await self.writeAccess(access) })
+        var request = request
+        if route.isUnsafe { try await refuseAnotherAccountsChange(request, access) }
+        do {
+            let limit = try await route.formLimit?(server)(request, recordContext)
+            try await refuseForgery(&request, context, access: access, policy: route.policy, detail: detail,
+                                    unsafe: route.isUnsafe, formLimit: limit)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            guard let tooLarge = route.tooLarge else { throw error }
+            return try await tooLarge(server)(request, recordContext)
         }
+        // What this request reads includes every commit another app server acknowledged before it came, even
+        // one whose notification has not arrived yet (the store's caches key on its change count).
+        try await server.store.catchUp()
+        var response = try await route.handler(server)(request, recordContext)
+        if request.method == .get, access.identity.token == nil, let cookie = try await deviceAccountCookie(access, request) {
+            response.setCookie(cookie)
+        }
+        return response
     }
 
     /// The cookie that tells the app's script on a device whose kept pages and queued changes are (`DeviceData`
@@ -200,11 +172,11 @@ extension CareHost {
     /// A change the app queued on a device for one account, sent while another is signed in there (its session
     /// ended, and another person signed in): refused (409, field `account`), so that it is never made as the wrong
     /// person; the app keeps it until its own account signs in again.
-    func refusingAnotherAccountsChange(_ request: Request, _ access: RecordAccess) async throws -> Response? {
-        guard let named = request.headers[Self.queuedAccountHeader] else { return nil }
-        guard named != (try await devicePseudonym(of: access.identity.account.id)) else { return nil }
-        return APIError(status: .conflict, field: "account",
-                        message: "This change was made by another account on this device; sign in as that account to send it.").response
+    func refuseAnotherAccountsChange(_ request: Request, _ access: RecordAccess) async throws {
+        guard let named = request.headers[Self.queuedAccountHeader] else { return }
+        guard named != (try await devicePseudonym(of: access.identity.account.id)) else { return }
+        throw ClientError(status: .conflict, field: "account",
+                        message: "This change was made by another account on this device; sign in as that account to send it.")
     }
 
     /// The account's pseudonym on devices: the first 64 bits of an HMAC of its id under the directory's log key.
@@ -223,18 +195,15 @@ extension CareHost {
     /// sent by a browser on its own, so it needs none), the refusal when the request does not carry the reader's
     /// token (`CSRF.verify`: a form's field, read up to `formLimit`, or the `X-CSRF-Token` header); nil to go on.
     /// Throws the body's error (413 beyond the limit). A refusal is audited as denied, after `authorize`'s entry.
-    func refusingForgery(_ request: inout Request, _ context: CareRequestContext, access: RecordAccess, policy: RecordRoutePolicy,
-                         detail: String, unsafe: Bool, formLimit: Int?) async throws -> Response? {
+    func refuseForgery(_ request: inout Request, _ context: CareRequestContext, access: RecordAccess, policy: RecordRoutePolicy,
+                       detail: String, unsafe: Bool, formLimit: Int?) async throws {
         guard unsafe, access.identity.token == nil,
-              try await !CSRF.verify(&request, formLimit: formLimit ?? context.maxUploadSize) else { return nil }
+              try await !CSRF.verify(&request, formLimit: formLimit ?? context.maxUploadSize) else { return }
         try await audit.record(AuditEntry.Draft(
             recorded: configuration.now(), account: access.identity.account.id, token: nil, record: access.record,
             resource: policy.resource, action: policy.action, outcome: .denied, address: context.clientAddress,
             detail: detail + " (no CSRF token)"))
-        let message = CSRF.expiredMessage
-        return policy.tokenAccess != nil || request.wantsJSON
-            ? APIError(status: .forbidden, field: CSRF.fieldName, message: message.text(request.preferredLanguage)).response
-            : AppPage.error(message, status: .forbidden, context: renderContext(for: request), back: "/records/\(access.record)/care")
+        throw LocalizedRefusal(.forbidden, field: CSRF.fieldName, CSRF.expiredMessage)
     }
 
     /// What the person of `access` may change in the record: their role's permissions, and their token's scopes.
@@ -291,17 +260,17 @@ extension CareHost {
         }
     }
 
-    /// The answer for a record that does not exist or that the person has no access to: the same for both.
-    func noSuchRecord(_ request: Request, isAPI: Bool) -> Response {
-        let message = PageMessage(ErrorText.noSuchRecord)
-        if isAPI || request.wantsJSON { return APIError(status: .notFound, field: nil, message: message.text(request.preferredLanguage)).response }
-        return AppPage.error(message, status: .notFound, context: renderContext(for: request))
-    }
+    /// The refusal of a record that does not exist or that the person has no access to: the same for both.
+    static var noSuchRecord: LocalizedRefusal { LocalizedRefusal(.notFound, PageMessage(ErrorText.noSuchRecord)) }
+}
 
-    /// Sends a browser to sign in and back; a script gets 401.
-    static func signInRequired(_ request: Request) -> Response {
+/// No one is signed in: a browser is sent to sign in and back, a script gets 401.
+struct SignInRequired: HTTPResponseError {
+    var status: HTTPResponse.Status { .unauthorized }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
         if request.wantsJSON || request.headers[.accept]?.contains("text/event-stream") == true {
-            return APIError(status: .unauthorized, field: nil, message: "Sign in first.").response
+            return try ClientError(status: .unauthorized, message: "Sign in first.").response(from: request, context: context)
         }
         let next = request.method == .get ? request.uri.description : nil
         return Response.redirect(to: "/sign-in" + (next.map { "?next=" + SafeRedirect.encode($0) } ?? ""), type: .normal)

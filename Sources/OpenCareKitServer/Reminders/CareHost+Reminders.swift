@@ -29,11 +29,11 @@ extension CareHost {
         routes.account(.post, "/account/push-subscriptions") { request, context, identity in
             let fields = try await FormFields.read(request, context: context, limit: Self.subscriptionFormLimit)
             guard CSRF.isValid(fields, request: request) else {
-                return APIError(status: .forbidden, field: nil, message: CSRF.expiredMessage.text(request.preferredLanguage)).response
+                throw ClientError(status: .forbidden, message: CSRF.expiredMessage.text(request.preferredLanguage))
             }
             let language = host.renderContext(for: request).localization.language
             guard let configuration = host.configuration.reminders else {
-                return APIError(status: .notFound, field: nil, message: ReminderText.unavailable.text(language)).response
+                throw ClientError(status: .notFound, message: ReminderText.unavailable.text(language))
             }
             do {
                 let subscription = try configuration.subscription(endpoint: fields.values["endpoint"] ?? "", p256dh: fields.values["p256dh"] ?? "",
@@ -50,14 +50,14 @@ extension CareHost {
                 return Response(status: .created, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                                 body: .init(byteBuffer: ByteBuffer(string: #"{"subscribed":true}"#)))
             } catch let error as WebPushError {
-                return APIError(status: .unprocessableContent, field: "endpoint",
-                                message: ReminderText.subscriptionRefused.text(language, error.description)).response
+                throw ClientError(status: .unprocessableContent, field: "endpoint",
+                                message: ReminderText.subscriptionRefused.text(language, error.description))
             }
         }
         routes.account(.post, "/account/push-subscriptions/remove") { request, context, identity in
             let fields = try await FormFields.read(request, context: context, limit: Self.subscriptionFormLimit)
             guard CSRF.isValid(fields, request: request) else {
-                return APIError(status: .forbidden, field: nil, message: CSRF.expiredMessage.text(request.preferredLanguage)).response
+                throw ClientError(status: .forbidden, message: CSRF.expiredMessage.text(request.preferredLanguage))
             }
             try await host.removePushSubscription(fields.values["endpoint"] ?? "", of: identity.account.id)
             return Response(status: .noContent)
@@ -77,7 +77,7 @@ extension CareHost {
     /// `GET /account/reminders/live`: a `reminder` event for each reminder of the person while the page is open, worded
     /// in the page's language; it ends when the person signs out.
     func liveReminders(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity) async throws -> Response {
-        guard let slot = liveSlots.take(for: context.liveStreamOwner) else { return CareServer.tooManyStreams }
+        guard let slot = liveSlots.take(for: context.liveStreamOwner) else { throw CareServer.tooManyStreams }
         let account = identity.account.id, language = renderContext(for: request).localization.language
         let events = reminderSignals.listen(account).map { message in
             let when = message.isAllDay ? ReminderText.today.text(language) : message.time

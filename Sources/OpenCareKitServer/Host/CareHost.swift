@@ -201,6 +201,7 @@ public struct CareHost: Sendable {
             try? await logKey.value(in: directory, now: configuration.now())
         })
         router.middlewares.add(SecurityHeadersMiddleware())
+        router.middlewares.add(ErrorMiddleware())
         router.middlewares.add(SameOriginMiddleware(allowedHosts: configuration.allowedHosts, publicOrigin: configuration.publicOrigin))
         router.middlewares.add(SessionLoadFailureMiddleware())
         router.middlewares.add(SessionMiddleware(storage: sessionDriver, configuration: SessionMiddlewareConfiguration(
@@ -318,7 +319,7 @@ struct HostRoutes {
                           _ handler: @escaping @Sendable (Request, CareRequestContext, CareIdentity) async throws -> Response) {
         add(method, path, .account) { request, context in
             guard let identity = context.identity, identity.token == nil else {
-                return CareHost.signInRequired(request)
+                throw SignInRequired()
             }
             return try await handler(request, context, identity)
         }
@@ -338,7 +339,7 @@ struct HostRoutes {
     mutating func `operator`(_ method: HTTPRequest.Method, _ path: String, host: CareHost, _ handler: @escaping Handler) {
         add(method, path, .operator) { request, context in
             guard host.isOperator(request, context) else {
-                return APIError(status: .notFound, field: nil, message: "Not found.").response
+                throw ClientError(status: .notFound, message: "Not found.")
             }
             return try await handler(request, context)
         }

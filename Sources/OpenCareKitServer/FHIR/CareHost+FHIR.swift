@@ -41,8 +41,8 @@ extension CareHost {
             routes.fhir(.get, "/fhir/R4/\(type)", policy) { request, context in
                 let parameters = request.uri.queryParameters
                 guard let patient = parameters.get("patient") else {
-                    return Self.fhirResponse(.badRequest, FHIRSearch.outcome("required", "Name the patient: ?patient=Patient/{id}.",
-                                                                             expression: "patient"))
+                    throw FHIRRefusal(status: .badRequest, code: "required", reason: "Name the patient: ?patient=Patient/{id}.",
+                                      expression: "patient")
                 }
                 let id = patient.hasPrefix("Patient/") ? String(patient.dropFirst("Patient/".count)) : patient
                 return try await host.fhirRead(request, context, record: id, policy: policy, detail: detail) { store, export, calendar in
@@ -122,48 +122,19 @@ extension CareHost {
     /// record's resources; refusals and failures as OperationOutcomes.
     func fhirRead(_ request: Request, _ context: CareRequestContext, record: String?, policy: RecordRoutePolicy, detail: String,
                   _ body: (OCKStore, FHIRExport, Calendar) async throws -> (HTTPResponse.Status, FHIRJSON)) async throws -> Response {
-        do {
-            switch try await authorize(policy, detail: detail, request, context, record: record ?? "") {
-            case let .failure(refusal):
-                var response = Self.fhirResponse(refusal.response.status, Self.fhirRefusal(refusal.response.status))
-                response.headers[.wwwAuthenticate] = refusal.response.headers[.wwwAuthenticate]
-                return response
-            case let .success(access):
-                return try await heavy(for: access.identity) {
-                    let teamWork = (policy.tokenAccess?.resourceTypes ?? []).filter(Self.teamWorkTypes.contains)
-                    guard let (server, export) = try await fhirSource(access, teamWork: Set(teamWork)) else {
-                        return Self.fhirResponse(.notFound, Self.fhirRefusal(.notFound))
-                    }
-                    let (status, resource) = try await body(server.store, export, server.calendar)
-                    return Self.fhirResponse(status, resource)
-                }
-            }
-        } catch {
-            // No detail: the error may carry the record's data.
-            return Self.fhirResponse(.internalServerError, FHIRSearch.outcome("exception", "The server could not answer this request."))
+        let access = try await authorize(policy, detail: detail, request, context, record: record ?? "")
+        return try await heavy(for: access.identity) {
+            let teamWork = (policy.tokenAccess?.resourceTypes ?? []).filter(Self.teamWorkTypes.contains)
+            guard let (server, export) = try await fhirSource(access, teamWork: Set(teamWork)) else { throw Self.noSuchRecord }
+            let (status, resource) = try await body(server.store, export, server.calendar)
+            return Self.fhirResponse(status, resource)
         }
     }
 
-    /// Runs `body` as heavy work of `identity`'s account (`HeavyWork`); beyond the limits, 503 with `Retry-After` and an
-    /// OperationOutcome (`throttled`), at once.
+    /// Runs `body` as heavy work of `identity`'s account (`HeavyWork`); beyond the limits, `HeavyWork.Busy` (503 with
+    /// `Retry-After`; an OperationOutcome, `throttled`, to FHIR's clients), at once.
     func heavy(for identity: CareIdentity, _ body: () async throws -> Response) async throws -> Response {
-        do {
-            return try await heavyWork.run(for: identity.account.id.description, body)
-        } catch is HeavyWork.Busy {
-            var response = Self.fhirResponse(.serviceUnavailable, FHIRSearch.outcome(
-                "throttled", "The server is busy with other imports, reports and exports: try again in a few seconds."))
-            response.headers[.retryAfter] = String(HeavyWork.retryAfter)
-            return response
-        }
-    }
-
-    /// The OperationOutcome of a refusal: the same answer whatever the record, so that records cannot be probed.
-    static func fhirRefusal(_ status: HTTPResponse.Status) -> FHIRJSON {
-        switch status {
-        case .unauthorized: FHIRSearch.outcome("login", "Sign in, or send a valid access token as Authorization: Bearer.")
-        case .forbidden: FHIRSearch.outcome("forbidden", "The access token's scope or your role does not allow this.")
-        default: FHIRSearch.outcome("not-found", "There is no such patient, or you have no access to it.")
-        }
+        try await heavyWork.run(for: identity.account.id.description, body)
     }
 
     static func fhirResponse(_ status: HTTPResponse.Status, _ resource: FHIRJSON) -> Response {
@@ -178,28 +149,28 @@ extension CareHost {
     /// Answers 201 with the record's address, or an OperationOutcome naming what is wrong.
     func fhirImport(_ request: Request, _ context: CareRequestContext, _ identity: CareIdentity) async throws -> Response {
         guard request.headers[.contentType]?.hasPrefix("application/fhir+json") == true || request.headers[.contentType]?.hasPrefix("application/json") == true else {
-            return Self.fhirResponse(.unsupportedMediaType, FHIRSearch.outcome("not-supported", "Send the Bundle as application/fhir+json."))
+            throw FHIRRefusal(status: .unsupportedMediaType, code: "not-supported", reason: "Send the Bundle as application/fhir+json.")
         }
         let role: CareRole
         switch request.uri.queryParameters.get("role") ?? "patient" {
         case "patient": role = .patient
         case "caregiver": role = .caregiver
-        default: return Self.fhirResponse(.badRequest, FHIRSearch.outcome("invalid", "role is patient or caregiver.", expression: "role"))
+        default: throw FHIRRefusal(status: .badRequest, code: "invalid", reason: "role is patient or caregiver.", expression: "role")
         }
         var request = request
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: FHIRImport.maximumBytes)
-        } catch {
-            return Self.fhirResponse(.contentTooLarge, FHIRSearch.outcome("too-costly", "A Bundle is at most 32 MB."))
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw FHIRRefusal(status: .contentTooLarge, code: "too-costly", reason: "A Bundle is at most 32 MB.")
         }
         let data = Data(buffer: body)
         // A record per import: an account owns a bounded number (the directory refuses more; asked first here, so a
         // refused import writes nothing).
         let owned = try await directory.memberships(of: identity.account.id).count { $0.membership.isOwner }
         guard owned < CareDirectoryLimits.recordsPerAccount else {
-            return Self.fhirResponse(.forbidden, FHIRSearch.outcome(
-                "business-rule", "An account owns at most \(CareDirectoryLimits.recordsPerAccount) records.", expression: "Bundle"))
+            throw FHIRRefusal(status: .forbidden, code: "business-rule",
+                              reason: "An account owns at most \(CareDirectoryLimits.recordsPerAccount) records.", expression: "Bundle")
         }
         // The Bundle received (a slow upload holds no slot), reading and writing it is heavy work.
         return try await heavy(for: identity) { try await importBundle(data, role: role, context, identity) }
@@ -207,46 +178,43 @@ extension CareHost {
 
     /// Reads the Bundle `data` and writes it into a new record of `identity`'s, with `role` (`fhirImport`).
     private func importBundle(_ data: Data, role: CareRole, _ context: CareRequestContext, _ identity: CareIdentity) async throws -> Response {
+        // The plan named by the Bundle decides the surveys, whose answers carry their questions' units.
+        let plan = try FHIRImport().read(data).carePlanName.flatMap { $0 == CarePlanCatalog.demo ? $0 : nil }
+        let now = configuration.now()
+        var draft = CareRecord(patientName: "", timeZoneIdentifier: TimeZone.current.identifier, carePlan: plan, createdDate: now)
+        let settings = CarePlanCatalog.configuration(for: draft)
+        let imported = try FHIRImport(surveys: settings.surveys).read(data)
+        let name = imported.patientName.trimmingCharacters(in: .whitespacesAndNewlines)
+        draft.patientName = name.isEmpty ? "Imported record" : String(name.prefix(200))
+        draft.timeZoneIdentifier = imported.timeZone ?? draft.timeZoneIdentifier
+        let record = draft
+        // Checked first where a refusal leaves nothing behind.
+        let check = OCKStore(name: "import-\(record.id)", type: .inMemory)
+        CarePlanCatalog.installRules(on: check, for: record, now: configuration.now)
         do {
-            // The plan named by the Bundle decides the surveys, whose answers carry their questions' units.
-            let plan = try FHIRImport().read(data).carePlanName.flatMap { $0 == CarePlanCatalog.demo ? $0 : nil }
-            let now = configuration.now()
-            var draft = CareRecord(patientName: "", timeZoneIdentifier: TimeZone.current.identifier, carePlan: plan, createdDate: now)
-            let settings = CarePlanCatalog.configuration(for: draft)
-            let imported = try FHIRImport(surveys: settings.surveys).read(data)
-            let name = imported.patientName.trimmingCharacters(in: .whitespacesAndNewlines)
-            draft.patientName = name.isEmpty ? "Imported record" : String(name.prefix(200))
-            draft.timeZoneIdentifier = imported.timeZone ?? draft.timeZoneIdentifier
-            let record = draft
-            // Checked first where a refusal leaves nothing behind.
-            let check = OCKStore(name: "import-\(record.id)", type: .inMemory)
-            CarePlanCatalog.installRules(on: check, for: record, now: configuration.now)
-            do {
-                try await FHIRImport.write(imported, into: check)
-            } catch {
-                return Self.fhirResponse(.unprocessableContent, FHIRSearch.outcome("business-rule", Self.importRefusal(error)))
-            }
-            guard let server = try await records.server(for: record.id, load: { record }) else {
-                return Self.fhirResponse(.internalServerError, FHIRSearch.outcome("exception", "The new record could not be opened."))
-            }
-            try await FHIRImport.write(imported, into: server.store)
-            // With its messages and triage items, checked as the Bundle was read (`CareTeamWork.problem`) and again by the
-            // directory as it writes them, in the record's own transaction.
-            try await directory.addRecord(record, member: CareMembership(record: record.id, account: identity.account.id, role: role,
-                                                                         isOwner: true, createdDate: now), teamWork: imported.teamWork)
-            try await audit.record(AuditEntry.Draft(recorded: now, account: identity.account.id, record: record.id, resource: "fhir-import",
-                                                    action: .create, outcome: .allowed, address: context.clientAddress,
-                                                    detail: "POST /records/import"))
-            var response = Self.fhirResponse(.created, .object(
-                ("resourceType", "OperationOutcome"),
-                ("issue", .array([.object(("severity", "information"), ("code", "informational"),
-                                          ("diagnostics", .string("Imported into record \(record.id).")))]))))
-            response.headers[.location] = "/records/\(record.id)/care"
-            return response
-        } catch let problem as FHIRImport.Problem {
-            return Self.fhirResponse(.badRequest, problem.outcome)
+            try await FHIRImport.write(imported, into: check)
+        } catch {
+            throw FHIRRefusal(status: .unprocessableContent, code: "business-rule", reason: Self.importRefusal(error))
         }
+        guard let server = try await records.server(for: record.id, load: { record }) else { throw NewRecordUnavailable() }
+        try await FHIRImport.write(imported, into: server.store)
+        // With its messages and triage items, checked as the Bundle was read (`CareTeamWork.problem`) and again by the
+        // directory as it writes them, in the record's own transaction.
+        try await directory.addRecord(record, member: CareMembership(record: record.id, account: identity.account.id, role: role,
+                                                                     isOwner: true, createdDate: now), teamWork: imported.teamWork)
+        try await audit.record(AuditEntry.Draft(recorded: now, account: identity.account.id, record: record.id, resource: "fhir-import",
+                                                action: .create, outcome: .allowed, address: context.clientAddress,
+                                                detail: "POST /records/import"))
+        var response = Self.fhirResponse(.created, .object(
+            ("resourceType", "OperationOutcome"),
+            ("issue", .array([.object(("severity", "information"), ("code", "informational"),
+                                      ("diagnostics", .string("Imported into record \(record.id).")))]))))
+        response.headers[.location] = "/records/\(record.id)/care"
+        return response
     }
+
+    /// The record an import has just made could not be opened: the server's fault.
+    struct NewRecordUnavailable: Error {}
 
     /// What a store said about an imported entity, without its data: the rule or limit it broke.
     static func importRefusal(_ error: any Error) -> String {
@@ -305,7 +273,7 @@ extension CareHost {
             FHIRExport.Member(name: member.account.name, role: member.membership.role.rawValue)
         }
         guard let (server, export) = try await fhirSource(access, members: members, teamWork: Self.teamWorkTypes) else {
-            return APIError(status: .notFound, field: nil, message: "There is no such record.").response
+            throw ClientError(status: .notFound, message: "There is no such record.")
         }
         let bundle = try await export.bundle(of: server.store)
         return Response(status: .ok, headers: [.contentType: "application/fhir+json", .cacheControl: "no-store",

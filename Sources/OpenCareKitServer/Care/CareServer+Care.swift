@@ -90,73 +90,15 @@ extension CareServer {
             ?? OCKRenderContext(localization: OCKLocalization(language: language, timeZone: configuration.timeZone))
     }
 
-    func addCareRoutes(to routes: inout RecordRouteTable) {
-        routes.get("", .page("care-page")) { _, _ in Response.redirect(to: url("/care"), type: .normal) }
-        routes.get("/care", .page("care-page")) { request, _ in try await carePage(request) }
-        routes.get("/care/live", .page("care-page")) { request, context in try await liveCare(request, owner: context.liveStreamOwner, accessCheck: context.accessCheck)
-        }
-        routes.get("/live/changes", .page("live-changes")) { request, context in try await liveChanges(request, owner: context.liveStreamOwner, accessCheck: context.accessCheck)
-        }
-        routes.post("/care/events/toggle", .page("outcome", .completeTasks, action: .update)) { request, context in
-            try await handleForm(request, context) { fields, event in
-                let complete = try fields.boolean("complete")
-                if let seen = fields.values[Self.seenField], !seen.isEmpty,
-                   let answer = try await changedMeanwhile(event, seen: seen, complete: complete, request, context) {
-                    return answer
-                }
-                try await store.setEventCompletion(complete, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
-                                                   now: try actedDate(fields, for: event), userInfo: [Self.authorKey: context.identity.account.id.description])
-                return nil
-            }
-        }
-        routes.post("/care/events/log", .page("outcome", .completeTasks, action: .update)) { request, context in
-            try await handleForm(request, context) { fields, event in
-                // Only log cards log; a checklist's or grid's event is completed, not appended to.
-                guard isLogCard(event.task) else {
-                    throw FormError(field: "task", reason: .fieldNoLogCard, status: .unprocessableContent)
-                }
-                var value = OCKOutcomeValue(true)
-                value.createdDate = try actedDate(fields, for: event)
-                // A tap the app queued offline names its moment: sent again (the first answer was lost), it is
-                // already there, and is not logged twice.
-                if fields.values[Self.actedField] != nil, event.outcome?.values.contains(where: { Self.sameMoment($0.createdDate, value.createdDate) }) == true {
-                    return nil
-                }
-                try await store.appendOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
-                return nil
-            }
-        }
-        routes.post("/care/events/log/delete", .page("outcome", .completeTasks, action: .update)) { request, context in
-            try await handleForm(request, context) { fields, event in
-                let shown = try fields.integer("index", in: 0...10_000)
-                // The value the page showed, found by when it was logged: at the position the page showed it, else
-                // (another tab deleted one before it) wherever it is now; gone already (this delete sent again from
-                // the app's queue) is done.
-                let created = Date(timeIntervalSince1970: try fields.number("created", in: -1e12...1e12))
-                let values = event.outcome?.values ?? []
-                guard let index = values.indices.contains(shown) && Self.sameMoment(values[shown].createdDate, created) ? shown
-                        : values.firstIndex(where: { Self.sameMoment($0.createdDate, created) }) else {
-                    return nil
-                }
-                try await store.deleteOutcomeValue(at: index, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
-                return nil
-            }
-        }
-        routes.post("/care/events/record", .page("outcome", .completeTasks, action: .update)) { request, context in
-            try await handleForm(request, context) { fields, event in
-                let target = event.scheduleEvent.element.targetValues.first
-                let number = try fields.number("value", in: 0...OCKNumericEntryRange.maximum(for: target))
-                var value = OCKOutcomeValue(number, units: target?.units)
-                value.createdDate = try actedDate(fields, for: event)
-                if let seen = fields.values[Self.seenField], !seen.isEmpty,
-                   let refusal = try await recordedMeanwhile(event, seen: seen, value: value, request, context) {
-                    return refusal
-                }
-                try await store.recordOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
-                                                   userInfo: [Self.authorKey: context.identity.account.id.description])
-                return nil
-            }
-        }
+    static func addCareRoutes(to routes: inout RecordRouteTable) {
+        routes.get("", .page("care-page"), handler: CareServer.getRoot)
+        routes.get("/care", .page("care-page"), handler: CareServer.getCare)
+        routes.get("/care/live", .page("care-page"), handler: CareServer.getCareLive)
+        routes.get("/live/changes", .page("live-changes"), handler: CareServer.getLiveChanges)
+        routes.post("/care/events/toggle", .page("outcome", .completeTasks, action: .update), handler: CareServer.postCareEventsToggle)
+        routes.post("/care/events/log", .page("outcome", .completeTasks, action: .update), handler: CareServer.postCareEventsLog)
+        routes.post("/care/events/log/delete", .page("outcome", .completeTasks, action: .update), handler: CareServer.postCareEventsLogDelete)
+        routes.post("/care/events/record", .page("outcome", .completeTasks, action: .update), handler: CareServer.postCareEventsRecord)
     }
 
     /// The field in which the app's offline queue sends when the person acted (milliseconds since 1970, by the
@@ -224,8 +166,7 @@ extension CareServer {
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
-        return request.wantsJSON ? APIError(status: .conflict, field: Self.seenField, message: text).response
-            : errorPage(message, status: .conflict, context: render)
+        throw LocalizedRefusal(.conflict, field: Self.seenField, message)
     }
 
     /// The rule of `changedMeanwhile` for a recorded value (a number that replaces the event's value): recorded by
@@ -244,8 +185,7 @@ extension CareServer {
         let when = localization.time(current.createdDate)
         let message = try await authorName(author, context).map { PageMessage(ErrorText.recordedMeanwhile, $0, amount, title, when) }
             ?? PageMessage(ErrorText.someoneRecordedMeanwhile, "", amount, title, when)
-        return request.wantsJSON ? APIError(status: .conflict, field: Self.seenField, message: message.text(localization.language)).response
-            : errorPage(message, status: .conflict, context: render)
+        throw LocalizedRefusal(.conflict, field: Self.seenField, message)
     }
 
     /// The name of `author` (an outcome's `authorKey`) if a member of the record, for the words of a change made
@@ -269,7 +209,7 @@ extension CareServer {
         var day = today
         if let text = request.uri.queryParameters.get("date") {
             guard let parsed = self.day(from: text) else {
-                return errorPage(PageMessage(ErrorText.badDay), status: .badRequest, context: context)
+                throw LocalizedRefusal(.badRequest, PageMessage(ErrorText.badDay))
             }
             day = parsed
         }
@@ -280,7 +220,7 @@ extension CareServer {
         do {
             return try await carePage(request, day: day, today: today, key: key, token: token, readerToken: readerToken, context: context)
         } catch let error as DayTooFull {
-            return errorPage(error.message, status: .unprocessableContent, context: context)
+            throw LocalizedRefusal(.unprocessableContent, error.message)
         }
     }
 
@@ -343,12 +283,7 @@ extension CareServer {
     /// from a card's toggle or log, so a forged form cannot skip a consent.
     func handleForm(_ request: Request, _ context: RecordContext, forSurvey: Bool = false,
                     change: @Sendable (FormFields, OCKEvent<OCKTask, OCKOutcome>) async throws -> Response?) async throws -> Response {
-        let render = renderContext(for: request)
         let wantsJSON = request.headers[.accept]?.contains("application/json") == true
-        func failure(_ message: PageMessage, _ status: HTTPResponse.Status, field: String? = nil) -> Response {
-            wantsJSON ? APIError(status: status, field: field, message: message.text(render.localization.language)).response
-                : errorPage(message, status: status, context: render)
-        }
         let fields = try await FormFields.read(request, context: context)
         do {
             let task = try fields.uuid("task")
@@ -366,22 +301,115 @@ extension CareServer {
             if let response = try await change(fields, event) { return response }
             if wantsJSON { return Response(status: .noContent) }
             return Response.redirect(to: url("/care?date=\(dayString(day))#\(cardIdentifier(forTaskID: event.task.id))"), type: .normal)
-        } catch let error as FormError {
-            return failure(error.message, error.status, field: error.field)
         } catch let error as OCKStoreError {
-            if OCKSurveyStoreRule.onboardingFirst.refused(error) { return failure(PageMessage(ErrorText.finishOnboardingFirst), .conflict) }
+            // The store's refusal in the words of the form.
+            if OCKSurveyStoreRule.onboardingFirst.refused(error) { throw LocalizedRefusal(.conflict, PageMessage(ErrorText.finishOnboardingFirst)) }
             if OCKFutureEventsRule.violation.refused(error) {
-                let refusal = FormError(field: "occurrence", reason: .fieldFutureEvent, status: .unprocessableContent)
-                return failure(refusal.message, refusal.status, field: refusal.field)
+                throw FormError(field: "occurrence", reason: .fieldFutureEvent, status: .unprocessableContent)
             }
-            guard let status = error.clientStatus else { throw error }
+            guard error.status.code < 500 else { throw error }
             // A conflict here is another tab or device that changed the event meanwhile.
-            let message = switch status {
+            let message = switch error.status {
             case .notFound: ErrorText.noSuchEvent
             case .conflict: ErrorText.eventChanged
             default: ErrorText.changeRefused
             }
-            return failure(PageMessage(message), status)
+            throw LocalizedRefusal(error.status, PageMessage(message))
         }
     }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
+    /// `GET /records/{record}`.
+    func getRoot(_ request: Request, _ context: RecordContext) async throws -> Response {
+        Response.redirect(to: url("/care"), type: .normal)
+    }
+
+    /// `GET /records/{record}/care`.
+    func getCare(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await carePage(request)
+    }
+
+    /// `GET /records/{record}/care/live`.
+    func getCareLive(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await liveCare(request, owner: context.liveStreamOwner, accessCheck: context.accessCheck)
+    }
+
+    /// `GET /records/{record}/live/changes`.
+    func getLiveChanges(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await liveChanges(request, owner: context.liveStreamOwner, accessCheck: context.accessCheck)
+    }
+
+    /// `POST /records/{record}/care/events/toggle`.
+    func postCareEventsToggle(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await handleForm(request, context) { fields, event in
+            let complete = try fields.boolean("complete")
+            if let seen = fields.values[Self.seenField], !seen.isEmpty,
+               let answer = try await changedMeanwhile(event, seen: seen, complete: complete, request, context) {
+                return answer
+            }
+            try await store.setEventCompletion(complete, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
+                                               now: try actedDate(fields, for: event), userInfo: [Self.authorKey: context.identity.account.id.description])
+            return nil
+        }
+    }
+
+    /// `POST /records/{record}/care/events/log`.
+    func postCareEventsLog(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await handleForm(request, context) { fields, event in
+            // Only log cards log; a checklist's or grid's event is completed, not appended to.
+            guard isLogCard(event.task) else {
+                throw FormError(field: "task", reason: .fieldNoLogCard, status: .unprocessableContent)
+            }
+            var value = OCKOutcomeValue(true)
+            value.createdDate = try actedDate(fields, for: event)
+            // A tap the app queued offline names its moment: sent again (the first answer was lost), it is
+            // already there, and is not logged twice.
+            if fields.values[Self.actedField] != nil, event.outcome?.values.contains(where: { Self.sameMoment($0.createdDate, value.createdDate) }) == true {
+                return nil
+            }
+            try await store.appendOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
+            return nil
+        }
+    }
+
+    /// `POST /records/{record}/care/events/log/delete`.
+    func postCareEventsLogDelete(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await handleForm(request, context) { fields, event in
+            let shown = try fields.integer("index", in: 0...10_000)
+            // The value the page showed, found by when it was logged: at the position the page showed it, else
+            // (another tab deleted one before it) wherever it is now; gone already (this delete sent again from
+            // the app's queue) is done.
+            let created = Date(timeIntervalSince1970: try fields.number("created", in: -1e12...1e12))
+            let values = event.outcome?.values ?? []
+            guard let index = values.indices.contains(shown) && Self.sameMoment(values[shown].createdDate, created) ? shown
+                    : values.firstIndex(where: { Self.sameMoment($0.createdDate, created) }) else {
+                return nil
+            }
+            try await store.deleteOutcomeValue(at: index, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence)
+            return nil
+        }
+    }
+
+    /// `POST /records/{record}/care/events/record`.
+    func postCareEventsRecord(_ request: Request, _ context: RecordContext) async throws -> Response {
+        try await handleForm(request, context) { fields, event in
+            let target = event.scheduleEvent.element.targetValues.first
+            let number = try fields.number("value", in: 0...OCKNumericEntryRange.maximum(for: target))
+            var value = OCKOutcomeValue(number, units: target?.units)
+            value.createdDate = try actedDate(fields, for: event)
+            if let seen = fields.values[Self.seenField], !seen.isEmpty,
+               let refusal = try await recordedMeanwhile(event, seen: seen, value: value, request, context) {
+                return refusal
+            }
+            try await store.recordOutcomeValue(value, taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
+                                               userInfo: [Self.authorKey: context.identity.account.id.description])
+            return nil
+        }
+    }
+}
+
+/// The handlers of the routes above, each a method the route table names (`RecordRouteTable`).
+extension CareServer {
 }
