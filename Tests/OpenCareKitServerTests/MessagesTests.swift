@@ -36,7 +36,7 @@ import Testing
             #expect(await news.next() == setup.record.id)
             let home = String(buffer: try await lee.send("/").body)
             #expect(home.contains(#"class="ock-badge ock-badge-unread ock-unread-link" data-unread="1" href="\#(base)""#))
-            #expect(home.contains("1 unread messages"))
+            #expect(home.contains(">1 unread message<"), "one message, not messages")
             // The caregiver sees the thread, unread; the list's summary counts it.
             let list = String(buffer: try await sam.send(base).body)
             #expect(list.contains(#"data-thread="\#(thread)""#) && list.contains(#"data-unread="1""#) && list.contains("1 new"))

@@ -11,6 +11,8 @@ public struct CareSession: Codable, Sendable, Equatable {
     public var account: CareAccountID
     /// False between the password and the second step of a two-step sign-in: such a session opens nothing.
     public var isComplete: Bool
+    /// When this session was made: at sign-in (a two-step sign-in makes one at its password step, then a new,
+    /// complete one after the code), or when a password change gives the browser a fresh session.
     public var signedInDate: Date
     /// The last time the person did something (not a live update): the idle sign-out counts from here.
     public var lastActiveDate: Date
@@ -25,6 +27,14 @@ public struct CareSession: Codable, Sendable, Equatable {
         SHA256.hash(data: Data(passwordHash.utf8)).prefix(8).hexEncoded
     }
 
+    /// A session for `account`, last active at `signedInDate`, with no two-step secret being set up and no password
+    /// stamp. ``CareHost`` makes one at each sign-in and stores it through Hummingbird's session middleware.
+    ///
+    /// - Parameters:
+    ///   - account: The account that signed in.
+    ///   - isComplete: Whether sign-in is finished; false while a two-step sign-in waits for its code, when the
+    ///     session opens nothing.
+    ///   - signedInDate: When the session begins; `lastActiveDate` starts at the same moment.
     public init(account: CareAccountID, isComplete: Bool, signedInDate: Date) {
         self.account = account
         self.isComplete = isComplete
@@ -35,6 +45,8 @@ public struct CareSession: Codable, Sendable, Equatable {
 
 /// Who is asking: a signed-in person, or the holder of one of their access tokens.
 public struct CareIdentity: Sendable {
+    /// The account asking: the signed-in person's, or the one the access token was issued to, as the directory
+    /// held it when the request began.
     public let account: CareAccount
     /// The token the request came with; nil for a browser session.
     public let token: CareAccessToken?

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
+import OpenCareKitDirectory
 #if canImport(Glibc)
 import Glibc
-import OpenCareKitDirectory
 #endif
 
 /// Seals the secrets the directory keeps — two-step keys, the Web Push signing key, the log's pseudonym key — with a
@@ -16,6 +16,18 @@ import OpenCareKitDirectory
 public struct SecretBox: Sendable {
     private let key: SymmetricKey
 
+    /// A box that seals and opens with `key`. `serve` uses a 256-bit key (`init(base64:)` and
+    /// `loadOrCreate(file:)` accept no other); a key of a size AES does not take makes `seal(_:)` throw.
+    ///
+    /// For example:
+    /// ```swift
+    /// let box = SecretBox(key: SymmetricKey(size: .bits256))
+    /// let sealed = try box.seal("a secret")  // "ock-sealed:v1:…"
+    /// let secret = try box.open(sealed)      // "a secret"
+    /// ```
+    ///
+    /// - Parameter key: The AES-GCM key. Keep it outside the database; every app server of one database needs the
+    ///   same key, and a backup's secrets open only with it.
     public init(key: SymmetricKey) {
         self.key = key
     }
@@ -106,10 +118,17 @@ public struct SecretBox: Sendable {
 
     /// The key file cannot be read or written, or does not hold a key.
     public struct KeyFileError: Error, CustomStringConvertible {
+        /// The key file's path, as it was given (`--secrets-key-file`, or `secrets.key` in the data directory).
         public let path: String
         /// Why it cannot be made there, if that is the trouble.
         public var reason: String?
 
+        /// An error about the key file at `path`.
+        ///
+        /// - Parameters:
+        ///   - path: The key file's path.
+        ///   - reason: Why the file cannot be made there (the system's error message); nil when the file is there
+        ///     but cannot be read or does not hold 32 bytes in base64.
         public init(path: String, reason: String? = nil) {
             self.path = path
             self.reason = reason

@@ -15,6 +15,22 @@ public struct ClinicianFlagRules: Sendable, Hashable {
     /// The kind of the outcome value that holds a pain score (the demo check-in's `"pain"`, 0 to 10).
     public var painKind: String
 
+    /// Rules with these thresholds; the defaults are `serve`'s (2 days of missed doses, a pain score of 7) and the
+    /// demo plan's kinds.
+    ///
+    /// For example:
+    /// ```swift
+    /// var configuration = CareHost.Configuration()
+    /// configuration.flagRules = ClinicianFlagRules(missedDoseDays: 3, painScore: nil)  // no pain flag
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - missedDoseDays: On how many of the 6 days before today a dose must have been missed (an event with a
+    ///     `doseKind` target value and no outcome); 0 or less counts as 1, and nil turns the rule off.
+    ///   - painScore: The lowest pain score that flags a patient, from any outcome value of `painKind` in the last
+    ///     7 days, today included; nil turns the rule off.
+    ///   - doseKind: The kind of target value that makes a task's events doses.
+    ///   - painKind: The kind of outcome value that holds a pain score.
     public init(missedDoseDays: Int? = 2, painScore: Double? = 7, doseKind: String = "dose", painKind: String = "pain") {
         self.missedDoseDays = missedDoseDays
         self.painScore = painScore

@@ -20,11 +20,36 @@ import Synchronization
 /// A response in progress (a page being rendered, a live stream) has no time limit here: live streams end when the
 /// client goes, and `LiveStreamSlots` bounds them per client.
 public struct ConnectionLimits: Sendable, Hashable {
+    /// How long a new connection may take to send its first request's complete head (10 seconds by default). Past
+    /// it the client is answered 408 Request Timeout and the connection closed. Later requests on a kept-alive
+    /// connection have `idleTimeout` instead.
     public var headerTimeout: Duration
+    /// How long a request's body may take, from the end of its head to its end (30 seconds by default). Past it the
+    /// client is answered 408 Request Timeout, unless its response has already begun, and the connection closed.
     public var bodyTimeout: Duration
+    /// How long a kept-alive connection may wait, from the end of the last response (with no request being read) to
+    /// the next request's complete head (60 seconds by default); past it the connection is closed without an answer.
     public var idleTimeout: Duration
+    /// The most connections served at once (1,000 by default). Up to `refusalReserve` more are accepted only to be
+    /// answered 503 Service Unavailable with `Retry-After: 5` and closed; beyond those the server stops accepting
+    /// (`acceptLimit`). `fitted(toFileDescriptors:)` lowers it to what the process's file limit allows.
     public var maximumConnections: Int
 
+    /// Limits with these timeouts and connection count; the defaults are `serve`'s. Values are taken as given.
+    ///
+    /// For example:
+    /// ```swift
+    /// let limits = ConnectionLimits(bodyTimeout: .seconds(60), maximumConnections: 500)
+    /// let app = Application(router: host.router(), server: limits.httpServer(),
+    ///                       configuration: .init(address: .hostname("127.0.0.1", port: 8080),
+    ///                                            availableConnectionsDelegate: limits.acceptLimit))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - headerTimeout: How long a new connection may take to send its first request's head.
+    ///   - bodyTimeout: How long a request's body may take to arrive.
+    ///   - idleTimeout: How long a kept-alive connection may wait for its next request.
+    ///   - maximumConnections: The most connections served at once.
     public init(headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30),
                 idleTimeout: Duration = .seconds(60), maximumConnections: Int = 1_000) {
         self.headerTimeout = headerTimeout

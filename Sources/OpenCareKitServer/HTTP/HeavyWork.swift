@@ -24,6 +24,14 @@ public final class HeavyWork: Sendable {
     let perPerson: Int
     let overall: Int
 
+    /// Limits of `perPerson` heavy requests at once for one account and `overall` for the whole server; a value
+    /// below 1 counts as 1. Safe to share between tasks: ``CareHost`` makes one for all its records, from
+    /// `CareHost.Configuration.heavyWorkPerPerson` and `heavyWorkOverall`.
+    ///
+    /// - Parameters:
+    ///   - perPerson: The most heavy requests one account may have running (1 by default).
+    ///   - overall: The most heavy requests the server runs at once (by default the number of active processors
+    ///     less one, at least 1).
     public init(perPerson: Int = HeavyWork.perPerson, overall: Int = HeavyWork.overall) {
         self.perPerson = max(1, perPerson)
         self.overall = max(1, overall)

@@ -10,11 +10,21 @@ import OpenCareKitUI
 /// connections only from this site and no inline script, no framing, no MIME sniffing, and no referrer sent to other
 /// sites (same-origin, so that the browser still sends `Origin` with the app's own form posts).
 public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The `Content-Security-Policy` every response gets: scripts, styles, connections and form posts to this site
+    /// only, images also from `data:` addresses, no inline script or style, no plugins, no `<base>`, no framing.
     public static var contentSecurityPolicy: String {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
     }
 
+    /// The middleware. It sets the headers on the response the rest of the chain returns, replacing any a route
+    /// set; an error thrown past it gets none, so add it before (outside) the middleware that turns errors into
+    /// responses.
+    ///
+    /// For example:
+    /// ```swift
+    /// router.middlewares.add(SecurityHeadersMiddleware())
+    /// ```
     public init() {}
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -48,6 +58,20 @@ public struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The origin people reach the app at (`https://care.example.org`), when it is not the `Host` over plain HTTP.
     public let publicOrigin: String?
 
+    /// A middleware answering only to `allowedHosts` and taking writes only from `publicOrigin`.
+    ///
+    /// For example:
+    /// ```swift
+    /// router.middlewares.add(SameOriginMiddleware(allowedHosts: ["care.example.org"],
+    ///                                             publicOrigin: "https://care.example.org"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - allowedHosts: Host names without port, compared without regard to case; a request for another is
+    ///     refused with 421 Misdirected Request. Nil accepts any `Host`.
+    ///   - publicOrigin: The address people reach the app at, kept as its origin (`origin(of:)`). One that is not
+    ///     an http or https address is dropped without a word, as if nil: writes must then come from `http://` and
+    ///     the request's `Host`.
     public init(allowedHosts: Set<String>?, publicOrigin: String? = nil) {
         self.allowedHosts = allowedHosts.map { Set($0.map { $0.lowercased() }) }
         self.publicOrigin = publicOrigin.flatMap(Self.origin(of:))

@@ -22,6 +22,19 @@ import Synchronization
 /// try await app.runService()
 /// ```
 public struct CareHost: Sendable {
+    /// The settings of a ``CareHost``: where the records are stored, the names and origin it answers to, sign-in and
+    /// session rules, limits, reminders and the clock. Every setting has a default; `init` takes the common ones and
+    /// the rest are set as properties. The host keeps a copy: a change made after the host is made does not reach it.
+    ///
+    /// For example:
+    /// ```swift
+    /// var configuration = CareHost.Configuration(stores: CareDataDirectory(path: data.path),
+    ///                                            allowedHosts: ["care.example.org"],
+    ///                                            publicOrigin: "https://care.example.org")
+    /// configuration.requiresTwoStepForClinicians = true
+    /// configuration.reminders = ReminderConfiguration(contact: "mailto:ops@example.org")
+    /// let host = CareHost(directory: directory, configuration: configuration)
+    /// ```
     public struct Configuration: Sendable {
         /// Where the records' stores are: a data directory's files (`records/{id}.sqlite`), or a PostgreSQL
         /// database; nil keeps them in memory (tests).
@@ -40,6 +53,9 @@ public struct CareHost: Sendable {
         /// Email addresses the sign-in page offers one-click sign-in as, without a password (`serve --demo` on
         /// loopback only).
         public var demoAccounts: [String]
+        /// The look of every page (colours for light and dark mode, dimensions, animation): the stylesheet at
+        /// `/assets/opencarekit.css` and the one report PDFs are printed with are made from it when the host is made.
+        /// OpenCareKitUI's default look unless set.
         public var styler: OCKStyler
         /// The current moment; tests pass a fixed one.
         public var now: @Sendable () -> Date
@@ -73,11 +89,30 @@ public struct CareHost: Sendable {
         public var liveStreamsPerPerson = LiveStreamSlots.perPerson
         /// Imports, reports, FHIR exports and searches running at once: per person and for the server (`HeavyWork`).
         public var heavyWorkPerPerson = HeavyWork.perPerson
+        /// The most of that heavy work the whole server runs at once, whoever asks (by default the number of active
+        /// processors less one, at least 1; below 1 counts as 1). One more request is answered 503 with `Retry-After`.
         public var heavyWorkOverall = HeavyWork.overall
         /// Seals the secrets the directory keeps (two-step keys, the Web Push and log keys) with a key kept outside
         /// the database; nil: they are kept as they are (`serve` always gives one).
         public var secrets: SecretBox?
 
+        /// Settings with the common options; the other properties keep their defaults until set.
+        ///
+        /// - Parameters:
+        ///   - stores: Where the records' stores are kept; nil keeps them in memory, lost with the process (tests).
+        ///   - allowedHosts: Host names the app answers to (others get 421); nil accepts any `Host`.
+        ///   - publicOrigin: The address people reach the app at, such as `https://care.example.org`: the only origin
+        ///     allowed to write, and with https the session cookie is `Secure`. Nil: `http://` and the `Host`.
+        ///   - idleTimeout: How long a session lasts without the person doing anything (15 minutes by default); pages
+        ///     sign out after it too.
+        ///   - passwordCost: bcrypt's cost for new passwords (12 by default). bcrypt takes 4 to 31; the host does not
+        ///     check, and a cost outside that range stops the process the first time a password is hashed.
+        ///   - openRecordLimit: How many records are open at once (64 by default; below 1 counts as 1); opening one
+        ///     more closes the least recently used.
+        ///   - demoAccounts: Emails the sign-in page offers one-click sign-in as, without a password: anyone who
+        ///     reaches the page can sign in as them, so leave it empty on a server others can reach.
+        ///   - styler: The look of every page.
+        ///   - now: The clock that sessions, reminders, triage and the audit log read; tests pass a fixed one.
         public init(stores: (any CareRecordStores)? = nil, allowedHosts: Set<String>? = nil, publicOrigin: String? = nil,
                     idleTimeout: Duration = .seconds(15 * 60), passwordCost: UInt8 = 12, openRecordLimit: Int = 64,
                     demoAccounts: [String] = [], styler: OCKStyler = OCKStyler(), now: @escaping @Sendable () -> Date = Date.init) {
@@ -96,7 +131,10 @@ public struct CareHost: Sendable {
         var usesSecureCookies: Bool { publicOrigin?.hasPrefix("https://") == true }
     }
 
+    /// The directory the host serves: accounts, records, memberships, sessions, access tokens and the audit log.
+    /// Reading or writing it directly goes around the host's permission checks and audit log.
     public let directory: any CareDirectory
+    /// The settings the host was made with.
     public let configuration: Configuration
     let records: CareRecordPool
     let audit: AuditLog

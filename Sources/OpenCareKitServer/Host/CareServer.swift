@@ -15,6 +15,8 @@ public struct CareServer: Sendable {
     public struct Configuration: Sendable {
         /// The patient's time zone: where days begin and end.
         public var timeZone: TimeZone
+        /// A look for the record's pages. ``CareHost`` sets it to its own `styler`, but the pages' stylesheet is the
+        /// host's (made from `CareHost.Configuration.styler`), so a value set here changes nothing shown.
         public var styler: OCKStyler
         /// Card styles by task id, replacing CareKit's choice.
         public var cardStyles: [String: OCKDailyTasksPage.CardStyle]
@@ -40,6 +42,21 @@ public struct CareServer: Sendable {
         /// Prints reports to PDF; nil: the report page says PDFs cannot be made (printing still works).
         public var reportPrinter: ReportPrinter?
 
+        /// Settings for one record's app; the properties without a parameter keep their defaults until set.
+        /// ``CareHost`` makes these from each record's care plan (`CarePlanCatalog`) unless it is given its own.
+        ///
+        /// - Parameters:
+        ///   - timeZone: The patient's time zone, where days begin and end (the server's by default).
+        ///   - styler: A look for the record's pages (not read: the pages use the host's stylesheet).
+        ///   - cardStyles: Card styles by task id, replacing CareKit's choice; survey tasks get survey cards whatever
+        ///     this says.
+        ///   - insights: The charts of the Insights tab.
+        ///   - surveys: The surveys the app runs, by the id of their task.
+        ///   - onboardingTaskID: The survey task whose outcome opens the care feed; nil: no onboarding.
+        ///   - allowedHosts: Host names the app answers to; nil accepts any.
+        ///   - publicOrigin: The origin people reach the app at, the only one allowed to write; nil: the `Host` over
+        ///     plain HTTP.
+        ///   - now: The clock; tests pass a fixed one.
         public init(timeZone: TimeZone = .current, styler: OCKStyler = OCKStyler(),
                     cardStyles: [String: OCKDailyTasksPage.CardStyle] = [:], insights: [OCKCartesianChartViewSynchronizer] = [],
                     surveys: [String: OCKSurvey] = [:], onboardingTaskID: String? = nil,
@@ -57,7 +74,10 @@ public struct CareServer: Sendable {
         }
     }
 
+    /// The record's store: the pages read it, and the forms, API and sync write it. The record's rules were
+    /// installed on it when the server was made, so every writer through this store passes them.
     public let store: OCKStore
+    /// The settings the server was made with.
     public let configuration: Configuration
     /// Where the record's pages live: `/records/{id}`.
     public let basePath: String

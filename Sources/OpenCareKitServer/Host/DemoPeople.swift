@@ -8,8 +8,11 @@ import OpenCareKitStore
 /// weeks of history and habits of their own (some keep to the plan, some miss doses, some report high pain), and
 /// each owning their record. All share the password `demoPassword`.
 public enum DemoPeople {
+    /// Alex Rivera's sign-in email: the patient, and the owner of her record.
     public static let patientEmail = "alex@example.org"
+    /// Sam Rivera's sign-in email: Alex's caregiver, a member of her record who does not own it.
     public static let caregiverEmail = "sam@example.org"
+    /// Dr. Jordan Lee's sign-in email: the clinician of Alex's record and of every other demo patient's.
     public static let clinicianEmail = "jordan.lee@example.org"
     /// Printed by `serve --demo`, which offers one-click sign-in on loopback anyway.
     public static let demoPassword = "opencarekit-demo"

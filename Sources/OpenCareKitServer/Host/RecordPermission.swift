@@ -45,12 +45,19 @@ public struct RecordRoutePolicy: Sendable, Equatable {
     public var permission: RecordPermission
     /// The audit log's resource name: `care-page`, `insights`, `api:Task` …
     public var resource: String
+    /// What the audit log records the route as doing (create, read, update, delete or execute), whether the
+    /// request was allowed or denied.
     public var action: AuditEntry.Action
     /// For JSON API routes, what an access token's scope must allow: the FHIR resource type and the SMART letter
     /// (c, r, u, d or s). Routes without one are for browsers only.
     public var tokenAccess: TokenAccess?
 
+    /// What an access token's scopes must allow for the route to answer it: the SMART letter `operation` on every
+    /// type in `resourceTypes` (for `anyChange`, a create, update or delete scope on any of them). A token whose
+    /// scopes fall short is answered 403 Forbidden, naming the scope it needs.
     public struct TokenAccess: Sendable, Equatable {
+        /// The FHIR resource types the route reads or changes, such as `["Observation"]`: a token needs a scope on
+        /// each (`patient/Observation.r`, or `patient/*.r`).
         public var resourceTypes: [String]
         /// A SMART letter, or `anyChange`.
         public var operation: Character
@@ -60,6 +67,20 @@ public struct RecordRoutePolicy: Sendable, Equatable {
         public static let anyChange: Character = "*"
     }
 
+    /// A policy: what a route's caller must be allowed, and how the audit log names what the route does.
+    ///
+    /// For example:
+    /// ```swift
+    /// let policy = RecordRoutePolicy(.read, resource: "insights", action: .read)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - permission: What the person's role must allow in the record; a member without it gets 403 (someone who
+    ///     is not a member gets 404).
+    ///   - resource: The audit log's name for what the route touches, such as `care-page` or `api:Task`.
+    ///   - action: What the audit log records the route as doing.
+    ///   - tokenAccess: For JSON API routes, what an access token's scope must allow; nil: the route is for
+    ///     signed-in browsers only, and a request with a token gets 404.
     public init(_ permission: RecordPermission, resource: String, action: AuditEntry.Action, tokenAccess: TokenAccess? = nil) {
         self.permission = permission
         self.resource = resource

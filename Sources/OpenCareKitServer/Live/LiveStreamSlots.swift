@@ -15,9 +15,16 @@ public final class LiveStreamSlots: Sendable {
 
     /// Who holds a stream: the client's address and the signed-in person, if any.
     public struct Owner: Sendable, Hashable {
+        /// The client's address, as ``CareRequestContext`` counts clients: an IPv4 address, or an IPv6 address's /64.
         public let address: String
+        /// The signed-in person's account id; nil when no one is signed in, and then only the address counts.
         public let person: String?
 
+        /// The owner of a stream opened from `address` by `person`.
+        ///
+        /// - Parameters:
+        ///   - address: The client's address (`CareRequestContext.clientAddress`).
+        ///   - person: The account id of the person asking, or nil when no one is signed in.
         public init(address: String, person: String?) {
             self.address = address
             self.person = person
@@ -33,6 +40,14 @@ public final class LiveStreamSlots: Sendable {
     /// Follows the streams open now, for the metrics.
     private let gauge: Meter?
 
+    /// Slots for at most `limit` streams from one client address and `personLimit` for one person; a stream beyond
+    /// either is refused with 429 Too Many Requests and `Retry-After: 5`. The limits are taken as given (0 refuses
+    /// every stream). Safe to share between tasks: a host shares one among all its records.
+    ///
+    /// - Parameters:
+    ///   - limit: The most streams open at once from one address (`perClient`, 16, by default).
+    ///   - personLimit: The most streams open at once for one account, from all its addresses together
+    ///     (`perPerson`, 32, by default).
     public init(limit: Int = LiveStreamSlots.perClient, personLimit: Int = LiveStreamSlots.perPerson) {
         self.limit = limit
         self.personLimit = personLimit

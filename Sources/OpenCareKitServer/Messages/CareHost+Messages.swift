@@ -347,6 +347,6 @@ extension CareHost {
     static func unreadLink(_ record: CareRecordID, count: Int, language: OCKLanguage) -> HTML {
         guard count > 0 else { return .empty }
         return .element("a", ["href": "/records/\(record)/messages", "class": "ock-badge ock-badge-unread ock-unread-link",
-                              "data-unread": String(count)], [.text(MessageText.unreadMessages.text(language, String(count)))])
+                              "data-unread": String(count)], [.text((count == 1 ? MessageText.unreadMessage : .unreadMessages).text(language, String(count)))])
     }
 }

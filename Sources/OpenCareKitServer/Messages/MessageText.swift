@@ -4,7 +4,7 @@ import OpenCareKitUI
 enum MessageText: String, CaseIterable, Sendable, HostWords {
     case title, link, allRead, unreadCount, noThreads, lastMessage, messageCount, teamOnly, unreadBadge, olderThreads, newThread,
          subject, whoSees, everyone, careTeamOnly, message, send, backToRecord, noSuchThread, teamOnlyExplained, everyoneExplained,
-         earlierMessages, messagesOf, you, formerMember, seenBy, reply, allThreads, unreadMessages, tooMany, lengthNeeded,
+         earlierMessages, messagesOf, you, formerMember, seenBy, reply, allThreads, unreadMessage, unreadMessages, tooMany, lengthNeeded,
          subjectNeeded, tooManyThreads, recordFull, messagePatient, messagePatientLabel, newMessage, importedAuthor
 
     var english: String {
@@ -37,6 +37,7 @@ enum MessageText: String, CaseIterable, Sendable, HostWords {
         case .seenBy: "Seen by {0} at {1}"
         case .reply: "Reply"
         case .allThreads: "All conversations"
+        case .unreadMessage: "1 unread message"
         case .unreadMessages: "{0} unread messages"
         case .tooMany: "You can send at most {0} messages a minute. Wait a moment, then send it again (it is still in the box)."
         case .lengthNeeded: "Write a message of 1 to {0} characters."
@@ -80,6 +81,7 @@ enum MessageText: String, CaseIterable, Sendable, HostWords {
         case .seenBy: "{0}님이 {1}에 읽음"
         case .reply: "답장"
         case .allThreads: "모든 대화"
+        case .unreadMessage: "읽지 않은 메시지 1개"
         case .unreadMessages: "읽지 않은 메시지 {0}개"
         case .tooMany: "1분에 메시지를 최대 {0}개까지 보낼 수 있습니다. 잠시 후 다시 보내세요 (내용은 그대로 있습니다)."
         case .lengthNeeded: "1~{0}자의 메시지를 쓰세요."

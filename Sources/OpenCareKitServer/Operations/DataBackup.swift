@@ -5,7 +5,10 @@ import OpenCareKitStore
 
 /// What a backup holds: every file, with its size and SHA-256, so that a damaged or incomplete backup is refused.
 public struct BackupManifest: Codable, Sendable, Equatable {
+    /// The `format` every manifest holds, `opencarekit-backup`; a manifest with another is refused.
     public static let formatName = "opencarekit-backup"
+    /// The manifest version this build writes (1); a backup of a later version is refused, as made by a newer
+    /// OpenCareKit.
     public static let currentVersion = 1
 
     /// `opencarekit-backup`.
@@ -19,9 +22,14 @@ public struct BackupManifest: Codable, Sendable, Equatable {
     /// Every file of the backup but the manifest, by its path inside the backup (and the data directory).
     public var files: [File]
 
+    /// One file of a backup, as the manifest lists it and `DataBackup.verify(_:)` checks it.
     public struct File: Codable, Sendable, Equatable {
+        /// The file's path inside the backup and the data directory: `directory.sqlite`, or a record's store such
+        /// as `records/{id}.sqlite`.
         public var path: String
+        /// The file's size in bytes.
         public var bytes: Int
+        /// The SHA-256 of the file's bytes, in lowercase hexadecimal.
         public var sha256: String
     }
 }
@@ -41,6 +49,8 @@ public struct BackupError: Error, CustomStringConvertible {
 /// directory last: a record created during the backup may be listed without its data (its writes came after the
 /// backup began), one deleted during it is left out.
 public enum DataBackup {
+    /// The manifest's file name at the top of a backup folder. It is written last, so a backup without it was cut
+    /// short, and is refused.
     public static let manifestName = "manifest.json"
     static let directoryName = "directory.sqlite"
 

@@ -6,7 +6,9 @@ import Synchronization
 /// How the server writes its log to standard error: `text` (swift-log's stream format, for people) or `json` (one
 /// JSON object a line, for log collectors).
 public enum LogFormat: String, Sendable, CaseIterable {
+    /// swift-log's `StreamLogHandler` lines, for people reading the log.
     case text
+    /// One JSON object a line (``JSONLinesLogHandler``), for log collectors.
     case json
 
     /// A logger labelled `label` writing in this format at `level` and above to standard error.
@@ -29,6 +31,20 @@ public struct JSONLinesLogHandler: LogHandler {
     let label: String
     let sink: @Sendable (String) -> Void
 
+    /// A handler for the logger `label` that passes each line to `sink`; it logs `info` and above until its
+    /// `logLevel` is changed.
+    ///
+    /// For example:
+    /// ```swift
+    /// let logger = Logger(label: "opencarekit") { label in
+    ///     JSONLinesLogHandler(label: label, sink: JSONLinesLogHandler.standardError)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - label: The logger's label, written as each line's `label`.
+    ///   - sink: Called with each line, newline included, on the thread that logs; it may be called from several
+    ///     threads at once, so it must write each line whole (as `standardError` does).
     public init(label: String, sink: @escaping @Sendable (String) -> Void) {
         self.label = label
         self.sink = sink

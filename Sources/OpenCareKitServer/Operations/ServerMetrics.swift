@@ -37,6 +37,18 @@ public final class ServerMetrics: Sendable {
     /// Results a reminder can have, as `opencarekit_reminders_total` labels them.
     static let reminderResultNames = ["pushed", "failed", "expired", "dropped", "skipped", "done", "late"]
 
+    /// Metrics kept in `registry`. Every series but the request ones is made at once, so a scrape shows them before
+    /// anything happens (the live-stream gauge at 0); a request series appears with its first request. ``CareHost``
+    /// makes its own (its `metrics`), which `/metrics` serves.
+    ///
+    /// For example:
+    /// ```swift
+    /// let metrics = ServerMetrics()
+    /// let text = String(decoding: metrics.exposition(), as: UTF8.self)
+    /// ```
+    ///
+    /// - Parameter registry: The Prometheus registry to keep them in, a new one by default. Two instances on one
+    ///   registry would count into the same series.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         var factory = PrometheusMetricsFactory(registry: registry)

@@ -22,6 +22,11 @@ public final class HTTPPushTransport: PushTransport {
     private let state = Mutex<(client: HTTPClient?, isShutDown: Bool)>((nil, false))
     private let timeout: TimeAmount
 
+    /// A transport giving each push request `timeout` (10 seconds by default). Its HTTP client is made on the first
+    /// request; after `shutdown()`, every request fails.
+    ///
+    /// - Parameter timeout: How long a push service may take to answer a request, and to send each part of its
+    ///   answer; connecting is limited to 5 seconds besides.
     public init(timeout: TimeAmount = .seconds(10)) {
         self.timeout = timeout
     }

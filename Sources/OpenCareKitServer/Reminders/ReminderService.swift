@@ -33,6 +33,19 @@ public struct ReminderConfiguration: Sendable {
     /// The push services of Chrome, Edge, Firefox and Safari.
     public static let browserPushHosts = ["fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com", "notify.windows.com"]
 
+    /// Settings that send as `contact` to `pushHosts`; the other properties keep their defaults until set.
+    ///
+    /// For example:
+    /// ```swift
+    /// var configuration = CareHost.Configuration(stores: CareDataDirectory(path: data.path))
+    /// configuration.reminders = ReminderConfiguration(contact: "mailto:ops@example.org")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - contact: How push services reach whoever runs the server, a `mailto:` or `https:` address, sent in every
+    ///     request's VAPID signature; it is taken as given, unchecked.
+    ///   - pushHosts: The push services' host names a subscription may point at (each with the hosts under it); a
+    ///     subscription for any other is refused. The browsers' own (`browserPushHosts`) by default.
     public init(contact: String, pushHosts: [String] = ReminderConfiguration.browserPushHosts) {
         self.contact = contact
         self.pushHosts = pushHosts
@@ -122,6 +135,21 @@ public actor ReminderService: Service {
     static let clockDrift: TimeInterval = 120
     private var vapid: WebPush.VAPID?
 
+    /// A service sending `host`'s reminders with the host's `reminders` settings (without them, the contact
+    /// `mailto:admin@localhost` and the browsers' push services). `CareHost.reminderService(transport:)` makes one
+    /// with the host's logger. Add it to the application's services on one app server of a database.
+    ///
+    /// For example:
+    /// ```swift
+    /// let reminders = ReminderService(host: host)
+    /// let app = Application(router: host.router(), services: [reminders])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - host: The host whose records, directory, clock and open pages the service uses.
+    ///   - transport: Where push requests go: the push services over HTTPS by default, or a test's stand-in. The
+    ///     service shuts it down when it stops.
+    ///   - logger: Where failures, and the counts of a minute that had any, are logged (never a record's data).
     public init(host: CareHost, transport: any PushTransport = HTTPPushTransport(), logger: Logger = Logger(label: "opencarekit.reminders")) {
         self.host = host
         configuration = host.configuration.reminders ?? ReminderConfiguration(contact: "mailto:admin@localhost")

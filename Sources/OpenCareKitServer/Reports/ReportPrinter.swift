@@ -9,6 +9,8 @@ import Synchronization
 /// killed after `timeout`; at most
 /// `maximumConcurrent` run at once, and more are refused (the person tries again).
 public final class ReportPrinter: Sendable {
+    /// Why a PDF was not made. The report page answers `busy` with 503 Service Unavailable and `Retry-After: 5`,
+    /// and `failed(_:)` with 500, as the server's fault.
     public enum Failure: Error, Sendable {
         /// `maximumConcurrent` PDFs are being made.
         case busy

@@ -9,8 +9,12 @@ public struct SMARTScope: Sendable, Hashable, CustomStringConvertible {
     /// A subset of `cruds`, in that order.
     public let operations: String
 
+    /// The FHIR resource types a scope may name besides `*`; a scope naming another is refused with a `ParseError`
+    /// that lists these.
     public static let resourceTypes = ["Patient", "CarePlan", "CareTeam", "Observation", "Communication", "Flag", "Task"]
 
+    /// Why a scope, or a list of them, was refused: not `patient/…`, not `Type.letters`, an unknown resource type,
+    /// letters outside `cruds` or out of order, no letters, or a list of no scopes or more than 16.
     public struct ParseError: Error, Equatable, Sendable {
         /// What is wrong, in English.
         public let message: String

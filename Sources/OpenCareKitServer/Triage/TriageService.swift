@@ -28,6 +28,20 @@ public actor TriageService: Service {
     static let sweepConcurrency = 4
     static let pageSize = 500
 
+    /// A service raising `host`'s alerts; `CareHost.triageService(sweepsDaily:)` makes the same one. Add it to the
+    /// application's services on every app server of a database, with `sweepsDaily` on exactly one.
+    ///
+    /// For example:
+    /// ```swift
+    /// let triage = TriageService(host: host, sweepsDaily: true)
+    /// let app = Application(router: host.router(), services: [triage])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - host: The host whose records and change feed the service follows.
+    ///   - sweepsDaily: Whether this server also looks at every record at start-up and at the start of each
+    ///     record's day; false on all but one app server (as `serve --no-triage-sweep` does).
+    ///   - logger: Where failures are logged (by the error's type, never a record's data).
     public init(host: CareHost, sweepsDaily: Bool, logger: Logger = Logger(label: "opencarekit.triage")) {
         self.host = host
         self.sweepsDaily = sweepsDaily
