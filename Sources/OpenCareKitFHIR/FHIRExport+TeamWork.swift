@@ -9,11 +9,23 @@ import OpenCareKitStore
 extension FHIRExport {
     /// The messages and triage items a reader of the record sees, to export with it.
     public struct TeamWork: Sendable {
+        /// The threads of messages the reader may see, each with its messages: a thread is exported as a
+        /// Communication header (its subject as `topic`), each message as a Communication `partOf` it.
         public var threads: [CareTeamWork.Thread]
+        /// The triage items of the record's alerts: each is exported as a Flag (the alert) and a Task whose `focus`
+        /// is that Flag (status, priority, owner, and the resolution as a note).
         public var triageItems: [CareTriageItem]
         /// The names of the accounts they name.
         public var names: [CareAccountID: String]
 
+        /// The team's work to export with the record (nothing by default).
+        ///
+        /// - Parameters:
+        ///   - threads: The threads the reader may see, with their messages.
+        ///   - triageItems: The record's triage items the reader sees, open or resolved.
+        ///   - names: The display names of the accounts the threads and items name. One left out is shown, as a
+        ///     message's author, by the name stored with the message; as a Task's owner, as "A clinician of the
+        ///     record"; as who acknowledged or resolved an item, not at all.
         public init(threads: [CareTeamWork.Thread] = [], triageItems: [CareTriageItem] = [], names: [CareAccountID: String] = [:]) {
             self.threads = threads
             self.triageItems = triageItems

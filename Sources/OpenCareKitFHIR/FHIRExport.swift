@@ -14,10 +14,16 @@ import OpenCareKitSurveys
 public struct FHIRExport: Sendable {
     /// A member of the record's care team.
     public struct Member: Sendable, Hashable {
+        /// The name the member is shown by: the CareTeam participant's `member.display`.
         public var name: String
         /// Their role in the record: patient, caregiver or clinician.
         public var role: String
 
+        /// A member of the care team, exported as a CareTeam `participant`.
+        ///
+        /// - Parameters:
+        ///   - name: The name shown for them (`participant.member.display`).
+        ///   - role: Their role in the record (`participant.role.text`): patient, caregiver or clinician.
         public init(name: String, role: String) {
             self.name = name
             self.role = role
@@ -43,6 +49,7 @@ public struct FHIRExport: Sendable {
 
     /// The record's id: the Patient's id.
     public var patientID: String
+    /// The record's care team: exported as one CareTeam (`<patientID>-team`), left out when there is no member.
     public var members: [Member]
     /// The surveys of survey tasks, by task id: their outcomes become QuestionnaireResponses.
     public var surveys: [String: OCKSurvey]
@@ -55,8 +62,32 @@ public struct FHIRExport: Sendable {
     public var carePlanName: String?
     /// The messages and triage items the reader sees (none by default).
     public var teamWork = TeamWork()
+    /// The moment of the export: the Bundle's `timestamp` (and the `authored` of a QuestionnaireResponse whose
+    /// outcome carries no date).
     public var now: Date
 
+    /// An export of record `patientID`; set ``FHIRExport/teamWork`` as well to add the messages and triage items its
+    /// reader sees.
+    ///
+    /// For example:
+    /// ```swift
+    /// let export = FHIRExport(patientID: record.id.description,
+    ///                         members: [.init(name: "Dr. Rivera", role: "clinician")],
+    ///                         surveys: ["phq-9": phq9], timeZone: "Europe/Paris", now: Date())
+    /// let bundle = try await export.bundle(of: store)
+    /// let body = Data(bundle.text.utf8)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - patientID: The record's id, which becomes the Patient's id, the one every reference to the Patient names.
+    ///   - members: The record's care team, exported as a CareTeam (none by default: no CareTeam).
+    ///   - surveys: The survey of each survey task, by task id: those tasks' outcomes become QuestionnaireResponses,
+    ///     with a Questionnaire per survey (none by default).
+    ///   - consentTaskID: The task whose outcomes hold signed consents, exported as Consents (none by default).
+    ///   - timeZone: The record's time zone, an IANA identifier kept in an extension on the Patient.
+    ///   - carePlanName: The name of the record's care plan in the server's catalog, kept as the CarePlans'
+    ///     `instantiatesUri`.
+    ///   - now: The moment of the export (the Bundle's `timestamp`).
     public init(patientID: String, members: [Member] = [], surveys: [String: OCKSurvey] = [:], consentTaskID: String? = nil,
                 timeZone: String? = nil, carePlanName: String? = nil, now: Date) {
         self.patientID = patientID

@@ -13,12 +13,30 @@ import OpenCareKitSurveys
 public struct FHIRImport: Sendable {
     /// What the Bundle holds, ready to be written into a new store.
     public struct Record: Sendable {
+        /// The patient, from the Patient resource: its OpenCareKit identifier (system `urn:opencarekit:patient`) as
+        /// the id, its first `name` (the family name and up to two given names), gender (`unknown` is left out) and
+        /// `birthDate` (a year or a month alone is its first day, in UTC). Nil when the Patient has no such
+        /// identifier; the patient's time zone is always UTC (the record's is ``FHIRImport/Record/timeZone``).
         public var patient: OCKPatient?
+        /// The patient's name for people: the first given name and the family name, separated by a space; empty
+        /// when the Patient has neither.
         public var patientName: String
+        /// The record's time zone, an IANA identifier this system knows, from OpenCareKit's time-zone extension on
+        /// the Patient; nil when it has none.
         public var timeZone: String?
+        /// The name of the record's care plan in the exporting server's catalog, from a CarePlan's
+        /// `instantiatesUri`; nil when no CarePlan names one.
         public var carePlanName: String?
+        /// The care plans: one per CarePlan that carries OpenCareKit's identifier (system
+        /// `urn:opencarekit:care-plan`), with the CarePlan's id as its uuid, its `title` and its `period.start`. A
+        /// CarePlan without the identifier (the tasks of no plan) adds its tasks only.
         public var carePlans: [OCKCarePlan] = []
+        /// The tasks: one per task the CarePlans' activities name, in the order first named, its schedule composed
+        /// of the exact schedule elements of its activities, starting at the earliest of them.
         public var tasks: [OCKTask] = []
+        /// The outcomes of the tasks: an Observation's value joins the outcome its id names (values ordered by their
+        /// place); a QuestionnaireResponse's answers (kinds: their `linkId`) and a Consent's signed document are one
+        /// outcome each.
         public var outcomes: [OCKOutcome] = []
         /// The messages and triage items (Communication, Flag and Task resources), for the directory.
         public var teamWork = CareTeamWork()
@@ -26,23 +44,45 @@ public struct FHIRImport: Sendable {
 
     /// Why a Bundle was refused: an OperationOutcome's issue.
     public struct Problem: Error, Sendable {
+        /// FHIR's issue type: `structure`, `required`, `value`, `invalid`, `duplicate`, `not-supported`,
+        /// `too-costly` or `business-rule`.
         public var code: String
+        /// What is wrong, for people (the element's name and what it must be, never its value).
         public var message: String
+        /// Where, as a FHIRPath into the Bundle, such as `Bundle.entry[3].resource.status`.
         public var expression: String
+        /// The problem as an `OperationOutcome` of one error, to answer the request with.
         public var outcome: FHIRJSON { FHIRSearch.outcome(code, message, expression: expression) }
     }
 
-    /// The most entries a Bundle may hold (a year of a busy plan is about 12,000), and the most bytes it may be.
+    /// The most entries a Bundle may hold (a year of a busy plan is about 12,000).
     public static let maximumEntries = 25_000
+    /// The most bytes a Bundle's JSON may be: 32 MiB (33,554,432). ``FHIRImport/read(_:)`` refuses a larger one as
+    /// `too-costly` before parsing it.
     public static let maximumBytes = 32 << 20
     /// The most a task's user info may hold, as JSON.
     public static let maximumUserInfoBytes = 16 << 10
     static let supported: Set<String> = ["Patient", "CarePlan", "Observation", "Questionnaire", "QuestionnaireResponse", "Consent", "CareTeam",
                                          "Communication", "Flag", "Task"]
 
-    /// The survey of each survey task (by task id), to read QuestionnaireResponses back into answers.
+    /// The survey of each survey task (by task id): a numeric answer of a QuestionnaireResponse takes its question's
+    /// unit from it.
     public var surveys: [String: OCKSurvey]
 
+    /// An importer of Bundles; `surveys` gives the numeric answers of QuestionnaireResponses their questions' units.
+    ///
+    /// For example:
+    /// ```swift
+    /// do {
+    ///     let record = try FHIRImport(surveys: ["phq-9": phq9]).read(body)
+    ///     try await FHIRImport.write(record, into: newStore)
+    /// } catch let problem as FHIRImport.Problem {
+    ///     print(problem.expression, problem.message)   // Bundle.entry[3].resource.status, status is one of …
+    /// }
+    /// ```
+    ///
+    /// - Parameter surveys: The survey of each survey task, by task id (none by default: answers are read without
+    ///   units).
     public init(surveys: [String: OCKSurvey] = [:]) {
         self.surveys = surveys
     }

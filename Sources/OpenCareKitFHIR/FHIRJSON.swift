@@ -3,18 +3,44 @@ import OpenCareKitStore
 
 /// A FHIR resource as JSON, with its object members in the order they were made (`resourceType` first, as FHIR's
 /// examples write it), so that an export is the same text every time.
+///
+/// For example:
+/// ```swift
+/// let patient: FHIRJSON = .object(
+///     ("resourceType", "Patient"),
+///     ("id", "r1"),
+///     ("gender", nil),               // left out
+///     ("name", .array([])))          // left out
+/// patient.text                       // {"resourceType":"Patient","id":"r1"}
+/// patient["id"]?.string              // "r1"
+/// ```
 public indirect enum FHIRJSON: Sendable, Hashable {
+    /// A JSON string: FHIR's `string`, `code`, `id`, `uri`, `date`, `dateTime`, `instant`, `base64Binary` and the like.
     case string(String)
+    /// A JSON number without a fraction, written as its digits: FHIR's `integer`, `positiveInt` and `unsignedInt`.
     case integer(Int)
+    /// A JSON number that may have a fraction: FHIR's `decimal`. `text` writes it in plain digits, without an
+    /// exponent, and writes a value that is not finite (which JSON cannot hold) as `0`.
     case decimal(Double)
+    /// A JSON `true` or `false`: FHIR's `boolean`.
     case bool(Bool)
+    /// A JSON array, its items in order. FHIR has no empty arrays: the variadic `object(_:)` leaves them out.
     case array([FHIRJSON])
+    /// A JSON object, its members in the order given (and written in that order by `text`).
     case object([Member])
 
+    /// One member of a JSON object: its key and its value.
     public struct Member: Sendable, Hashable {
+        /// The member's name, such as `resourceType` or `valueQuantity`.
         public var key: String
+        /// The member's value.
         public var value: FHIRJSON
 
+        /// A member named `key` holding `value`.
+        ///
+        /// - Parameters:
+        ///   - key: The member's name.
+        ///   - value: The member's value.
         public init(_ key: String, _ value: FHIRJSON) {
             self.key = key
             self.value = value
@@ -37,8 +63,11 @@ public indirect enum FHIRJSON: Sendable, Hashable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The text of a string; nil for any other value.
     public var string: String? { if case let .string(text) = self { text } else { nil } }
+    /// The items of an array; nil for any other value.
     public var array: [FHIRJSON]? { if case let .array(items) = self { items } else { nil } }
+    /// The value of a Boolean; nil for any other value (a string `"true"` included).
     public var bool: Bool? { if case let .bool(flag) = self { flag } else { nil } }
     /// A number, whole or not.
     public var number: Double? {
@@ -48,6 +77,8 @@ public indirect enum FHIRJSON: Sendable, Hashable {
         default: nil
         }
     }
+    /// A whole number: an integer, or a decimal without a fraction whose magnitude is below 10¹⁵ (as JSON reads
+    /// `2.0`); nil for a decimal with a fraction and for any value that is not a number.
     public var integer: Int? {
         switch self {
         case let .integer(number): number

@@ -36,11 +36,35 @@ public enum FHIRSearch {
 
     /// A `date` search parameter: a prefix (eq, ne, lt, le, gt, ge; eq when none) and a date of some precision — a
     /// year, a month, a day (in `calendar`'s zone), or a time — read as the range it stands for.
+    ///
+    /// For example:
+    /// ```swift
+    /// var calendar = Calendar(identifier: .gregorian)
+    /// calendar.timeZone = TimeZone(identifier: "Europe/Paris")!
+    /// let filter = FHIRSearch.DateFilter("ge2026-03", calendar: calendar)!
+    /// // filter.start is 1 March 2026 at midnight in Paris, filter.end 1 April 2026 at midnight there.
+    /// filter.matches(Date())       // true from 1 March 2026 on
+    /// FHIRSearch.DateFilter("ge2026-02-30", calendar: calendar)   // nil: no such day
+    /// ```
     public struct DateFilter: Sendable, Equatable {
+        /// The comparison: `eq`, `ne`, `lt`, `le`, `gt` or `ge` (`eq` when the parameter had none). FHIR's `sa`, `eb`
+        /// and `ap` are not read.
         public var prefix: String
+        /// The first moment of the range the date stands for.
         public var start: Date
+        /// The first moment after the range (it is not in it): the next year, month or day at midnight in the
+        /// calendar's zone, or for a time a second later (a millisecond when it is written with a fraction).
         public var end: Date
 
+        /// The filter a `date` parameter's value `text` names, or nil when it is not one.
+        ///
+        /// `text` is an optional prefix and a date: `2026`, `2026-03`, `2026-03-14` (read in `calendar`'s zone) or a
+        /// time with its zone and seconds, `2026-03-14T09:30:00Z` or `2026-03-14T09:30:00.250+01:00`. A day that
+        /// does not exist (`2026-02-30`), a year outside 1–9999, a time without its zone or an unknown prefix give nil.
+        ///
+        /// - Parameters:
+        ///   - text: The parameter's value, such as `ge2026-03-14`.
+        ///   - calendar: The calendar whose time zone places a year, a month or a day (a time carries its own zone).
         public init?(_ text: String, calendar: Calendar) {
             let prefixes = ["eq", "ne", "lt", "le", "gt", "ge"]
             let prefix = prefixes.first { text.hasPrefix($0) } ?? "eq"
@@ -49,7 +73,6 @@ public enum FHIRSearch {
             (self.prefix, self.start, self.end) = (prefix, start, end)
         }
 
-        /// Whether a moment matches.
         /// The filter as the store's condition on when a value was recorded. An Observation's `effectiveDateTime` is
         /// the time rounded to the millisecond, and the filter reads that: a bound B holds a time t when t rounds to B
         /// or later, so each bound moves half a millisecond earlier.
@@ -65,6 +88,11 @@ public enum FHIRSearch {
             }
         }
 
+        /// Whether a moment matches: within the range for `eq`, outside it for `ne`, before its start for `lt`,
+        /// before its end for `le`, at or after its end for `gt`, at or after its start for `ge`.
+        ///
+        /// - Parameter date: The moment to test, such as an Observation's `effectiveDateTime`.
+        /// - Returns: `true` when `date` satisfies the filter.
         public func matches(_ date: Date) -> Bool {
             switch prefix {
             case "ne": date < start || date >= end
@@ -101,6 +129,7 @@ public final class FHIRInstants {
     private let fractional = ISO8601DateFormatter()
     private let whole = ISO8601DateFormatter()
 
+    /// A reader of FHIR's `instant` and `dateTime` values that carry a time and its zone.
     public init() {
         fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     }

@@ -25,6 +25,8 @@ import PostgresNIO
 public struct CareDataImport: Sendable {
     /// The data directory's directory (on SQLite) and the stores of its records.
     public let source: (directory: SQLCareDirectory, stores: any CareRecordStores)
+    /// The PostgreSQL database copied into: its schema migrated (``PostgresCareRecords/migrate()``) and its pool
+    /// running (``PostgresCareRecords/withRunning(_:)``) while ``CareDataImport/run(progress:)`` runs.
     public let target: PostgresCareRecords
     /// How many rows each read and each transaction carries (at most `maximumRowsPerTransaction`).
     public let rowsPerTransaction: Int
@@ -33,6 +35,26 @@ public struct CareDataImport: Sendable {
     /// The advisory lock a run holds, so that two runs into one database do not interleave.
     static let runLock: Int64 = 0x4F43_4B00_0003
 
+    /// A copy of a data directory into a database; nothing is read or written until
+    /// ``CareDataImport/run(progress:)``.
+    ///
+    /// For example:
+    /// ```swift
+    /// let target = try PostgresCareRecords(url: databaseURL)
+    /// let copy = CareDataImport(directory: directory, stores: stores, into: target)
+    /// let summary = try await target.withRunning {
+    ///     try await target.migrate()
+    ///     return try await copy.run { print($0) }
+    /// }
+    /// print("\(summary.copied.count) copied, \(summary.refused.count) refused")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directory: The data directory's directory, on SQLite.
+    ///   - stores: The stores of the data directory's records.
+    ///   - target: The database to copy into.
+    ///   - rowsPerTransaction: How many rows each read and each transaction carries: 2,000 by default, held
+    ///     between 1 and ``CareDataImport/maximumRowsPerTransaction``.
     public init(directory: SQLCareDirectory, stores: any CareRecordStores, into target: PostgresCareRecords, rowsPerTransaction: Int = 2_000) {
         source = (directory, stores)
         self.target = target
@@ -41,12 +63,14 @@ public struct CareDataImport: Sendable {
 
     /// A record's store as copied and checked: the rows of each table and the checksum of them all.
     public struct RecordCopy: Sendable, Equatable {
+        /// The record copied.
         public let record: CareRecordID
         /// Rows per table, in the store's table order.
         public let rows: [(table: String, count: Int)]
         /// SHA-256 of every value of every row, table by table in key order, as 64 hexadecimal digits.
         public let checksum: String
 
+        /// The rows of every table together.
         public var rowCount: Int { rows.reduce(0) { $0 + $1.count } }
 
         public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -74,10 +98,15 @@ public struct CareDataImport: Sendable {
 
     /// What a run did.
     public struct Summary: Sendable {
+        /// Accounts this run copied (with their browsers' push subscriptions).
         public var accountsCopied = 0
+        /// Accounts the database already had under the same id, kept as they were there.
         public var accountsAlreadyThere = 0
+        /// Audit log entries this run copied (after those the database already had).
         public var auditEntriesCopied = 0
+        /// Records this run copied and checked, in the data directory's order.
         public var copied: [RecordCopy] = []
+        /// Records the database already had, the same as in the data directory (copied by an earlier run).
         public var alreadyThere: [RecordCopy] = []
         /// Records left as they are in the database because they differ from the data directory's.
         public var refused: [(record: CareRecordID, reason: String)] = []

@@ -7,14 +7,37 @@ import PostgresNIO
 /// directory. `sslmode=require` asks for TLS; `disable` (the default) and `prefer` connect without it, as on a
 /// private network or a socket.
 public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
+    /// The server's host name or IP address, or a Unix socket directory (a path starting with `/`): the URL's
+    /// `host` query item when it has one, or else its host.
     public var host: String
+    /// The server's TCP port, or the number in the socket's file name (`.s.PGSQL.<port>`): 5432 unless the URL
+    /// names another.
     public var port: Int
+    /// The role to connect as.
     public var user: String
+    /// The role's password; nil when the URL has none (a socket's peer or a trusted network's authentication).
     public var password: String?
+    /// The database's name.
     public var database: String
+    /// Whether the connection must use TLS: true for `sslmode` `require`, `verify-ca` or `verify-full`, false for
+    /// `disable` (the default), `allow` or `prefer`, which connect without TLS. With TLS the server's certificate is
+    /// verified against the system's trusted roots, whichever of the three modes asked for it.
     public var requiresTLS: Bool
 
-    /// - Throws: `PostgresAddressError` naming what is wrong (never the password).
+    /// The address a database URL names.
+    ///
+    /// For example:
+    /// ```swift
+    /// let address = try PostgresAddress(url: "postgres://care:s3cret@db.internal:5433/opencarekit?sslmode=require")
+    /// address.description   // "postgres://care:•••@db.internal:5433/opencarekit"
+    /// let socket = try PostgresAddress(url: "postgres://care@/opencarekit?host=/run/postgresql")
+    /// socket.isSocket       // true
+    /// ```
+    ///
+    /// - Parameter text: The URL: scheme `postgres` or `postgresql`, a user, a host (or a `host` query item), an
+    ///   optional port and password, and a database; percent-encoded where it must be.
+    /// - Throws: `PostgresAddressError` naming what is wrong (never the password): another scheme, no user, no
+    ///   database, no host, a port outside 1–65535 or an unknown `sslmode`.
     public init(url text: String) throws(PostgresAddressError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
               ["postgres", "postgresql"].contains(scheme.lowercased()) else {

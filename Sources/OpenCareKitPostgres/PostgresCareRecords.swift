@@ -27,6 +27,7 @@ import Synchronization
 /// }
 /// ```
 public final class PostgresCareRecords: Service, CareRecordStores, Sendable {
+    /// The database these records are in (its ``PostgresAddress/description`` names it without the password).
     public let address: PostgresAddress
     let client: PostgresClient
     let connectionWait: Duration
@@ -37,25 +38,50 @@ public final class PostgresCareRecords: Service, CareRecordStores, Sendable {
     /// The channel of the commit notifications; a payload is `<engine> <record>`.
     static let channel = "opencarekit_changes"
 
-    /// - Parameters:
-    ///   - url: The database, as `postgres://user[:password]@host[:port]/database`.
-    ///   - maximumConnections: The most connections this process opens (one of them listens for other servers'
-    ///     commits). Each transaction under way holds one, and no thread while it waits for PostgreSQL: this is also
-    ///     the most transactions under way at once.
-    /// - Throws: `PostgresAddressError` for a URL that cannot be used.
-    ///   - connectionWait: The longest a call waits for a connection (all in use, or the database down or
-    ///     restarting); then it fails with `StorageUnavailableError`, having changed nothing.
-    ///   - limits: How long a statement may wait for a lock, run, or leave its transaction idle
-    ///     (`PostgresSessionLimits`).
     /// The pool's size unless told: `opencarekit serve --database-connections`.
     public static let defaultMaximumConnections = 16
 
+    /// The records in the database a URL names. Nothing connects until ``PostgresCareRecords/run()``.
+    ///
+    /// For example:
+    /// ```swift
+    /// let records = try PostgresCareRecords(url: "postgres://opencarekit@db.internal/opencarekit",
+    ///                                       maximumConnections: 32, connectionWait: .seconds(2))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: The database, as `postgres://user[:password]@host[:port]/database` (see ``PostgresAddress``).
+    ///   - maximumConnections: The most connections this process opens, at least 2 (one of them listens for other
+    ///     servers' commits): ``PostgresCareRecords/defaultMaximumConnections`` unless told. Each transaction under
+    ///     way holds one, and no thread while it waits for PostgreSQL: this is also the most transactions under way
+    ///     at once.
+    ///   - connectionWait: The longest a call waits for a connection (all in use, or the database down or
+    ///     restarting): 5 seconds unless told; then it fails with `StorageUnavailableError`, having changed nothing.
+    ///   - limits: How long a statement may wait for a lock, run, or leave its transaction idle
+    ///     (``PostgresSessionLimits``; its defaults unless told).
+    ///   - logger: Where this type's warnings go (`opencarekit.postgres` unless told). PostgresNIO's own messages
+    ///     go there too, but only at error level and above.
+    /// - Throws: ``PostgresAddressError`` for a URL that cannot be used.
     public convenience init(url: String, maximumConnections: Int = defaultMaximumConnections, connectionWait: Duration = .seconds(5),
                             limits: PostgresSessionLimits = .init(), logger: Logger = Logger(label: "opencarekit.postgres")) throws {
         self.init(address: try PostgresAddress(url: url), maximumConnections: maximumConnections, connectionWait: connectionWait,
                   limits: limits, logger: logger)
     }
 
+    /// The records in the database at `address`. Nothing connects until ``PostgresCareRecords/run()``; each new
+    /// connection allows 5 seconds to connect.
+    ///
+    /// - Parameters:
+    ///   - address: The database.
+    ///   - maximumConnections: The most connections this process opens, at least 2 (one of them listens for other
+    ///     servers' commits): ``PostgresCareRecords/defaultMaximumConnections`` unless told. This is also the most
+    ///     transactions under way at once.
+    ///   - connectionWait: The longest a call waits for a connection: 5 seconds unless told; then it fails with
+    ///     `StorageUnavailableError`, having changed nothing.
+    ///   - limits: How long a statement may wait for a lock, run, or leave its transaction idle
+    ///     (``PostgresSessionLimits``; its defaults unless told).
+    ///   - logger: Where this type's warnings go (`opencarekit.postgres` unless told). PostgresNIO's own messages
+    ///     go there too, but only at error level and above.
     public init(address: PostgresAddress, maximumConnections: Int = defaultMaximumConnections, connectionWait: Duration = .seconds(5),
                 limits: PostgresSessionLimits = .init(), logger: Logger = Logger(label: "opencarekit.postgres")) {
         self.address = address

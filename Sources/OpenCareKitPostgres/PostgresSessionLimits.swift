@@ -11,6 +11,19 @@ public struct PostgresSessionLimits: Sendable {
     /// The longest a transaction stays open between statements; then PostgreSQL closes the connection.
     public var idleInTransaction: Duration = .seconds(60)
 
+    /// Limits for the pool's sessions; each is sent to PostgreSQL in whole milliseconds (at least 1).
+    ///
+    /// For example:
+    /// ```swift
+    /// let limits = PostgresSessionLimits(lockWait: .seconds(3), statement: .seconds(30))
+    /// let records = try PostgresCareRecords(url: databaseURL, limits: limits)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - lockWait: The longest a statement waits for a lock (PostgreSQL's `lock_timeout`): 10 seconds by default.
+    ///   - statement: The longest one statement runs (`statement_timeout`): 60 seconds by default.
+    ///   - idleInTransaction: The longest a transaction stays open between statements
+    ///     (`idle_in_transaction_session_timeout`): 60 seconds by default.
     public init(lockWait: Duration = .seconds(10), statement: Duration = .seconds(60), idleInTransaction: Duration = .seconds(60)) {
         self.lockWait = lockWait
         self.statement = statement

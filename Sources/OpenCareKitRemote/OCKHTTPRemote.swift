@@ -32,6 +32,31 @@ public final class OCKHTTPRemote: OCKAsyncRemoteSynchronizable {
         weak var value: (any OCKRemoteSynchronizationDelegate)?
     }
 
+    /// A remote that syncs with record `record` on `server`, authorized by `token`. Nothing is sent until the
+    /// store synchronizes.
+    ///
+    /// For example:
+    /// ```swift
+    /// let remote = OCKHTTPRemote(server: URL(string: "https://care.example.org")!, record: recordID, token: token)
+    /// let store = OCKStore(name: "care", type: .onDisk(), remote: remote)
+    /// try await store.synchronize()
+    /// ```
+    ///
+    /// Every failure of a pull or a push (the server unreachable, an answer other than 2xx, with the server's
+    /// message, or a page that cannot be read) reaches the store as `OCKStoreError.remoteSynchronizationFailed`.
+    ///
+    /// - Parameters:
+    ///   - server: The server's address, such as `https://care.example.org`; the sync API's paths are added to it.
+    ///   - record: The care record's id on the server.
+    ///   - token: An access token bound to the record, sent as `Authorization: Bearer`: its scope allows
+    ///     `patient/*.rs` to pull and `patient/*.u` to push.
+    ///   - automaticallySynchronizes: Whether the store synchronizes by itself after each of its writes, dropping a
+    ///     failure (false by default: the app calls `synchronize()`).
+    ///   - pageSize: The most versions asked for per pulled page (the pull's `limit`): 1,000 by default.
+    ///   - pushPartSize: The most bytes of revisions' JSON per push request: 4 MiB by default (the server takes
+    ///     bodies up to 8 MiB). A revision larger than this is split by its entities; an entity larger still goes
+    ///     alone.
+    ///   - session: The URL session requests go through (`URLSession.shared` by default).
     public init(server: URL, record: String, token: String, automaticallySynchronizes: Bool = false, pageSize: Int = 1_000,
                 pushPartSize: Int = 4 * 1024 * 1024, session: URLSession = .shared) {
         self.server = server
