@@ -326,9 +326,10 @@ struct ResolvedSettings: Sendable {
         var given: [String: ConfigContent] = [:]
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            // Named without its value: a misspelt `--databse=postgres://user:password@…` must not print the password.
             guard let name = parts.first, let (setting, flag) = options[name] else {
-                throw ValidationError("\(argument): not an option of serve (opencarekit serve --help lists them)")
+                throw ValidationError("\(parts.first ?? ""): not an option of serve (opencarekit serve --help lists them)")
             }
             if let flag {
                 guard parts.count == 1 else { throw ValidationError("\(name): takes no value") }

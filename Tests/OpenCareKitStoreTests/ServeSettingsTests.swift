@@ -123,12 +123,16 @@ import Testing
         for (arguments, message) in [(["--colour", "red"], "opencarekit: --colour: not an option of serve"),
                                      (["--port"], "opencarekit: --port: a value is missing"),
                                      (["--demo=yes"], "opencarekit: --demo: takes no value"),
+                                     (["--demo="], "opencarekit: --demo: takes no value"),
+                                     // A misspelt option is named without its value, which may be a secret.
+                                     (["--databse=postgres://care:hunter2-secret@db/care"], "opencarekit: --databse: not an option of serve"),
                                      (["--sign-out-after", "soon"], "opencarekit: --sign-out-after: must be a number"),
                                      (["--sign-out-after", "800"], "opencarekit: --sign-out-after: must be from 1 to 720 minutes"),
                                      (["--zone", "Mars/Olympus"], "opencarekit: --zone: not a known time zone identifier")] {
             let result = try run(arguments + ["--data", folder.appendingPathComponent("data").path])
             #expect(result.status != 0, "\(arguments)")
             #expect(result.errors.hasPrefix(message), "\(arguments): \(result.errors)")
+            #expect(!result.errors.contains("hunter2"))
             #expect(result.errors.split(separator: "\n").count == 1, "\(result.errors)")
         }
     }

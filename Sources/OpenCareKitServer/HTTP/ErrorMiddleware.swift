@@ -15,11 +15,16 @@ import OpenCareKitUI
 /// its reason, never the request's data — and the answer (a page, JSON or an OperationOutcome) names the same id, so a
 /// person's report finds the line. A database that cannot be reached is logged as a warning and answered 503 with
 /// `Retry-After`. A client that went away mid-request is no one's fault.
-struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Seconds a client is asked to wait before trying again while the database cannot be reached.
     static var retryAfterSeconds: Int { 5 }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    /// The middleware; add it right after (inside) ``SecurityHeadersMiddleware``, so that every answer it makes
+    /// carries the security headers.
+    public init() {}
+
+    /// Answers with `next`'s response, or with the response of the error it throws (logging a fault).
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch where Self.isClientGone(error) {
@@ -36,6 +41,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let id = Self.errorID()
             var metadata: Logger.Metadata = ["error-id": "\(id)", "error": "\(type(of: error))"]
             if let fault = error as? StorageFaultError { metadata["reason"] = "\(fault.reason)" }
+            if let cause = (error as? LocalizedRefusal)?.cause { metadata["cause"] = "\(type(of: cause))" }
             context.logger.error(error is StorageFaultError ? "storage fault" : "request failed", metadata: metadata)
             // A refusal in the server's own words (what to do instead) keeps them; the id is in the header.
             let message = (error as? LocalizedRefusal)?.message(in: request.preferredLanguage)

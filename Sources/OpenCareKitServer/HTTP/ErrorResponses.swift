@@ -62,12 +62,13 @@ enum ErrorAnswer {
     static func format(of request: Request) -> Format {
         let path = request.uri.path
         let fhirJSON = "application/fhir+json"
-        if path.hasPrefix("/fhir/") || request.headers[.accept]?.contains(fhirJSON) == true
+        if path.hasPrefix("/fhir/") || path.contains("/fhir/") || path == "/records/import" || request.headers[.accept]?.contains(fhirJSON) == true
             || request.headers[.contentType]?.hasPrefix(fhirJSON) == true { return .fhir }
-        // A script asks for JSON (the app's own fetches do), or calls the API or sync; a live page's stream is read by
-        // a script too. Anything else — a browser's navigation, a form's post, a link followed — gets a page.
+        // A script asks for JSON (the app's own fetches do), calls the API or sync, or sends a token; a live page's
+        // stream is read by a script too. Anything else — a browser's navigation, a form's post, a link followed — gets a page.
         let accept = request.headers[.accept] ?? ""
-        if request.wantsJSON || path.contains("/api/") || path.contains("/sync/") || accept.contains("text/event-stream") { return .json }
+        if request.wantsJSON || path.contains("/api/") || path.contains("/sync/") || accept.contains("text/event-stream")
+            || request.headers[.authorization] != nil { return .json }
         return .page
     }
 
@@ -85,7 +86,7 @@ enum ErrorAnswer {
             let language = request.preferredLanguage
             response = AppPage.error(PageMessage(verbatim: message), status: status,
                                      context: OCKRenderContext(localization: OCKLocalization(language: language, timeZone: .current)),
-                                     back: back(from: request.uri.path))
+                                     back: status == .notFound ? "/" : back(from: request.uri.path))
         }
         response.headers[.cacheControl] = "no-store"
         return response
@@ -108,7 +109,8 @@ extension ErrorAnswer {
         }
     }
 
-    /// Where an error page leads back to: the record's care page inside a record, else the start.
+    /// Where an error page leads back to: the record's care page inside a record, else the start (a record that is
+    /// not found leads to the start, not to itself).
     static func back(from path: String) -> String {
         let parts = path.split(separator: "/")
         return parts.count >= 2 && parts[0] == "records" ? "/records/\(parts[1])/care" : "/"
@@ -163,12 +165,15 @@ struct LocalizedRefusal: AnsweringError {
     let field: String?
     let text: PageMessage
     let headers: HTTPFields
+    /// For a fault (500): what failed underneath, whose type `ErrorMiddleware` logs with the fault's id.
+    let cause: (any Error)?
 
-    init(_ status: HTTPResponse.Status, field: String? = nil, _ text: PageMessage, headers: HTTPFields = [:]) {
+    init(_ status: HTTPResponse.Status, field: String? = nil, _ text: PageMessage, headers: HTTPFields = [:], cause: (any Error)? = nil) {
         self.status = status
         self.field = field
         self.text = text
         self.headers = headers
+        self.cause = cause
     }
 
     var errorField: String? { field }

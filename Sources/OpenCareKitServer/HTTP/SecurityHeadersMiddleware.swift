@@ -18,12 +18,13 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
     }
 
     /// The middleware. It sets the headers on the response the rest of the chain returns, replacing any a route
-    /// set; an error thrown past it gets none, so add it before (outside) the middleware that turns errors into
+    /// set; an error thrown past it gets none, so add it before (outside) ``ErrorMiddleware``, which turns errors into
     /// responses.
     ///
     /// For example:
     /// ```swift
     /// router.middlewares.add(SecurityHeadersMiddleware())
+    /// router.middlewares.add(ErrorMiddleware())
     /// ```
     public init() {}
 

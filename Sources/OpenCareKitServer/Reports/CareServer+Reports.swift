@@ -341,8 +341,8 @@ extension CareServer {
             } catch ReportPrinter.Failure.busy {
                 throw LocalizedRefusal(.serviceUnavailable, PageMessage(ReportText.pdfBusy), headers: [.retryAfter: "5"])
             } catch {
-                // The server's fault (logged with an id), with what the person can do instead.
-                throw LocalizedRefusal(.internalServerError, PageMessage(ReportText.pdfFailed))
+                // The server's fault (logged with an id and the failure's type), with what the person can do instead.
+                throw LocalizedRefusal(.internalServerError, PageMessage(ReportText.pdfFailed), cause: error)
             }
         }
     }

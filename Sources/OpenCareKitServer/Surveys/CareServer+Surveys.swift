@@ -317,7 +317,7 @@ extension CareServer {
                 throw LocalizedRefusal(.conflict, notSaved)
             }
             outcome = try await store.fetchEvent(forTask: task, occurrence: entry.occurrence).outcome
-        } catch let error where !(error is StorageUnavailableError) {
+        } catch let error where !(error is StorageUnavailableError) && !(error is LocalizedRefusal) {
             // Any other failure to read says nothing of the answers: they stay kept, to be settled later.
             throw LocalizedRefusal(.serviceUnavailable, PageMessage(ErrorText.surveySaveUnknown))
         }
