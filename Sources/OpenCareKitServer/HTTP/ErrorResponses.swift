@@ -62,7 +62,7 @@ enum ErrorAnswer {
     static func format(of request: Request) -> Format {
         let path = request.uri.path
         let fhirJSON = "application/fhir+json"
-        if path.hasPrefix("/fhir/") || path.contains("/fhir/") || path == "/records/import" || request.headers[.accept]?.contains(fhirJSON) == true
+        if path.contains("/fhir/") || path == "/records/import" || request.headers[.accept]?.contains(fhirJSON) == true
             || request.headers[.contentType]?.hasPrefix(fhirJSON) == true { return .fhir }
         // A script asks for JSON (the app's own fetches do), calls the API or sync, or sends a token; a live page's
         // stream is read by a script too. Anything else — a browser's navigation, a form's post, a link followed — gets a page.
@@ -208,7 +208,10 @@ extension OCKValidationError: HTTPResponseError, AnsweringError {
 }
 
 extension DecodingError: @retroactive HTTPResponseError, @retroactive ResponseGenerator, AnsweringError {
-    public func response(from request: Request, context: some RequestContext) throws -> Response { answer(request) }
+    /// Answered as the `ClientError` it reads as, made once.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        CareServer.clientError(self).answer(request)
+    }
 
     /// A body that is not what the route reads: 400 naming the field (422 when an entity inside it broke a rule).
     public var status: HTTPResponse.Status { CareServer.clientError(self).status }

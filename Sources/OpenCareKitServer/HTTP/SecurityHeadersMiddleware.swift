@@ -1,10 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
-import NIOHTTP1
-import OpenCareKitStore
-import OpenCareKitUI
 
 /// Adds the security headers to every response: a Content-Security-Policy that allows scripts, styles and
 /// connections only from this site and no inline script, no framing, no MIME sniffing, and no referrer sent to other
